@@ -1,0 +1,124 @@
+//! `rgemm`: list the kernels, run one against cuBLAS and check it.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use rgemm::catalog::{self, Kernel};
+use rgemm::verify::{self, Operands};
+use rgemm::{check, Error, Gpu, Problem};
+
+#[derive(Parser)]
+#[command(name = "rgemm", version, about = "GEMM kernels in Rust on the GPU, checked and timed against cuBLAS")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List every kernel with its tile configuration, threads and shared memory.
+    List,
+    /// Run one kernel: validate it against a reference, time it and cuBLAS in the same run.
+    Run(RunArgs),
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Kernel name (see `rgemm list`).
+    #[arg(long)]
+    kernel: String,
+    /// Rows of A and C.
+    #[arg(long, default_value = "2048", value_parser = parse_size, allow_hyphen_values = true)]
+    m: u64,
+    /// Columns of B and C.
+    #[arg(long, default_value = "2048", value_parser = parse_size, allow_hyphen_values = true)]
+    n: u64,
+    /// Columns of A, rows of B.
+    #[arg(long, default_value = "2048", value_parser = parse_size, allow_hyphen_values = true)]
+    k: u64,
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    alpha: f32,
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    beta: f32,
+    /// Timed launches (the median is reported).
+    #[arg(long, default_value_t = 20)]
+    iters: usize,
+    /// Seed of the random inputs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Sizes are read as u64 so that a negative or oversized value gets a sentence, not a wrap.
+fn parse_size(s: &str) -> Result<u64, String> {
+    s.trim().parse::<u64>().map_err(|_| format!("'{s}' is not a size; sizes are whole numbers from 1 to {}", rgemm::problem::MAX_DIM))
+}
+
+fn main() -> ExitCode {
+    // A panic would be a bug in rgemm; still, the user gets one line, not a backtrace.
+    std::panic::set_hook(Box::new(|info| eprintln!("error: internal error: {info}")));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            print!("{e}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let rendered = e.render().to_string();
+            let first = rendered.lines().next().unwrap_or("invalid arguments");
+            eprintln!("{first} (see `rgemm --help`)");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::List => list(),
+        Command::Run(args) => run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn list() -> Result<ExitCode, Error> {
+    println!("{:<40} {:>4} {:>18} {:>7} {:>8}  idea", "kernel", "rung", "tile BMxBNxBK", "threads", "smem B");
+    for k in catalog::all() {
+        let t = &k.spec.tile;
+        println!(
+            "{:<40} {:>4} {:>18} {:>7} {:>8}  {}",
+            k.name(),
+            k.spec.rung.number,
+            format!("{}x{}x{}", t.bm, t.bn, t.bk),
+            k.spec.threads,
+            k.spec.smem_bytes,
+            k.spec.rung.idea
+        );
+    }
+    println!("\nEvery kernel accepts any M, N, K >= 1 whose grid fits (ceil(M/BM) <= 65535 block rows).");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run(args: &RunArgs) -> Result<ExitCode, Error> {
+    // Everything that can be checked without a GPU is checked first.
+    let kernel: Kernel = catalog::find(&args.kernel)?;
+    let problem = Problem::new(args.m, args.n, args.k, args.alpha, args.beta)?;
+    kernel.launch(&problem)?;
+    let gpu = Gpu::open()?;
+    gpu.require_memory(Operands::bytes(&problem))?;
+
+    println!("device   {} ({} SMs, compute capability {}.{})", gpu.info.name, gpu.info.multiprocessors, gpu.info.compute_capability.0, gpu.info.compute_capability.1);
+    println!("problem  {problem}, seed {}", args.seed);
+    let verdict = verify::verify(&gpu, kernel, &problem, args.seed)?;
+
+    let inputs = check::Inputs::random(&problem, args.seed);
+    let ops = Operands::upload(&gpu, &problem, &inputs)?;
+    let cmp = verify::time_against_cublas(&gpu, kernel, &problem, &ops, 3, args.iters)?;
+    let (k_ms, c_ms) = (cmp.kernel.median_ms(), cmp.cublas.median_ms());
+    println!("kernel   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", kernel.name(), k_ms, problem.tflops(k_ms), 100.0 * cmp.kernel.spread());
+    println!("cuBLAS   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", "cublasSgemm", c_ms, problem.tflops(c_ms), 100.0 * cmp.cublas.spread());
+    println!("ratio    {:.1}% of cuBLAS (median of {} launches each)", 100.0 * c_ms / k_ms, args.iters.max(1));
+    println!("check    {verdict}");
+    Ok(if verdict.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}

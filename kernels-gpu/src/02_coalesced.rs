@@ -1,0 +1,39 @@
+//! # Rung 2 — global-memory coalescing
+//!
+//! Same work per thread as rung 1; only the mapping of threads to elements changes. Consecutive
+//! threads now take consecutive *columns* of C. In each step of the dot product the 32 threads of
+//! a warp read the same element of A (one broadcast) and 32 neighbouring elements of B (one
+//! 128-byte transaction), and they write C in one transaction too. The memory system merges the
+//! warp's accesses into as few transactions as the addresses allow: that is coalescing.
+
+use crate::prelude::*;
+
+pub const RUNG: Rung = Rung { number: 2, slug: "coalesced", idea: "neighbouring threads take neighbouring columns" };
+
+/// A `BS × BS` block of C per thread block, `BS²` threads; thread `t` takes column `t % BS`.
+pub struct Coalesced<const BS: usize>;
+
+impl<const BS: usize> GemmKernel for Coalesced<BS> {
+    type Elem = f32;
+    const SPEC: KernelSpec = KernelSpec::unnamed(RUNG, Dtype::F32, Tile::block(BS as u32, BS as u32, 1), (BS * BS) as u32, 0);
+
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn run(gemm: &Gemm<f32>) {
+        let t = thread_idx();
+        let (row, col) = (block_row() * BS as u32 + t / BS as u32, block_col() * BS as u32 + t % BS as u32);
+        let (a, b, c) = (gemm.a(), gemm.b(), gemm.c());
+        if !c.contains(row, col) {
+            return;
+        }
+        let mut acc = 0.0;
+        for i in 0..gemm.k {
+            acc = fma(unsafe { a.get(row, i) }, unsafe { b.get(i, col) }, acc);
+        }
+        c.store(row, col, acc);
+    }
+}
+
+entries! {
+    elem = f32;
+    sgemm_02_coalesced_32x32 => Coalesced<32>,
+}

@@ -1,0 +1,42 @@
+//! `entries!` turns kernel types into PTX entry points and into the table the host reads.
+//!
+//! ```ignore
+//! entries! {
+//!     elem = f32;
+//!     sgemm_03_smem_tiling_32x32x32 => SmemTiling<32>,
+//! }
+//! ```
+//! emits, on the GPU, `.visible .entry sgemm_03_smem_tiling_32x32x32(a, b, c, m, n, k, alpha, beta)`
+//! calling `SmemTiling::<32>::run`, and on every target `pub const ENTRIES: &[KernelSpec]`
+//! holding `SmemTiling::<32>::SPEC` under that name. Rust cannot give a generic function an
+//! unmangled symbol, so each configuration is named here, once.
+
+macro_rules! entries {
+    (elem = $elem:ty; $($name:ident => $kernel:ty),+ $(,)?) => {
+        $(
+            // The element type is spelled out for the ABI; this checks it is the kernel's.
+            const _: fn(*const $elem) -> *const <$kernel as $crate::spec::GemmKernel>::Elem = |p| p;
+
+            #[cfg(target_arch = "nvptx64")]
+            #[unsafe(no_mangle)]
+            pub unsafe extern "gpu-kernel" fn $name(
+                a: *const $elem,
+                b: *const $elem,
+                c: *mut f32,
+                m: u32,
+                n: u32,
+                k: u32,
+                alpha: f32,
+                beta: f32,
+            ) {
+                let gemm = $crate::layout::Gemm { a, b, c, m, n, k, alpha, beta };
+                unsafe { <$kernel as $crate::spec::GemmKernel>::run(&gemm) }
+            }
+        )+
+
+        /// The entry points of this rung, as the host catalog sees them.
+        pub const ENTRIES: &[$crate::spec::KernelSpec] = &[
+            $($crate::spec::KernelSpec { name: stringify!($name), ..<$kernel as $crate::spec::GemmKernel>::SPEC }),+
+        ];
+    };
+}

@@ -1,0 +1,59 @@
+//! rgemm's kernels: the GEMM optimisation ladder, one file per rung, written in `no_std` Rust and
+//! compiled to PTX for Hopper (`sm_90a`) by rustc's `nvptx64-nvidia-cuda` backend.
+//!
+//! Reading order:
+//! - [`spec`]: what the host needs to know about each kernel (tile shape, threads, shared memory).
+//! - [`layout`]: named views of matrices and tiles, so kernels index by (row, column).
+//! - [`device`]: the only code that touches the hardware (thread indices, barriers, shared memory,
+//!   one small function per PTX instruction).
+//! - The rungs, `01_naive.rs` onwards: each is an algorithm written against the two modules above.
+//!
+//! On the host this crate compiles too, but only the kernel specifications are visible there: the
+//! host catalog reads them, so the list of kernels exists once.
+#![no_std]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(
+        abi_gpu_kernel,
+        stdarch_nvptx,
+        asm_experimental_arch,
+        core_intrinsics,
+        gpu_intrinsics,
+        gpu_launch_sized_workgroup_mem
+    )
+)]
+#![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
+
+pub mod spec;
+#[macro_use]
+mod entry;
+pub mod layout;
+
+#[cfg(target_arch = "nvptx64")]
+pub mod device;
+
+#[path = "01_naive.rs"]
+pub mod naive;
+#[path = "02_coalesced.rs"]
+pub mod coalesced;
+#[path = "03_smem_tiling.rs"]
+pub mod smem_tiling;
+
+pub use spec::{Dtype, KernelSpec, Rung, Tile};
+
+/// Every kernel instantiated in the PTX module, rung by rung, in ladder order.
+pub const CATALOG: &[&[KernelSpec]] = &[naive::ENTRIES, coalesced::ENTRIES, smem_tiling::ENTRIES];
+
+#[cfg(target_arch = "nvptx64")]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    device::trap()
+}
+
+/// What every rung file imports: specs, layouts, and on the GPU the device module.
+mod prelude {
+    #[cfg(target_arch = "nvptx64")]
+    pub use crate::device::*;
+    pub use crate::layout::*;
+    pub use crate::spec::*;
+}

@@ -1,0 +1,103 @@
+//! What the host must know about a kernel to launch it: its rung, element type, tile shape,
+//! block size and shared-memory bytes. Plain data, compiled for both the GPU and the host.
+
+/// Element type of the A and B operands (C and the accumulators are always `f32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dtype {
+    F32,
+    Bf16,
+    F16,
+}
+
+impl Dtype {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Dtype::F32 => "f32",
+            Dtype::Bf16 => "bf16",
+            Dtype::F16 => "f16",
+        }
+    }
+
+    /// Size of one A/B element in bytes.
+    pub const fn bytes(self) -> u32 {
+        match self {
+            Dtype::F32 => 4,
+            Dtype::Bf16 | Dtype::F16 => 2,
+        }
+    }
+}
+
+/// One rung of the ladder: a lesson, and the file that holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rung {
+    /// Position in the ladder; the kernel file is `NN_<slug>.rs`.
+    pub number: u8,
+    /// Short identifier used in kernel names.
+    pub slug: &'static str,
+    /// One line saying what the rung adds.
+    pub idea: &'static str,
+}
+
+/// The tile hierarchy of a kernel. Fields a rung does not use are 1.
+///
+/// - `bm × bn`: the block tile of C one thread block computes; `bk`: the K-slice loaded per step.
+/// - `wm × wn`: the warp tile (warptiling rungs).
+/// - `tm × tn`: the thread tile of C each thread accumulates in registers.
+/// - `stages`: shared-memory buffers in flight (pipelined rungs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tile {
+    pub bm: u32,
+    pub bn: u32,
+    pub bk: u32,
+    pub wm: u32,
+    pub wn: u32,
+    pub tm: u32,
+    pub tn: u32,
+    pub stages: u32,
+}
+
+impl Tile {
+    /// A tile with only the block shape set.
+    pub const fn block(bm: u32, bn: u32, bk: u32) -> Tile {
+        Tile { bm, bn, bk, wm: 1, wn: 1, tm: 1, tn: 1, stages: 1 }
+    }
+}
+
+/// Everything the host needs to launch one PTX entry point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KernelSpec {
+    /// The `.entry` name in the PTX.
+    pub name: &'static str,
+    pub rung: Rung,
+    pub dtype: Dtype,
+    pub tile: Tile,
+    /// Threads per block (blocks are one-dimensional).
+    pub threads: u32,
+    /// Dynamic shared memory per block in bytes.
+    pub smem_bytes: u32,
+}
+
+impl KernelSpec {
+    /// A spec whose name the `entries!` macro fills in.
+    pub const fn unnamed(rung: Rung, dtype: Dtype, tile: Tile, threads: u32, smem_bytes: u32) -> Self {
+        KernelSpec { name: "", rung, dtype, tile, threads, smem_bytes }
+    }
+}
+
+/// A GEMM kernel: `C = alpha·A·B + beta·C` with row-major A (M×K), B (K×N), C (M×N).
+///
+/// Implemented by one zero-sized type per rung, generic over its tile shape. `run` exists only
+/// when compiling for the GPU; the host sees the specification.
+pub trait GemmKernel {
+    /// Element type of A and B.
+    type Elem: Copy;
+    /// Launch data; the `entries!` macro fills in the name.
+    const SPEC: KernelSpec;
+    /// The body of the kernel, executed by every thread of the grid.
+    ///
+    /// # Safety
+    /// Launched with `SPEC.threads` threads per block, `SPEC.smem_bytes` of dynamic shared memory,
+    /// a grid of `ceil(n / bn) × ceil(m / bm)` blocks, and pointers to matrices of the given sizes.
+    #[cfg(target_arch = "nvptx64")]
+    unsafe fn run(gemm: &crate::layout::Gemm<Self::Elem>);
+}

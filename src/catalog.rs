@@ -1,0 +1,122 @@
+//! The kernel catalog: every entry point of the PTX module, where it sits on the ladder, how to
+//! launch it, and which problems it accepts. The list itself comes from `kernels-gpu`, so a kernel
+//! added there appears here, in the CLI and in the tests without further edits.
+
+use crate::error::{Error, Result};
+use crate::problem::Problem;
+pub use kernels_gpu::{Dtype, KernelSpec, Rung, Tile};
+
+/// Hopper's limits, checked before launch so that a bad configuration is a clear error.
+pub const MAX_THREADS_PER_BLOCK: u32 = 1024;
+pub const MAX_SMEM_PER_BLOCK: u32 = 227 * 1024;
+pub const MAX_GRID_Y: u64 = 65_535;
+pub const MAX_GRID_X: u64 = i32::MAX as u64;
+
+/// One launchable kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Kernel {
+    pub spec: &'static KernelSpec,
+}
+
+/// Grid, block and dynamic shared memory of one launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub grid: (u32, u32, u32),
+    pub block: (u32, u32, u32),
+    pub smem_bytes: u32,
+}
+
+/// Every kernel, in ladder order.
+pub fn all() -> impl Iterator<Item = Kernel> {
+    kernels_gpu::CATALOG.iter().flat_map(|rung| rung.iter()).map(|spec| Kernel { spec })
+}
+
+/// The kernel called `name`, or an error that suggests the closest names.
+pub fn find(name: &str) -> Result<Kernel> {
+    all().find(|k| k.spec.name == name).ok_or_else(|| Error::UnknownKernel {
+        name: name.to_string(),
+        suggestions: suggest(name),
+    })
+}
+
+/// Up to three kernel names close to `name`: the ones containing it, else the nearest by edit
+/// distance.
+pub fn suggest(name: &str) -> Vec<String> {
+    let needle = name.to_lowercase();
+    let containing: Vec<String> = all()
+        .map(|k| k.spec.name)
+        .filter(|n| !needle.is_empty() && n.contains(&needle))
+        .take(3)
+        .map(String::from)
+        .collect();
+    if !containing.is_empty() {
+        return containing;
+    }
+    // Distance to the whole name or to its rung's slug, so "navie" finds the naive kernels.
+    let distance = |k: &Kernel| edit_distance(&needle, k.spec.name).min(edit_distance(&needle, k.spec.rung.slug));
+    let mut scored: Vec<(usize, &str)> = all().map(|k| (distance(&k), k.spec.name)).collect();
+    scored.sort();
+    let limit = needle.len().max(4) * 2 / 3;
+    scored.into_iter().filter(|(d, _)| *d <= limit).take(3).map(|(_, n)| n.to_string()).collect()
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + (ca != cb) as usize).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+impl Kernel {
+    pub fn name(&self) -> &'static str {
+        self.spec.name
+    }
+
+    /// Why this kernel's configuration could never launch on Hopper, if it could not.
+    pub fn config_error(&self) -> Option<String> {
+        let s = self.spec;
+        if s.threads == 0 || s.threads > MAX_THREADS_PER_BLOCK {
+            return Some(format!("{} threads per block (1..={MAX_THREADS_PER_BLOCK} allowed)", s.threads));
+        }
+        if s.smem_bytes > MAX_SMEM_PER_BLOCK {
+            return Some(format!("{} bytes of shared memory per block (at most {MAX_SMEM_PER_BLOCK})", s.smem_bytes));
+        }
+        if s.tile.bm == 0 || s.tile.bn == 0 || s.tile.bk == 0 {
+            return Some("a zero tile dimension".into());
+        }
+        None
+    }
+
+    /// The launch for `problem`, or why this kernel cannot run it.
+    pub fn launch(&self, problem: &Problem) -> Result<Launch> {
+        let unsupported = |reason: String| Error::Unsupported { kernel: self.name().into(), reason };
+        if let Some(reason) = self.config_error() {
+            return Err(unsupported(reason));
+        }
+        let t = &self.spec.tile;
+        let grid_x = (problem.n as u64).div_ceil(t.bn as u64);
+        let grid_y = (problem.m as u64).div_ceil(t.bm as u64);
+        if grid_y > MAX_GRID_Y {
+            return Err(unsupported(format!(
+                "M = {} needs {grid_y} block rows of {} (the grid allows {MAX_GRID_Y})",
+                problem.m, t.bm
+            )));
+        }
+        if grid_x > MAX_GRID_X {
+            return Err(unsupported(format!("N = {} needs {grid_x} block columns", problem.n)));
+        }
+        Ok(Launch {
+            grid: (grid_x as u32, grid_y as u32, 1),
+            block: (self.spec.threads, 1, 1),
+            smem_bytes: self.spec.smem_bytes,
+        })
+    }
+}

@@ -1,0 +1,56 @@
+//! Every way a request can fail, as one-line messages.
+
+use std::fmt;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("no CUDA driver found (libcuda could not be loaded): a CUDA GPU and its driver are needed to run kernels")]
+    NoDriver,
+    #[error("no usable CUDA GPU ({0}): a CUDA GPU and its driver are needed to run kernels")]
+    NoDevice(String),
+    #[error("the GPU is {name} (compute capability {major}.{minor}); rgemm's kernels are built for sm_90a and need a Hopper GPU (compute capability 9.0, e.g. H100 or H200)")]
+    UnsupportedDevice { name: String, major: i32, minor: i32 },
+    #[error("cuBLAS could not be loaded (libcublas not found); it is the baseline every run is compared with: install the CUDA toolkit or put libcublas on LD_LIBRARY_PATH")]
+    NoCublas,
+    #[error("unknown kernel '{name}'{}", Suggestions(suggestions))]
+    UnknownKernel { name: String, suggestions: Vec<String> },
+    #[error("invalid problem: {0}")]
+    InvalidProblem(String),
+    #[error("kernel {kernel} cannot run this problem: {reason}")]
+    Unsupported { kernel: String, reason: String },
+    #[error("not enough GPU memory: this run needs {need_mib} MiB and {free_mib} MiB are free")]
+    OutOfMemory { need_mib: u64, free_mib: u64 },
+    #[error("CUDA error: {0}")]
+    Cuda(String),
+    #[error("cuBLAS error: {0}")]
+    Cublas(String),
+}
+
+struct Suggestions<'a>(&'a [String]);
+
+impl fmt::Display for Suggestions<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            [] => write!(f, " (`rgemm list` shows every kernel)"),
+            names => write!(f, "; did you mean {}? (`rgemm list` shows every kernel)", names.join(", ")),
+        }
+    }
+}
+
+impl From<cudarc::driver::DriverError> for Error {
+    fn from(e: cudarc::driver::DriverError) -> Self {
+        use cudarc::driver::sys::CUresult;
+        match e.0 {
+            CUresult::CUDA_ERROR_OUT_OF_MEMORY => Error::Cuda("out of GPU memory".into()),
+            code => Error::Cuda(format!("{code:?}")),
+        }
+    }
+}
+
+impl From<cudarc::cublas::result::CublasError> for Error {
+    fn from(e: cudarc::cublas::result::CublasError) -> Self {
+        Error::Cublas(format!("{:?}", e.0))
+    }
+}

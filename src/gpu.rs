@@ -1,0 +1,209 @@
+//! The GPU: a CUDA context on device 0, the rgemm module loaded into it, kernel launches and
+//! cuBLAS, all through cudarc (driver API loaded at run time, so rgemm builds without CUDA).
+//!
+//! Launches take raw device pointers: every kernel shares one signature, and one stream orders
+//! all work, so cudarc's per-buffer event tracking is switched off.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use cudarc::cublas::{CudaBlas, sys as blas_sys};
+use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute, CUevent_flags};
+use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits};
+use cudarc::nvrtc::Ptx;
+
+use crate::catalog::Kernel;
+use crate::error::{Error, Result};
+use crate::problem::Problem;
+use crate::ptx;
+
+/// What the run reports about the device.
+#[derive(Clone, Debug)]
+pub struct DeviceInfo {
+    pub name: String,
+    pub compute_capability: (i32, i32),
+    pub multiprocessors: u32,
+    /// Peak SM clock in kHz.
+    pub clock_khz: u32,
+    pub memory_bytes: u64,
+}
+
+impl DeviceInfo {
+    /// FP32 CUDA-core peak: SMs × 128 lanes × 2 flops per FMA × clock.
+    pub fn fp32_peak_tflops(&self) -> f64 {
+        self.multiprocessors as f64 * 128.0 * 2.0 * self.clock_khz as f64 * 1e3 / 1e12
+    }
+}
+
+/// A buffer in device memory.
+pub struct Buffer<T> {
+    slice: CudaSlice<T>,
+}
+
+impl<T> Buffer<T> {
+    /// The raw device address, as kernels and cuBLAS take it.
+    pub fn addr(&self, gpu: &Gpu) -> u64 {
+        let (ptr, _sync) = self.slice.device_ptr(&gpu.stream);
+        ptr
+    }
+
+    pub fn len(&self) -> usize {
+        self.slice.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slice.len() == 0
+    }
+}
+
+pub struct Gpu {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    module: Arc<CudaModule>,
+    blas: CudaBlas,
+    functions: Mutex<HashMap<&'static str, CudaFunction>>,
+    pub info: DeviceInfo,
+}
+
+impl Gpu {
+    /// Opens device 0, checks it can run sm_90a code, and loads the kernels and cuBLAS.
+    pub fn open() -> Result<Gpu> {
+        // cudarc panics when the library is missing; ask first so the user gets a sentence.
+        if !unsafe { cudarc::driver::sys::is_culib_present() } {
+            return Err(Error::NoDriver);
+        }
+        let count = CudaContext::device_count().map_err(|e| Error::NoDevice(format!("{:?}", e.0)))?;
+        if count < 1 {
+            return Err(Error::NoDevice("the driver reports no devices".into()));
+        }
+        let ctx = CudaContext::new(0).map_err(|e| Error::NoDevice(format!("{:?}", e.0)))?;
+        let attr = |a| ctx.attribute(a).map_err(Error::from);
+        let info = DeviceInfo {
+            name: ctx.name()?,
+            compute_capability: ctx.compute_capability()?,
+            multiprocessors: attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32,
+            clock_khz: attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CLOCK_RATE)? as u32,
+            memory_bytes: ctx.total_mem()? as u64,
+        };
+        let (major, minor) = info.compute_capability;
+        if (major, minor) != (9, 0) {
+            return Err(Error::UnsupportedDevice { name: info.name, major, minor });
+        }
+        unsafe { ctx.disable_event_tracking() };
+        let stream = ctx.default_stream();
+        let module = ctx
+            .load_module(Ptx::from_src(ptx::with_launch_bounds(ptx::PTX)))
+            .map_err(|e| Error::Cuda(format!("loading the PTX module failed: {:?}", e.0)))?;
+        if !unsafe { blas_sys::is_culib_present() } {
+            return Err(Error::NoCublas);
+        }
+        let blas = CudaBlas::new(stream.clone())?;
+        Ok(Gpu { ctx, stream, module, blas, functions: Mutex::new(HashMap::new()), info })
+    }
+
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// Free and total device memory in bytes.
+    pub fn memory(&self) -> Result<(u64, u64)> {
+        let (free, total) = self.ctx.mem_get_info()?;
+        Ok((free as u64, total as u64))
+    }
+
+    /// Fails with a clear message unless `bytes` (plus headroom for cuBLAS's workspace) are free.
+    pub fn require_memory(&self, bytes: u64) -> Result<()> {
+        const HEADROOM: u64 = 256 << 20;
+        let (free, _) = self.memory()?;
+        if bytes + HEADROOM > free {
+            return Err(Error::OutOfMemory { need_mib: (bytes + HEADROOM) >> 20, free_mib: free >> 20 });
+        }
+        Ok(())
+    }
+
+    pub fn upload<T: DeviceRepr>(&self, host: &[T]) -> Result<Buffer<T>> {
+        Ok(Buffer { slice: self.stream.clone_htod(host)? })
+    }
+
+    pub fn zeros<T: DeviceRepr + ValidAsZeroBits>(&self, len: usize) -> Result<Buffer<T>> {
+        Ok(Buffer { slice: self.stream.alloc_zeros(len)? })
+    }
+
+    pub fn download<T: DeviceRepr>(&self, buffer: &Buffer<T>) -> Result<Vec<T>> {
+        Ok(self.stream.clone_dtoh(&buffer.slice)?)
+    }
+
+    /// Overwrites `dst` with `src` (same length), on the stream.
+    pub fn copy<T: DeviceRepr>(&self, src: &Buffer<T>, dst: &mut Buffer<T>) -> Result<()> {
+        Ok(self.stream.memcpy_dtod(&src.slice, &mut dst.slice)?)
+    }
+
+    pub fn synchronize(&self) -> Result<()> {
+        Ok(self.stream.synchronize()?)
+    }
+
+    fn function(&self, kernel: Kernel) -> Result<CudaFunction> {
+        let mut functions = self.functions.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = functions.get(kernel.name()) {
+            return Ok(f.clone());
+        }
+        let f = self
+            .module
+            .load_function(kernel.name())
+            .map_err(|e| Error::Cuda(format!("kernel {} is not in the loaded module: {:?}", kernel.name(), e.0)))?;
+        // Above 48 KiB a block's dynamic shared memory must be allowed explicitly.
+        f.set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            kernel.spec.smem_bytes as i32,
+        )?;
+        functions.insert(kernel.name(), f.clone());
+        Ok(f)
+    }
+
+    /// Launches `kernel` on `problem` with A, B, C at the given device addresses.
+    ///
+    /// # Safety
+    /// The addresses must hold matrices of the problem's sizes and the kernel's element type.
+    pub unsafe fn launch(&self, kernel: Kernel, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+        let launch = kernel.launch(problem)?;
+        let f = self.function(kernel)?;
+        let cfg = LaunchConfig { grid_dim: launch.grid, block_dim: launch.block, shared_mem_bytes: launch.smem_bytes };
+        let mut args = self.stream.launch_builder(&f);
+        args.arg(&a).arg(&b).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.k).arg(&problem.alpha).arg(&problem.beta);
+        unsafe { args.launch(cfg) }?;
+        Ok(())
+    }
+
+    /// cuBLAS SGEMM on row-major matrices: computes Cᵀ = Bᵀ·Aᵀ in cuBLAS's column-major terms.
+    ///
+    /// # Safety
+    /// As for [`Gpu::launch`], with f32 A and B.
+    pub unsafe fn cublas_sgemm(&self, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+        let (m, n, k) = (problem.m as i32, problem.n as i32, problem.k as i32);
+        let no = blas_sys::cublasOperation_t::CUBLAS_OP_N;
+        unsafe {
+            cudarc::cublas::result::sgemm(
+                *self.blas.handle(),
+                no,
+                no,
+                n,
+                m,
+                k,
+                &problem.alpha,
+                b as *const f32,
+                n,
+                a as *const f32,
+                k,
+                &problem.beta,
+                c as *mut f32,
+                n,
+            )
+        }?;
+        Ok(())
+    }
+
+    /// A CUDA event that records time.
+    pub fn timing_event(&self) -> Result<CudaEvent> {
+        Ok(self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?)
+    }
+}

@@ -1,0 +1,23 @@
+//! rgemm: GEMM kernels written in Rust, compiled to PTX, launched from Rust, checked against an
+//! f64 reference and timed against cuBLAS.
+//!
+//! - [`catalog`]: every kernel of the PTX module with its launch geometry and size constraints.
+//! - [`problem`]: a GEMM's sizes and scalars, validated before anything touches the GPU.
+//! - [`gpu`]: the CUDA context, the loaded module, launches and cuBLAS (through cudarc).
+//! - [`check`]: inputs, the f64 reference and the relative Frobenius error.
+//! - [`bench`]: timing with CUDA events.
+//! - [`ptx`]: the embedded PTX and the launch bounds added to it.
+
+pub mod bench;
+pub mod catalog;
+pub mod check;
+pub mod error;
+pub mod gpu;
+pub mod problem;
+pub mod ptx;
+pub mod verify;
+
+pub use catalog::Kernel;
+pub use error::{Error, Result};
+pub use gpu::Gpu;
+pub use problem::Problem;
