@@ -37,5 +37,5 @@ impl<const BS: usize> GemmKernel for Naive<BS> {
 
 entries! {
     elem = f32;
-    sgemm_01_naive_32x32 => Naive<32>,
+    sgemm_01_naive_32x32x1 => Naive<32>,
 }

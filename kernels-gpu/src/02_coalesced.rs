@@ -35,5 +35,5 @@ impl<const BS: usize> GemmKernel for Coalesced<BS> {
 
 entries! {
     elem = f32;
-    sgemm_02_coalesced_32x32 => Coalesced<32>,
+    sgemm_02_coalesced_32x32x1 => Coalesced<32>,
 }
