@@ -123,9 +123,15 @@ impl Operands {
 /// Runs `kernel` once on fresh random inputs drawn from `seed` and judges the result.
 pub fn verify(gpu: &Gpu, kernel: Kernel, problem: &Problem, seed: u64) -> Result<Verdict> {
     kernel.launch(problem)?;
+    verify_with(gpu, problem, seed, |ops| unsafe { gpu.launch(kernel, problem, ops.a.addr(gpu), ops.b.addr(gpu), ops.c_addr(gpu)) })
+}
+
+/// Judges whatever `compute` does to the operands of `problem` (the checker's own tests hand it
+/// deliberately wrong launches).
+pub fn verify_with(gpu: &Gpu, problem: &Problem, seed: u64, compute: impl FnOnce(&Operands) -> Result<()>) -> Result<Verdict> {
     let inputs = Inputs::random(problem, seed);
     let ops = Operands::upload(gpu, problem, &inputs)?;
-    unsafe { gpu.launch(kernel, problem, ops.a.addr(gpu), ops.b.addr(gpu), ops.c_addr(gpu)) }?;
+    compute(&ops)?;
     let (got, guard_writes) = ops.download_c(gpu)?;
     let tolerance = check::F32_TOLERANCE;
     let macs = problem.m as u64 * problem.n as u64 * problem.k as u64;
