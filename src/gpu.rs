@@ -12,7 +12,7 @@ use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute, CUevent_flag
 use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits};
 use cudarc::nvrtc::Ptx;
 
-use crate::catalog::Kernel;
+use crate::catalog::{Dtype, Kernel};
 use crate::error::{Error, Result};
 use crate::problem::Problem;
 use crate::ptx;
@@ -174,29 +174,46 @@ impl Gpu {
         Ok(())
     }
 
-    /// cuBLAS SGEMM on row-major matrices: computes Cᵀ = Bᵀ·Aᵀ in cuBLAS's column-major terms.
+    /// cuBLAS on row-major matrices: `cublasSgemm` for f32, `cublasGemmEx` with f32 accumulation
+    /// for bf16/f16. cuBLAS is column-major, so it computes Cᵀ = Bᵀ·Aᵀ, which is C row-major.
     ///
     /// # Safety
-    /// As for [`Gpu::launch`], with f32 A and B.
-    pub unsafe fn cublas_sgemm(&self, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+    /// As for [`Gpu::launch`], with A and B of element type `dtype`.
+    pub unsafe fn cublas_gemm(&self, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+        use blas_sys::{cublasComputeType_t, cublasGemmAlgo_t, cudaDataType};
         let (m, n, k) = (problem.m as i32, problem.n as i32, problem.k as i32);
         let no = blas_sys::cublasOperation_t::CUBLAS_OP_N;
+        let handle = *self.blas.handle();
+        let operand_type = match dtype {
+            Dtype::F32 => {
+                return Ok(unsafe {
+                    cudarc::cublas::result::sgemm(handle, no, no, n, m, k, &problem.alpha, b as *const f32, n, a as *const f32, k, &problem.beta, c as *mut f32, n)
+                }?);
+            }
+            Dtype::Bf16 => cudaDataType::CUDA_R_16BF,
+            Dtype::F16 => cudaDataType::CUDA_R_16F,
+        };
         unsafe {
-            cudarc::cublas::result::sgemm(
-                *self.blas.handle(),
+            cudarc::cublas::result::gemm_ex(
+                handle,
                 no,
                 no,
                 n,
                 m,
                 k,
-                &problem.alpha,
-                b as *const f32,
+                (&problem.alpha) as *const f32 as *const _,
+                b as *const _,
+                operand_type,
                 n,
-                a as *const f32,
+                a as *const _,
+                operand_type,
                 k,
-                &problem.beta,
-                c as *mut f32,
+                (&problem.beta) as *const f32 as *const _,
+                c as *mut _,
+                cudaDataType::CUDA_R_32F,
                 n,
+                cublasComputeType_t::CUBLAS_COMPUTE_32F,
+                cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
             )
         }?;
         Ok(())
