@@ -16,6 +16,7 @@ use crate::catalog::{Dtype, Kernel};
 use crate::error::{Error, Result};
 use crate::problem::Problem;
 use crate::ptx;
+use crate::tma;
 
 /// What the run reports about the device.
 #[derive(Clone, Debug)]
@@ -62,6 +63,9 @@ pub struct Gpu {
     module: Arc<CudaModule>,
     blas: CudaBlas,
     functions: Mutex<HashMap<&'static str, CudaFunction>>,
+    /// Tensor maps already in device memory, by (kernel, A, B, M, N, K): encoding and copying
+    /// them on every launch would put a host-to-device copy inside the timed region.
+    tensor_maps: Mutex<HashMap<(&'static str, u64, u64, u32, u32, u32), Buffer<u64>>>,
     pub info: DeviceInfo,
 }
 
@@ -98,7 +102,7 @@ impl Gpu {
             return Err(Error::NoCublas);
         }
         let blas = CudaBlas::new(stream.clone())?;
-        Ok(Gpu { ctx, stream, module, blas, functions: Mutex::new(HashMap::new()), info })
+        Ok(Gpu { ctx, stream, module, blas, functions: Mutex::new(HashMap::new()), tensor_maps: Mutex::new(HashMap::new()), info })
     }
 
     pub fn stream(&self) -> &Arc<CudaStream> {
@@ -168,10 +172,32 @@ impl Gpu {
         let launch = kernel.launch(problem)?;
         let f = self.function(kernel)?;
         let cfg = LaunchConfig { grid_dim: launch.grid, block_dim: launch.block, shared_mem_bytes: launch.smem_bytes };
+        let maps = self.tensor_maps_for(kernel, problem, a, b)?;
         let mut args = self.stream.launch_builder(&f);
-        args.arg(&a).arg(&b).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.k).arg(&problem.alpha).arg(&problem.beta);
+        args.arg(&a).arg(&b).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.k).arg(&problem.alpha).arg(&problem.beta).arg(&maps);
         unsafe { args.launch(cfg) }?;
         Ok(())
+    }
+
+    /// Device address of `[map_a, map_b]` for a kernel that loads through tensor maps, else 0.
+    fn tensor_maps_for(&self, kernel: Kernel, problem: &Problem, a: u64, b: u64) -> Result<u64> {
+        let Some(spec) = kernel.spec.tensor_maps else { return Ok(0) };
+        let key = (kernel.name(), a, b, problem.m, problem.n, problem.k);
+        let mut cache = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(buffer) = cache.get(&key) {
+            return Ok(buffer.addr(self));
+        }
+        let dtype = kernel.spec.dtype;
+        let map_a = tma::encode(dtype, a, problem.m, problem.k, spec.a_box.0, spec.a_box.1, spec.swizzle)?;
+        let map_b = tma::encode(dtype, b, problem.k, problem.n, spec.b_box.0, spec.b_box.1, spec.swizzle)?;
+        let both: Vec<u64> = map_a.into_iter().chain(map_b).collect();
+        if cache.len() >= 64 {
+            cache.clear();
+        }
+        let buffer = self.upload(&both)?;
+        let addr = buffer.addr(self);
+        cache.insert(key, buffer);
+        Ok(addr)
     }
 
     /// cuBLAS on row-major matrices: `cublasSgemm` for f32, `cublasGemmEx` with f32 accumulation
