@@ -151,16 +151,20 @@ impl Gpu {
         if let Some(f) = functions.get(kernel.name()) {
             return Ok(f.clone());
         }
+        let f = self.entry(kernel.name(), kernel.spec.smem_bytes)?;
+        functions.insert(kernel.name(), f.clone());
+        Ok(f)
+    }
+
+    /// Any entry of the module (the lesson kernels too), allowed `smem_bytes` of dynamic shared
+    /// memory; launch it through [`Gpu::stream`].
+    pub fn entry(&self, name: &str, smem_bytes: u32) -> Result<CudaFunction> {
         let f = self
             .module
-            .load_function(kernel.name())
-            .map_err(|e| Error::Cuda(format!("kernel {} is not in the loaded module: {:?}", kernel.name(), e.0)))?;
+            .load_function(name)
+            .map_err(|e| Error::Cuda(format!("kernel {name} is not in the loaded module: {:?}", e.0)))?;
         // Above 48 KiB a block's dynamic shared memory must be allowed explicitly.
-        f.set_attribute(
-            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            kernel.spec.smem_bytes as i32,
-        )?;
-        functions.insert(kernel.name(), f.clone());
+        f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem_bytes as i32)?;
         Ok(f)
     }
 
