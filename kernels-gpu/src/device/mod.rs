@@ -7,8 +7,10 @@
 mod thread;
 mod shared;
 mod math;
+mod memory;
 
 pub use math::*;
+pub use memory::*;
 pub use shared::*;
 pub use thread::*;
 
