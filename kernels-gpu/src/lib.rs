@@ -46,6 +46,10 @@ pub mod blocktile_2d;
 pub mod vectorized;
 #[path = "07_transposed_a.rs"]
 pub mod transposed_a;
+#[path = "08_double_buffer.rs"]
+pub mod double_buffer;
+#[path = "09_warptile.rs"]
+pub mod warptile;
 
 pub use spec::{Dtype, KernelSpec, Rung, Tile};
 
@@ -58,6 +62,8 @@ pub const CATALOG: &[&[KernelSpec]] = &[
     blocktile_2d::ENTRIES,
     vectorized::ENTRIES,
     transposed_a::ENTRIES,
+    double_buffer::ENTRIES,
+    warptile::ENTRIES,
 ];
 
 #[cfg(target_arch = "nvptx64")]

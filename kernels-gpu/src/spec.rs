@@ -75,12 +75,22 @@ pub struct KernelSpec {
     pub threads: u32,
     /// Dynamic shared memory per block in bytes.
     pub smem_bytes: u32,
+    /// Blocks that must fit on one SM at once as far as registers go (CUDA's second
+    /// `__launch_bounds__` argument, PTX `.minnctapersm`); 0 leaves ptxas free to use up to 255
+    /// registers per thread.
+    pub min_blocks_per_sm: u32,
 }
 
 impl KernelSpec {
     /// A spec whose name the `entries!` macro fills in.
     pub const fn unnamed(rung: Rung, dtype: Dtype, tile: Tile, threads: u32, smem_bytes: u32) -> Self {
-        KernelSpec { name: "", rung, dtype, tile, threads, smem_bytes }
+        KernelSpec { name: "", rung, dtype, tile, threads, smem_bytes, min_blocks_per_sm: 0 }
+    }
+
+    /// This spec, asking ptxas to fit `blocks` blocks per SM (it caps registers per thread at
+    /// `65536 / (blocks · threads)`, rounded down to a multiple of 8).
+    pub const fn with_min_blocks_per_sm(self, blocks: u32) -> Self {
+        KernelSpec { min_blocks_per_sm: blocks, ..self }
     }
 }
 
