@@ -77,6 +77,11 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
     /// hold ptxas to 128 (two blocks of 256 threads per SM, 16 warps); left alone it takes ~135 for
     /// 128×128×8 and only one block fits. Larger tiles get what they need.
     const MIN_BLOCKS: u32 = if Self::REGS_ESTIMATE <= 128 { (65536 / (128 * Self::THREADS)) as u32 } else { 0 };
+    /// K-steps per fully unrolled chunk: about 512 multiply-adds, which LLVM's unroll threshold
+    /// (1000, set by the build) accepts. A whole BK = 16 slice of 8×8 steps would not unroll, and a
+    /// rolled step loop costs address arithmetic and scheduling freedom.
+    #[cfg(target_arch = "nvptx64")]
+    const UNROLL: usize = if BK < 512 / (TM * TN) { BK } else { 512 / (TM * TN) };
     const CHECKS: () = {
         assert!(BM % WM == 0 && BN % WN == 0, "warp tiles must tile the block tile");
         assert!(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of 4×4 blocks");
@@ -146,18 +151,22 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
             } else {
                 Default::default()
             };
-            for kk in 0..BK {
-                let mut a_col = [0.0f32; TM];
-                let mut b_row = [0.0f32; TN];
-                for mi in 0..TM / 4 {
-                    let v = unsafe { ld_shared_v4(at_cur.ptr(kk, m0 + mi * Self::SUB_M)) };
-                    a_col[4 * mi..4 * mi + 4].copy_from_slice(&v);
+            // Steps in chunks of UNROLL, each chunk a loop LLVM unrolls fully (see UNROLL).
+            for chunk in 0..BK / Self::UNROLL {
+                for u in 0..Self::UNROLL {
+                    let kk = chunk * Self::UNROLL + u;
+                    let mut a_col = [0.0f32; TM];
+                    let mut b_row = [0.0f32; TN];
+                    for mi in 0..TM / 4 {
+                        let v = unsafe { ld_shared_v4(at_cur.ptr(kk, m0 + mi * Self::SUB_M)) };
+                        a_col[4 * mi..4 * mi + 4].copy_from_slice(&v);
+                    }
+                    for ni in 0..TN / 4 {
+                        let v = unsafe { ld_shared_v4(b_cur.ptr(kk, n0 + ni * Self::SUB_N)) };
+                        b_row[4 * ni..4 * ni + 4].copy_from_slice(&v);
+                    }
+                    acc.outer_product(&a_col, &b_row);
                 }
-                for ni in 0..TN / 4 {
-                    let v = unsafe { ld_shared_v4(b_cur.ptr(kk, n0 + ni * Self::SUB_N)) };
-                    b_row[4 * ni..4 * ni + 4].copy_from_slice(&v);
-                }
-                acc.outer_product(&a_col, &b_row);
             }
             if more {
                 Self::A_COPY.store(t, &sa, &at_next);
