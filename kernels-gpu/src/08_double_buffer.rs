@@ -124,4 +124,5 @@ entries! {
     sgemm_08_double_buffer_128x128x16_t8x8_s2 => DoubleBuffer<128, 128, 16, 8, 8>,
     sgemm_08_double_buffer_128x64x8_t8x8_s2 => DoubleBuffer<128, 64, 8, 8, 8>,
     sgemm_08_double_buffer_64x64x8_t8x8_s2 => DoubleBuffer<64, 64, 8, 8, 8>,
+    sgemm_08_double_buffer_128x64x16_t8x4_s2 => DoubleBuffer<128, 64, 16, 8, 4>,
 }

@@ -27,8 +27,15 @@
 //! On Hopper the configuration that matters is 128×128×8 with 256 threads and 8×8 per thread:
 //! 64 accumulators plus 16 operands plus 8 staged floats fit in 128 registers, so two blocks
 //! (16 warps) share an SM, enough to keep the FMA pipes fed while others wait on shared memory
-//! or barriers. Larger thread tiles (8×16) cut shared traffic further but need more than 128
-//! registers, so only one block of 8 warps fits.
+//! or barriers. Left alone, ptxas takes a few more than 128 and only one block fits; the spec
+//! asks for two blocks per SM (`.minnctapersm 2`, CUDA's `__launch_bounds__(256, 2)`) when the
+//! estimate below says they fit. Larger thread tiles (8×16) or slices (BK = 16, more registers in
+//! transit) cut shared traffic or barriers further but need more than 128 registers, so only one
+//! block of 8 warps fits.
+//!
+//! The K-steps of a slice run as chunks of about 512 multiply-adds that LLVM unrolls fully, so
+//! every shared address is a constant offset and ptxas can schedule loads of step `kk + 1` among
+//! the FMAs of step `kk`.
 
 use crate::prelude::*;
 use crate::transposed_a::TransposedCopy;
@@ -198,4 +205,6 @@ entries! {
     sgemm_09_warptile_64x64x8_w32x32_t8x4_s2 => Warptile<64, 64, 8, 32, 32, 8, 4>,
     sgemm_09_warptile_128x128x16_w32x32_t4x8_s2 => Warptile<128, 128, 16, 32, 32, 4, 8>,
     sgemm_09_warptile_128x256x8_w64x64_t8x16_s2 => Warptile<128, 256, 8, 64, 64, 8, 16>,
+    sgemm_09_warptile_64x128x16_w32x64_t8x8_s2 => Warptile<64, 128, 16, 32, 64, 8, 8>,
+    sgemm_09_warptile_128x128x8_w64x64_t8x16_s2 => Warptile<128, 128, 8, 64, 64, 8, 16>,
 }
