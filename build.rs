@@ -39,6 +39,9 @@ fn kernel_target_dir(out_dir: &Path) -> PathBuf {
 
 fn build_ptx(kernels: &Path, target_dir: &Path, ptx_path: &Path) -> Result<(), String> {
     check_rust_src()?;
+    // The nested cargo may judge kernels-gpu up to date (e.g. after only RUSTFLAGS changed) and
+    // write nothing; never let an old PTX pass for a new one.
+    let _ = std::fs::remove_file(ptx_path);
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.current_dir(kernels)

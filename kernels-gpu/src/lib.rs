@@ -40,11 +40,33 @@ pub mod naive;
 pub mod coalesced;
 #[path = "03_smem_tiling.rs"]
 pub mod smem_tiling;
+#[path = "04_blocktile_1d.rs"]
+pub mod blocktile_1d;
+#[path = "05_blocktile_2d.rs"]
+pub mod blocktile_2d;
+#[path = "06_vectorized.rs"]
+pub mod vectorized;
+#[path = "07_transposed_a.rs"]
+pub mod transposed_a;
+#[path = "08_double_buffer.rs"]
+pub mod double_buffer;
+#[path = "09_warptile.rs"]
+pub mod warptile;
 
 pub use spec::{Dtype, KernelSpec, Rung, Tile};
 
 /// Every kernel instantiated in the PTX module, rung by rung, in ladder order.
-pub const CATALOG: &[&[KernelSpec]] = &[naive::ENTRIES, coalesced::ENTRIES, smem_tiling::ENTRIES];
+pub const CATALOG: &[&[KernelSpec]] = &[
+    naive::ENTRIES,
+    coalesced::ENTRIES,
+    smem_tiling::ENTRIES,
+    blocktile_1d::ENTRIES,
+    blocktile_2d::ENTRIES,
+    vectorized::ENTRIES,
+    transposed_a::ENTRIES,
+    double_buffer::ENTRIES,
+    warptile::ENTRIES,
+];
 
 #[cfg(target_arch = "nvptx64")]
 #[panic_handler]

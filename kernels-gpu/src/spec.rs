@@ -98,17 +98,27 @@ pub struct KernelSpec {
     pub smem_bytes: u32,
     /// Tensor maps the kernel reads, if it loads through the copy engine.
     pub tensor_maps: Option<TensorMaps>,
+    /// Blocks that must fit on one SM at once as far as registers go (CUDA's second
+    /// `__launch_bounds__` argument, PTX `.minnctapersm`); 0 leaves ptxas free to use up to 255
+    /// registers per thread.
+    pub min_blocks_per_sm: u32,
 }
 
 impl KernelSpec {
     /// A spec whose name the `entries!` macro fills in.
     pub const fn unnamed(rung: Rung, dtype: Dtype, tile: Tile, threads: u32, smem_bytes: u32) -> Self {
-        KernelSpec { name: "", rung, dtype, tile, threads, smem_bytes, tensor_maps: None }
+        KernelSpec { name: "", rung, dtype, tile, threads, smem_bytes, tensor_maps: None, min_blocks_per_sm: 0 }
     }
 
     /// The same spec for a kernel that loads A and B through tensor maps.
     pub const fn with_tensor_maps(self, maps: TensorMaps) -> Self {
         KernelSpec { tensor_maps: Some(maps), ..self }
+    }
+
+    /// This spec, asking ptxas to fit `blocks` blocks per SM (it caps registers per thread at
+    /// `65536 / (blocks · threads)`, rounded down to a multiple of 8).
+    pub const fn with_min_blocks_per_sm(self, blocks: u32) -> Self {
+        KernelSpec { min_blocks_per_sm: blocks, ..self }
     }
 }
 

@@ -7,12 +7,14 @@
 mod thread;
 mod shared;
 mod math;
+mod memory;
 mod address;
 mod mbarrier;
 mod tma;
 
 pub use address::*;
 pub use math::*;
+pub use memory::*;
 pub use mbarrier::*;
 pub use shared::*;
 pub use thread::*;
