@@ -28,6 +28,7 @@ pub mod spec;
 #[macro_use]
 mod entry;
 pub mod layout;
+pub mod swizzle;
 
 #[cfg(target_arch = "nvptx64")]
 pub mod device;
@@ -38,11 +39,19 @@ pub mod naive;
 pub mod coalesced;
 #[path = "03_smem_tiling.rs"]
 pub mod smem_tiling;
+#[path = "12_mma_sync.rs"]
+pub mod mma_sync;
 
-pub use spec::{Dtype, KernelSpec, Rung, Tile};
+pub use spec::{Bf16, Dtype, F16, KernelSpec, Rung, Tile};
 
 /// Every kernel instantiated in the PTX module, rung by rung, in ladder order.
-pub const CATALOG: &[&[KernelSpec]] = &[naive::ENTRIES, coalesced::ENTRIES, smem_tiling::ENTRIES];
+pub const CATALOG: &[&[KernelSpec]] = &[
+    naive::ENTRIES,
+    coalesced::ENTRIES,
+    smem_tiling::ENTRIES,
+    mma_sync::ENTRIES,
+    mma_sync::f16::ENTRIES,
+];
 
 #[cfg(target_arch = "nvptx64")]
 #[panic_handler]
@@ -56,4 +65,5 @@ mod prelude {
     pub use crate::device::*;
     pub use crate::layout::*;
     pub use crate::spec::*;
+    pub use crate::swizzle::*;
 }

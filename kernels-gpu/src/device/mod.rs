@@ -7,10 +7,20 @@
 mod thread;
 mod shared;
 mod math;
+mod address;
+mod async_copy;
+mod ldmatrix;
+mod mma;
+mod wgmma;
 
+pub use address::*;
+pub use async_copy::*;
+pub use ldmatrix::*;
 pub use math::*;
+pub use mma::*;
 pub use shared::*;
 pub use thread::*;
+pub use wgmma::*;
 
 /// Aborts the kernel; the launch fails with an error on the host.
 ///
