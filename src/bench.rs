@@ -175,7 +175,19 @@ pub fn run(gpu: &Gpu, plan: &Plan, mut progress: impl FnMut(u64, u64, &str)) -> 
     let mut sizes = Vec::with_capacity(plan.sizes.len());
     for &(m, n, k) in &plan.sizes {
         let problem = Problem::new(m, n, k, 1.0, 0.0)?;
-        sizes.push(run_size(gpu, plan, &problem, flush.as_mut(), &mut step)?);
+        // An error outside any one kernel (e.g. the context died) is recorded against every
+        // kernel of the size, so that the sizes already measured are still reported.
+        let record = run_size(gpu, plan, &problem, flush.as_mut(), &mut step).unwrap_or_else(|e| {
+            let mut record = SizeRecord::new(&problem);
+            record.cublas_error = Some(e.to_string());
+            record.runs = plan
+                .kernels
+                .iter()
+                .map(|k| RunRecord { kernel: k.name().to_string(), outcome: Outcome::Error, timing: None, check: None, note: Some(e.to_string()) })
+                .collect();
+            record
+        });
+        sizes.push(record);
     }
     progress(total, total, "done");
     Ok(Report {
