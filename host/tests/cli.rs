@@ -104,7 +104,7 @@ fn run_accepts_best() {
     } else {
         assert!(stderr.contains("a CUDA GPU and its driver are needed") || stderr.contains("Hopper"), "{stderr}");
     }
-    assert!(error_line(&["run", "--kernel", "best", "--m", "4000000", "--n", "1", "--k", "1"]).contains("no candidate supports it"));
+    assert!(error_line(&["run", "--kernel", "best", "--m", "20000000", "--n", "1", "--k", "1"]).contains("no candidate supports it"));
 }
 
 #[test]
