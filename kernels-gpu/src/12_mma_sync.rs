@@ -182,6 +182,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
 
 /// Whether the rows of A and of B start on 16-byte boundaries (so 16-byte `cp.async` applies):
 /// K (for A) or N (for B) a multiple of 8 elements, and the matrix itself 16-byte aligned.
+#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub(crate) fn aligned_rows<E>(gemm: &Gemm<E>) -> (bool, bool) {
     (gemm.k % 8 == 0 && gemm.a as usize % 16 == 0, gemm.n % 8 == 0 && gemm.b as usize % 16 == 0)

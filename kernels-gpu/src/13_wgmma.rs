@@ -38,6 +38,7 @@
 //! **Tails** as in rung 12: zero-filled loads, predicated stores; unaligned rows fall back to
 //! element-wise loads.
 
+#[cfg(target_arch = "nvptx64")]
 use crate::mma_sync::{TileLoader, aligned_rows};
 use crate::prelude::*;
 use core::marker::PhantomData;

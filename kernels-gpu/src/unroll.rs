@@ -17,6 +17,7 @@
 /// The largest trip count `unroll!` supports.
 pub const UNROLL_MAX: usize = 64;
 
+#[allow(unused_macros)] // only GPU code unrolls
 macro_rules! unroll {
     ($n:expr, |$i:ident| $body:block) => {{
         let n: usize = $n;
