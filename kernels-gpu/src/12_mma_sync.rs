@@ -270,8 +270,6 @@ entries! {
     bgemm_12_mma_sync_128x128x32_w64x32_s4 => MmaSync<Bf16, 128, 128, 32, 4, 4, 4>,
     bgemm_12_mma_sync_128x256x32_w64x64_s3 => MmaSync<Bf16, 128, 256, 32, 4, 8, 3>,
     bgemm_12_mma_sync_128x256x32_w64x64_s4 => MmaSync<Bf16, 128, 256, 32, 4, 8, 4>,
-    bgemm_12_mma_sync_128x256x64_w64x64_s3 => MmaSync<Bf16, 128, 256, 64, 4, 8, 3>,
-    bgemm_12_mma_sync_128x128x64_w64x32_s4 => MmaSync<Bf16, 128, 128, 64, 4, 4, 4>,
 }
 
 /// The f16 instantiation: same kernel, the f16 mma.
