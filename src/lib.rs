@@ -17,6 +17,7 @@ pub mod chart;
 pub mod check;
 pub mod error;
 pub mod gpu;
+pub mod lessons;
 pub mod problem;
 pub mod ptx;
 pub mod report;
