@@ -7,6 +7,7 @@
 //! - [`check`]: inputs, the f64 reference and the relative Frobenius error.
 //! - [`bench`]: timing with CUDA events.
 //! - [`ptx`]: the embedded PTX and the launch bounds added to it.
+//! - [`tma`]: tensor maps for kernels that load through the copy engine.
 
 pub mod bench;
 pub mod catalog;
@@ -15,6 +16,7 @@ pub mod error;
 pub mod gpu;
 pub mod problem;
 pub mod ptx;
+pub mod tma;
 pub mod verify;
 
 pub use catalog::Kernel;

@@ -20,6 +20,28 @@ enum Command {
     List,
     /// Run one kernel: validate it against a reference, time it and cuBLAS in the same run.
     Run(RunArgs),
+    /// Validate kernels (all by default) on one problem, without timing: for quick checks and
+    /// for running under compute-sanitizer.
+    Check(CheckArgs),
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// Kernels to check (repeatable); all when omitted.
+    #[arg(long)]
+    kernel: Vec<String>,
+    #[arg(long, default_value = "67", value_parser = parse_size, allow_hyphen_values = true)]
+    m: u64,
+    #[arg(long, default_value = "45", value_parser = parse_size, allow_hyphen_values = true)]
+    n: u64,
+    #[arg(long, default_value = "33", value_parser = parse_size, allow_hyphen_values = true)]
+    k: u64,
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    alpha: f32,
+    #[arg(long, default_value_t = 0.5, allow_negative_numbers = true)]
+    beta: f32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(clap::Args)]
@@ -72,6 +94,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::List => list(),
         Command::Run(args) => run(&args),
+        Command::Check(args) => check_kernels(&args),
     };
     match result {
         Ok(code) => code,
@@ -112,13 +135,36 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     println!("problem  {problem}, seed {}", args.seed);
     let verdict = verify::verify(&gpu, kernel, &problem, args.seed)?;
 
-    let inputs = check::Inputs::random(&problem, args.seed);
+    let inputs = check::Inputs::random(&problem, kernel.spec.dtype, args.seed);
     let ops = Operands::upload(&gpu, &problem, &inputs)?;
     let cmp = verify::time_against_cublas(&gpu, kernel, &problem, &ops, 3, args.iters)?;
     let (k_ms, c_ms) = (cmp.kernel.median_ms(), cmp.cublas.median_ms());
     println!("kernel   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", kernel.name(), k_ms, problem.tflops(k_ms), 100.0 * cmp.kernel.spread());
-    println!("cuBLAS   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", "cublasSgemm", c_ms, problem.tflops(c_ms), 100.0 * cmp.cublas.spread());
+    let baseline = if kernel.spec.dtype == catalog::Dtype::F32 { "cublasSgemm".to_string() } else { format!("cublasGemmEx {}", kernel.spec.dtype.name()) };
+    println!("cuBLAS   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", baseline, c_ms, problem.tflops(c_ms), 100.0 * cmp.cublas.spread());
     println!("ratio    {:.1}% of cuBLAS (median of {} launches each)", 100.0 * c_ms / k_ms, args.iters.max(1));
     println!("check    {verdict}");
     Ok(if verdict.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
+    let kernels: Vec<Kernel> = if args.kernel.is_empty() {
+        catalog::all().collect()
+    } else {
+        args.kernel.iter().map(|name| catalog::find(name)).collect::<Result<_, _>>()?
+    };
+    let problem = Problem::new(args.m, args.n, args.k, args.alpha, args.beta)?;
+    for kernel in &kernels {
+        kernel.launch(&problem)?;
+    }
+    let gpu = Gpu::open()?;
+    println!("device   {}; problem {problem}, seed {}", gpu.info.name, args.seed);
+    let mut failed = 0;
+    for &kernel in &kernels {
+        let verdict = verify::verify(&gpu, kernel, &problem, args.seed)?;
+        failed += usize::from(!verdict.passed());
+        println!("{:<44} {verdict}", kernel.name());
+    }
+    println!("{} passed, {failed} failed", kernels.len() - failed);
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

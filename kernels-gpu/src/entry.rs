@@ -6,7 +6,8 @@
 //!     sgemm_03_smem_tiling_32x32x32 => SmemTiling<32>,
 //! }
 //! ```
-//! emits, on the GPU, `.visible .entry sgemm_03_smem_tiling_32x32x32(a, b, c, m, n, k, alpha, beta)`
+//! emits, on the GPU, `.visible .entry sgemm_03_smem_tiling_32x32x32(a, b, c, m, n, k, alpha, beta,
+//! tensor_maps)`
 //! calling `SmemTiling::<32>::run`, and on every target `pub const ENTRIES: &[KernelSpec]`
 //! holding `SmemTiling::<32>::SPEC` under that name. Rust cannot give a generic function an
 //! unmangled symbol, so each configuration is named here, once.
@@ -28,8 +29,9 @@ macro_rules! entries {
                 k: u32,
                 alpha: f32,
                 beta: f32,
+                tensor_maps: *const $crate::layout::TensorMap,
             ) {
-                let gemm = $crate::layout::Gemm { a, b, c, m, n, k, alpha, beta };
+                let gemm = $crate::layout::Gemm { a, b, c, m, n, k, alpha, beta, tensor_maps };
                 unsafe { <$kernel as $crate::spec::GemmKernel>::run(&gemm) }
             }
         )+

@@ -32,6 +32,8 @@ pub mod layout;
 #[cfg(target_arch = "nvptx64")]
 pub mod device;
 
+pub mod lessons;
+
 #[path = "01_naive.rs"]
 pub mod naive;
 #[path = "02_coalesced.rs"]

@@ -8,11 +8,17 @@ mod thread;
 mod shared;
 mod math;
 mod memory;
+mod address;
+mod mbarrier;
+mod tma;
 
+pub use address::*;
 pub use math::*;
 pub use memory::*;
+pub use mbarrier::*;
 pub use shared::*;
 pub use thread::*;
+pub use tma::*;
 
 /// Aborts the kernel; the launch fails with an error on the host.
 ///
