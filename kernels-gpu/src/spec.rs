@@ -76,11 +76,12 @@ pub enum Swizzle {
 /// with these boxes (in elements) and passes the kernel a pointer to `[map_a, map_b]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TensorMaps {
-    /// Box of A: rows (of M) × columns (of K).
+    /// Box of A: rows (of M) × columns (of K), and how it is swizzled in shared memory.
     pub a_box: (u32, u32),
-    /// Box of B: rows (of K) × columns (of N).
+    pub a_swizzle: Swizzle,
+    /// Box of B: rows (of K) × columns (of N), and its swizzle.
     pub b_box: (u32, u32),
-    pub swizzle: Swizzle,
+    pub b_swizzle: Swizzle,
 }
 
 /// Everything the host needs to launch one PTX entry point.
