@@ -105,4 +105,5 @@ entries! {
     sgemm_05_blocktile_2d_64x64x8_t8x8 => Blocktile2d<64, 64, 8, 8, 8>,
     sgemm_05_blocktile_2d_128x64x8_t8x8 => Blocktile2d<128, 64, 8, 8, 8>,
     sgemm_05_blocktile_2d_64x64x16_t4x4 => Blocktile2d<64, 64, 16, 4, 4>,
+    sgemm_05_blocktile_2d_32x32x32_t4x4 => Blocktile2d<32, 32, 32, 4, 4>,
 }

@@ -28,6 +28,7 @@ pub mod spec;
 #[macro_use]
 mod entry;
 pub mod layout;
+pub mod swizzle;
 
 #[cfg(target_arch = "nvptx64")]
 pub mod device;
@@ -48,8 +49,14 @@ pub mod blocktile_2d;
 pub mod vectorized;
 #[path = "07_transposed_a.rs"]
 pub mod transposed_a;
+#[path = "08_double_buffer.rs"]
+pub mod double_buffer;
+#[path = "09_warptile.rs"]
+pub mod warptile;
+#[path = "12_mma_sync.rs"]
+pub mod mma_sync;
 
-pub use spec::{Dtype, KernelSpec, Rung, Tile};
+pub use spec::{Bf16, Dtype, F16, KernelSpec, Rung, Tile};
 
 /// Every kernel instantiated in the PTX module, rung by rung, in ladder order.
 pub const CATALOG: &[&[KernelSpec]] = &[
@@ -60,6 +67,10 @@ pub const CATALOG: &[&[KernelSpec]] = &[
     blocktile_2d::ENTRIES,
     vectorized::ENTRIES,
     transposed_a::ENTRIES,
+    double_buffer::ENTRIES,
+    warptile::ENTRIES,
+    mma_sync::ENTRIES,
+    mma_sync::f16::ENTRIES,
 ];
 
 #[cfg(target_arch = "nvptx64")]
@@ -74,4 +85,5 @@ mod prelude {
     pub use crate::device::*;
     pub use crate::layout::*;
     pub use crate::spec::*;
+    pub use crate::swizzle::*;
 }

@@ -27,6 +27,42 @@ impl Dtype {
     }
 }
 
+/// A bfloat16 value as its raw bits: 1 sign, 8 exponent, 7 mantissa bits (the top half of an
+/// `f32`). Host and kernels exchange bf16 matrices as arrays of these.
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Bf16(pub u16);
+
+/// An IEEE binary16 value as its raw bits: 1 sign, 5 exponent, 10 mantissa bits.
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct F16(pub u16);
+
+/// The 16-bit element types the tensor-core rungs multiply. Both are two bytes, so the same
+/// shared-memory layouts and copies serve both; only the tensor-core instruction names the type.
+pub trait HalfElem: Copy {
+    /// Which of the two this is.
+    const DTYPE: Dtype;
+    /// The raw bits.
+    fn bits(self) -> u16;
+}
+
+impl HalfElem for Bf16 {
+    const DTYPE: Dtype = Dtype::Bf16;
+    #[inline(always)]
+    fn bits(self) -> u16 {
+        self.0
+    }
+}
+
+impl HalfElem for F16 {
+    const DTYPE: Dtype = Dtype::F16;
+    #[inline(always)]
+    fn bits(self) -> u16 {
+        self.0
+    }
+}
+
 /// One rung of the ladder: a lesson, and the file that holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rung {
@@ -98,17 +134,27 @@ pub struct KernelSpec {
     pub smem_bytes: u32,
     /// Tensor maps the kernel reads, if it loads through the copy engine.
     pub tensor_maps: Option<TensorMaps>,
+    /// Blocks that must fit on one SM at once as far as registers go (CUDA's second
+    /// `__launch_bounds__` argument, PTX `.minnctapersm`); 0 leaves ptxas free to use up to 255
+    /// registers per thread.
+    pub min_blocks_per_sm: u32,
 }
 
 impl KernelSpec {
     /// A spec whose name the `entries!` macro fills in.
     pub const fn unnamed(rung: Rung, dtype: Dtype, tile: Tile, threads: u32, smem_bytes: u32) -> Self {
-        KernelSpec { name: "", rung, dtype, tile, threads, smem_bytes, tensor_maps: None }
+        KernelSpec { name: "", rung, dtype, tile, threads, smem_bytes, tensor_maps: None, min_blocks_per_sm: 0 }
     }
 
     /// The same spec for a kernel that loads A and B through tensor maps.
     pub const fn with_tensor_maps(self, maps: TensorMaps) -> Self {
         KernelSpec { tensor_maps: Some(maps), ..self }
+    }
+
+    /// This spec, asking ptxas to fit `blocks` blocks per SM (it caps registers per thread at
+    /// `65536 / (blocks · threads)`, rounded down to a multiple of 8).
+    pub const fn with_min_blocks_per_sm(self, blocks: u32) -> Self {
+        KernelSpec { min_blocks_per_sm: blocks, ..self }
     }
 }
 

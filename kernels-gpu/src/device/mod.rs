@@ -7,18 +7,26 @@
 mod thread;
 mod shared;
 mod math;
-mod memory;
 mod address;
+mod async_copy;
+mod ldmatrix;
 mod mbarrier;
+mod memory;
+mod mma;
 mod tma;
+mod wgmma;
 
 pub use address::*;
+pub use async_copy::*;
+pub use ldmatrix::*;
 pub use math::*;
-pub use memory::*;
 pub use mbarrier::*;
+pub use memory::*;
+pub use mma::*;
 pub use shared::*;
 pub use thread::*;
 pub use tma::*;
+pub use wgmma::*;
 
 /// Aborts the kernel; the launch fails with an error on the host.
 ///
