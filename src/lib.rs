@@ -7,6 +7,7 @@
 //! - [`check`]: inputs, the f64 reference and the relative Frobenius error.
 //! - [`bench`]: timing with CUDA events.
 //! - [`ptx`]: the embedded PTX and the launch bounds added to it.
+//! - [`lesson`]: host side of the race lessons (for compute-sanitizer).
 //! - [`tma`]: tensor maps for kernels that load through the copy engine.
 
 pub mod bench;
@@ -14,6 +15,7 @@ pub mod catalog;
 pub mod check;
 pub mod error;
 pub mod gpu;
+pub mod lesson;
 pub mod problem;
 pub mod ptx;
 pub mod tma;
