@@ -136,7 +136,8 @@ pub const WAIT_STRIDE: u32 = 16384;
 /// (`cp.async`, commit, `wait_group 0`), then thread `t` reads the chunk of thread `(t + 32) % 64`,
 /// in the other warp, and writes it to `out`. `wait_group` covers only the calling thread's own
 /// copies: nothing orders the other warp's copy before this read. compute-sanitizer's racecheck
-/// reports the hazard. Launch with 64 threads and 1024 bytes of shared memory.
+/// reports the hazard (`rgemm lesson cp_async_no_barrier` under `--racecheck-report all`; on an
+/// H100 with compute-sanitizer 2025.3: 1024 errors, while the default report mode printed none). Launch with 64 threads and 1024 bytes of shared memory.
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
 pub unsafe extern "gpu-kernel" fn lesson_cp_async_no_barrier(src: *const f32, out: *mut f32) {
