@@ -29,6 +29,8 @@
 pub mod spec;
 #[macro_use]
 mod entry;
+#[macro_use]
+pub mod unroll;
 pub mod layout;
 pub mod swizzle;
 
@@ -57,6 +59,8 @@ pub mod double_buffer;
 pub mod warptile;
 #[path = "12_mma_sync.rs"]
 pub mod mma_sync;
+#[path = "13_wgmma.rs"]
+pub mod wgmma;
 
 pub use spec::{Bf16, Dtype, F16, KernelSpec, Rung, Tile};
 
@@ -73,6 +77,8 @@ pub const CATALOG: &[&[KernelSpec]] = &[
     warptile::ENTRIES,
     mma_sync::ENTRIES,
     mma_sync::f16::ENTRIES,
+    wgmma::ENTRIES,
+    wgmma::f16::ENTRIES,
 ];
 
 #[cfg(target_arch = "nvptx64")]
