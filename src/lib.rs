@@ -9,6 +9,7 @@
 //! - [`report`]: benchmark results: JSON, CSV and the printed tables.
 //! - [`chart`]: the ladder as PNG and SVG charts (plotters, font loaded at run time).
 //! - [`ptx`]: the embedded PTX and the launch bounds added to it.
+//! - [`lesson`]: host side of the race lessons (for compute-sanitizer).
 //! - [`tma`]: tensor maps for kernels that load through the copy engine.
 
 pub mod bench;
@@ -17,6 +18,7 @@ pub mod chart;
 pub mod check;
 pub mod error;
 pub mod gpu;
+pub mod lesson;
 pub mod problem;
 pub mod ptx;
 pub mod report;

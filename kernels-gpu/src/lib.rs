@@ -33,6 +33,8 @@ mod entry;
 pub mod unroll;
 pub mod layout;
 pub mod swizzle;
+#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
+mod warp_compute;
 
 #[cfg(target_arch = "nvptx64")]
 pub mod device;
@@ -57,6 +59,10 @@ pub mod transposed_a;
 pub mod double_buffer;
 #[path = "09_warptile.rs"]
 pub mod warptile;
+#[path = "10_cp_async.rs"]
+pub mod cp_async;
+#[path = "11_tma.rs"]
+pub mod tma;
 #[path = "12_mma_sync.rs"]
 pub mod mma_sync;
 #[path = "13_wgmma.rs"]
@@ -75,6 +81,8 @@ pub const CATALOG: &[&[KernelSpec]] = &[
     transposed_a::ENTRIES,
     double_buffer::ENTRIES,
     warptile::ENTRIES,
+    cp_async::ENTRIES,
+    tma::ENTRIES,
     mma_sync::ENTRIES,
     mma_sync::f16::ENTRIES,
     wgmma::ENTRIES,
