@@ -50,6 +50,7 @@ fn build_ptx(kernels: &Path, target_dir: &Path, ptx_path: &Path) -> Result<(), S
         .arg(target_dir)
         .env_remove("CARGO_TARGET_DIR")
         .status();
+    // ANCHOR: nested_cargo
     let mut cmd = Command::new(cargo);
     cmd.current_dir(kernels)
         .args(["rustc", "--release", "--lib", "--target", TARGET, "-Zbuild-std=core"])
@@ -73,6 +74,7 @@ fn build_ptx(kernels: &Path, target_dir: &Path, ptx_path: &Path) -> Result<(), S
         cmd.env_remove(var);
     }
     cmd.env("CARGO_TARGET_NVPTX64_NVIDIA_CUDA_RUSTFLAGS", RUSTFLAGS.join(" "));
+    // ANCHOR_END: nested_cargo
 
     let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
     if !status.success() {

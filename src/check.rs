@@ -44,7 +44,9 @@ pub fn encode(dtype: Dtype, values: &[f32]) -> Vec<u8> {
 
 /// Written into C before a run wherever the old C is not an input (beta = 0): a kernel that skips
 /// an element leaves NaN, which fails the check.
+// ANCHOR: poison
 pub const POISON: f32 = f32::from_bits(0x7fc0_dead);
+// ANCHOR_END: poison
 
 /// The inputs of one check: A, B and the initial C.
 pub struct Inputs {
@@ -95,6 +97,7 @@ pub fn reference(problem: &Problem, inputs: &Inputs) -> Array2<f64> {
 }
 
 /// ‖got − want‖_F / ‖want‖_F over the pairs given; NaN if any value of `got` is NaN or infinite.
+// ANCHOR: relative_error
 pub fn relative_error(pairs: impl IntoIterator<Item = (f32, f64)>) -> f64 {
     let (mut diff, mut norm) = (0.0f64, 0.0f64);
     for (g, w) in pairs {
@@ -110,6 +113,7 @@ pub fn relative_error(pairs: impl IntoIterator<Item = (f32, f64)>) -> f64 {
     }
     (diff / norm).sqrt()
 }
+// ANCHOR_END: relative_error
 
 /// Relative error of a whole output against a full reference.
 pub fn relative_error_full(got: &[f32], want: &Array2<f64>) -> f64 {

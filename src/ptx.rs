@@ -22,6 +22,7 @@ fn entry_name(line: &str) -> Option<&str> {
 
 /// `ptx` with `.maxntid <threads>, 1, 1` after the parameter list of every catalog entry, and
 /// `.minnctapersm <blocks>` where the kernel asks for a number of resident blocks per SM.
+// ANCHOR: with_launch_bounds
 pub fn with_launch_bounds(ptx: &str) -> String {
     let mut out = String::with_capacity(ptx.len() + 4096);
     let mut pending: Option<(u32, u32)> = None;
@@ -42,3 +43,4 @@ pub fn with_launch_bounds(ptx: &str) -> String {
     }
     out
 }
+// ANCHOR_END: with_launch_bounds

@@ -26,6 +26,7 @@ impl<const BS: usize> GemmKernel for Naive<BS> {
     const SPEC: KernelSpec = KernelSpec::unnamed(RUNG, Dtype::F32, Tile::block(BS as u32, BS as u32, 1), (BS * BS) as u32, 0);
 
     #[cfg(target_arch = "nvptx64")]
+    // ANCHOR: run
     unsafe fn run(gemm: &Gemm<f32>) {
         let t = thread_idx();
         // Neighbouring threads take neighbouring rows: the uncoalesced mapping this rung is about.
@@ -40,9 +41,12 @@ impl<const BS: usize> GemmKernel for Naive<BS> {
         }
         c.store(row, col, acc);
     }
+    // ANCHOR_END: run
 }
 
+// ANCHOR: entries
 entries! {
     elem = f32;
     sgemm_01_naive_32x32x1 => Naive<32>,
 }
+// ANCHOR_END: entries

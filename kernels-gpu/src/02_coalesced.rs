@@ -28,7 +28,9 @@ impl<const BS: usize> GemmKernel for Coalesced<BS> {
     #[cfg(target_arch = "nvptx64")]
     unsafe fn run(gemm: &Gemm<f32>) {
         let t = thread_idx();
+        // ANCHOR: mapping
         let (row, col) = (block_row() * BS as u32 + t / BS as u32, block_col() * BS as u32 + t % BS as u32);
+        // ANCHOR_END: mapping
         let (a, b, c) = (gemm.a(), gemm.b(), gemm.c());
         if !c.contains(row, col) {
             return;

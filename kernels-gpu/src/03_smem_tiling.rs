@@ -35,6 +35,7 @@ impl<const BS: usize> GemmKernel for SmemTiling<BS> {
     );
 
     #[cfg(target_arch = "nvptx64")]
+    // ANCHOR: run
     unsafe fn run(gemm: &Gemm<f32>) {
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
         let b_tile = unsafe { SmemTile::new(a_tile.end(), BS, BS) };
@@ -60,6 +61,7 @@ impl<const BS: usize> GemmKernel for SmemTiling<BS> {
         }
         gemm.c().window(row0, col0).store(ty as u32, tx as u32, acc);
     }
+    // ANCHOR_END: run
 }
 
 entries! {

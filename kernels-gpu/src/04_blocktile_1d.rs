@@ -67,6 +67,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize> GemmKer
         let mut acc = [0.0f32; TM];
         let mut k0 = 0;
         while k0 < gemm.k {
+            // ANCHOR: load
             for i in 0..BM * BK / Self::THREADS {
                 let e = i * Self::THREADS + t;
                 let (r, c) = (e / BK, e % BK);
@@ -78,6 +79,8 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize> GemmKer
                 b_tile.set(r, c, b.get_or_zero(k0 + r as u32, c as u32));
             }
             sync_threads();
+            // ANCHOR_END: load
+            // ANCHOR: inner_loop
             for kk in 0..BK {
                 // One element of B, reused for TM multiply-adds.
                 let b_kx = b_tile.get(kk, tx);
@@ -85,6 +88,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize> GemmKer
                     acc[i] = fma(a_tile.get(ty * TM + i, kk), b_kx, acc[i]);
                 }
             }
+            // ANCHOR_END: inner_loop
             sync_threads();
             k0 += BK as u32;
         }

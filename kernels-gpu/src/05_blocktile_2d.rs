@@ -82,6 +82,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
                 b_tile.set(r, c, b.get_or_zero(k0 + r as u32, c as u32));
             }
             sync_threads();
+            // ANCHOR: inner_loop
             for kk in 0..BK {
                 let mut a_col = [0.0f32; TM];
                 let mut b_row = [0.0f32; TN];
@@ -93,16 +94,19 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
                 }
                 acc.outer_product(&a_col, &b_row);
             }
+            // ANCHOR_END: inner_loop
             sync_threads();
             k0 += BK as u32;
         }
 
+        // ANCHOR: epilogue
         let c = gemm.c().window(row0, col0);
         for i in 0..TM {
             for j in 0..TN {
                 c.store((ty * TM + i) as u32, (tx * TN + j) as u32, acc.acc[i][j]);
             }
         }
+        // ANCHOR_END: epilogue
     }
 }
 

@@ -83,6 +83,7 @@ impl RowMajorCopy {
     /// whole block.
     #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
+    // ANCHOR: fetch
     pub(crate) fn fetch(&self, t: usize, src: &Matrix<f32>) -> Staging {
         let fast = src.rows_align4() && src.covers(self.rows as u32, self.cols as u32);
         let mut s = [[0.0; 4]; MAX_VECS];
@@ -97,6 +98,7 @@ impl RowMajorCopy {
         }
         s
     }
+    // ANCHOR_END: fetch
 
     /// Writes what [`fetch`](Self::fetch) read to the shared tile `dst` (`rows × stride`, stride
     /// a multiple of 4).
@@ -115,6 +117,7 @@ impl RowMajorCopy {
 /// element by element with bounds checks.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
+// ANCHOR: store4
 pub(crate) fn store4(c: &Output, row: u32, col: u32, acc: [f32; 4]) {
     if c.holds4(row, col) {
         let p = c.ptr(row, col);
@@ -125,6 +128,7 @@ pub(crate) fn store4(c: &Output, row: u32, col: u32, acc: [f32; 4]) {
         }
     }
 }
+// ANCHOR_END: store4
 
 /// Rung 5's kernel with float4 copies, float4 reads of B and float4 stores of C.
 pub struct Vectorized<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const TN: usize>;
@@ -176,6 +180,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
             Self::A_COPY.store(t, &sa, &a_tile);
             Self::B_COPY.store(t, &sb, &b_tile);
             sync_threads();
+            // ANCHOR: inner_loop
             for kk in 0..BK {
                 let mut a_col = [0.0f32; TM];
                 let mut b_row = [0.0f32; TN];
@@ -188,6 +193,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
                 }
                 acc.outer_product(&a_col, &b_row);
             }
+            // ANCHOR_END: inner_loop
             sync_threads();
             k0 += BK as u32;
         }

@@ -105,6 +105,7 @@ impl TransposedCopy {
     /// row c + j, column r of `dst`.
     #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
+    // ANCHOR: transposed_store
     pub(crate) fn store(&self, t: usize, s: &Staging, dst: &SmemTile) {
         for i in 0..self.vecs() {
             let (r, c) = self.coords(t, i);
@@ -113,6 +114,7 @@ impl TransposedCopy {
             }
         }
     }
+    // ANCHOR_END: transposed_store
 }
 
 /// Rung 6's kernel with A stored transposed, so both operands are read as float4s.
@@ -165,6 +167,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
             Self::A_COPY.store(t, &sa, &at_tile);
             Self::B_COPY.store(t, &sb, &b_tile);
             sync_threads();
+            // ANCHOR: inner_loop
             for kk in 0..BK {
                 let mut a_col = [0.0f32; TM];
                 let mut b_row = [0.0f32; TN];
@@ -178,6 +181,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
                 }
                 acc.outer_product(&a_col, &b_row);
             }
+            // ANCHOR_END: inner_loop
             sync_threads();
             k0 += BK as u32;
         }

@@ -79,6 +79,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
         let b = gemm.b().window(0, col0);
         let steps = gemm.k.div_ceil(BK as u32);
 
+        // ANCHOR: main_loop
         // Prologue: slice 0 into stage 0.
         Self::A_COPY.store(t, &Self::A_COPY.fetch(t, &a), &at0);
         Self::B_COPY.store(t, &Self::B_COPY.fetch(t, &b), &b0);
@@ -117,6 +118,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
             // everyone has finished reading stage `cur` before the next step overwrites it.
             sync_threads();
         }
+        // ANCHOR_END: main_loop
 
         let c = gemm.c().window(row0, col0);
         for i in 0..TM {

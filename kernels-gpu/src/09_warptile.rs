@@ -76,6 +76,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
     /// Registers a thread needs, roughly: its accumulators, the operands of two steps (ptxas
     /// loads the next step's while the current one computes), the slice in transit, and about 24
     /// for addresses, indices and loop state.
+    // ANCHOR: min_blocks
     const REGS_ESTIMATE: usize = TM * TN
         + 2 * (TM + TN)
         + 4 * (BM * BK / 4 / Self::THREADS + BK * BN / 4 / Self::THREADS)
@@ -84,6 +85,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
     /// hold ptxas to 128 (two blocks of 256 threads per SM, 16 warps); left alone it takes ~135 for
     /// 128×128×8 and only one block fits. Larger tiles get what they need.
     const MIN_BLOCKS: u32 = if Self::REGS_ESTIMATE <= 128 { (65536 / (128 * Self::THREADS)) as u32 } else { 0 };
+    // ANCHOR_END: min_blocks
     /// K-steps per fully unrolled chunk: about 512 multiply-adds, which LLVM's unroll threshold
     /// (1000, set by the build) accepts. A whole BK = 16 slice of 8×8 steps would not unroll, and a
     /// rolled step loop costs address arithmetic and scheduling freedom.
@@ -133,11 +135,13 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
         let b1 = unsafe { SmemTile::new(at1.end(), BK, BN) };
 
         let t = thread_idx() as usize;
+        // ANCHOR: mapping
         let (warp, lane) = (t / 32, t % 32);
         // This lane's first row and column in the block tile; its 4×4 blocks are SUB_M rows and
         // SUB_N columns apart from there.
         let m0 = warp / (BN / WN) * WM + lane / Self::LANES_N * 4;
         let n0 = warp % (BN / WN) * WN + lane % Self::LANES_N * 4;
+        // ANCHOR_END: mapping
 
         let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
         let a = gemm.a().window(row0, 0);
@@ -159,6 +163,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
                 Default::default()
             };
             // Steps in chunks of UNROLL, each chunk a loop LLVM unrolls fully (see UNROLL).
+            // ANCHOR: inner_loop
             for chunk in 0..BK / Self::UNROLL {
                 for u in 0..Self::UNROLL {
                     let kk = chunk * Self::UNROLL + u;
@@ -175,6 +180,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
                     acc.outer_product(&a_col, &b_row);
                 }
             }
+            // ANCHOR_END: inner_loop
             if more {
                 Self::A_COPY.store(t, &sa, &at_next);
                 Self::B_COPY.store(t, &sb, &b_next);

@@ -173,6 +173,7 @@ impl<
             copy_chunks(b_base, &b_src, BK, BN, Self::THREADS, t, b_vec, |r, c| ((r * BN + 4 * c) * 4) as u32);
         };
 
+        // ANCHOR: pipeline
         // Prologue: slices 0 .. STAGES-2 in flight, one group each (empty past the end).
         for s in 0..STAGES - 1 {
             if (s as u32) < k_tiles {
@@ -195,6 +196,7 @@ impl<
                 load(next, write_stage);
             }
             cp_async_commit_group();
+            // ANCHOR_END: pipeline
 
             let b_tile = unsafe { SmemTile::new(smem.wrapping_add(b_offset(read_stage)) as *mut f32, BK, BN) };
             let a_ptr = smem.wrapping_add(a_offset(read_stage));
@@ -267,6 +269,7 @@ pub(crate) fn copy_chunks(
 /// sectors, and with the padded stride its 32 stores hit 32 different banks (for `bk = 8`).
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
+// ANCHOR: copy_transposed
 fn copy_transposed(base: u32, src: &Matrix<f32>, bm: usize, bk: usize, stride: usize, threads: usize, t: usize) {
     for i in 0..bm * bk / threads {
         let e = t + i * threads;
@@ -277,6 +280,7 @@ fn copy_transposed(base: u32, src: &Matrix<f32>, bm: usize, bk: usize, stride: u
         unsafe { cp_async_ca_4_zfill(dst, from, if inside { 4 } else { 0 }) };
     }
 }
+// ANCHOR_END: copy_transposed
 
 entries! {
     elem = f32;

@@ -138,6 +138,7 @@ impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const T
         let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
         let k_tiles = gemm.k.div_ceil(BOX_K as u32);
 
+        // ANCHOR: producer
         if t >= Self::CONSUMERS {
             // The producer warp: lane 0 issues every copy, the other lanes have nothing to do.
             if t == Self::CONSUMERS {
@@ -168,10 +169,12 @@ impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const T
             }
             return;
         }
+        // ANCHOR_END: producer
 
         let place = Self::TILING.place(t);
         let reader = SwizzledReader::<TM>::new(&place, BOX_K);
         let mut acc = ThreadTile::<TM, TN>::zero();
+        // ANCHOR: consumer
         let (mut s, mut round) = (0usize, 0u32);
         for _ in 0..k_tiles {
             unsafe { mbarrier_wait(full(s), round & 1) };
@@ -193,6 +196,7 @@ impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const T
                 round += 1;
             }
         }
+        // ANCHOR_END: consumer
 
         store_tile(&gemm.c().window(row0, col0), &acc, &place);
     }

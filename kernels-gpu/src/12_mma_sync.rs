@@ -115,6 +115,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
             unsafe { loader.load(a_tile, b_tile, kt * BK as u32, BM, BN, BK) };
         };
 
+        // ANCHOR: pipeline
         // Prologue: the first STAGES-1 tiles in flight, one group each.
         for s in 0..STAGES - 1 {
             if (s as u32) < k_tiles {
@@ -135,7 +136,9 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
                 load(next, write_stage);
             }
             cp_async_commit_group();
+            // ANCHOR_END: pipeline
 
+            // ANCHOR: fragments
             let (a_tile, b_tile) = Self::tiles(read_stage);
             for kk in 0..BK / 16 {
                 let k = (kk * 16) as u32;
@@ -158,12 +161,14 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
                     }
                 }
             }
+            // ANCHOR_END: fragments
             read_stage = if read_stage + 1 == STAGES { 0 } else { read_stage + 1 };
             write_stage = if write_stage + 1 == STAGES { 0 } else { write_stage + 1 };
         }
         // No copies of real tiles are pending here (the last groups are empty), so the shared
         // memory can be left as is.
 
+        // ANCHOR: epilogue
         // Epilogue: lane (g, t) holds rows g and g+8, columns 2t and 2t+1 of each 16×8 tile.
         let c = gemm.c().window(row0 + wm0, col0 + wn0);
         let (g, t2) = (lane / 4, lane % 4 * 2);
@@ -177,6 +182,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
                 c.store(r + 8, col + 1, d[3]);
             }
         }
+        // ANCHOR_END: epilogue
     }
 }
 
@@ -235,6 +241,7 @@ impl<E: HalfElem> TileLoader<E> {
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
+// ANCHOR: copy_tile
 pub(crate) unsafe fn copy_tile<E: HalfElem>(
     smem: *mut u8,
     smem_addr: u32,
@@ -264,6 +271,7 @@ pub(crate) unsafe fn copy_tile<E: HalfElem>(
         }
     }
 }
+// ANCHOR_END: copy_tile
 
 entries! {
     elem = Bf16;

@@ -101,6 +101,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGE
             unsafe { loader.load(a_tile, b_tile, kt * BK as u32, BM, BN, BK) };
         };
 
+        // ANCHOR: pipeline
         // Prologue: tiles 0 .. STAGES-3 in flight (the ring keeps one more buffer for the tile
         // the tensor cores may still be reading).
         for s in 0..STAGES - 2 {
@@ -123,7 +124,9 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGE
                 load(next, write_stage);
             }
             cp_async_commit_group();
+            // ANCHOR_END: pipeline
 
+            // ANCHOR: wgmma_step
             let (a_tile, b_tile) = Self::tiles(read_stage);
             let a_rows = smem_addr + a_tile.offset() + wg * 64 * 128;
             let b_rows = smem_addr + b_tile.offset();
@@ -135,9 +138,11 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGE
             }
             wgmma_commit_group();
             wgmma_wait_group::<1>();
+            // ANCHOR_END: wgmma_step
             read_stage = if read_stage + 1 == STAGES { 0 } else { read_stage + 1 };
             write_stage = if write_stage + 1 == STAGES { 0 } else { write_stage + 1 };
         }
+        // ANCHOR: epilogue
         wgmma_wait_group::<0>();
         fence_operands::<BN>(&mut acc);
 
@@ -151,14 +156,17 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGE
             c.store(8, col, acc[4 * j + 2]);
             c.store(8, col + 1, acc[4 * j + 3]);
         });
+        // ANCHOR_END: epilogue
     }
 }
 
+// ANCHOR: entries
 entries! {
     elem = Bf16;
     bgemm_13_wgmma_128x256x64_s4 => Wgmma<Bf16, 128, 256, 64, 4>,
     bgemm_13_wgmma_128x128x64_s4 => Wgmma<Bf16, 128, 128, 64, 4>,
 }
+// ANCHOR_END: entries
 
 /// The f16 instantiation: same kernel, the f16 wgmma.
 pub mod f16 {

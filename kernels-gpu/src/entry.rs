@@ -12,6 +12,7 @@
 //! holding `SmemTiling::<32>::SPEC` under that name. Rust cannot give a generic function an
 //! unmangled symbol, so each configuration is named here, once.
 
+// ANCHOR: macro
 macro_rules! entries {
     (elem = $elem:ty; $($name:ident => $kernel:ty),+ $(,)?) => {
         $(
@@ -42,3 +43,4 @@ macro_rules! entries {
         ];
     };
 }
+// ANCHOR_END: macro

@@ -222,6 +222,7 @@ impl<const TM: usize, const TN: usize> ThreadTile<TM, TN> {
     /// TM + TN values.
     #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
+    // ANCHOR: outer_product
     pub fn outer_product(&mut self, a: &[f32; TM], b: &[f32; TN]) {
         for i in 0..TM {
             for j in 0..TN {
@@ -229,6 +230,7 @@ impl<const TM: usize, const TN: usize> ThreadTile<TM, TN> {
             }
         }
     }
+    // ANCHOR_END: outer_product
 
     /// Elements (i, j..j + 4) of the tile.
     #[inline(always)]

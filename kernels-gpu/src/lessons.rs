@@ -17,6 +17,7 @@ pub const TMA_BOX: u32 = 32;
 /// `1024 + 4·TMA_BOX²` bytes.
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
+// ANCHOR: lesson_tma_box
 pub unsafe extern "gpu-kernel" fn lesson_tma_box(map: *const TensorMap, out: *mut f32, x: i32, y: i32) {
     let base = dynamic_shared::<u8>();
     let bar = shared_address(base);
@@ -44,6 +45,7 @@ pub unsafe extern "gpu-kernel" fn lesson_tma_box(map: *const TensorMap, out: *mu
         i += 32;
     }
 }
+// ANCHOR_END: lesson_tma_box
 
 /// Halves in the shared tile of [`lesson_ldmatrix_x2`]: 128 rows × 16, element `i` holding `i`.
 pub const LDMATRIX_TILE: u32 = 128 * 16;

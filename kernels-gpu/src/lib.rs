@@ -10,6 +10,7 @@
 //!
 //! On the host this crate compiles too, but only the kernel specifications are visible there: the
 //! host catalog reads them, so the list of kernels exists once.
+// ANCHOR: features
 #![no_std]
 #![cfg_attr(
     target_arch = "nvptx64",
@@ -23,6 +24,7 @@
     )
 )]
 #![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
+// ANCHOR_END: features
 
 pub mod spec;
 #[macro_use]

@@ -26,9 +26,11 @@
 /// The 128-byte XOR swizzle of a byte offset inside a 1024-byte-aligned block: chunk `c` of
 /// 128-byte line `l` goes to chunk `c ^ (l % 8)`.
 #[inline(always)]
+// ANCHOR: swizzle_128b
 pub const fn swizzle_128b(offset: u32) -> u32 {
     offset ^ ((offset >> 3) & 0x70)
 }
+// ANCHOR_END: swizzle_128b
 
 /// A `rows × cols` tile of 16-bit elements in shared memory, in swizzled column panels of
 /// `min(cols, 64)` elements (see the module documentation). Addresses are byte offsets from
@@ -74,9 +76,11 @@ impl SwizzledTile {
     /// Byte offset of the 16-byte chunk holding columns `col .. col + 8` of `row`; `col` is a
     /// multiple of 8.
     #[inline(always)]
+    // ANCHOR: chunk
     pub const fn chunk(&self, row: u32, col: u32) -> u32 {
         let panel_cols = self.row_bytes / 2;
         let (panel, c) = (col / panel_cols, col % panel_cols);
         self.offset + panel * self.panel_bytes() + swizzle_128b(row * self.row_bytes + c * 2)
     }
+    // ANCHOR_END: chunk
 }

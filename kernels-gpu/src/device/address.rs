@@ -10,6 +10,7 @@
 /// into the shared window; computing one base address and adding byte offsets to it keeps the
 /// address arithmetic in 32 bits.
 #[inline(always)]
+// ANCHOR: shared_address
 pub fn shared_address<T>(ptr: *const T) -> u32 {
     let addr: u32;
     unsafe {
@@ -26,3 +27,4 @@ pub fn shared_address<T>(ptr: *const T) -> u32 {
     }
     addr
 }
+// ANCHOR_END: shared_address

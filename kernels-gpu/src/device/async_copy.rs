@@ -37,6 +37,7 @@ macro_rules! cp_async_sized {
     };
 }
 
+// ANCHOR: zfill
 macro_rules! cp_async_zfill {
     ($(#[$doc:meta])* $name:ident, $ptx:literal, $size:literal) => {
         $(#[$doc])*
@@ -55,6 +56,7 @@ macro_rules! cp_async_zfill {
         }
     };
 }
+// ANCHOR_END: zfill
 
 macro_rules! cp_async_ignore {
     ($(#[$doc:meta])* $name:ident, $ptx:literal, $size:literal) => {
@@ -188,6 +190,7 @@ cp_async_ignore!(
 /// cp.async.commit_group;
 /// ```
 #[inline(always)]
+// ANCHOR: groups
 pub fn cp_async_commit_group() {
     unsafe { asm!("cp.async.commit_group;", options(nostack)) }
 }
@@ -199,6 +202,7 @@ pub fn cp_async_commit_group() {
 /// ```
 #[inline(always)]
 pub fn cp_async_wait_group<const N: u32>() {
+// ANCHOR_END: groups
     unsafe { asm!("cp.async.wait_group {n};", n = const N, options(nostack)) }
 }
 

@@ -64,6 +64,7 @@ pub unsafe fn ldmatrix_x2(addr: u32) -> [u32; 2] {
 /// # Safety
 /// As for [`ldmatrix_x1`].
 #[inline(always)]
+// ANCHOR: ldmatrix_x4
 pub unsafe fn ldmatrix_x4(addr: u32) -> [u32; 4] {
     let (r0, r1, r2, r3): (u32, u32, u32, u32);
     unsafe {
@@ -75,6 +76,7 @@ pub unsafe fn ldmatrix_x4(addr: u32) -> [u32; 4] {
     }
     [r0, r1, r2, r3]
 }
+// ANCHOR_END: ldmatrix_x4
 
 /// Loads one 8×8 matrix, transposed.
 ///

@@ -77,6 +77,7 @@ pub unsafe fn mbarrier_arrive_expect_tx(addr: u32, bytes: u32) {
 /// # Safety
 /// `addr` must be an initialised barrier of this block.
 #[inline(always)]
+// ANCHOR: try_wait
 pub unsafe fn mbarrier_try_wait(addr: u32, parity: u32) -> bool {
     let done: u32;
     unsafe {
@@ -138,3 +139,4 @@ pub unsafe fn mbarrier_wait(addr: u32, parity: u32) {
         }
     }
 }
+// ANCHOR_END: try_wait

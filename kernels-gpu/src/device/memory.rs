@@ -27,9 +27,11 @@ struct Vec4([f32; 4]);
 /// # Safety
 /// `p` points into global memory, is 16-byte aligned, and `p[0..4]` is readable.
 #[inline(always)]
+// ANCHOR: ld_global_v4
 pub unsafe fn ld_global_v4(p: *const f32) -> [f32; 4] {
     unsafe { (*(p as *const Vec4)).0 }
 }
+// ANCHOR_END: ld_global_v4
 
 /// Stores four consecutive floats to global memory.
 ///

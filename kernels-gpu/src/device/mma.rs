@@ -31,6 +31,7 @@ use core::arch::asm;
 /// ```
 /// All 32 lanes of the warp must execute it together.
 #[inline(always)]
+// ANCHOR: mma_bf16
 pub fn mma_m16n8k16_bf16(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
     unsafe {
         asm!(
@@ -42,6 +43,7 @@ pub fn mma_m16n8k16_bf16(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
         )
     }
 }
+// ANCHOR_END: mma_bf16
 
 /// `d += a · b` on one 16×8×16 tile, f16 inputs.
 ///

@@ -13,6 +13,8 @@ pub struct SharedAlign([u8; 128]);
 /// ```
 /// Loads and stores through the pointer become `ld.shared` / `st.shared`.
 #[inline(always)]
+// ANCHOR: dynamic_shared
 pub fn dynamic_shared<T>() -> *mut T {
     core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<SharedAlign>() as *mut T
 }
+// ANCHOR_END: dynamic_shared

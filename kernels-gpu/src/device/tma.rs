@@ -20,6 +20,7 @@ use crate::layout::TensorMap;
 /// (aligned to 128 bytes, 1024 with 128-byte swizzle), `bar` to an initialised mbarrier whose
 /// current phase expects these bytes.
 #[inline(always)]
+// ANCHOR: tma_load_2d
 pub unsafe fn tma_load_2d(dst: u32, map: *const TensorMap, x: i32, y: i32, bar: u32) {
     unsafe {
         asm!(
@@ -33,6 +34,7 @@ pub unsafe fn tma_load_2d(dst: u32, map: *const TensorMap, x: i32, y: i32, bar: 
         )
     }
 }
+// ANCHOR_END: tma_load_2d
 
 /// Fetches the tensor map into the engine's cache ahead of the first copy.
 ///

@@ -56,12 +56,14 @@ const fn swizzle_bits(swizzle: Swizzle) -> u64 {
 /// start at an aligned address, since the hardware applies the XOR to address bits: moving the
 /// start address inside an aligned pattern (to step along K) is allowed.
 #[inline(always)]
+// ANCHOR: descriptor
 pub const fn matrix_descriptor(addr: u32, leading_bytes: u32, stride_bytes: u32, swizzle: Swizzle) -> u64 {
     const fn enc(x: u32) -> u64 {
         ((x & 0x3FFFF) >> 4) as u64
     }
     enc(addr) | (enc(leading_bytes) << 16) | (enc(stride_bytes) << 32) | (swizzle_bits(swizzle) << 62)
 }
+// ANCHOR_END: descriptor
 
 /// Orders this thread's earlier register accesses before the `wgmma`s that follow.
 ///
