@@ -6,11 +6,13 @@
 //! - [`gpu`]: the CUDA context, the loaded module, launches and cuBLAS (through cudarc).
 //! - [`check`]: inputs, the f64 reference and the relative Frobenius error.
 //! - [`bench`]: timing with CUDA events.
+//! - [`emulate`]: running kernels on the CPU through the device module's emulator.
 //! - [`ptx`]: the embedded PTX and the launch bounds added to it.
 
 pub mod bench;
 pub mod catalog;
 pub mod check;
+pub mod emulate;
 pub mod error;
 pub mod gpu;
 pub mod problem;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use rgemm::catalog::{self, Kernel};
 use rgemm::verify::{self, Operands};
-use rgemm::{check, Error, Gpu, Problem};
+use rgemm::{check, emulate, Error, Gpu, Problem};
 
 #[derive(Parser)]
 #[command(name = "rgemm", version, about = "GEMM kernels in Rust on the GPU, checked and timed against cuBLAS")]
@@ -42,6 +42,9 @@ struct CheckArgs {
     beta: f32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Run on the CPU emulator instead of the GPU (no GPU needed).
+    #[arg(long)]
+    emulate: bool,
 }
 
 #[derive(clap::Args)]
@@ -49,15 +52,15 @@ struct RunArgs {
     /// Kernel name (see `rgemm list`).
     #[arg(long)]
     kernel: String,
-    /// Rows of A and C.
-    #[arg(long, default_value = "2048", value_parser = parse_size, allow_hyphen_values = true)]
-    m: u64,
-    /// Columns of B and C.
-    #[arg(long, default_value = "2048", value_parser = parse_size, allow_hyphen_values = true)]
-    n: u64,
-    /// Columns of A, rows of B.
-    #[arg(long, default_value = "2048", value_parser = parse_size, allow_hyphen_values = true)]
-    k: u64,
+    /// Rows of A and C [default: 2048, or 128 with --emulate].
+    #[arg(long, value_parser = parse_size, allow_hyphen_values = true)]
+    m: Option<u64>,
+    /// Columns of B and C [default: 2048, or 128 with --emulate].
+    #[arg(long, value_parser = parse_size, allow_hyphen_values = true)]
+    n: Option<u64>,
+    /// Columns of A, rows of B [default: 2048, or 128 with --emulate].
+    #[arg(long, value_parser = parse_size, allow_hyphen_values = true)]
+    k: Option<u64>,
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     alpha: f32,
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
@@ -68,6 +71,10 @@ struct RunArgs {
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Run on the CPU emulator instead of the GPU: checks the result and reports out-of-bounds
+    /// accesses, races and barrier errors; no timing (CPU time says nothing about the GPU).
+    #[arg(long)]
+    emulate: bool,
 }
 
 /// Sizes are read as u64 so that a negative or oversized value gets a sentence, not a wrap.
@@ -126,8 +133,13 @@ fn list() -> Result<ExitCode, Error> {
 fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     // Everything that can be checked without a GPU is checked first.
     let kernel: Kernel = catalog::find(&args.kernel)?;
-    let problem = Problem::new(args.m, args.n, args.k, args.alpha, args.beta)?;
+    let default = if args.emulate { 128 } else { 2048 };
+    let size = |v: Option<u64>| v.unwrap_or(default);
+    let problem = Problem::new(size(args.m), size(args.n), size(args.k), args.alpha, args.beta)?;
     kernel.launch(&problem)?;
+    if args.emulate {
+        return run_emulated(kernel, &problem, args.seed);
+    }
     let gpu = Gpu::open()?;
     gpu.require_memory(Operands::bytes(&problem))?;
 
@@ -146,6 +158,32 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     Ok(if verdict.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
+/// `run --emulate`: the kernel on the CPU, checked against f64; a fault is a failed check.
+fn run_emulated(kernel: Kernel, problem: &Problem, seed: u64) -> Result<ExitCode, Error> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("device   CPU emulator ({cores} threads): no cuBLAS and no timing under emulation");
+    println!("problem  {problem}, seed {seed}");
+    let start = std::time::Instant::now();
+    let verdict = emulate::verify(kernel, problem, seed);
+    println!("kernel   {:<40} emulated in {:.2} s", kernel.name(), start.elapsed().as_secs_f64());
+    report_emulated(verdict)
+}
+
+/// Prints an emulated verdict; a fault the emulator caught fails like a wrong result (exit 1).
+fn report_emulated(verdict: Result<verify::Verdict, Error>) -> Result<ExitCode, Error> {
+    match verdict {
+        Ok(v) => {
+            println!("check    {v}");
+            Ok(if v.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+        Err(Error::Fault(fault)) => {
+            println!("check    FAIL: {fault}");
+            Ok(ExitCode::FAILURE)
+        }
+        Err(e) => Err(e),
+    }
+}
+
 fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
     let kernels: Vec<Kernel> = if args.kernel.is_empty() {
         catalog::all().collect()
@@ -155,6 +193,21 @@ fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
     let problem = Problem::new(args.m, args.n, args.k, args.alpha, args.beta)?;
     for kernel in &kernels {
         kernel.launch(&problem)?;
+    }
+    if args.emulate {
+        println!("device   CPU emulator; problem {problem}, seed {}", args.seed);
+        let mut failed = 0;
+        for &kernel in &kernels {
+            let (line, passed) = match emulate::verify(kernel, &problem, args.seed) {
+                Ok(v) => (v.to_string(), v.passed()),
+                Err(Error::Fault(fault)) => (format!("FAIL: {fault}"), false),
+                Err(e) => return Err(e),
+            };
+            failed += usize::from(!passed);
+            println!("{:<44} {line}", kernel.name());
+        }
+        println!("{} passed, {failed} failed", kernels.len() - failed);
+        return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE });
     }
     let gpu = Gpu::open()?;
     println!("device   {}; problem {problem}, seed {}", gpu.info.name, args.seed);

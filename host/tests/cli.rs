@@ -70,3 +70,19 @@ fn list_shows_every_rung() {
         assert!(text.contains(rung), "{rung} missing from list");
     }
 }
+
+#[test]
+fn emulate_runs_a_kernel_without_a_gpu() {
+    let out = rgemm(&["run", "--emulate", "--kernel", KERNEL, "--m", "33", "--n", "47", "--k", "31"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("CPU emulator") && stdout.contains("no cuBLAS") && stdout.contains("check    PASS"), "{stdout}");
+}
+
+#[test]
+fn emulate_checks_every_kernel() {
+    let out = rgemm(&["check", "--emulate", "--m", "35", "--n", "19", "--k", "40"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+}

@@ -8,9 +8,9 @@
 //!   one small function per PTX instruction).
 //! - The rungs, `01_naive.rs` onwards: each is an algorithm written against the two modules above.
 //!
-//! On the host this crate compiles too, but only the kernel specifications are visible there: the
-//! host catalog reads them, so the list of kernels exists once.
-#![no_std]
+//! On the host this crate compiles too: the host catalog reads the kernel specifications, and the
+//! device module's emulator backend runs the very same kernel code on the CPU ([`EMULATED`]).
+#![cfg_attr(target_arch = "nvptx64", no_std)]
 #![cfg_attr(
     target_arch = "nvptx64",
     feature(
@@ -26,10 +26,9 @@
 
 pub mod spec;
 #[macro_use]
-mod entry;
+pub mod entry;
 pub mod layout;
 
-#[cfg(target_arch = "nvptx64")]
 pub mod device;
 
 #[path = "01_naive.rs"]
@@ -41,8 +40,26 @@ pub mod smem_tiling;
 
 pub use spec::{Dtype, KernelSpec, Rung, Tile};
 
-/// Every kernel instantiated in the PTX module, rung by rung, in ladder order.
-pub const CATALOG: &[&[KernelSpec]] = &[naive::ENTRIES, coalesced::ENTRIES, smem_tiling::ENTRIES];
+/// The rungs, in ladder order: their entries make the catalog (and, on the host, the emulated one).
+macro_rules! rungs {
+    ($($rung:ident),+ $(,)?) => {
+        /// Every kernel instantiated in the PTX module, rung by rung, in ladder order.
+        pub const CATALOG: &[&[KernelSpec]] = &[$($rung::ENTRIES),+];
+
+        /// The same kernels as host functions that run on the device emulator, in catalog order.
+        #[cfg(not(target_arch = "nvptx64"))]
+        pub const EMULATED: &[&[entry::EmulatedEntry]] = &[$($rung::EMULATED),+];
+    };
+}
+
+rungs!(naive, coalesced, smem_tiling);
+
+#[cfg(not(target_arch = "nvptx64"))]
+pub use entry::EmulatedEntry;
+
+/// Kernels that are wrong on purpose, for the emulator's tests: each must be caught.
+#[cfg(not(target_arch = "nvptx64"))]
+pub mod broken;
 
 #[cfg(target_arch = "nvptx64")]
 #[panic_handler]
@@ -50,9 +67,8 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
     device::trap()
 }
 
-/// What every rung file imports: specs, layouts, and on the GPU the device module.
+/// What every rung file imports: specs, layouts and the device module.
 mod prelude {
-    #[cfg(target_arch = "nvptx64")]
     pub use crate::device::*;
     pub use crate::layout::*;
     pub use crate::spec::*;

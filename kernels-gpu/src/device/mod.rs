@@ -3,20 +3,34 @@
 //! Kernels call these functions and never `core::arch` or `asm!` directly, so a kernel reads as
 //! an algorithm, and the whole hardware surface is this one module. Each function documents the
 //! PTX it emits.
+//!
+//! Two backends share one API: on `nvptx64` the functions below are the PTX itself; on any other
+//! target they come from [`emulator`], which runs kernels on the CPU with the same semantics and
+//! checks every access (see `emulator/mod.rs`).
 
-mod thread;
-mod shared;
+#[cfg(target_arch = "nvptx64")]
+mod access;
+#[cfg(target_arch = "nvptx64")]
 mod math;
+#[cfg(target_arch = "nvptx64")]
+mod shared;
+#[cfg(target_arch = "nvptx64")]
+mod thread;
 
-pub use math::*;
-pub use shared::*;
-pub use thread::*;
+#[cfg(target_arch = "nvptx64")]
+pub use {access::*, math::*, shared::*, thread::*};
+
+#[cfg(not(target_arch = "nvptx64"))]
+pub mod emulator;
+#[cfg(not(target_arch = "nvptx64"))]
+pub use emulator::api::*;
 
 /// Aborts the kernel; the launch fails with an error on the host.
 ///
 /// ```ptx
 /// trap;
 /// ```
+#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub fn trap() -> ! {
     unsafe { core::arch::nvptx::trap() }

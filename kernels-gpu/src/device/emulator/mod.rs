@@ -1,0 +1,35 @@
+//! The device module's second backend: the same functions, run on the host with the GPU's
+//! semantics, so every kernel runs unchanged on the CPU (for tests without a GPU, and for readers).
+//!
+//! - [`launch`] runs a grid: blocks in parallel on the host's cores, the threads of a block as
+//!   coroutines that switch at barriers and warp collectives (see `launch.rs`).
+//! - Every device function has an emulated twin here with the PTX instruction's semantics.
+//! - What the hardware would punish is reported as a [`Fault`] naming kernel, block, thread and
+//!   address: out-of-bounds or misaligned global and shared accesses, stores to the inputs, a
+//!   barrier some thread never reaches or reaches at another call site, a warp collective some
+//!   lane never reaches, and shared memory read or overwritten across threads with no barrier in
+//!   between.
+
+mod access;
+mod launch;
+mod math;
+mod memory;
+mod shared;
+mod thread;
+pub mod warp;
+
+pub use launch::{Fault, Launch, Region, launch};
+
+/// The emulated twins of the GPU backend's functions: what `crate::device` re-exports on the host.
+pub mod api {
+    pub use super::access::*;
+    pub use super::math::*;
+    pub use super::shared::*;
+    pub use super::thread::*;
+    pub use super::trap;
+}
+
+/// `trap`: the kernel aborts; the launch reports a fault.
+pub fn trap() -> ! {
+    launch::fail("trap: the kernel aborted".into())
+}

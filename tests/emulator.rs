@@ -1,0 +1,119 @@
+//! Every catalog kernel on the CPU emulator against the f64 reference, and the emulator's own
+//! checks: each deliberately broken kernel (kernels-gpu's `broken` module) must be caught.
+
+use proptest::prelude::*;
+use rgemm::catalog::{self, KernelSpec};
+use rgemm::{Error, Problem, emulate};
+
+/// Random cases per kernel; each runs one kernel on one random problem.
+const CASES_PER_KERNEL: u32 = 12;
+
+fn problem(m: u32, n: u32, k: u32, alpha: f32, beta: f32) -> Problem {
+    Problem::new(m as u64, n as u64, k as u64, alpha, beta).unwrap()
+}
+
+/// Shapes up to 70 in every dimension: every tile size of the catalog gets partial tiles, single
+/// rows and columns, and several blocks.
+fn shapes() -> impl Strategy<Value = (u32, u32, u32)> {
+    (1u32..=70, 1u32..=70, 1u32..=70)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: CASES_PER_KERNEL * catalog::all().count() as u32,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn every_catalog_kernel_matches_the_f64_reference(
+        index in 0..catalog::all().count(),
+        (m, n, k) in shapes(),
+        alpha in prop_oneof![Just(1.0f32), -2.0f32..2.0],
+        beta in prop_oneof![Just(0.0f32), -1.0f32..1.0],
+        seed in any::<u64>(),
+    ) {
+        let kernel = catalog::all().nth(index).unwrap();
+        let p = problem(m, n, k, alpha, beta);
+        let verdict = emulate::verify(kernel, &p, seed).map_err(|e| TestCaseError::fail(format!("{}: {p}: {e}", kernel.name())))?;
+        prop_assert!(verdict.passed(), "{}: {p}: {verdict}", kernel.name());
+    }
+}
+
+#[test]
+fn every_catalog_kernel_passes_on_exact_and_ragged_tiles() {
+    for kernel in catalog::all() {
+        let t = kernel.spec.tile;
+        for (m, n, k) in [(1, 1, 1), (t.bm, t.bn, t.bk), (t.bm + 1, 2 * t.bn - 1, 3 * t.bk + 1)] {
+            let p = problem(m, n, k, 1.5, 0.5);
+            let verdict = emulate::verify(kernel, &p, 7).unwrap_or_else(|e| panic!("{}: {p}: {e}", kernel.name()));
+            assert!(verdict.passed(), "{}: {p}: {verdict}", kernel.name());
+        }
+    }
+}
+
+/// The fault the emulator reports for the broken kernel `name` on `p`.
+fn fault_of(name: &str, p: &Problem) -> String {
+    let broken = kernels_gpu::broken::ENTRIES.iter().zip(kernels_gpu::broken::EMULATED);
+    let (spec, entry): (&KernelSpec, _) = broken.clone().find(|(s, _)| s.name == name).unwrap_or_else(|| panic!("no fixture {name}"));
+    match emulate::verify_entry(spec, *entry, p, 1) {
+        Err(Error::Fault(fault)) => {
+            assert!(fault.starts_with(name), "the report names the kernel first: {fault}");
+            assert!(fault.contains("block (") && fault.contains("thread "), "the report names block and thread: {fault}");
+            fault
+        }
+        other => panic!("{name} on {p}: expected a fault, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_missing_barrier_before_reading_the_tiles_is_a_race() {
+    let fault = fault_of("broken_missing_barrier_before_compute", &problem(20, 20, 8, 1.0, 0.0));
+    assert!(fault.contains("shared-memory race") && fault.contains("missing sync_threads"), "{fault}");
+}
+
+#[test]
+fn a_missing_barrier_before_overwriting_the_tiles_is_a_race() {
+    // One tile of K is not enough to see it: the second tile's stores overwrite the first's.
+    let fault = fault_of("broken_missing_barrier_after_compute", &problem(16, 16, 40, 1.0, 0.0));
+    assert!(fault.contains("shared-memory race"), "{fault}");
+}
+
+#[test]
+fn an_off_by_one_tail_reads_out_of_bounds() {
+    let fault = fault_of("broken_off_by_one_tail", &problem(17, 9, 5, 1.0, 0.0));
+    assert!(fault.contains("out-of-bounds global read") && fault.contains("past the end of"), "{fault}");
+    assert!(fault.contains("broken.rs:"), "the report names the kernel's line: {fault}");
+}
+
+#[test]
+fn a_thread_that_exits_before_a_barrier_is_caught() {
+    let fault = fault_of("broken_early_exit_before_barrier", &problem(20, 20, 20, 1.0, 0.0));
+    assert!(fault.contains("barrier not reached by every thread"), "{fault}");
+}
+
+#[test]
+fn a_barrier_in_a_divergent_branch_is_caught() {
+    let fault = fault_of("broken_divergent_barrier", &problem(20, 20, 20, 1.0, 0.0));
+    assert!(fault.contains("barrier divergence"), "{fault}");
+}
+
+#[test]
+fn broken_kernels_pass_where_their_bug_cannot_show() {
+    // The fixtures are correct kernels but for one line: on a problem that never exercises that
+    // line they pass, so the tests above fail for the bug and not for something else.
+    let (spec, entry) = kernels_gpu::broken::ENTRIES.iter().zip(kernels_gpu::broken::EMULATED).find(|(s, _)| s.name == "broken_missing_barrier_after_compute").unwrap();
+    let verdict = emulate::verify_entry(spec, *entry, &problem(16, 16, 16, 1.0, 0.0), 1).unwrap();
+    assert!(verdict.passed(), "{verdict}");
+}
+
+#[test]
+fn an_emulated_run_computes_c() {
+    // C = 2·A·B + 1·C on a 2×2 example worked by hand.
+    let kernel = catalog::all().next().unwrap();
+    let p = problem(2, 2, 2, 2.0, 1.0);
+    let (a, b) = ([1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]);
+    let mut c = [1.0, 1.0, 1.0, 1.0];
+    emulate::run(kernel, &p, &a, &b, &mut c).unwrap();
+    assert_eq!(c, [39.0, 45.0, 87.0, 101.0]);
+}
