@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::problem::Problem;
+pub use kernels_gpu::spec::{Swizzle, TensorMaps};
 pub use kernels_gpu::{Dtype, KernelSpec, Rung, Tile};
 
 /// Hopper's limits, checked before launch so that a bad configuration is a clear error.
@@ -112,6 +113,14 @@ impl Kernel {
         }
         if grid_x > MAX_GRID_X {
             return Err(unsupported(format!("N = {} needs {grid_x} block columns", problem.n)));
+        }
+        if self.spec.tensor_maps.is_some() {
+            let dtype = self.spec.dtype;
+            let misaligned = crate::tma::alignment_error(dtype, "A", "K", problem.k)
+                .or_else(|| crate::tma::alignment_error(dtype, "B", "N", problem.n));
+            if let Some(reason) = misaligned {
+                return Err(unsupported(reason));
+            }
         }
         Ok(Launch {
             grid: (grid_x as u32, grid_y as u32, 1),

@@ -8,10 +8,39 @@ use ndarray::{Array2, ArrayView2};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use crate::catalog::Dtype;
 use crate::problem::Problem;
 
 /// Relative Frobenius error an fp32 kernel must stay within.
 pub const F32_TOLERANCE: f64 = 1e-5;
+/// Relative Frobenius error a bf16/f16 kernel must stay within. The reference multiplies the same
+/// rounded operands, so what remains is f32 accumulation order, far below this.
+pub const HALF_TOLERANCE: f64 = 1e-3;
+
+pub fn tolerance(dtype: Dtype) -> f64 {
+    match dtype {
+        Dtype::F32 => F32_TOLERANCE,
+        Dtype::Bf16 | Dtype::F16 => HALF_TOLERANCE,
+    }
+}
+
+/// `v` rounded to the nearest value of `dtype` (ties to even).
+pub fn round_to(dtype: Dtype, v: f32) -> f32 {
+    match dtype {
+        Dtype::F32 => v,
+        Dtype::Bf16 => half::bf16::from_f32(v).to_f32(),
+        Dtype::F16 => half::f16::from_f32(v).to_f32(),
+    }
+}
+
+/// The bytes of `values` (already representable in `dtype`) as the GPU stores them.
+pub fn encode(dtype: Dtype, values: &[f32]) -> Vec<u8> {
+    match dtype {
+        Dtype::F32 => values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        Dtype::Bf16 => values.iter().flat_map(|&v| half::bf16::from_f32(v).to_le_bytes()).collect(),
+        Dtype::F16 => values.iter().flat_map(|&v| half::f16::from_f32(v).to_le_bytes()).collect(),
+    }
+}
 
 /// Written into C before a run wherever the old C is not an input (beta = 0): a kernel that skips
 /// an element leaves NaN, which fails the check.
@@ -19,6 +48,8 @@ pub const POISON: f32 = f32::from_bits(0x7fc0_dead);
 
 /// The inputs of one check: A, B and the initial C.
 pub struct Inputs {
+    /// Element type of A and B; `a` and `b` hold values exactly representable in it.
+    pub dtype: Dtype,
     pub a: Vec<f32>,
     pub b: Vec<f32>,
     /// Random when beta ≠ 0 (it is an input then), otherwise all [`POISON`].
@@ -26,14 +57,16 @@ pub struct Inputs {
 }
 
 impl Inputs {
-    /// Fresh random inputs for `problem`, reproducible from `seed`.
-    pub fn random(problem: &Problem, seed: u64) -> Inputs {
+    /// Fresh random inputs for `problem`, reproducible from `seed`, with A and B rounded to
+    /// `dtype` (the reference then multiplies exactly what the GPU multiplies).
+    pub fn random(problem: &Problem, dtype: Dtype, seed: u64) -> Inputs {
         let mut rng = StdRng::seed_from_u64(seed);
         let (la, lb, lc) = problem.elems();
-        let a = random_values(&mut rng, la);
-        let b = random_values(&mut rng, lb);
+        let mut operand = |len| -> Vec<f32> { random_values(&mut rng, len).into_iter().map(|v| round_to(dtype, v)).collect() };
+        let a = operand(la);
+        let b = operand(lb);
         let c = if problem.beta == 0.0 { vec![POISON; lc] } else { random_values(&mut rng, lc) };
-        Inputs { a, b, c }
+        Inputs { dtype, a, b, c }
     }
 }
 

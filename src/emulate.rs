@@ -1,16 +1,18 @@
 //! Running kernels on the CPU: the kernel crate compiled for the host, its device module replaced
 //! by the emulator (`kernels_gpu::device::emulator`), launched with the grid the GPU would get.
 //!
-//! The emulator checks what the GPU would not: every global access against the bounds of A, B and
-//! C (A and B read-only), every shared access against the block's shared memory, races between the
+//! Tensor maps (for kernels that load through the copy engine) are encoded in the emulator's own
+//! format, since the driver's is opaque. The emulator checks what the GPU would not: every global
+//! access against the bounds of A, B and C (A and B read-only), every shared access against the block's shared memory, races between the
 //! threads of a block, and that every thread reaches every barrier. A violation is an
 //! [`Error::Fault`] naming kernel, block, thread and address. It is slow (a few million
 //! multiply-adds per second): meant for small problems, tests and readers without a GPU.
 
 use kernels_gpu::device::emulator::{self, Launch, Region};
+use kernels_gpu::layout::TensorMap;
 use kernels_gpu::{EmulatedEntry, KernelSpec};
 
-use crate::catalog::{self, Kernel};
+use crate::catalog::Kernel;
 use crate::check::{self, Inputs, Sample};
 use crate::error::{Error, Result};
 use crate::problem::Problem;
@@ -26,7 +28,8 @@ pub fn entry(kernel: Kernel) -> EmulatedEntry {
     specs.zip(entries).find(|(s, _)| s.name == kernel.name()).map(|(_, &e)| e).expect("every catalog kernel has an emulated entry")
 }
 
-/// Runs `kernel` on the emulator: `C = alpha·A·B + beta·C` on the CPU.
+/// Runs `kernel` on the emulator: `C = alpha·A·B + beta·C` on the CPU. `a` and `b` hold values
+/// of the kernel's element type (see [`check::round_to`]).
 pub fn run(kernel: Kernel, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()> {
     kernel.launch(problem)?;
     run_entry(kernel.spec, entry(kernel), problem, a, b, c)
@@ -36,27 +39,38 @@ pub fn run(kernel: Kernel, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32
 pub fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()> {
     let (la, lb, lc) = problem.elems();
     assert_eq!((a.len(), b.len(), c.len()), (la, lb, lc), "operand sizes do not match the problem");
-    if spec.dtype != catalog::Dtype::F32 {
-        return Err(Error::Unsupported { kernel: spec.name.into(), reason: format!("the emulator runs f32 kernels only ({} given)", spec.dtype.name()) });
-    }
-    // A, B and C in one arena, 256-byte aligned like cudaMalloc's, with gaps between them.
-    let offsets = {
-        let place = |at: usize, bytes: usize| (at, (at + bytes + GAP).next_multiple_of(256));
-        let (oa, next) = place(GAP, 4 * la);
-        let (ob, next) = place(next, 4 * lb);
-        let (oc, end) = place(next, 4 * lc);
-        (oa, ob, oc, end)
+    let dtype = spec.dtype;
+    let (a, b) = (check::encode(dtype, a), check::encode(dtype, b));
+    let maps = spec.tensor_maps.map_or(0, |_| 2 * size_of::<TensorMap>());
+    // A, B, C and the tensor maps in one arena, 256-byte aligned like cudaMalloc's, with gaps.
+    let mut end = GAP;
+    let mut place = |bytes: usize| {
+        let at = end;
+        end = (at + bytes + GAP).next_multiple_of(256);
+        at
     };
-    let (oa, ob, oc, end) = offsets;
+    let (oa, ob, oc, om) = (place(a.len()), place(b.len()), place(4 * lc), place(maps));
     let mut arena = vec![Line([0; 256]); end.div_ceil(256)];
     let base = arena.as_mut_ptr() as *mut u8;
+    let at = |offset: usize| base as usize + offset;
     unsafe {
-        std::ptr::copy_nonoverlapping(a.as_ptr(), base.add(oa) as *mut f32, la);
-        std::ptr::copy_nonoverlapping(b.as_ptr(), base.add(ob) as *mut f32, lb);
+        std::ptr::copy_nonoverlapping(a.as_ptr(), base.add(oa), a.len());
+        std::ptr::copy_nonoverlapping(b.as_ptr(), base.add(ob), b.len());
         std::ptr::copy_nonoverlapping(c.as_ptr(), base.add(oc) as *mut f32, lc);
     }
-    let region = |name, offset, elems: usize, writable| Region { name, start: base as usize + offset, len: 4 * elems, writable };
-    let regions = [region("A", oa, la, false), region("B", ob, lb, false), region("C", oc, lc, true)];
+    if let Some(t) = spec.tensor_maps {
+        let unsupported = |reason: String| Error::Unsupported { kernel: spec.name.into(), reason };
+        let bytes = dtype.bytes();
+        let map_a = emulator::tensor_map(at(oa), bytes, problem.m, problem.k, t.a_box.0, t.a_box.1, t.swizzle).map_err(|e| unsupported(format!("tensor map of A: {e}")))?;
+        let map_b = emulator::tensor_map(at(ob), bytes, problem.k, problem.n, t.b_box.0, t.b_box.1, t.swizzle).map_err(|e| unsupported(format!("tensor map of B: {e}")))?;
+        unsafe { std::ptr::copy_nonoverlapping([map_a, map_b].as_ptr(), base.add(om) as *mut TensorMap, 2) };
+    }
+    let regions = [
+        Region { name: "A", start: at(oa), len: a.len(), writable: false },
+        Region { name: "B", start: at(ob), len: b.len(), writable: false },
+        Region { name: "C", start: at(oc), len: 4 * lc, writable: true },
+        Region { name: "the tensor maps", start: at(om), len: maps, writable: false },
+    ];
     let t = &spec.tile;
     let launch = Launch {
         kernel: spec.name,
@@ -65,9 +79,9 @@ pub fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: 
         smem_bytes: spec.smem_bytes,
         regions: &regions,
     };
-    let (pa, pb, pc) = (base as usize + oa, base as usize + ob, base as usize + oc);
+    let (pa, pb, pc, pm) = (at(oa), at(ob), at(oc), if maps > 0 { at(om) } else { 0 });
     let (m, n, k, alpha, beta) = (problem.m, problem.n, problem.k, problem.alpha, problem.beta);
-    emulator::launch(&launch, &|| unsafe { entry(pa as *const u8, pb as *const u8, pc as *mut f32, m, n, k, alpha, beta) })
+    emulator::launch(&launch, &|| unsafe { entry(pa as *const u8, pb as *const u8, pc as *mut f32, m, n, k, alpha, beta, pm as *const TensorMap) })
         .map_err(|fault| Error::Fault(fault.to_string()))?;
     unsafe { std::ptr::copy_nonoverlapping(base.add(oc) as *const f32, c.as_mut_ptr(), lc) };
     Ok(())
@@ -87,10 +101,10 @@ pub fn verify(kernel: Kernel, problem: &Problem, seed: u64) -> Result<Verdict> {
 
 /// [`verify`] for any entry.
 pub fn verify_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, seed: u64) -> Result<Verdict> {
-    let inputs = Inputs::random(problem, seed);
+    let inputs = Inputs::random(problem, spec.dtype, seed);
     let mut c = inputs.c.clone();
     run_entry(spec, entry, problem, &inputs.a, &inputs.b, &mut c)?;
-    let tolerance = check::F32_TOLERANCE;
+    let tolerance = check::tolerance(spec.dtype);
     let macs = problem.m as u64 * problem.n as u64 * problem.k as u64;
     if macs <= FULL_REFERENCE_LIMIT {
         let rel_error = check::relative_error_full(&c, &check::reference(problem, &inputs));

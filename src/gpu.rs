@@ -12,10 +12,11 @@ use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute, CUevent_flag
 use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits};
 use cudarc::nvrtc::Ptx;
 
-use crate::catalog::Kernel;
+use crate::catalog::{Dtype, Kernel};
 use crate::error::{Error, Result};
 use crate::problem::Problem;
 use crate::ptx;
+use crate::tma;
 
 /// What the run reports about the device.
 #[derive(Clone, Debug)]
@@ -62,6 +63,9 @@ pub struct Gpu {
     module: Arc<CudaModule>,
     blas: CudaBlas,
     functions: Mutex<HashMap<&'static str, CudaFunction>>,
+    /// Tensor maps already in device memory, by (kernel, A, B, M, N, K): encoding and copying
+    /// them on every launch would put a host-to-device copy inside the timed region.
+    tensor_maps: Mutex<HashMap<(&'static str, u64, u64, u32, u32, u32), Buffer<u64>>>,
     pub info: DeviceInfo,
 }
 
@@ -98,7 +102,7 @@ impl Gpu {
             return Err(Error::NoCublas);
         }
         let blas = CudaBlas::new(stream.clone())?;
-        Ok(Gpu { ctx, stream, module, blas, functions: Mutex::new(HashMap::new()), info })
+        Ok(Gpu { ctx, stream, module, blas, functions: Mutex::new(HashMap::new()), tensor_maps: Mutex::new(HashMap::new()), info })
     }
 
     pub fn stream(&self) -> &Arc<CudaStream> {
@@ -147,16 +151,20 @@ impl Gpu {
         if let Some(f) = functions.get(kernel.name()) {
             return Ok(f.clone());
         }
+        let f = self.entry(kernel.name(), kernel.spec.smem_bytes)?;
+        functions.insert(kernel.name(), f.clone());
+        Ok(f)
+    }
+
+    /// Any entry of the module (the lesson kernels too), allowed `smem_bytes` of dynamic shared
+    /// memory; launch it through [`Gpu::stream`].
+    pub fn entry(&self, name: &str, smem_bytes: u32) -> Result<CudaFunction> {
         let f = self
             .module
-            .load_function(kernel.name())
-            .map_err(|e| Error::Cuda(format!("kernel {} is not in the loaded module: {:?}", kernel.name(), e.0)))?;
+            .load_function(name)
+            .map_err(|e| Error::Cuda(format!("kernel {name} is not in the loaded module: {:?}", e.0)))?;
         // Above 48 KiB a block's dynamic shared memory must be allowed explicitly.
-        f.set_attribute(
-            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            kernel.spec.smem_bytes as i32,
-        )?;
-        functions.insert(kernel.name(), f.clone());
+        f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem_bytes as i32)?;
         Ok(f)
     }
 
@@ -168,35 +176,74 @@ impl Gpu {
         let launch = kernel.launch(problem)?;
         let f = self.function(kernel)?;
         let cfg = LaunchConfig { grid_dim: launch.grid, block_dim: launch.block, shared_mem_bytes: launch.smem_bytes };
+        let maps = self.tensor_maps_for(kernel, problem, a, b)?;
         let mut args = self.stream.launch_builder(&f);
-        args.arg(&a).arg(&b).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.k).arg(&problem.alpha).arg(&problem.beta);
+        args.arg(&a).arg(&b).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.k).arg(&problem.alpha).arg(&problem.beta).arg(&maps);
         unsafe { args.launch(cfg) }?;
         Ok(())
     }
 
-    /// cuBLAS SGEMM on row-major matrices: computes Cᵀ = Bᵀ·Aᵀ in cuBLAS's column-major terms.
+    /// Device address of `[map_a, map_b]` for a kernel that loads through tensor maps, else 0.
+    fn tensor_maps_for(&self, kernel: Kernel, problem: &Problem, a: u64, b: u64) -> Result<u64> {
+        let Some(spec) = kernel.spec.tensor_maps else { return Ok(0) };
+        let key = (kernel.name(), a, b, problem.m, problem.n, problem.k);
+        let mut cache = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(buffer) = cache.get(&key) {
+            return Ok(buffer.addr(self));
+        }
+        let dtype = kernel.spec.dtype;
+        let map_a = tma::encode(dtype, a, problem.m, problem.k, spec.a_box.0, spec.a_box.1, spec.swizzle)?;
+        let map_b = tma::encode(dtype, b, problem.k, problem.n, spec.b_box.0, spec.b_box.1, spec.swizzle)?;
+        let both: Vec<u64> = map_a.into_iter().chain(map_b).collect();
+        if cache.len() >= 64 {
+            cache.clear();
+        }
+        let buffer = self.upload(&both)?;
+        let addr = buffer.addr(self);
+        cache.insert(key, buffer);
+        Ok(addr)
+    }
+
+    /// cuBLAS on row-major matrices: `cublasSgemm` for f32, `cublasGemmEx` with f32 accumulation
+    /// for bf16/f16. cuBLAS is column-major, so it computes Cᵀ = Bᵀ·Aᵀ, which is C row-major.
     ///
     /// # Safety
-    /// As for [`Gpu::launch`], with f32 A and B.
-    pub unsafe fn cublas_sgemm(&self, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+    /// As for [`Gpu::launch`], with A and B of element type `dtype`.
+    pub unsafe fn cublas_gemm(&self, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+        use blas_sys::{cublasComputeType_t, cublasGemmAlgo_t, cudaDataType};
         let (m, n, k) = (problem.m as i32, problem.n as i32, problem.k as i32);
         let no = blas_sys::cublasOperation_t::CUBLAS_OP_N;
+        let handle = *self.blas.handle();
+        let operand_type = match dtype {
+            Dtype::F32 => {
+                return Ok(unsafe {
+                    cudarc::cublas::result::sgemm(handle, no, no, n, m, k, &problem.alpha, b as *const f32, n, a as *const f32, k, &problem.beta, c as *mut f32, n)
+                }?);
+            }
+            Dtype::Bf16 => cudaDataType::CUDA_R_16BF,
+            Dtype::F16 => cudaDataType::CUDA_R_16F,
+        };
         unsafe {
-            cudarc::cublas::result::sgemm(
-                *self.blas.handle(),
+            cudarc::cublas::result::gemm_ex(
+                handle,
                 no,
                 no,
                 n,
                 m,
                 k,
-                &problem.alpha,
-                b as *const f32,
+                (&problem.alpha) as *const f32 as *const _,
+                b as *const _,
+                operand_type,
                 n,
-                a as *const f32,
+                a as *const _,
+                operand_type,
                 k,
-                &problem.beta,
-                c as *mut f32,
+                (&problem.beta) as *const f32 as *const _,
+                c as *mut _,
+                cudaDataType::CUDA_R_32F,
                 n,
+                cublasComputeType_t::CUBLAS_COMPUTE_32F,
+                cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
             )
         }?;
         Ok(())

@@ -8,6 +8,7 @@
 //! - [`bench`]: timing with CUDA events.
 //! - [`emulate`]: running kernels on the CPU through the device module's emulator.
 //! - [`ptx`]: the embedded PTX and the launch bounds added to it.
+//! - [`tma`]: tensor maps for kernels that load through the copy engine.
 
 pub mod bench;
 pub mod catalog;
@@ -17,6 +18,7 @@ pub mod error;
 pub mod gpu;
 pub mod problem;
 pub mod ptx;
+pub mod tma;
 pub mod verify;
 
 pub use catalog::Kernel;

@@ -6,7 +6,7 @@
 //! on sampled rows and columns (the full f64 product of an 8192³ problem would take minutes).
 
 use crate::bench::{self, Timing};
-use crate::catalog::Kernel;
+use crate::catalog::{Dtype, Kernel};
 use crate::check::{self, Inputs, Sample};
 use crate::error::Result;
 use crate::gpu::{Buffer, Gpu};
@@ -74,8 +74,9 @@ impl std::fmt::Display for Verdict {
 
 /// Device buffers of one problem: A, B, and C inside its guard bands.
 pub struct Operands {
-    pub a: Buffer<f32>,
-    pub b: Buffer<f32>,
+    /// A and B in their element type's bytes.
+    pub a: Buffer<u8>,
+    pub b: Buffer<u8>,
     /// `GUARD` sentinels, C, `GUARD` sentinels.
     pub c_guarded: Buffer<f32>,
     c_initial: Vec<f32>,
@@ -85,7 +86,7 @@ impl Operands {
     /// Bytes of device memory for a problem's operands, with room for a cuBLAS result.
     pub fn bytes(problem: &Problem) -> u64 {
         let (la, lb, lc) = problem.elems();
-        4 * (la + lb + 2 * (lc + 2 * GUARD)) as u64
+        (4 * (la + lb + 2 * (lc + 2 * GUARD))) as u64
     }
 
     pub fn upload(gpu: &Gpu, problem: &Problem, inputs: &Inputs) -> Result<Operands> {
@@ -94,8 +95,8 @@ impl Operands {
         c_initial.extend_from_slice(&inputs.c);
         c_initial.extend(std::iter::repeat_n(SENTINEL, GUARD));
         Ok(Operands {
-            a: gpu.upload(&inputs.a)?,
-            b: gpu.upload(&inputs.b)?,
+            a: gpu.upload(&check::encode(inputs.dtype, &inputs.a))?,
+            b: gpu.upload(&check::encode(inputs.dtype, &inputs.b))?,
             c_guarded: gpu.upload(&c_initial)?,
             c_initial,
         })
@@ -126,17 +127,17 @@ impl Operands {
 /// Runs `kernel` once on fresh random inputs drawn from `seed` and judges the result.
 pub fn verify(gpu: &Gpu, kernel: Kernel, problem: &Problem, seed: u64) -> Result<Verdict> {
     kernel.launch(problem)?;
-    verify_with(gpu, problem, seed, |ops| unsafe { gpu.launch(kernel, problem, ops.a.addr(gpu), ops.b.addr(gpu), ops.c_addr(gpu)) })
+    verify_with(gpu, problem, kernel.spec.dtype, seed, |ops| unsafe { gpu.launch(kernel, problem, ops.a.addr(gpu), ops.b.addr(gpu), ops.c_addr(gpu)) })
 }
 
 /// Judges whatever `compute` does to the operands of `problem` (the checker's own tests hand it
 /// deliberately wrong launches).
-pub fn verify_with(gpu: &Gpu, problem: &Problem, seed: u64, compute: impl FnOnce(&Operands) -> Result<()>) -> Result<Verdict> {
-    let inputs = Inputs::random(problem, seed);
+pub fn verify_with(gpu: &Gpu, problem: &Problem, dtype: Dtype, seed: u64, compute: impl FnOnce(&Operands) -> Result<()>) -> Result<Verdict> {
+    let inputs = Inputs::random(problem, dtype, seed);
     let ops = Operands::upload(gpu, problem, &inputs)?;
     compute(&ops)?;
     let (got, guard_writes) = ops.download_c(gpu)?;
-    let tolerance = check::F32_TOLERANCE;
+    let tolerance = check::tolerance(dtype);
     let macs = problem.m as u64 * problem.n as u64 * problem.k as u64;
     if macs <= FULL_REFERENCE_LIMIT {
         let want = check::reference(problem, &inputs);
@@ -152,7 +153,7 @@ pub fn verify_with(gpu: &Gpu, problem: &Problem, seed: u64, compute: impl FnOnce
 /// cuBLAS's C for the same inputs.
 fn cublas_result(gpu: &Gpu, problem: &Problem, ops: &Operands, inputs: &Inputs) -> Result<Vec<f32>> {
     let c = gpu.upload(&inputs.c)?;
-    unsafe { gpu.cublas_sgemm(problem, ops.a.addr(gpu), ops.b.addr(gpu), c.addr(gpu)) }?;
+    unsafe { gpu.cublas_gemm(inputs.dtype, problem, ops.a.addr(gpu), ops.b.addr(gpu), c.addr(gpu)) }?;
     gpu.download(&c)
 }
 
@@ -165,6 +166,7 @@ pub struct Comparison {
 pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, problem: &Problem, ops: &Operands, warmup: usize, iters: usize) -> Result<Comparison> {
     let (a, b, c) = (ops.a.addr(gpu), ops.b.addr(gpu), ops.c_addr(gpu));
     let kernel_timing = bench::time(gpu, warmup, iters, || unsafe { gpu.launch(kernel, problem, a, b, c) })?;
-    let cublas_timing = bench::time(gpu, warmup, iters, || unsafe { gpu.cublas_sgemm(problem, a, b, c) })?;
+    let dtype = kernel.spec.dtype;
+    let cublas_timing = bench::time(gpu, warmup, iters, || unsafe { gpu.cublas_gemm(dtype, problem, a, b, c) })?;
     Ok(Comparison { kernel: kernel_timing, cublas: cublas_timing })
 }

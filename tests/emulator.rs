@@ -1,8 +1,10 @@
 //! Every catalog kernel on the CPU emulator against the f64 reference, and the emulator's own
 //! checks: each deliberately broken kernel (kernels-gpu's `broken` module) must be caught.
 
+use kernels_gpu::device::emulator::{self, Launch, Region};
+use kernels_gpu::layout::TensorMap;
 use proptest::prelude::*;
-use rgemm::catalog::{self, KernelSpec};
+use rgemm::catalog::{self, KernelSpec, Swizzle};
 use rgemm::{Error, Problem, emulate};
 
 /// Random cases per kernel; each runs one kernel on one random problem.
@@ -116,4 +118,67 @@ fn an_emulated_run_computes_c() {
     let mut c = [1.0, 1.0, 1.0, 1.0];
     emulate::run(kernel, &p, &a, &b, &mut c).unwrap();
     assert_eq!(c, [39.0, 45.0, 87.0, 101.0]);
+}
+
+/// Runs `body` as a one-block launch of `threads` threads with `smem` bytes of shared memory over
+/// a 64×64 matrix (values 1, 2, ...) and its tensor map, with `TMA_BOX²` floats of output.
+fn tma_launch(smem: u32, body: impl Fn(*const TensorMap, *mut f32) + Sync) -> (Vec<f32>, Vec<f32>, Result<(), emulator::Fault>) {
+    const N: u32 = 64;
+    let b = kernels_gpu::lessons::TMA_BOX;
+    let matrix: Vec<f32> = (0..N * N).map(|i| 1.0 + i as f32).collect();
+    let map = emulator::tensor_map(matrix.as_ptr() as usize, 4, N, N, b, b, Swizzle::None).unwrap();
+    let mut out = vec![f32::NAN; (b * b) as usize];
+    let regions = [
+        Region { name: "matrix", start: matrix.as_ptr() as usize, len: 4 * matrix.len(), writable: false },
+        Region { name: "map", start: &map as *const TensorMap as usize, len: size_of::<TensorMap>(), writable: false },
+        Region { name: "out", start: out.as_mut_ptr() as usize, len: 4 * out.len(), writable: true },
+    ];
+    let launch = Launch { kernel: "tma", grid: (1, 1), threads: 32, smem_bytes: smem, regions: &regions };
+    let (map_addr, out_addr) = (&map as *const TensorMap as usize, out.as_mut_ptr() as usize);
+    let result = emulator::launch(&launch, &|| body(map_addr as *const TensorMap, out_addr as *mut f32));
+    (matrix, out, result)
+}
+
+#[test]
+fn tma_boxes_read_zeros_outside_the_matrix() {
+    // The GPU lesson (tests/lessons.rs), on the emulator: same kernel body, same expectations.
+    let b = kernels_gpu::lessons::TMA_BOX as i32;
+    for (x, y) in [(48, 40), (0, 0), (-8, 50), (16, -3)] {
+        let (matrix, got, result) = tma_launch(1024 + 4 * (b * b) as u32, |map, out| unsafe { kernels_gpu::lessons::tma_box(map, out, x, y) });
+        result.unwrap();
+        for r in 0..b {
+            for c in 0..b {
+                let (row, col) = (y + r, x + c);
+                let want = if (0..64).contains(&row) && (0..64).contains(&col) { matrix[(row * 64 + col) as usize] } else { 0.0 };
+                assert_eq!(got[(r * b + c) as usize], want, "box at ({x}, {y}), element ({r}, {c})");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_mbarrier_waiting_for_bytes_that_never_come_is_a_deadlock() {
+    let b = kernels_gpu::lessons::TMA_BOX;
+    let (_, _, result) = tma_launch(1024 + 4 * b * b, |map, _| unsafe { kernels_gpu::broken::tma_box_expecting_too_many_bytes(map) });
+    let fault = result.unwrap_err().to_string();
+    assert!(fault.contains("deadlock") && fault.contains("mbarrier"), "{fault}");
+}
+
+#[test]
+fn a_tma_box_that_overruns_shared_memory_is_caught() {
+    let (_, _, result) = tma_launch(2048, |map, out| unsafe { kernels_gpu::lessons::tma_box(map, out, 0, 0) });
+    let fault = result.unwrap_err().to_string();
+    assert!(fault.contains("tma_load_2d") && fault.contains("inside the 2048 bytes"), "{fault}");
+}
+
+#[test]
+fn swizzles_xor_the_chunk_with_the_row() {
+    // 128-byte swizzle: 16-byte chunk c of 128-byte row r lands in chunk c ^ (r % 8).
+    assert_eq!(emulator::swizzled(0x080, 128), 0x090);
+    assert_eq!(emulator::swizzled(3 * 128 + 5 * 16 + 4, 128), 3 * 128 + (5 ^ 3) * 16 + 4);
+    assert_eq!(emulator::swizzled(8 * 128 + 16, 128), 8 * 128 + 16, "the pattern repeats every 1024 bytes");
+    // 64-byte swizzle: two bits of chunk, two of row; 32-byte: one each.
+    assert_eq!(emulator::swizzled(3 * 128 + 16, 64), 3 * 128 + (1 ^ 3) * 16);
+    assert_eq!(emulator::swizzled(128 + 16, 32), 128);
+    assert_eq!(emulator::swizzled(0x1234, 0), 0x1234);
 }

@@ -28,13 +28,13 @@ fn the_check_catches_wrong_results() {
     for (m, n, k, beta) in [(33, 17, 9, 0.0), (33, 17, 9, 0.5), (1100, 1100, 1000, 0.0)] {
         let p = Problem::new(m, n, k, 1.0, beta).unwrap();
         let launch = |q: Problem| move |ops: &Operands| unsafe { gpu.launch(kernel, &q, ops.a.addr(gpu), ops.b.addr(gpu), ops.c_addr(gpu)) };
-        let skipped = verify_with(gpu, &p, 7, |_| Ok(())).unwrap();
+        let skipped = verify_with(gpu, &p, kernel.spec.dtype, 7, |_| Ok(())).unwrap();
         assert!(!skipped.passed(), "no launch at all passed: {skipped}");
-        let short_k = verify_with(gpu, &p, 7, launch(Problem { k: k as u32 - 1, ..p })).unwrap();
+        let short_k = verify_with(gpu, &p, kernel.spec.dtype, 7, launch(Problem { k: k as u32 - 1, ..p })).unwrap();
         assert!(!short_k.passed(), "K - 1 passed: {short_k}");
-        let tall = verify_with(gpu, &p, 7, launch(Problem { m: m as u32 + 1, ..p })).unwrap();
+        let tall = verify_with(gpu, &p, kernel.spec.dtype, 7, launch(Problem { m: m as u32 + 1, ..p })).unwrap();
         assert!(!tall.passed() && tall.guard_writes > 0, "a write past C passed: {tall}");
-        assert!(verify_with(gpu, &p, 7, launch(p)).unwrap().passed());
+        assert!(verify_with(gpu, &p, kernel.spec.dtype, 7, launch(p)).unwrap().passed());
     }
 }
 

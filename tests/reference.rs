@@ -2,6 +2,8 @@
 
 use proptest::prelude::*;
 use rgemm::Problem;
+use rgemm::catalog::Dtype;
+use rgemm::verify::{Reference, Verdict};
 use rgemm::check::{self, Inputs, Sample, POISON};
 
 /// The definition of C = alpha·A·B + beta·C as three loops, in f64.
@@ -26,7 +28,7 @@ fn problem() -> impl Strategy<Value = Problem> {
 proptest! {
     #[test]
     fn reference_matches_the_definition(p in problem(), seed in any::<u64>()) {
-        let x = Inputs::random(&p, seed);
+        let x = Inputs::random(&p, Dtype::F32, seed);
         let want = triple_loop(&p, &x);
         let got = check::reference(&p, &x);
         for (g, w) in got.iter().zip(&want) {
@@ -36,7 +38,7 @@ proptest! {
 
     #[test]
     fn inputs_are_random_and_poisoned_only_when_c_is_not_read(p in problem(), seed in any::<u64>()) {
-        let x = Inputs::random(&p, seed);
+        let x = Inputs::random(&p, Dtype::F32, seed);
         prop_assert!(x.a.iter().all(|v| (-1.0..1.0).contains(v)));
         prop_assert!(x.a.len() < 4 || x.a.iter().any(|&v| v != x.a[0]), "A is constant");
         if p.beta == 0.0 {
@@ -48,7 +50,7 @@ proptest! {
 
     #[test]
     fn sampled_error_agrees_with_full_error(p in problem(), seed in any::<u64>(), bump in 1e-3f32..1.0) {
-        let x = Inputs::random(&p, seed);
+        let x = Inputs::random(&p, Dtype::F32, seed);
         let exact: Vec<f32> = triple_loop(&p, &x).iter().map(|&v| v as f32).collect();
         let sample = Sample::random(&p, 4, seed);
         prop_assert!(sample.relative_error(&p, &x, &exact) < 1e-6);
@@ -67,5 +69,17 @@ fn nan_and_infinity_fail_the_error() {
     assert_eq!(check::relative_error([(1.0, 1.0), (2.0, 2.0)]), 0.0);
     let e = check::relative_error([(1.1, 1.0)]);
     assert!((e - 0.1).abs() < 1e-6, "{e}");
-    assert!(!(f64::NAN <= check::F32_TOLERANCE), "NaN must not pass a tolerance");
+    let nan = Verdict { rel_error: f64::NAN, reference: Reference::FullF64, tolerance: check::F32_TOLERANCE, guard_writes: 0 };
+    assert!(!nan.passed(), "NaN must not pass a tolerance");
+}
+
+#[test]
+fn half_precision_inputs_are_rounded_before_the_reference_sees_them() {
+    let p = Problem::new(8, 8, 8, 1.0, 0.0).unwrap();
+    for dtype in [Dtype::Bf16, Dtype::F16] {
+        let x = Inputs::random(&p, dtype, 3);
+        assert!(x.a.iter().all(|&v| check::round_to(dtype, v) == v));
+        assert_eq!(check::encode(dtype, &x.a).len(), 2 * x.a.len());
+    }
+    assert_eq!(check::round_to(Dtype::Bf16, 1.0 + 1.0 / 256.0), 1.0, "ties go to even");
 }

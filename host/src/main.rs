@@ -147,12 +147,13 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     println!("problem  {problem}, seed {}", args.seed);
     let verdict = verify::verify(&gpu, kernel, &problem, args.seed)?;
 
-    let inputs = check::Inputs::random(&problem, args.seed);
+    let inputs = check::Inputs::random(&problem, kernel.spec.dtype, args.seed);
     let ops = Operands::upload(&gpu, &problem, &inputs)?;
     let cmp = verify::time_against_cublas(&gpu, kernel, &problem, &ops, 3, args.iters)?;
     let (k_ms, c_ms) = (cmp.kernel.median_ms(), cmp.cublas.median_ms());
     println!("kernel   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", kernel.name(), k_ms, problem.tflops(k_ms), 100.0 * cmp.kernel.spread());
-    println!("cuBLAS   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", "cublasSgemm", c_ms, problem.tflops(c_ms), 100.0 * cmp.cublas.spread());
+    let baseline = if kernel.spec.dtype == catalog::Dtype::F32 { "cublasSgemm".to_string() } else { format!("cublasGemmEx {}", kernel.spec.dtype.name()) };
+    println!("cuBLAS   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", baseline, c_ms, problem.tflops(c_ms), 100.0 * cmp.cublas.spread());
     println!("ratio    {:.1}% of cuBLAS (median of {} launches each)", 100.0 * c_ms / k_ms, args.iters.max(1));
     println!("check    {verdict}");
     Ok(if verdict.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })

@@ -148,3 +148,28 @@ entries! {
     broken_early_exit_before_barrier => EarlyExit,
     broken_divergent_barrier => DivergentBarrier,
 }
+
+/// The TMA lesson (`lessons::tma_box`) announcing 16 bytes more than the copy delivers: the
+/// mbarrier's phase never completes and every thread waits forever.
+///
+/// # Safety
+/// As for `lessons::tma_box`.
+pub unsafe fn tma_box_expecting_too_many_bytes(map: *const crate::layout::TensorMap) {
+    let base = dynamic_shared::<u8>();
+    let bar = shared_address(base);
+    let box_bytes = crate::lessons::TMA_BOX * crate::lessons::TMA_BOX * 4;
+    if thread_idx() == 0 {
+        unsafe {
+            mbarrier_init(bar, 1);
+            fence_mbarrier_init();
+        }
+    }
+    sync_threads();
+    if thread_idx() == 0 {
+        unsafe {
+            mbarrier_arrive_expect_tx(bar, box_bytes + 16);
+            tma_load_2d(shared_address(base.wrapping_add(1024)), map, 0, 0, bar);
+        }
+    }
+    unsafe { mbarrier_wait(bar, 0) };
+}

@@ -6,7 +6,8 @@
 //!     sgemm_03_smem_tiling_32x32x32 => SmemTiling<32>,
 //! }
 //! ```
-//! emits, on the GPU, `.visible .entry sgemm_03_smem_tiling_32x32x32(a, b, c, m, n, k, alpha, beta)`
+//! emits, on the GPU, `.visible .entry sgemm_03_smem_tiling_32x32x32(a, b, c, m, n, k, alpha, beta,
+//! tensor_maps)`
 //! calling `SmemTiling::<32>::run`, and on every target `pub const ENTRIES: &[KernelSpec]`
 //! holding `SmemTiling::<32>::SPEC` under that name, and on the host `pub const EMULATED` with
 //! one [`EmulatedEntry`] per entry (same order) that runs it on the device emulator. Rust cannot
@@ -15,7 +16,8 @@
 /// A kernel entry on the host: the PTX entry's parameters, A and B untyped (their element type is
 /// the kernel's `Dtype`). The caller runs it inside [`crate::device::emulator::launch`].
 #[cfg(not(target_arch = "nvptx64"))]
-pub type EmulatedEntry = unsafe fn(a: *const u8, b: *const u8, c: *mut f32, m: u32, n: u32, k: u32, alpha: f32, beta: f32);
+pub type EmulatedEntry =
+    unsafe fn(a: *const u8, b: *const u8, c: *mut f32, m: u32, n: u32, k: u32, alpha: f32, beta: f32, tensor_maps: *const crate::layout::TensorMap);
 
 macro_rules! entries {
     (elem = $elem:ty; $($name:ident => $kernel:ty),+ $(,)?) => {
@@ -34,8 +36,9 @@ macro_rules! entries {
                 k: u32,
                 alpha: f32,
                 beta: f32,
+                tensor_maps: *const $crate::layout::TensorMap,
             ) {
-                let gemm = $crate::layout::Gemm { a, b, c, m, n, k, alpha, beta };
+                let gemm = $crate::layout::Gemm { a, b, c, m, n, k, alpha, beta, tensor_maps };
                 unsafe { <$kernel as $crate::spec::GemmKernel>::run(&gemm) }
             }
         )+
@@ -43,8 +46,8 @@ macro_rules! entries {
         /// The entry points of this rung as host functions for the emulator, in `ENTRIES` order.
         #[cfg(not(target_arch = "nvptx64"))]
         pub const EMULATED: &[$crate::entry::EmulatedEntry] = &[
-            $(|a, b, c, m, n, k, alpha, beta| {
-                let gemm = $crate::layout::Gemm { a: a as *const $elem, b: b as *const $elem, c, m, n, k, alpha, beta };
+            $(|a, b, c, m, n, k, alpha, beta, tensor_maps| {
+                let gemm = $crate::layout::Gemm { a: a as *const $elem, b: b as *const $elem, c, m, n, k, alpha, beta, tensor_maps };
                 unsafe { <$kernel as $crate::spec::GemmKernel>::run(&gemm) }
             }),+
         ];

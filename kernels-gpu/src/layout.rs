@@ -5,6 +5,12 @@
 
 use crate::device::{load, store};
 
+/// A CUDA tensor map (`CUtensorMap`): 128 opaque bytes, encoded by the host, read by the copy
+/// engine. It lives in global memory because this rustc copies large by-value kernel parameters
+/// to local memory, where the copy engine cannot read them.
+#[repr(C, align(64))]
+pub struct TensorMap(pub [u64; 16]);
+
 /// The arguments of every GEMM kernel: `C = alpha·A·B + beta·C`, all row-major.
 #[derive(Clone, Copy)]
 pub struct Gemm<E> {
@@ -16,6 +22,8 @@ pub struct Gemm<E> {
     pub k: u32,
     pub alpha: f32,
     pub beta: f32,
+    /// `[map_a, map_b]` for kernels whose spec asks for tensor maps; null otherwise.
+    pub tensor_maps: *const TensorMap,
 }
 
 impl<E: Copy> Gemm<E> {

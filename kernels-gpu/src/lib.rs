@@ -31,6 +31,8 @@ pub mod layout;
 
 pub mod device;
 
+pub mod lessons;
+
 #[path = "01_naive.rs"]
 pub mod naive;
 #[path = "02_coalesced.rs"]

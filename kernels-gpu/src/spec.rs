@@ -63,6 +63,26 @@ impl Tile {
     }
 }
 
+/// Shared-memory swizzle the copy engine applies to a tile (`CU_TENSOR_MAP_SWIZZLE_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Swizzle {
+    None,
+    B32,
+    B64,
+    B128,
+}
+
+/// Tiles a kernel loads with the copy engine (TMA). The host encodes one tensor map per operand
+/// with these boxes (in elements) and passes the kernel a pointer to `[map_a, map_b]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TensorMaps {
+    /// Box of A: rows (of M) × columns (of K).
+    pub a_box: (u32, u32),
+    /// Box of B: rows (of K) × columns (of N).
+    pub b_box: (u32, u32),
+    pub swizzle: Swizzle,
+}
+
 /// Everything the host needs to launch one PTX entry point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KernelSpec {
@@ -75,12 +95,19 @@ pub struct KernelSpec {
     pub threads: u32,
     /// Dynamic shared memory per block in bytes.
     pub smem_bytes: u32,
+    /// Tensor maps the kernel reads, if it loads through the copy engine.
+    pub tensor_maps: Option<TensorMaps>,
 }
 
 impl KernelSpec {
     /// A spec whose name the `entries!` macro fills in.
     pub const fn unnamed(rung: Rung, dtype: Dtype, tile: Tile, threads: u32, smem_bytes: u32) -> Self {
-        KernelSpec { name: "", rung, dtype, tile, threads, smem_bytes }
+        KernelSpec { name: "", rung, dtype, tile, threads, smem_bytes, tensor_maps: None }
+    }
+
+    /// The same spec for a kernel that loads A and B through tensor maps.
+    pub const fn with_tensor_maps(self, maps: TensorMaps) -> Self {
+        KernelSpec { tensor_maps: Some(maps), ..self }
     }
 }
 

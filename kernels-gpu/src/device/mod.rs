@@ -13,12 +13,18 @@ mod access;
 #[cfg(target_arch = "nvptx64")]
 mod math;
 #[cfg(target_arch = "nvptx64")]
+mod address;
+#[cfg(target_arch = "nvptx64")]
+mod mbarrier;
+#[cfg(target_arch = "nvptx64")]
 mod shared;
 #[cfg(target_arch = "nvptx64")]
 mod thread;
+#[cfg(target_arch = "nvptx64")]
+mod tma;
 
 #[cfg(target_arch = "nvptx64")]
-pub use {access::*, math::*, shared::*, thread::*};
+pub use {access::*, address::*, math::*, mbarrier::*, shared::*, thread::*, tma::*};
 
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod emulator;

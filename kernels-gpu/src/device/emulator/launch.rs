@@ -2,7 +2,7 @@
 //! per GPU thread.
 //!
 //! A block's threads take turns on one OS thread and switch only at synchronisation points
-//! (barriers, warp collectives), so a run is deterministic and a switch costs tens
+//! (barriers, warp collectives, polls of an mbarrier), so a run is deterministic and a switch costs tens
 //! of nanoseconds. Running each thread up to its next barrier before the next thread starts is a
 //! legal GPU schedule, and the most revealing one: a thread that reads shared memory before the
 //! others have written it sees stale data, and the race checker in [`super::memory`] names it.
@@ -68,6 +68,8 @@ impl std::error::Error for Fault {}
 #[derive(Clone, Copy, Debug)]
 pub(super) enum State {
     Ready,
+    /// Polled a condition that did not hold yet (an mbarrier phase); runnable, but made no progress.
+    Spinning,
     /// Waiting at the block barrier called from this place.
     Barrier(&'static Location<'static>),
     /// Waiting for the rest of its warp at the collective called from this place.
@@ -88,6 +90,7 @@ pub(super) struct Block {
     pub epoch: Cell<u32>,
     pub states: Vec<Cell<State>>,
     pub warps: Vec<Warp>,
+    pub mbarriers: RefCell<super::mbarrier::Mbarriers>,
     pub fault: RefCell<Option<Fault>>,
 }
 
@@ -210,6 +213,7 @@ fn run_block(
         epoch: Cell::new(1),
         states: (0..n).map(|_| Cell::new(State::Ready)).collect(),
         warps: (0..n.div_ceil(32)).map(|w| Warp::new((n - 32 * w).min(32) as u32)).collect(),
+        mbarriers: RefCell::default(),
         fault: RefCell::new(None),
     };
     let lanes: Vec<Lane> = (0..n as u32)
@@ -243,17 +247,18 @@ fn run_block(
 /// Resumes runnable threads in thread order until all have exited or the block faults.
 fn schedule(block: &Block, lanes: &[Lane], threads: &mut [Coroutine<(), (), (), DefaultStack>]) -> Result<(), Fault> {
     let n = lanes.len();
-    let (mut at_barrier, mut exited) = (0usize, 0usize);
+    let (mut at_barrier, mut exited, mut idle_passes) = (0usize, 0usize, 0u32);
     let fault = |thread: u32, message: String| {
         block.record(thread, message);
         Err(block.fault.borrow().clone().unwrap())
     };
     loop {
-        let mut resumed = 0;
+        let (mut resumed, mut spins) = (0, 0);
         for t in 0..n {
-            if !matches!(block.states[t].get(), State::Ready) {
+            if !matches!(block.states[t].get(), State::Ready | State::Spinning) {
                 continue;
             }
+            block.states[t].set(State::Ready);
             CURRENT.with(|c| c.set(&lanes[t]));
             let outcome = panic::catch_unwind(AssertUnwindSafe(|| threads[t].resume(())));
             resumed += 1;
@@ -266,6 +271,7 @@ fn schedule(block: &Block, lanes: &[Lane], threads: &mut [Coroutine<(), (), (), 
                     }
                 }
                 Ok(CoroutineResult::Yield(())) => match block.states[t].get() {
+                    State::Spinning => spins += 1,
                     State::Barrier(here) => {
                         at_barrier += 1;
                         if exited > 0 {
@@ -306,6 +312,12 @@ fn schedule(block: &Block, lanes: &[Lane], threads: &mut [Coroutine<(), (), (), 
         if resumed == 0 {
             return Err(deadlock(block));
         }
+        // Every runnable thread only polled a condition that nothing can change any more.
+        idle_passes = if resumed == spins { idle_passes + 1 } else { 0 };
+        if idle_passes > 2 {
+            let t = (0..n).find(|&u| matches!(block.states[u].get(), State::Spinning)).unwrap_or(0);
+            return fault(t as u32, "deadlock: every running thread waits on an mbarrier phase that can no longer complete".into());
+        }
     }
 }
 
@@ -329,7 +341,7 @@ fn deadlock(block: &Block) -> Fault {
         State::Exited => "has exited".to_string(),
         State::Barrier(l) => format!("waits at the block barrier at {l}"),
         State::Collective(l) => format!("waits at the warp collective at {l}"),
-        State::Ready => "is runnable".to_string(),
+        State::Ready | State::Spinning => "is runnable".to_string(),
     };
     for (t, s) in states.iter().enumerate() {
         if let State::Collective(at) = *s {

@@ -127,3 +127,12 @@ fn shared_access(block: &Block, tid: u32, offset: usize, size: usize, kind: Kind
         }
     }
 }
+
+/// Marks shared bytes as written by the copy engine: every thread waits for it explicitly (on an
+/// mbarrier), so reading them is not a race.
+pub(super) fn written_by_copy_engine(block: &Block, offset: usize, size: usize) {
+    let mut shadow = block.shadow.borrow_mut();
+    for g in offset / 2..(offset + size).div_ceil(2) {
+        shadow[g] = Shadow::default();
+    }
+}

@@ -3,7 +3,9 @@
 //!
 //! - [`launch`] runs a grid: blocks in parallel on the host's cores, the threads of a block as
 //!   coroutines that switch at barriers and warp collectives (see `launch.rs`).
-//! - Every device function has an emulated twin here with the PTX instruction's semantics.
+//! - Every device function has an emulated twin here with the PTX instruction's semantics
+//!   (indices and barriers, shared memory, loads and stores, mbarriers, the copy engine, warp
+//!   collectives).
 //! - What the hardware would punish is reported as a [`Fault`] naming kernel, block, thread and
 //!   address: out-of-bounds or misaligned global and shared accesses, stores to the inputs, a
 //!   barrier some thread never reaches or reaches at another call site, a warp collective some
@@ -11,21 +13,31 @@
 //!   between.
 
 mod access;
+mod address;
 mod launch;
 mod math;
+mod mbarrier;
 mod memory;
 mod shared;
 mod thread;
+mod tma;
 pub mod warp;
 
 pub use launch::{Fault, Launch, Region, launch};
+pub use tma::{swizzled, tensor_map};
 
 /// The emulated twins of the GPU backend's functions: what `crate::device` re-exports on the host.
 pub mod api {
     pub use super::access::*;
+    pub use super::address::*;
     pub use super::math::*;
+    pub use super::mbarrier::{
+        fence_mbarrier_init, fence_proxy_async, mbarrier_arrive, mbarrier_arrive_expect_tx, mbarrier_init, mbarrier_try_wait,
+        mbarrier_wait,
+    };
     pub use super::shared::*;
     pub use super::thread::*;
+    pub use super::tma::{tma_load_2d, tma_prefetch_map};
     pub use super::trap;
 }
 

@@ -1,0 +1,118 @@
+//! Memory barriers in shared memory (`mbarrier`, sm_80+; transaction counts sm_90).
+//!
+//! An mbarrier is a 64-bit object in shared memory that counts *arrivals* and, on Hopper, bytes
+//! of asynchronous *transactions*. It completes a *phase* when the expected arrivals have arrived
+//! and the expected bytes have landed; then it flips its phase parity and starts the next phase
+//! with the same arrival count. A waiter names the parity of the phase it waits for, so one
+//! barrier can be reused for every trip around a ring of buffers.
+//!
+//! Unlike `cp.async` groups, which each thread waits on for its own copies, an mbarrier is shared:
+//! one thread starts a copy of the copy engine (TMA) and every thread can wait for its bytes.
+//! `addr` is a shared-memory address from [`shared_address`](super::shared_address), 8-byte
+//! aligned.
+
+use core::arch::asm;
+
+/// Initialises the barrier at `addr` to expect `arrivals` arrivals per phase (phase parity 0).
+///
+/// ```ptx
+/// mbarrier.init.shared::cta.b64 [addr], arrivals;
+/// ```
+///
+/// # Safety
+/// `addr` must be a shared address of this block, 8-byte aligned, not in use by other threads.
+#[inline(always)]
+pub unsafe fn mbarrier_init(addr: u32, arrivals: u32) {
+    unsafe { asm!("mbarrier.init.shared::cta.b64 [{a}], {n};", a = in(reg32) addr, n = in(reg32) arrivals, options(nostack)) }
+}
+
+/// Makes barrier initialisations visible to the copy engine (the async proxy) before it
+/// signals them.
+///
+/// ```ptx
+/// fence.mbarrier_init.release.cluster;
+/// ```
+#[inline(always)]
+pub fn fence_mbarrier_init() {
+    unsafe { asm!("fence.mbarrier_init.release.cluster;", options(nostack)) }
+}
+
+/// Arrives on the barrier (one of the expected arrivals of the current phase).
+///
+/// ```ptx
+/// mbarrier.arrive.shared::cta.b64 _, [addr];
+/// ```
+///
+/// # Safety
+/// `addr` must be an initialised barrier of this block.
+#[inline(always)]
+pub unsafe fn mbarrier_arrive(addr: u32) {
+    unsafe { asm!("mbarrier.arrive.shared::cta.b64 _, [{a}];", a = in(reg32) addr, options(nostack)) }
+}
+
+/// Arrives on the barrier and adds `bytes` to the transactions the current phase waits for:
+/// the phase completes only when asynchronous copies have delivered that many bytes.
+///
+/// ```ptx
+/// mbarrier.arrive.expect_tx.shared::cta.b64 _, [addr], bytes;
+/// ```
+///
+/// # Safety
+/// `addr` must be an initialised barrier of this block.
+#[inline(always)]
+pub unsafe fn mbarrier_arrive_expect_tx(addr: u32, bytes: u32) {
+    unsafe {
+        asm!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [{a}], {b};", a = in(reg32) addr, b = in(reg32) bytes, options(nostack))
+    }
+}
+
+/// Whether the phase with parity `parity` has completed (waits a bounded, hardware-chosen time
+/// before answering no).
+///
+/// ```ptx
+/// mbarrier.try_wait.parity.shared::cta.b64 p, [addr], parity;
+/// selp.u32 done, 1, 0, p;
+/// ```
+///
+/// # Safety
+/// `addr` must be an initialised barrier of this block.
+#[inline(always)]
+pub unsafe fn mbarrier_try_wait(addr: u32, parity: u32) -> bool {
+    let done: u32;
+    unsafe {
+        asm!(
+            "{{",
+            ".reg .pred p;",
+            "mbarrier.try_wait.parity.shared::cta.b64 p, [{a}], {ph};",
+            "selp.u32 {d}, 1, 0, p;",
+            "}}",
+            a = in(reg32) addr,
+            ph = in(reg32) parity,
+            d = out(reg32) done,
+            options(nostack),
+        )
+    }
+    done != 0
+}
+
+/// Waits until the phase with parity `parity` has completed. PTX has no local labels for a loop
+/// inside `asm!`, so the loop is Rust's.
+///
+/// # Safety
+/// `addr` must be an initialised barrier of this block whose phase will complete.
+#[inline(always)]
+pub unsafe fn mbarrier_wait(addr: u32, parity: u32) {
+    while !unsafe { mbarrier_try_wait(addr, parity) } {}
+}
+
+/// Orders this thread's earlier ordinary shared-memory accesses before later accesses of the
+/// async proxy (the copy engine, wgmma), e.g. before a TMA load overwrites a buffer that threads
+/// just read.
+///
+/// ```ptx
+/// fence.proxy.async.shared::cta;
+/// ```
+#[inline(always)]
+pub fn fence_proxy_async() {
+    unsafe { asm!("fence.proxy.async.shared::cta;", options(nostack)) }
+}
