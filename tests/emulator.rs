@@ -182,3 +182,36 @@ fn swizzles_xor_the_chunk_with_the_row() {
     assert_eq!(emulator::swizzled(128 + 16, 32), 128);
     assert_eq!(emulator::swizzled(0x1234, 0), 0x1234);
 }
+
+/// One block of 64 threads running `body`, no memory.
+fn bare_launch(body: impl Fn() + Sync) -> Result<(), emulator::Fault> {
+    let launch = Launch { kernel: "bare", grid: (1, 1), threads: 64, smem_bytes: 0, regions: &[] };
+    emulator::launch(&launch, &body)
+}
+
+#[test]
+fn warp_collectives_exchange_across_the_32_lanes() {
+    // A rotate-by-one shuffle: each lane gets its neighbour's value, within its own warp.
+    let got: Vec<std::sync::atomic::AtomicU32> = (0..64).map(|_| Default::default()).collect();
+    bare_launch(|| {
+        let t = emulator::api::thread_idx();
+        let v = emulator::warp::collective(t * 10, |ins: &[u32]| (0..32).map(|l| ins[(l + 1) % 32]).collect());
+        got[t as usize].store(v, std::sync::atomic::Ordering::Relaxed);
+    })
+    .unwrap();
+    let got: Vec<u32> = got.iter().map(|v| v.load(std::sync::atomic::Ordering::Relaxed)).collect();
+    let want: Vec<u32> = (0..64).map(|t| (t / 32 * 32 + (t % 32 + 1) % 32) * 10).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_warp_collective_some_lanes_skip_is_caught() {
+    let fault = bare_launch(|| {
+        if emulator::api::lane_idx() < 16 {
+            emulator::warp::collective(0u32, |ins: &[u32]| ins.to_vec());
+        }
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(fault.contains("warp collective not reached by every lane") && fault.contains("has exited"), "{fault}");
+}
