@@ -215,3 +215,102 @@ fn a_warp_collective_some_lanes_skip_is_caught() {
     .to_string();
     assert!(fault.contains("warp collective not reached by every lane") && fault.contains("has exited"), "{fault}");
 }
+
+/// A 16×16 tile of A and of B (bf16, row-major) through the tensor-core path of rung 12:
+/// `cp.async` into shared memory (zero-filling B's columns from `valid_cols` on), `ldmatrix.x4`
+/// for the A fragment, `ldmatrix.x4.trans` for two B fragments, two `mma.sync`; returns the
+/// 16×16 product as each lane holds it.
+fn tensor_core_tile(a: &[u16], b: &[u16], valid_cols: u32) -> Result<Vec<f32>, emulator::Fault> {
+    use emulator::api::*;
+    use std::sync::Mutex;
+    let out = Mutex::new(vec![f32::NAN; 256]);
+    let regions = [
+        Region { name: "A", start: a.as_ptr() as usize, len: 512, writable: false },
+        Region { name: "B", start: b.as_ptr() as usize, len: 512, writable: false },
+    ];
+    let launch = Launch { kernel: "tensor_core_tile", grid: (1, 1), threads: 32, smem_bytes: 1024, regions: &regions };
+    let (pa, pb) = (a.as_ptr() as usize, b.as_ptr() as usize);
+    emulator::launch(&launch, &|| unsafe {
+        let smem = shared_address(dynamic_shared::<u8>());
+        let lane = lane_idx();
+        // 32 chunks of 16 bytes per tile: one chunk of A and one of B per lane.
+        let (row, half) = (lane / 2, lane % 2);
+        let chunk = row * 32 + half * 16;
+        cp_async_cg_16(smem + chunk, (pa + chunk as usize) as *const u8);
+        let valid = (valid_cols.saturating_sub(half * 8)).min(8) * 2;
+        cp_async_cg_16_zfill(smem + 512 + chunk, (pb + chunk as usize) as *const u8, valid);
+        cp_async_commit_group();
+        cp_async_wait_group::<0>();
+        sync_threads();
+        let (r16, c8) = (lane % 16, lane / 16 * 8);
+        let af = ldmatrix_x4(smem + r16 * 32 + c8 * 2);
+        let bf = ldmatrix_x4_trans(smem + 512 + r16 * 32 + c8 * 2);
+        let (mut d0, mut d1) = ([0.0f32; 4], [0.0f32; 4]);
+        mma_m16n8k16_bf16(&mut d0, af, [bf[0], bf[1]]);
+        mma_m16n8k16_bf16(&mut d1, af, [bf[2], bf[3]]);
+        let (g, t2) = ((lane / 4) as usize, (lane % 4 * 2) as usize);
+        let mut out = out.lock().unwrap();
+        for (n0, d) in [(0, d0), (8, d1)] {
+            out[g * 16 + n0 + t2] = d[0];
+            out[g * 16 + n0 + t2 + 1] = d[1];
+            out[(g + 8) * 16 + n0 + t2] = d[2];
+            out[(g + 8) * 16 + n0 + t2 + 1] = d[3];
+        }
+    })?;
+    Ok(out.into_inner().unwrap())
+}
+
+#[test]
+fn ldmatrix_and_mma_sync_compute_a_tile_product_with_cp_async_zero_fill() {
+    // Small integers: exact in bf16, and every sum exact in f32.
+    let bf16 = |v: f32| (v.to_bits() >> 16) as u16;
+    let a: Vec<u16> = (0..256).map(|i| bf16(((i * 7) % 11) as f32 - 5.0)).collect();
+    let b: Vec<u16> = (0..256).map(|i| bf16(((i * 5) % 9) as f32 - 4.0)).collect();
+    for valid_cols in [16, 11, 0] {
+        let got = tensor_core_tile(&a, &b, valid_cols).unwrap();
+        for r in 0..16 {
+            for c in 0..16 {
+                let want: f32 = if c < valid_cols as usize {
+                    (0..16).map(|k| emulator::bf16_to_f32(a[r * 16 + k]) * emulator::bf16_to_f32(b[k * 16 + c])).sum()
+                } else {
+                    0.0
+                };
+                assert_eq!(got[r * 16 + c], want, "element ({r}, {c}) with {valid_cols} valid columns of B");
+            }
+        }
+    }
+}
+
+#[test]
+fn reading_cp_async_data_before_the_barrier_is_a_race() {
+    // Thread 1 reads the chunk thread 0 copied, after its own wait but with no barrier.
+    let src = [1.0f32; 4];
+    let regions = [Region { name: "src", start: src.as_ptr() as usize, len: 16, writable: false }];
+    let launch = Launch { kernel: "cp_async_race", grid: (1, 1), threads: 32, smem_bytes: 64, regions: &regions };
+    let p = src.as_ptr() as usize;
+    let fault = emulator::launch(&launch, &|| unsafe {
+        use emulator::api::*;
+        let smem = dynamic_shared::<f32>();
+        if thread_idx() == 0 {
+            cp_async_cg_16(shared_address(smem), p as *const f32);
+        }
+        cp_async_commit_group();
+        cp_async_wait_all();
+        if thread_idx() == 1 {
+            load(smem);
+        }
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(fault.contains("thread 1") && fault.contains("shared-memory race") && fault.contains("thread 0 wrote"), "{fault}");
+}
+
+#[test]
+fn f16_values_convert_exactly() {
+    assert_eq!(emulator::f16_to_f32(0x3c00), 1.0);
+    assert_eq!(emulator::f16_to_f32(0xc000), -2.0);
+    assert_eq!(emulator::f16_to_f32(0x0001), 2f32.powi(-24));
+    assert_eq!(emulator::f16_to_f32(0x7bff), 65504.0);
+    assert_eq!(emulator::f16_to_f32(0x7c00), f32::INFINITY);
+    assert!(emulator::f16_to_f32(0x7e00).is_nan());
+}

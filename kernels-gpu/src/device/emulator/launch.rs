@@ -113,6 +113,8 @@ pub(super) struct Lane {
     pub tid: u32,
     pub block: *const Block,
     yielder: Cell<*const Yielder<(), ()>>,
+    /// This thread's `cp.async` copies in flight.
+    pub cp_async: RefCell<super::async_copy::Groups>,
 }
 
 impl Lane {
@@ -217,7 +219,7 @@ fn run_block(
         fault: RefCell::new(None),
     };
     let lanes: Vec<Lane> = (0..n as u32)
-        .map(|tid| Lane { tid, block: &block, yielder: Cell::new(std::ptr::null()) })
+        .map(|tid| Lane { tid, block: &block, yielder: Cell::new(std::ptr::null()), cp_async: RefCell::default() })
         .collect();
     let mut threads: Vec<Coroutine<(), (), (), DefaultStack>> = lanes
         .iter()

@@ -43,8 +43,14 @@ impl Default for Shadow {
 /// Checks an access of `size` bytes at `addr` by the current thread and returns the space it is
 /// in. `align` is the alignment the instruction requires.
 pub(super) fn check(addr: usize, size: usize, align: usize, kind: Kind, space: Space, what: &str, at: &Location<'_>) -> Space {
-    let lane = lane();
-    let block = lane.block();
+    check_by(lane().tid, addr, size, align, kind, space, what, at)
+}
+
+/// [`check`] for an access made on behalf of thread `tid` of the current block: the lanes of a
+/// warp collective each supply an address that the instruction reads for them.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_by(tid: u32, addr: usize, size: usize, align: usize, kind: Kind, space: Space, what: &str, at: &Location<'_>) -> Space {
+    let block = lane().block();
     let verb = match kind {
         Kind::Read => "read",
         Kind::Write => "write",
@@ -57,7 +63,7 @@ pub(super) fn check(addr: usize, size: usize, align: usize, kind: Kind, space: S
         if space == Space::Global {
             fail(format!("{what} {verb} of a shared-memory address (offset {:#x}) where global memory is required, at {at}", addr - base));
         }
-        shared_access(block, lane.tid, addr - base, size, kind, at);
+        shared_access(block, tid, addr - base, size, kind, at);
         return Space::Shared;
     }
     let regions = block.launch().regions;

@@ -35,7 +35,11 @@ impl Warp {
 /// All lanes must call it from the same place (the same instruction).
 #[track_caller]
 pub fn collective<I: Copy + 'static, O: Copy + 'static>(input: I, compute: impl FnOnce(&[I]) -> Vec<O>) -> O {
-    let at = Location::caller();
+    collective_at(Location::caller(), input, compute)
+}
+
+/// [`collective`] for the instruction called at `at` (device functions pass their caller's place).
+pub(super) fn collective_at<I: Copy + 'static, O: Copy + 'static>(at: &'static Location<'static>, input: I, compute: impl FnOnce(&[I]) -> Vec<O>) -> O {
     let lane = lane();
     let block = lane.block();
     let first = lane.tid as usize / 32 * 32;
