@@ -39,7 +39,17 @@ fn kernel_target_dir(out_dir: &Path) -> PathBuf {
 
 fn build_ptx(kernels: &Path, target_dir: &Path, ptx_path: &Path) -> Result<(), String> {
     check_rust_src()?;
+    // The nested cargo may judge kernels-gpu up to date (e.g. after only its flags changed) and
+    // write no PTX; this script only runs when a kernel changed, so always rebuild the crate
+    // (seconds; `core` stays cached) and never let an old PTX pass for a new one.
+    let _ = std::fs::remove_file(ptx_path);
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let _ = Command::new(&cargo)
+        .current_dir(kernels)
+        .args(["clean", "--release", "-p", "kernels-gpu", "--target", TARGET, "--target-dir"])
+        .arg(target_dir)
+        .env_remove("CARGO_TARGET_DIR")
+        .status();
     let mut cmd = Command::new(cargo);
     cmd.current_dir(kernels)
         .args(["rustc", "--release", "--lib", "--target", TARGET, "-Zbuild-std=core"])

@@ -61,8 +61,8 @@ pub fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: 
     if let Some(t) = spec.tensor_maps {
         let unsupported = |reason: String| Error::Unsupported { kernel: spec.name.into(), reason };
         let bytes = dtype.bytes();
-        let map_a = emulator::tensor_map(at(oa), bytes, problem.m, problem.k, t.a_box.0, t.a_box.1, t.swizzle).map_err(|e| unsupported(format!("tensor map of A: {e}")))?;
-        let map_b = emulator::tensor_map(at(ob), bytes, problem.k, problem.n, t.b_box.0, t.b_box.1, t.swizzle).map_err(|e| unsupported(format!("tensor map of B: {e}")))?;
+        let map_a = emulator::tensor_map(at(oa), bytes, problem.m, problem.k, t.a_box.0, t.a_box.1, t.a_swizzle).map_err(|e| unsupported(format!("tensor map of A: {e}")))?;
+        let map_b = emulator::tensor_map(at(ob), bytes, problem.k, problem.n, t.b_box.0, t.b_box.1, t.b_swizzle).map_err(|e| unsupported(format!("tensor map of B: {e}")))?;
         unsafe { std::ptr::copy_nonoverlapping([map_a, map_b].as_ptr(), base.add(om) as *mut TensorMap, 2) };
     }
     let regions = [

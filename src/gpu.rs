@@ -192,8 +192,8 @@ impl Gpu {
             return Ok(buffer.addr(self));
         }
         let dtype = kernel.spec.dtype;
-        let map_a = tma::encode(dtype, a, problem.m, problem.k, spec.a_box.0, spec.a_box.1, spec.swizzle)?;
-        let map_b = tma::encode(dtype, b, problem.k, problem.n, spec.b_box.0, spec.b_box.1, spec.swizzle)?;
+        let map_a = tma::encode(dtype, a, problem.m, problem.k, spec.a_box.0, spec.a_box.1, spec.a_swizzle)?;
+        let map_b = tma::encode(dtype, b, problem.k, problem.n, spec.b_box.0, spec.b_box.1, spec.b_swizzle)?;
         let both: Vec<u64> = map_a.into_iter().chain(map_b).collect();
         if cache.len() >= 64 {
             cache.clear();

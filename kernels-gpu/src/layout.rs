@@ -95,6 +95,23 @@ impl<E: Copy> Matrix<E> {
     }
 }
 
+impl<E> Matrix<E> {
+    /// Whether the `rows × cols` tile at this window's origin lies wholly inside the matrix, so a
+    /// kernel may read it without bounds checks.
+    #[inline(always)]
+    pub fn covers(&self, rows: u32, cols: u32) -> bool {
+        rows <= self.rows && cols <= self.cols
+    }
+
+    /// Whether every row starts on a 16-byte boundary, i.e. the leading dimension is a multiple
+    /// of 4 floats (base pointers are aligned). Then four floats at a column that is a multiple of
+    /// 4 can move as one vector.
+    #[inline(always)]
+    pub fn rows_align4(&self) -> bool {
+        self.ld % 4 == 0
+    }
+}
+
 impl Matrix<f32> {
     /// Element (row, col), or 0 outside the matrix: the zero-fill that makes partial tiles
     /// contribute nothing to the dot products.
@@ -102,6 +119,18 @@ impl Matrix<f32> {
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub fn get_or_zero(&self, row: u32, col: u32) -> f32 {
         if self.contains(row, col) { unsafe { self.get(row, col) } } else { 0.0 }
+    }
+
+    /// Elements (row, col..col + 4), each read on its own and zero outside the matrix: the slow,
+    /// always-correct twin of a 16-byte vector load.
+    #[inline(always)]
+    pub fn get4_or_zero(&self, row: u32, col: u32) -> [f32; 4] {
+        [
+            self.get_or_zero(row, col),
+            self.get_or_zero(row, col + 1),
+            self.get_or_zero(row, col + 2),
+            self.get_or_zero(row, col + 3),
+        ]
     }
 }
 
@@ -154,6 +183,63 @@ impl Output {
             let p = self.ptr(row, col);
             unsafe { store(p, self.blend(acc, || load(p))) }
         }
+    }
+
+    /// [`blend`](Self::blend) for four neighbouring elements; `old` (one vector load) runs only
+    /// when beta ≠ 0.
+    #[inline(always)]
+    pub fn blend4(&self, acc: [f32; 4], old: impl FnOnce() -> [f32; 4]) -> [f32; 4] {
+        if self.beta == 0.0 {
+            [self.alpha * acc[0], self.alpha * acc[1], self.alpha * acc[2], self.alpha * acc[3]]
+        } else {
+            let o = old();
+            [
+                self.alpha * acc[0] + self.beta * o[0],
+                self.alpha * acc[1] + self.beta * o[1],
+                self.alpha * acc[2] + self.beta * o[2],
+                self.alpha * acc[3] + self.beta * o[3],
+            ]
+        }
+    }
+
+    /// Whether (row, col..col + 4) can be written as one 16-byte vector: all four elements exist
+    /// and the row is 16-byte aligned (`col` must be a multiple of 4 from an aligned origin).
+    #[inline(always)]
+    pub fn holds4(&self, row: u32, col: u32) -> bool {
+        self.ld % 4 == 0 && row < self.rows && col + 4 <= self.cols
+    }
+}
+
+/// The `TM × TN` block of C one thread accumulates in registers.
+///
+/// Every index into `acc` must be a constant after unrolling, or the array leaves the registers
+/// for local memory (the build sets a high unroll threshold; check the stack frame in ptxas).
+#[derive(Clone, Copy)]
+pub struct ThreadTile<const TM: usize, const TN: usize> {
+    pub acc: [[f32; TN]; TM],
+}
+
+impl<const TM: usize, const TN: usize> ThreadTile<TM, TN> {
+    #[inline(always)]
+    pub fn zero() -> Self {
+        ThreadTile { acc: [[0.0; TN]; TM] }
+    }
+
+    /// `acc += a ⊗ b`: one column of A against one row of B, TM·TN fused multiply-adds from
+    /// TM + TN values.
+    #[inline(always)]
+    pub fn outer_product(&mut self, a: &[f32; TM], b: &[f32; TN]) {
+        for i in 0..TM {
+            for j in 0..TN {
+                self.acc[i][j] = crate::device::fma(a[i], b[j], self.acc[i][j]);
+            }
+        }
+    }
+
+    /// Elements (i, j..j + 4) of the tile.
+    #[inline(always)]
+    pub fn get4(&self, i: usize, j: usize) -> [f32; 4] {
+        [self.acc[i][j], self.acc[i][j + 1], self.acc[i][j + 2], self.acc[i][j + 3]]
     }
 }
 

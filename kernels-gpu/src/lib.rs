@@ -39,6 +39,18 @@ pub mod naive;
 pub mod coalesced;
 #[path = "03_smem_tiling.rs"]
 pub mod smem_tiling;
+#[path = "04_blocktile_1d.rs"]
+pub mod blocktile_1d;
+#[path = "05_blocktile_2d.rs"]
+pub mod blocktile_2d;
+#[path = "06_vectorized.rs"]
+pub mod vectorized;
+#[path = "07_transposed_a.rs"]
+pub mod transposed_a;
+#[path = "08_double_buffer.rs"]
+pub mod double_buffer;
+#[path = "09_warptile.rs"]
+pub mod warptile;
 
 pub use spec::{Dtype, KernelSpec, Rung, Tile};
 
@@ -54,7 +66,7 @@ macro_rules! rungs {
     };
 }
 
-rungs!(naive, coalesced, smem_tiling);
+rungs!(naive, coalesced, smem_tiling, blocktile_1d, blocktile_2d, vectorized, transposed_a, double_buffer, warptile);
 
 #[cfg(not(target_arch = "nvptx64"))]
 pub use entry::EmulatedEntry;
@@ -62,6 +74,7 @@ pub use entry::EmulatedEntry;
 /// Kernels that are wrong on purpose, for the emulator's tests: each must be caught.
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod broken;
+
 
 #[cfg(target_arch = "nvptx64")]
 #[panic_handler]

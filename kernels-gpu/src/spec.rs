@@ -76,11 +76,12 @@ pub enum Swizzle {
 /// with these boxes (in elements) and passes the kernel a pointer to `[map_a, map_b]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TensorMaps {
-    /// Box of A: rows (of M) × columns (of K).
+    /// Box of A: rows (of M) × columns (of K), and how it is swizzled in shared memory.
     pub a_box: (u32, u32),
-    /// Box of B: rows (of K) × columns (of N).
+    pub a_swizzle: Swizzle,
+    /// Box of B: rows (of K) × columns (of N), and its swizzle.
     pub b_box: (u32, u32),
-    pub swizzle: Swizzle,
+    pub b_swizzle: Swizzle,
 }
 
 /// Everything the host needs to launch one PTX entry point.
@@ -97,17 +98,27 @@ pub struct KernelSpec {
     pub smem_bytes: u32,
     /// Tensor maps the kernel reads, if it loads through the copy engine.
     pub tensor_maps: Option<TensorMaps>,
+    /// Blocks that must fit on one SM at once as far as registers go (CUDA's second
+    /// `__launch_bounds__` argument, PTX `.minnctapersm`); 0 leaves ptxas free to use up to 255
+    /// registers per thread.
+    pub min_blocks_per_sm: u32,
 }
 
 impl KernelSpec {
     /// A spec whose name the `entries!` macro fills in.
     pub const fn unnamed(rung: Rung, dtype: Dtype, tile: Tile, threads: u32, smem_bytes: u32) -> Self {
-        KernelSpec { name: "", rung, dtype, tile, threads, smem_bytes, tensor_maps: None }
+        KernelSpec { name: "", rung, dtype, tile, threads, smem_bytes, tensor_maps: None, min_blocks_per_sm: 0 }
     }
 
     /// The same spec for a kernel that loads A and B through tensor maps.
     pub const fn with_tensor_maps(self, maps: TensorMaps) -> Self {
         KernelSpec { tensor_maps: Some(maps), ..self }
+    }
+
+    /// This spec, asking ptxas to fit `blocks` blocks per SM (it caps registers per thread at
+    /// `65536 / (blocks · threads)`, rounded down to a multiple of 8).
+    pub const fn with_min_blocks_per_sm(self, blocks: u32) -> Self {
+        KernelSpec { min_blocks_per_sm: blocks, ..self }
     }
 }
 

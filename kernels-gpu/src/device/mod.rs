@@ -17,6 +17,8 @@ mod address;
 #[cfg(target_arch = "nvptx64")]
 mod mbarrier;
 #[cfg(target_arch = "nvptx64")]
+mod memory;
+#[cfg(target_arch = "nvptx64")]
 mod shared;
 #[cfg(target_arch = "nvptx64")]
 mod thread;
@@ -24,7 +26,7 @@ mod thread;
 mod tma;
 
 #[cfg(target_arch = "nvptx64")]
-pub use {access::*, address::*, math::*, mbarrier::*, shared::*, thread::*, tma::*};
+pub use {access::*, address::*, math::*, mbarrier::*, memory::*, shared::*, thread::*, tma::*};
 
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod emulator;

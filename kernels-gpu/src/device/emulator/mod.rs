@@ -4,7 +4,7 @@
 //! - [`launch`] runs a grid: blocks in parallel on the host's cores, the threads of a block as
 //!   coroutines that switch at barriers and warp collectives (see `launch.rs`).
 //! - Every device function has an emulated twin here with the PTX instruction's semantics
-//!   (indices and barriers, shared memory, loads and stores, `cp.async` groups with zero fill,
+//!   (indices and barriers, shared memory, scalar and vector loads and stores, `cp.async` groups with zero fill,
 //!   mbarriers, the copy engine, and the warp collectives `ldmatrix` and `mma.sync`).
 //! - What the hardware would punish is reported as a [`Fault`] naming kernel, block, thread and
 //!   address: out-of-bounds or misaligned global and shared accesses, stores to the inputs, a
@@ -24,6 +24,7 @@ mod mma;
 mod shared;
 mod thread;
 mod tma;
+mod vector;
 pub mod warp;
 
 pub use launch::{Fault, Launch, Region, launch};
@@ -49,6 +50,7 @@ pub mod api {
     pub use super::shared::*;
     pub use super::thread::*;
     pub use super::tma::{tma_load_2d, tma_prefetch_map};
+    pub use super::vector::*;
     pub use super::trap;
 }
 

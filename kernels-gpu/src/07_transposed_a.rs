@@ -1,0 +1,187 @@
+//! # Rung 7 — A transposed in shared memory
+//!
+//! In rung 6 a thread's `TM` values of A for one step `kk` are a column of the row-major A tile:
+//! `TM` scalar loads, `BK` floats apart. Worse, when a warp spans two rows of thread tiles (16
+//! threads across 128 columns with `TN = 8`), its two halves read addresses `TM·BK` floats apart,
+//! a multiple of 32: the same bank, a 2-way bank conflict on every load. So the
+//! copy now writes the A slice *transposed*, as a `BK × BM` tile `Aᵀ[k][m]`. A thread's column of
+//! A becomes a contiguous run of `TM` floats of row `kk`, read as `TM/4` float4s, just like its
+//! row of B: per step a thread issues `TM/4 + TN/4` shared loads (4 for 8×8) for `TM·TN`
+//! multiply-adds.
+//!
+//! The price is in the copy: a float4 read from a row of A holds four different `k`s, so it is
+//! stored as four scalars into four rows of `Aᵀ`. Those stores must not conflict. A warp copies
+//! 16 rows × 8 columns of A (two float4s per row), so for a fixed element `e` of the float4 its 32
+//! threads store to rows `e` and `4 + e` of `Aᵀ`, columns `m0 .. m0 + 16`. Without padding those
+//! two rows are `4·BM` floats apart, a multiple of 32: same banks, a 2-way conflict. We **pad**
+//! each row of `Aᵀ` to `BM + 4` floats. Then the two rows are `4·(BM + 4) ≡ 16 (mod 32)` banks
+//! apart, so the 16 columns of one row use banks `b .. b + 16` and those of the other row the
+//! other 16 banks: all 32 stores land in different banks. The pad is 4, not 1, so that rows stay
+//! 16-byte aligned for the float4 reads. (Swizzling, XOR-ing the column with a function of the
+//! row, would avoid the wasted floats but costs an address computation on every read in the inner
+//! loop; the pad costs `4·BK` floats of shared memory and nothing else.)
+
+use crate::prelude::*;
+use crate::vectorized::{store4, Staging};
+use crate::vectorized::{RowMajorCopy, MAX_VECS};
+
+pub const RUNG: Rung = Rung { number: 7, slug: "transposed_a", idea: "A tile transposed in shared memory: float4 reads of A and B" };
+
+/// Floats of padding at the end of each row of the transposed A tile (see the module docs).
+pub(crate) const A_PAD: usize = 4;
+
+/// Copies a `bm × bk` slice of row-major A into a `bk × (bm + A_PAD)` shared tile, transposed,
+/// with `threads` threads. Float4 number `e` of the slice goes to warp `e / 32`, lane `e % 32`;
+/// a warp takes 16 rows × 8 columns, lane `l` row `l % 16`, columns `8·p + 4·(l / 16)`.
+#[derive(Clone, Copy)]
+#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
+pub(crate) struct TransposedCopy {
+    bm: usize,
+    bk: usize,
+    threads: usize,
+}
+
+impl TransposedCopy {
+    /// Checked when a kernel's `SPEC` is evaluated, i.e. at compile time.
+    #[inline(always)]
+    pub(crate) const fn new(bm: usize, bk: usize, threads: usize) -> Self {
+        assert!(bm % 16 == 0 && bk % 8 == 0, "a warp copies 16 rows × 8 columns of A");
+        assert!(threads % 32 == 0, "whole warps");
+        assert!((bm * bk / 4) % threads == 0, "the A tile's float4s must divide evenly among the threads");
+        assert!(bm * bk / 4 / threads <= MAX_VECS, "more float4s per thread than the staging array holds");
+        TransposedCopy { bm, bk, threads }
+    }
+
+    /// Floats one row of the transposed tile occupies.
+    pub(crate) const fn stride(bm: usize) -> usize {
+        bm + A_PAD
+    }
+
+    #[inline(always)]
+    const fn vecs(&self) -> usize {
+        self.bm * self.bk / 4 / self.threads
+    }
+
+    /// (row, column) in the `bm × bk` slice of A of float4 number `i` of thread `t`.
+    #[inline(always)]
+    fn coords(&self, t: usize, i: usize) -> (usize, usize) {
+        let e = i * self.threads + t;
+        let (warp, lane) = (e / 32, e % 32);
+        let pairs = self.bk / 8; // 8-column blocks across the slice
+        (warp / pairs * 16 + lane % 16, (warp % pairs) * 8 + lane / 16 * 4)
+    }
+
+    /// Reads thread `t`'s float4s of the A slice whose origin is `src`'s: vector loads when the
+    /// whole slice is inside A and rows are aligned, scalar zero-filled loads otherwise (a choice
+    /// made the same way by the whole block).
+    #[inline(always)]
+    pub(crate) fn fetch(&self, t: usize, src: &Matrix<f32>) -> Staging {
+        let fast = src.rows_align4() && src.covers(self.bm as u32, self.bk as u32);
+        let mut s = [[0.0; 4]; MAX_VECS];
+        for i in 0..self.vecs() {
+            let (r, c) = self.coords(t, i);
+            s[i] = if fast {
+                // Inside and aligned: checked just above for the whole slice.
+                unsafe { ld_global_v4(src.ptr(r as u32, c as u32)) }
+            } else {
+                src.get4_or_zero(r as u32, c as u32)
+            };
+        }
+        s
+    }
+
+    /// Writes what [`fetch`](Self::fetch) read, transposed: element (r, c + j) of the slice to
+    /// row c + j, column r of `dst`.
+    #[inline(always)]
+    pub(crate) fn store(&self, t: usize, s: &Staging, dst: &SmemTile) {
+        for i in 0..self.vecs() {
+            let (r, c) = self.coords(t, i);
+            for j in 0..4 {
+                dst.set(c + j, r, s[i][j]);
+            }
+        }
+    }
+}
+
+/// Rung 6's kernel with A stored transposed, so both operands are read as float4s.
+pub struct TransposedA<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const TN: usize>;
+
+impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const TN: usize> TransposedA<BM, BN, BK, TM, TN> {
+    const THREADS: usize = (BM / TM) * (BN / TN);
+    const A_COPY: TransposedCopy = TransposedCopy::new(BM, BK, Self::THREADS);
+    const B_COPY: RowMajorCopy = RowMajorCopy::new(BK, BN, Self::THREADS);
+    const CHECKS: () = {
+        assert!(BM % TM == 0 && BN % TN == 0, "the thread tiles must tile the block tile");
+        assert!(TM % 4 == 0 && TN % 4 == 0, "a thread's column of A and row of B are read as float4s");
+        assert!(Self::THREADS % 32 == 0 && Self::THREADS <= 1024, "whole warps, at most 1024 threads");
+        let _ = (Self::A_COPY, Self::B_COPY);
+    };
+}
+
+impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const TN: usize> GemmKernel
+    for TransposedA<BM, BN, BK, TM, TN>
+{
+    type Elem = f32;
+    const SPEC: KernelSpec = {
+        let () = Self::CHECKS;
+        KernelSpec::unnamed(
+            RUNG,
+            Dtype::F32,
+            Tile { bm: BM as u32, bn: BN as u32, bk: BK as u32, wm: 1, wn: 1, tm: TM as u32, tn: TN as u32, stages: 1 },
+            Self::THREADS as u32,
+            ((SmemTile::elems(BK, TransposedCopy::stride(BM)) + SmemTile::elems(BK, BN)) * 4) as u32,
+        )
+    };
+
+    unsafe fn run(gemm: &Gemm<f32>) {
+        let () = Self::CHECKS;
+        let at_tile = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };
+        let b_tile = unsafe { SmemTile::new(at_tile.end(), BK, BN) };
+
+        let t = thread_idx() as usize;
+        let (ty, tx) = (t / (BN / TN), t % (BN / TN));
+        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
+        let a = gemm.a().window(row0, 0);
+        let b = gemm.b().window(0, col0);
+
+        let mut acc = ThreadTile::<TM, TN>::zero();
+        let mut k0 = 0;
+        while k0 < gemm.k {
+            let sa = Self::A_COPY.fetch(t, &a.window(0, k0));
+            let sb = Self::B_COPY.fetch(t, &b.window(k0, 0));
+            Self::A_COPY.store(t, &sa, &at_tile);
+            Self::B_COPY.store(t, &sb, &b_tile);
+            sync_threads();
+            for kk in 0..BK {
+                let mut a_col = [0.0f32; TM];
+                let mut b_row = [0.0f32; TN];
+                for q in 0..TM / 4 {
+                    let v = unsafe { ld_shared_v4(at_tile.ptr(kk, ty * TM + 4 * q)) };
+                    a_col[4 * q..4 * q + 4].copy_from_slice(&v);
+                }
+                for q in 0..TN / 4 {
+                    let v = unsafe { ld_shared_v4(b_tile.ptr(kk, tx * TN + 4 * q)) };
+                    b_row[4 * q..4 * q + 4].copy_from_slice(&v);
+                }
+                acc.outer_product(&a_col, &b_row);
+            }
+            sync_threads();
+            k0 += BK as u32;
+        }
+
+        let c = gemm.c().window(row0, col0);
+        for i in 0..TM {
+            for q in 0..TN / 4 {
+                store4(&c, (ty * TM + i) as u32, (tx * TN + 4 * q) as u32, acc.get4(i, 4 * q));
+            }
+        }
+    }
+}
+
+entries! {
+    elem = f32;
+    sgemm_07_transposed_a_128x128x8_t8x8 => TransposedA<128, 128, 8, 8, 8>,
+    sgemm_07_transposed_a_64x128x8_t8x8 => TransposedA<64, 128, 8, 8, 8>,
+    sgemm_07_transposed_a_128x128x16_t8x4 => TransposedA<128, 128, 16, 8, 4>,
+    sgemm_07_transposed_a_64x64x16_t8x4 => TransposedA<64, 64, 16, 8, 4>,
+}

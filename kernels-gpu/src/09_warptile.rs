@@ -1,0 +1,205 @@
+//! # Rung 9 — warp tiling: block → warp → thread tiles
+//!
+//! Rungs 5–8 map threads to C in one level: thread `t` owns the `TM × TN` rectangle at
+//! (`t / (BN/TN)`, `t % (BN/TN)`). A warp then covers a wide, flat strip of the block tile (two
+//! rows of 16 thread tiles for 128×128 with 8×8), and its 32 float4 reads of B per step hit
+//! addresses 32 bytes apart: two lanes per bank group, a 2-way bank conflict.
+//!
+//! Here the mapping has three levels, which match the three levels of the hardware:
+//!
+//! - the **block tile** `BM × BN` is split among warps into **warp tiles** `WM × WN`;
+//! - a warp tile is computed as `(TM/4) × (TN/4)` sub-tiles, each `WM/(TM/4) × WN/(TN/4)`; in each
+//!   sub-tile the 32 lanes form a `(WM/TM) × (WN/TN)` grid and lane (`lr`, `lc`) owns the 4×4
+//!   block at (`4·lr`, `4·lc`);
+//! - so a **thread tile** of `TM × TN` accumulators is `(TM/4) × (TN/4)` 4×4 blocks spread over
+//!   the warp tile, `WM/(TM/4)` rows and `WN/(TN/4)` columns apart.
+//!
+//! In one step `kk` a lane reads, for each sub-tile row, one float4 of `Aᵀ` and, for each sub-tile
+//! column, one float4 of B. Neighbouring lanes read neighbouring float4s (`WN/TN` of them, 128
+//! bytes for 8 lanes): no bank conflict, and the `WM/TM` lanes of a column share theirs by
+//! broadcast. A warp's working set per step is a `WM`-float column of `Aᵀ` and a `WN`-float row
+//! of B, reused by all of it, so shared-memory traffic per multiply-add is the lowest of the
+//! ladder; with 8×8 thread tiles a step is 64 FMAs for 4 `ld.shared.v4`.
+//!
+//! The copy into shared memory is rung 8's: A transposed and padded, B row-major, two stages, the
+//! next slice prefetched into registers during the arithmetic, one barrier per step.
+//!
+//! On Hopper the configuration that matters is 128×128×8 with 256 threads and 8×8 per thread:
+//! 64 accumulators plus 16 operands plus 8 staged floats fit in 128 registers, so two blocks
+//! (16 warps) share an SM, enough to keep the FMA pipes fed while others wait on shared memory
+//! or barriers. Left alone, ptxas takes a few more than 128 and only one block fits; the spec
+//! asks for two blocks per SM (`.minnctapersm 2`, CUDA's `__launch_bounds__(256, 2)`) when the
+//! estimate below says they fit. Larger thread tiles (8×16) or slices (BK = 16, more registers in
+//! transit) cut shared traffic or barriers further but need more than 128 registers, so only one
+//! block of 8 warps fits.
+//!
+//! The K-steps of a slice run as chunks of about 512 multiply-adds that LLVM unrolls fully, so
+//! every shared address is a constant offset and ptxas can schedule loads of step `kk + 1` among
+//! the FMAs of step `kk`.
+
+use crate::prelude::*;
+use crate::transposed_a::TransposedCopy;
+use crate::vectorized::store4;
+use crate::vectorized::RowMajorCopy;
+
+pub const RUNG: Rung = Rung { number: 9, slug: "warptile", idea: "block → warp → thread tiles; conflict-free float4 reads" };
+
+/// Block tile `BM × BN`, K-slices of `BK`, warp tiles `WM × WN`, `TM × TN` accumulators per thread
+/// in 4×4 blocks; `(BM/WM)·(BN/WN)` warps; two shared stages.
+pub struct Warptile<
+    const BM: usize,
+    const BN: usize,
+    const BK: usize,
+    const WM: usize,
+    const WN: usize,
+    const TM: usize,
+    const TN: usize,
+>;
+
+impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize>
+    Warptile<BM, BN, BK, WM, WN, TM, TN>
+{
+    const THREADS: usize = (BM / WM) * (BN / WN) * 32;
+    /// Lanes along a warp tile's rows and columns.
+    const LANES_M: usize = WM / TM;
+    const LANES_N: usize = WN / TN;
+    /// Rows and columns between a thread's 4×4 blocks: the size of one warp sub-tile.
+    const SUB_M: usize = 4 * Self::LANES_M;
+    const SUB_N: usize = 4 * Self::LANES_N;
+    const A_COPY: TransposedCopy = TransposedCopy::new(BM, BK, Self::THREADS);
+    const B_COPY: RowMajorCopy = RowMajorCopy::new(BK, BN, Self::THREADS);
+    /// Floats of one stage: the transposed A tile, then the B tile.
+    const STAGE: usize = SmemTile::elems(BK, TransposedCopy::stride(BM)) + SmemTile::elems(BK, BN);
+    /// Registers a thread needs, roughly: its accumulators, the operands of two steps (ptxas
+    /// loads the next step's while the current one computes), the slice in transit, and about 24
+    /// for addresses, indices and loop state.
+    const REGS_ESTIMATE: usize = TM * TN
+        + 2 * (TM + TN)
+        + 4 * (BM * BK / 4 / Self::THREADS + BK * BN / 4 / Self::THREADS)
+        + 24;
+    /// Blocks per SM the register budget must allow. When the estimate fits in 128 registers we
+    /// hold ptxas to 128 (two blocks of 256 threads per SM, 16 warps); left alone it takes ~135 for
+    /// 128×128×8 and only one block fits. Larger tiles get what they need.
+    const MIN_BLOCKS: u32 = if Self::REGS_ESTIMATE <= 128 { (65536 / (128 * Self::THREADS)) as u32 } else { 0 };
+    /// K-steps per fully unrolled chunk: about 512 multiply-adds, which LLVM's unroll threshold
+    /// (1000, set by the build) accepts. A whole BK = 16 slice of 8×8 steps would not unroll, and a
+    /// rolled step loop costs address arithmetic and scheduling freedom.
+    const UNROLL: usize = if BK < 512 / (TM * TN) { BK } else { 512 / (TM * TN) };
+    const CHECKS: () = {
+        assert!(BM % WM == 0 && BN % WN == 0, "warp tiles must tile the block tile");
+        assert!(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of 4×4 blocks");
+        assert!(WM % TM == 0 && WN % TN == 0, "thread tiles must tile the warp tile");
+        assert!(Self::LANES_M * Self::LANES_N == 32, "a warp tile holds exactly 32 thread tiles");
+        assert!(Self::THREADS <= 1024, "at most 1024 threads");
+        let _ = (Self::A_COPY, Self::B_COPY);
+    };
+}
+
+impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize>
+    GemmKernel for Warptile<BM, BN, BK, WM, WN, TM, TN>
+{
+    type Elem = f32;
+    const SPEC: KernelSpec = {
+        let () = Self::CHECKS;
+        KernelSpec::unnamed(
+            RUNG,
+            Dtype::F32,
+            Tile {
+                bm: BM as u32,
+                bn: BN as u32,
+                bk: BK as u32,
+                wm: WM as u32,
+                wn: WN as u32,
+                tm: TM as u32,
+                tn: TN as u32,
+                stages: 2,
+            },
+            Self::THREADS as u32,
+            (2 * Self::STAGE * 4) as u32,
+        )
+        .with_min_blocks_per_sm(Self::MIN_BLOCKS)
+    };
+
+    unsafe fn run(gemm: &Gemm<f32>) {
+        let () = Self::CHECKS;
+        let at0 = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };
+        let b0 = unsafe { SmemTile::new(at0.end(), BK, BN) };
+        let at1 = unsafe { SmemTile::new(b0.end(), BK, TransposedCopy::stride(BM)) };
+        let b1 = unsafe { SmemTile::new(at1.end(), BK, BN) };
+
+        let t = thread_idx() as usize;
+        let (warp, lane) = (t / 32, t % 32);
+        // This lane's first row and column in the block tile; its 4×4 blocks are SUB_M rows and
+        // SUB_N columns apart from there.
+        let m0 = warp / (BN / WN) * WM + lane / Self::LANES_N * 4;
+        let n0 = warp % (BN / WN) * WN + lane % Self::LANES_N * 4;
+
+        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
+        let a = gemm.a().window(row0, 0);
+        let b = gemm.b().window(0, col0);
+        let steps = gemm.k.div_ceil(BK as u32);
+
+        Self::A_COPY.store(t, &Self::A_COPY.fetch(t, &a), &at0);
+        Self::B_COPY.store(t, &Self::B_COPY.fetch(t, &b), &b0);
+        sync_threads();
+
+        let mut acc = ThreadTile::<TM, TN>::zero();
+        for s in 0..steps {
+            let (at_cur, b_cur, at_next, b_next) = if s % 2 == 0 { (at0, b0, at1, b1) } else { (at1, b1, at0, b0) };
+            let more = s + 1 < steps; // uniform over the block
+            let k_next = (s + 1) * BK as u32;
+            let (sa, sb) = if more {
+                (Self::A_COPY.fetch(t, &a.window(0, k_next)), Self::B_COPY.fetch(t, &b.window(k_next, 0)))
+            } else {
+                Default::default()
+            };
+            // Steps in chunks of UNROLL, each chunk a loop LLVM unrolls fully (see UNROLL).
+            for chunk in 0..BK / Self::UNROLL {
+                for u in 0..Self::UNROLL {
+                    let kk = chunk * Self::UNROLL + u;
+                    let mut a_col = [0.0f32; TM];
+                    let mut b_row = [0.0f32; TN];
+                    for mi in 0..TM / 4 {
+                        let v = unsafe { ld_shared_v4(at_cur.ptr(kk, m0 + mi * Self::SUB_M)) };
+                        a_col[4 * mi..4 * mi + 4].copy_from_slice(&v);
+                    }
+                    for ni in 0..TN / 4 {
+                        let v = unsafe { ld_shared_v4(b_cur.ptr(kk, n0 + ni * Self::SUB_N)) };
+                        b_row[4 * ni..4 * ni + 4].copy_from_slice(&v);
+                    }
+                    acc.outer_product(&a_col, &b_row);
+                }
+            }
+            if more {
+                Self::A_COPY.store(t, &sa, &at_next);
+                Self::B_COPY.store(t, &sb, &b_next);
+            }
+            sync_threads();
+        }
+
+        let c = gemm.c().window(row0, col0);
+        for mi in 0..TM / 4 {
+            for i in 0..4 {
+                for ni in 0..TN / 4 {
+                    let (row, col) = (m0 + mi * Self::SUB_M + i, n0 + ni * Self::SUB_N);
+                    store4(&c, row as u32, col as u32, acc.get4(4 * mi + i, 4 * ni));
+                }
+            }
+        }
+    }
+}
+
+entries! {
+    elem = f32;
+    sgemm_09_warptile_128x128x8_w32x64_t8x8_s2 => Warptile<128, 128, 8, 32, 64, 8, 8>,
+    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2 => Warptile<128, 128, 8, 64, 32, 8, 8>,
+    sgemm_09_warptile_128x128x16_w32x64_t8x8_s2 => Warptile<128, 128, 16, 32, 64, 8, 8>,
+    sgemm_09_warptile_128x128x16_w64x32_t8x8_s2 => Warptile<128, 128, 16, 64, 32, 8, 8>,
+    sgemm_09_warptile_64x128x8_w32x64_t8x8_s2 => Warptile<64, 128, 8, 32, 64, 8, 8>,
+    sgemm_09_warptile_128x64x8_w64x32_t8x8_s2 => Warptile<128, 64, 8, 64, 32, 8, 8>,
+    sgemm_09_warptile_64x64x8_w32x32_t8x4_s2 => Warptile<64, 64, 8, 32, 32, 8, 4>,
+    sgemm_09_warptile_128x128x16_w32x32_t4x8_s2 => Warptile<128, 128, 16, 32, 32, 4, 8>,
+    sgemm_09_warptile_128x256x8_w64x64_t8x16_s2 => Warptile<128, 256, 8, 64, 64, 8, 16>,
+    sgemm_09_warptile_64x128x16_w32x64_t8x8_s2 => Warptile<64, 128, 16, 32, 64, 8, 8>,
+    sgemm_09_warptile_128x128x8_w64x64_t8x16_s2 => Warptile<128, 128, 8, 64, 64, 8, 16>,
+}

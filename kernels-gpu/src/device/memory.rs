@@ -1,0 +1,71 @@
+//! 16-byte vector accesses: four `f32` moved by one instruction (CUDA's `float4`).
+//!
+//! A vector access needs its address to be a multiple of 16 bytes; callers guarantee it (rows of a
+//! row-major matrix are 16-byte aligned when the leading dimension is a multiple of 4 and the base
+//! pointer is aligned, shared tiles when their stride is a multiple of 4).
+//!
+//! These are ordinary loads and stores of a 16-byte-aligned type, not `asm!`: LLVM then emits the
+//! vector instruction and still sees an ordinary memory access it may schedule, combine and fold
+//! addresses into. The state space (`.global` or `.shared`) comes from where the pointer came
+//! from: LLVM tracks kernel pointer arguments as global memory and [`dynamic_shared`] pointers as
+//! shared memory (`InferAddressSpaces`), so each function names the instruction it becomes when
+//! used as intended, and the kernels' PTX is checked for it.
+//!
+//! [`dynamic_shared`]: super::dynamic_shared
+
+/// Four floats with the alignment of one vector access.
+#[repr(C, align(16))]
+#[derive(Clone, Copy)]
+struct Vec4([f32; 4]);
+
+/// Loads four consecutive floats of global memory.
+///
+/// ```ptx
+/// ld.global.v4.f32 {%f0, %f1, %f2, %f3}, [%rd];
+/// ```
+///
+/// # Safety
+/// `p` points into global memory, is 16-byte aligned, and `p[0..4]` is readable.
+#[inline(always)]
+pub unsafe fn ld_global_v4(p: *const f32) -> [f32; 4] {
+    unsafe { (*(p as *const Vec4)).0 }
+}
+
+/// Stores four consecutive floats to global memory.
+///
+/// ```ptx
+/// st.global.v4.f32 [%rd], {%f0, %f1, %f2, %f3};
+/// ```
+///
+/// # Safety
+/// `p` points into global memory, is 16-byte aligned, and `p[0..4]` is writable.
+#[inline(always)]
+pub unsafe fn st_global_v4(p: *mut f32, v: [f32; 4]) {
+    unsafe { *(p as *mut Vec4) = Vec4(v) }
+}
+
+/// Loads four consecutive floats of shared memory.
+///
+/// ```ptx
+/// ld.shared.v4.f32 {%f0, %f1, %f2, %f3}, [%rd];
+/// ```
+///
+/// # Safety
+/// `p` points into this block's shared memory and is 16-byte aligned.
+#[inline(always)]
+pub unsafe fn ld_shared_v4(p: *const f32) -> [f32; 4] {
+    unsafe { (*(p as *const Vec4)).0 }
+}
+
+/// Stores four consecutive floats to shared memory.
+///
+/// ```ptx
+/// st.shared.v4.f32 [%rd], {%f0, %f1, %f2, %f3};
+/// ```
+///
+/// # Safety
+/// `p` points into this block's shared memory and is 16-byte aligned.
+#[inline(always)]
+pub unsafe fn st_shared_v4(p: *mut f32, v: [f32; 4]) {
+    unsafe { *(p as *mut Vec4) = Vec4(v) }
+}
