@@ -213,7 +213,7 @@ fn a_warp_collective_some_lanes_skip_is_caught() {
     })
     .unwrap_err()
     .to_string();
-    assert!(fault.contains("warp collective not reached by every lane") && fault.contains("has exited"), "{fault}");
+    assert!(fault.contains("warp collective not reached by every thread") && fault.contains("has exited"), "{fault}");
 }
 
 /// A 16×16 tile of A and of B (bf16, row-major) through the tensor-core path of rung 12:
@@ -313,4 +313,65 @@ fn f16_values_convert_exactly() {
     assert_eq!(emulator::f16_to_f32(0x7bff), 65504.0);
     assert_eq!(emulator::f16_to_f32(0x7c00), f32::INFINITY);
     assert!(emulator::f16_to_f32(0x7e00).is_nan());
+}
+
+#[test]
+fn wgmma_multiplies_tma_loaded_128_byte_swizzled_tiles() {
+    // A (64×64, K-major) and B (64×64 row-major: N-major) loaded by TMA with the 128-byte swizzle,
+    // then four k16 steps of wgmma m64n64k16 whose descriptors step through the swizzled rows:
+    // the whole 64×64×64 product, compared with the exact one.
+    use emulator::api::*;
+    use emulator::wgmma::{Swizzle as WgSwizzle, matrix_descriptor, wgmma_m64n64k16_bf16};
+    use std::sync::Mutex;
+    let bf16 = |v: f32| (v.to_bits() >> 16) as u16;
+    let a: Vec<u16> = (0..4096).map(|i| bf16(((i * 7) % 13) as f32 - 6.0)).collect();
+    let b: Vec<u16> = (0..4096).map(|i| bf16(((i * 5) % 7) as f32 - 3.0)).collect();
+    let maps = [
+        emulator::tensor_map(a.as_ptr() as usize, 2, 64, 64, 64, 64, Swizzle::B128).unwrap(),
+        emulator::tensor_map(b.as_ptr() as usize, 2, 64, 64, 64, 64, Swizzle::B128).unwrap(),
+    ];
+    let regions = [
+        Region { name: "A", start: a.as_ptr() as usize, len: 8192, writable: false },
+        Region { name: "B", start: b.as_ptr() as usize, len: 8192, writable: false },
+        Region { name: "maps", start: maps.as_ptr() as usize, len: 256, writable: false },
+    ];
+    let out = Mutex::new(vec![f32::NAN; 4096]);
+    let launch = Launch { kernel: "wgmma_tile", grid: (1, 1), threads: 128, smem_bytes: 1024 + 2 * 8192, regions: &regions };
+    let map_ptr = maps.as_ptr() as usize;
+    emulator::launch(&launch, &|| unsafe {
+        let bar = shared_address(dynamic_shared::<u8>());
+        let (sa, sb) = (bar + 1024, bar + 1024 + 8192);
+        let map = map_ptr as *const TensorMap;
+        if thread_idx() == 0 {
+            mbarrier_init(bar, 1);
+            mbarrier_arrive_expect_tx(bar, 2 * 8192);
+            tma_load_2d(sa, map, 0, 0, bar);
+            tma_load_2d(sb, map.add(1), 0, 0, bar);
+        }
+        sync_threads();
+        mbarrier_wait(bar, 0);
+        let mut d = [0.0f32; 32];
+        for ks in 0..4u32 {
+            // A: rows of 128 bytes, 8-row groups 1024 apart; the k16 slice starts 32 bytes in.
+            let da = matrix_descriptor(sa + 32 * ks, 16, 1024, WgSwizzle::B128);
+            // B: 16 rows of k per step, 128 bytes each; 8-row groups of k 1024 apart.
+            let db = matrix_descriptor(sb + 2048 * ks, 8192, 1024, WgSwizzle::B128);
+            wgmma_m64n64k16_bf16::<0, 1>(&mut d, da, db, ks > 0);
+        }
+        let l = thread_idx() as usize;
+        let (w, g, t) = (l / 32, l % 32 / 4, l % 4);
+        let mut out = out.lock().unwrap();
+        for (i, v) in d.iter().enumerate() {
+            let (j, e) = (i / 4, i % 4);
+            out[(16 * w + g + 8 * (e / 2)) * 64 + 8 * j + 2 * t + e % 2] = *v;
+        }
+    })
+    .unwrap();
+    let out = out.into_inner().unwrap();
+    for r in 0..64 {
+        for c in 0..64 {
+            let want: f32 = (0..64).map(|k| emulator::bf16_to_f32(a[r * 64 + k]) * emulator::bf16_to_f32(b[k * 64 + c])).sum();
+            assert_eq!(out[r * 64 + c], want, "element ({r}, {c})");
+        }
+    }
 }

@@ -20,7 +20,7 @@ use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 
 use super::memory::Shadow;
-use super::warp::Warp;
+use super::warp::Group;
 
 /// Stack of one emulated thread. Kernels keep their tiles in registers (local arrays), a few KiB
 /// at most; pages are only committed when touched.
@@ -72,8 +72,9 @@ pub(super) enum State {
     Spinning,
     /// Waiting at the block barrier called from this place.
     Barrier(&'static Location<'static>),
-    /// Waiting for the rest of its warp at the collective called from this place.
-    Collective(&'static Location<'static>),
+    /// Waiting for the rest of its group of this many threads (a warp: 32; a warpgroup: 128) at
+    /// the collective called from this place.
+    Collective(&'static Location<'static>, u32),
     Exited,
 }
 
@@ -89,7 +90,9 @@ pub(super) struct Block {
     /// Barriers completed so far, plus one: accesses in the same epoch are unordered.
     pub epoch: Cell<u32>,
     pub states: Vec<Cell<State>>,
-    pub warps: Vec<Warp>,
+    /// Rendezvous of each warp and of each warpgroup (four consecutive warps), for collectives.
+    pub warps: Vec<Group>,
+    pub warpgroups: Vec<Group>,
     pub mbarriers: RefCell<super::mbarrier::Mbarriers>,
     pub fault: RefCell<Option<Fault>>,
 }
@@ -214,7 +217,8 @@ fn run_block(
         shadow: RefCell::new(vec![Shadow::default(); smem_bytes.div_ceil(2)]),
         epoch: Cell::new(1),
         states: (0..n).map(|_| Cell::new(State::Ready)).collect(),
-        warps: (0..n.div_ceil(32)).map(|w| Warp::new((n - 32 * w).min(32) as u32)).collect(),
+        warps: (0..n.div_ceil(32)).map(|w| Group::new((n - 32 * w).min(32) as u32)).collect(),
+        warpgroups: (0..n.div_ceil(128)).map(|w| Group::new((n - 128 * w).min(128) as u32)).collect(),
         mbarriers: RefCell::default(),
         fault: RefCell::new(None),
     };
@@ -342,19 +346,20 @@ fn deadlock(block: &Block) -> Fault {
     let describe = |s: State| match s {
         State::Exited => "has exited".to_string(),
         State::Barrier(l) => format!("waits at the block barrier at {l}"),
-        State::Collective(l) => format!("waits at the warp collective at {l}"),
+        State::Collective(l, _) => format!("waits at the collective at {l}"),
         State::Ready | State::Spinning => "is runnable".to_string(),
     };
     for (t, s) in states.iter().enumerate() {
-        if let State::Collective(at) = *s {
-            let warp = t / 32;
-            let other = (warp * 32..(warp * 32 + 32).min(states.len()))
-                .find(|&u| !matches!(states[u], State::Collective(l) if same(l, at)))
+        if let State::Collective(at, width) = *s {
+            let first = t / width as usize * width as usize;
+            let other = (first..(first + width as usize).min(states.len()))
+                .find(|&u| !matches!(states[u], State::Collective(l, _) if same(l, at)))
                 .unwrap_or(t);
             block.record(
                 other as u32,
                 format!(
-                    "warp collective not reached by every lane: thread {t} waits at {at} while this thread {} (divergent warp?)",
+                    "{} collective not reached by every thread: thread {t} waits at {at} while this thread {} (divergent code?)",
+                    if width == 32 { "warp" } else { "warpgroup" },
                     describe(states[other])
                 ),
             );

@@ -7,12 +7,12 @@ use std::panic::Location;
 
 use super::launch::lane;
 use super::memory::{self, Kind, Space};
-use super::warp::collective_at;
+use super::warp::{Scope, collective_at};
 
 fn ldmatrix<const N: usize>(addr: u32, trans: bool, at: &'static Location<'static>) -> [u32; N] {
     let block = lane().block();
     let first = lane().tid / 32 * 32;
-    collective_at(at, addr, |addrs: &[u32]| {
+    collective_at(at, Scope::Warp, addr, |addrs: &[u32]| {
         // Every row address in use is checked as a 16-byte shared read of the lane that gave it.
         for (u, &a) in addrs.iter().enumerate().take(8 * N) {
             let what = if trans { "ldmatrix.trans row" } else { "ldmatrix row" };

@@ -4,7 +4,7 @@
 
 use std::panic::Location;
 
-use super::warp::collective_at;
+use super::warp::{Scope, collective_at};
 use crate::spec::Dtype;
 
 /// An IEEE binary16 value as f32 (exact).
@@ -29,7 +29,7 @@ fn mma(dtype: Dtype, d: &mut [f32; 4], a: [u32; 4], b: [u32; 2], at: &'static Lo
         let h = if high { (bits >> 16) as u16 } else { bits as u16 };
         if dtype == Dtype::F16 { f16_to_f32(h) } else { bf16_to_f32(h) }
     };
-    *d = collective_at(at, (*d, a, b), |lanes: &[([f32; 4], [u32; 4], [u32; 2])]| {
+    *d = collective_at(at, Scope::Warp, (*d, a, b), |lanes: &[([f32; 4], [u32; 4], [u32; 2])]| {
         let (mut am, mut bm, mut cm) = ([[0f32; 16]; 16], [[0f32; 8]; 16], [[0f32; 8]; 16]);
         for (l, (c, a, b)) in lanes.iter().enumerate() {
             let (g, t) = (l / 4, l % 4);

@@ -26,6 +26,8 @@ mod thread;
 mod tma;
 mod vector;
 pub mod warp;
+/// `wgmma`, ready for the rung that uses it (the GPU side's device functions arrive with it).
+pub mod wgmma;
 
 pub use launch::{Fault, Launch, Region, launch};
 pub use mma::{bf16_to_f32, f16_to_f32};

@@ -1,6 +1,6 @@
 //! Warp collectives: instructions that the 32 lanes of a warp execute together (`.sync.aligned`:
-//! `ldmatrix`, `mma.sync`, shuffles), each lane contributing operands and receiving its part of
-//! the result.
+//! `ldmatrix`, `mma.sync`, shuffles), or the 128 threads of a warpgroup (`wgmma`), each lane
+//! contributing operands and receiving its part of the result.
 //!
 //! Each lane posts a pointer to its input and to its output slot and suspends; the last lane to
 //! arrive checks that every lane is at the same call site, computes the results of all lanes at
@@ -14,18 +14,25 @@ use std::panic::Location;
 
 use super::launch::{State, fail, lane};
 
-/// The rendezvous of one warp.
-pub(super) struct Warp {
+/// Which threads execute a collective together.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Scope {
+    Warp,
+    Warpgroup,
+}
+
+/// The rendezvous of one warp or warpgroup.
+pub(super) struct Group {
     lanes: u32,
     arrived: Cell<u32>,
     /// Per lane: its input, its output slot, and the types they point to.
     slots: RefCell<Vec<(*const (), *mut (), TypeId)>>,
 }
 
-impl Warp {
-    /// A warp of `lanes` threads (32, or fewer for the last warp of an odd-sized block).
-    pub fn new(lanes: u32) -> Warp {
-        Warp { lanes, arrived: Cell::new(0), slots: RefCell::new(vec![(std::ptr::null(), std::ptr::null_mut(), TypeId::of::<()>()); lanes as usize]) }
+impl Group {
+    /// A group of `lanes` threads (fewer than its width for the last group of an odd-sized block).
+    pub fn new(lanes: u32) -> Group {
+        Group { lanes, arrived: Cell::new(0), slots: RefCell::new(vec![(std::ptr::null(), std::ptr::null_mut(), TypeId::of::<()>()); lanes as usize]) }
     }
 }
 
@@ -35,15 +42,21 @@ impl Warp {
 /// All lanes must call it from the same place (the same instruction).
 #[track_caller]
 pub fn collective<I: Copy + 'static, O: Copy + 'static>(input: I, compute: impl FnOnce(&[I]) -> Vec<O>) -> O {
-    collective_at(Location::caller(), input, compute)
+    collective_at(Location::caller(), Scope::Warp, input, compute)
 }
 
 /// [`collective`] for the instruction called at `at` (device functions pass their caller's place).
-pub(super) fn collective_at<I: Copy + 'static, O: Copy + 'static>(at: &'static Location<'static>, input: I, compute: impl FnOnce(&[I]) -> Vec<O>) -> O {
+pub(super) fn collective_at<I: Copy + 'static, O: Copy + 'static>(
+    at: &'static Location<'static>,
+    scope: Scope,
+    input: I,
+    compute: impl FnOnce(&[I]) -> Vec<O>,
+) -> O {
     let lane = lane();
     let block = lane.block();
-    let first = lane.tid as usize / 32 * 32;
-    let warp = &block.warps[first / 32];
+    let width = if scope == Scope::Warp { 32 } else { 128 };
+    let first = lane.tid as usize / width * width;
+    let warp = if scope == Scope::Warp { &block.warps[first / 32] } else { &block.warpgroups[first / 128] };
     let me = lane.tid as usize - first;
     let ty = TypeId::of::<(I, O)>();
     let mut out = MaybeUninit::<O>::uninit();
@@ -51,7 +64,7 @@ pub(super) fn collective_at<I: Copy + 'static, O: Copy + 'static>(at: &'static L
     warp.arrived.set(warp.arrived.get() + 1);
     if warp.arrived.get() < warp.lanes {
         // The last lane writes `out` before this lane runs again.
-        lane.suspend(State::Collective(at));
+        lane.suspend(State::Collective(at, width as u32));
         return unsafe { out.assume_init() };
     }
     warp.arrived.set(0);
@@ -59,9 +72,9 @@ pub(super) fn collective_at<I: Copy + 'static, O: Copy + 'static>(at: &'static L
         if u == me {
             continue;
         }
-        let State::Collective(there) = block.states[first + u].get() else { unreachable!("an arrived lane waits") };
+        let State::Collective(there, _) = block.states[first + u].get() else { unreachable!("an arrived lane waits") };
         if (there.file(), there.line(), there.column()) != (at.file(), at.line(), at.column()) || warp.slots.borrow()[u].2 != ty {
-            fail(format!("warp divergence: lane {u} waits at the warp collective at {there}, this lane is at {at}"));
+            fail(format!("divergence: thread {} waits at the collective at {there}, this thread is at {at}", first + u));
         }
     }
     let slots = warp.slots.borrow().clone();
