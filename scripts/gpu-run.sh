@@ -25,9 +25,11 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total 
 if [[ $mode == tests || $mode == all ]]; then
   for t in "$here"/tests/*; do
     name=$(basename "$t")
-    if "$t" --test-threads=1 >"$logs/test-$name.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
-    note "test $name: $r ($(grep -h 'test result' "$logs/test-$name.log" | tail -1))"
-    [[ $r == ok ]] || tail -30 "$logs/test-$name.log"
+    if "$t" --test-threads=1 >"$logs/test.tmp" 2>&1; then r=ok; else r=FAILED; status=1; fi
+    { echo "### $name"; cat "$logs/test.tmp"; } >>"$logs/tests.log"
+    note "test $name: $r ($(grep -h 'test result' "$logs/test.tmp" | tail -1))"
+    [[ $r == ok ]] || grep -A25 -E "panicked|FAILED" "$logs/test.tmp" | head -60
+    rm -f "$logs/test.tmp"
   done
 fi
 
@@ -41,9 +43,10 @@ if [[ $mode == sanitize || $mode == all ]]; then
   done
 fi
 
+bench_filter=${RGEMM_BENCH_FILTER:-$filter}
 if [[ $mode == bench || $mode == all ]]; then
   size=${RGEMM_BENCH_SIZE:-4096}
-  for k in $(kernels); do
+  for k in $("$here/rgemm" list | awk 'NR>1 && /gemm_/ {print $1}' | grep -E -- "$bench_filter"); do
     "$here/rgemm" run --kernel "$k" --m "$size" --n "$size" --k "$size" --iters "${RGEMM_BENCH_ITERS:-10}" >>"$logs/bench.log" 2>&1 || status=1
   done
   grep -E "^(kernel|cuBLAS|ratio|check)" "$logs/bench.log" | tee -a "$logs/summary.txt"

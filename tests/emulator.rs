@@ -321,14 +321,14 @@ fn wgmma_multiplies_tma_loaded_128_byte_swizzled_tiles() {
     // then four k16 steps of wgmma m64n64k16 whose descriptors step through the swizzled rows:
     // the whole 64×64×64 product, compared with the exact one.
     use emulator::api::*;
-    use emulator::wgmma::{Swizzle as WgSwizzle, matrix_descriptor, wgmma_m64n64k16_bf16};
+    use emulator::api::{Swizzle as WgSwizzle, matrix_descriptor, wgmma_m64n64k16_bf16};
     use std::sync::Mutex;
     let bf16 = |v: f32| (v.to_bits() >> 16) as u16;
     let a: Vec<u16> = (0..4096).map(|i| bf16(((i * 7) % 13) as f32 - 6.0)).collect();
     let b: Vec<u16> = (0..4096).map(|i| bf16(((i * 5) % 7) as f32 - 3.0)).collect();
     let maps = [
-        emulator::tensor_map(a.as_ptr() as usize, 2, 64, 64, 64, 64, Swizzle::B128).unwrap(),
-        emulator::tensor_map(b.as_ptr() as usize, 2, 64, 64, 64, 64, Swizzle::B128).unwrap(),
+        emulator::tensor_map(a.as_ptr() as usize, 2, 64, 64, 64, 64, catalog::Swizzle::B128).unwrap(),
+        emulator::tensor_map(b.as_ptr() as usize, 2, 64, 64, 64, 64, catalog::Swizzle::B128).unwrap(),
     ];
     let regions = [
         Region { name: "A", start: a.as_ptr() as usize, len: 8192, writable: false },

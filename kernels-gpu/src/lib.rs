@@ -28,6 +28,7 @@ pub mod spec;
 #[macro_use]
 pub mod entry;
 pub mod layout;
+pub mod swizzle;
 
 pub mod device;
 
@@ -51,22 +52,36 @@ pub mod transposed_a;
 pub mod double_buffer;
 #[path = "09_warptile.rs"]
 pub mod warptile;
+#[path = "12_mma_sync.rs"]
+pub mod mma_sync;
 
-pub use spec::{Dtype, KernelSpec, Rung, Tile};
+pub use spec::{Bf16, Dtype, F16, KernelSpec, Rung, Tile};
 
 /// The rungs, in ladder order: their entries make the catalog (and, on the host, the emulated one).
 macro_rules! rungs {
-    ($($rung:ident),+ $(,)?) => {
+    ($($($rung:ident)::+),+ $(,)?) => {
         /// Every kernel instantiated in the PTX module, rung by rung, in ladder order.
-        pub const CATALOG: &[&[KernelSpec]] = &[$($rung::ENTRIES),+];
+        pub const CATALOG: &[&[KernelSpec]] = &[$($($rung)::+::ENTRIES),+];
 
         /// The same kernels as host functions that run on the device emulator, in catalog order.
         #[cfg(not(target_arch = "nvptx64"))]
-        pub const EMULATED: &[&[entry::EmulatedEntry]] = &[$($rung::EMULATED),+];
+        pub const EMULATED: &[&[entry::EmulatedEntry]] = &[$($($rung)::+::EMULATED),+];
     };
 }
 
-rungs!(naive, coalesced, smem_tiling, blocktile_1d, blocktile_2d, vectorized, transposed_a, double_buffer, warptile);
+rungs!(
+    naive,
+    coalesced,
+    smem_tiling,
+    blocktile_1d,
+    blocktile_2d,
+    vectorized,
+    transposed_a,
+    double_buffer,
+    warptile,
+    mma_sync,
+    mma_sync::f16,
+);
 
 #[cfg(not(target_arch = "nvptx64"))]
 pub use entry::EmulatedEntry;
@@ -74,6 +89,7 @@ pub use entry::EmulatedEntry;
 /// Kernels that are wrong on purpose, for the emulator's tests: each must be caught.
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod broken;
+
 
 
 #[cfg(target_arch = "nvptx64")]
@@ -87,4 +103,5 @@ mod prelude {
     pub use crate::device::*;
     pub use crate::layout::*;
     pub use crate::spec::*;
+    pub use crate::swizzle::*;
 }

@@ -27,6 +27,42 @@ impl Dtype {
     }
 }
 
+/// A bfloat16 value as its raw bits: 1 sign, 8 exponent, 7 mantissa bits (the top half of an
+/// `f32`). Host and kernels exchange bf16 matrices as arrays of these.
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Bf16(pub u16);
+
+/// An IEEE binary16 value as its raw bits: 1 sign, 5 exponent, 10 mantissa bits.
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct F16(pub u16);
+
+/// The 16-bit element types the tensor-core rungs multiply. Both are two bytes, so the same
+/// shared-memory layouts and copies serve both; only the tensor-core instruction names the type.
+pub trait HalfElem: Copy {
+    /// Which of the two this is.
+    const DTYPE: Dtype;
+    /// The raw bits.
+    fn bits(self) -> u16;
+}
+
+impl HalfElem for Bf16 {
+    const DTYPE: Dtype = Dtype::Bf16;
+    #[inline(always)]
+    fn bits(self) -> u16 {
+        self.0
+    }
+}
+
+impl HalfElem for F16 {
+    const DTYPE: Dtype = Dtype::F16;
+    #[inline(always)]
+    fn bits(self) -> u16 {
+        self.0
+    }
+}
+
 /// One rung of the ladder: a lesson, and the file that holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rung {

@@ -15,18 +15,29 @@ mod math;
 #[cfg(target_arch = "nvptx64")]
 mod address;
 #[cfg(target_arch = "nvptx64")]
+mod async_copy;
+#[cfg(target_arch = "nvptx64")]
+mod ldmatrix;
+#[cfg(target_arch = "nvptx64")]
 mod mbarrier;
 #[cfg(target_arch = "nvptx64")]
 mod memory;
+#[cfg(target_arch = "nvptx64")]
+mod mma;
 #[cfg(target_arch = "nvptx64")]
 mod shared;
 #[cfg(target_arch = "nvptx64")]
 mod thread;
 #[cfg(target_arch = "nvptx64")]
 mod tma;
+#[cfg(target_arch = "nvptx64")]
+mod wgmma;
 
 #[cfg(target_arch = "nvptx64")]
-pub use {access::*, address::*, math::*, mbarrier::*, memory::*, shared::*, thread::*, tma::*};
+pub use {
+    access::*, address::*, async_copy::*, ldmatrix::*, math::*, mbarrier::*, memory::*, mma::*, shared::*, thread::*, tma::*,
+    wgmma::*,
+};
 
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod emulator;

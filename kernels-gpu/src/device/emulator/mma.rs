@@ -5,7 +5,7 @@
 use std::panic::Location;
 
 use super::warp::{Scope, collective_at};
-use crate::spec::Dtype;
+use crate::spec::{Dtype, HalfElem};
 
 /// An IEEE binary16 value as f32 (exact).
 pub fn f16_to_f32(h: u16) -> f32 {
@@ -63,4 +63,10 @@ pub fn mma_m16n8k16_bf16(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
 #[track_caller]
 pub fn mma_m16n8k16_f16(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
     mma(Dtype::F16, d, a, b, Location::caller());
+}
+
+/// `d += a · b` for the element type `E`.
+#[track_caller]
+pub fn mma_m16n8k16<E: HalfElem>(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
+    mma(E::DTYPE, d, a, b, Location::caller());
 }

@@ -5,7 +5,7 @@
 //!   coroutines that switch at barriers and warp collectives (see `launch.rs`).
 //! - Every device function has an emulated twin here with the PTX instruction's semantics
 //!   (indices and barriers, shared memory, scalar and vector loads and stores, `cp.async` groups with zero fill,
-//!   mbarriers, the copy engine, and the warp collectives `ldmatrix` and `mma.sync`).
+//!   mbarriers, the copy engine, and the warp collectives `ldmatrix` and `mma.sync`, and `wgmma` across a warpgroup).
 //! - What the hardware would punish is reported as a [`Fault`] naming kernel, block, thread and
 //!   address: out-of-bounds or misaligned global and shared accesses, stores to the inputs, a
 //!   barrier some thread never reaches or reaches at another call site, a warp collective some
@@ -26,8 +26,7 @@ mod thread;
 mod tma;
 mod vector;
 pub mod warp;
-/// `wgmma`, ready for the rung that uses it (the GPU side's device functions arrive with it).
-pub mod wgmma;
+mod wgmma;
 
 pub use launch::{Fault, Launch, Region, launch};
 pub use mma::{bf16_to_f32, f16_to_f32};
@@ -44,7 +43,7 @@ pub mod api {
     };
     pub use super::ldmatrix::*;
     pub use super::math::*;
-    pub use super::mma::{mma_m16n8k16_bf16, mma_m16n8k16_f16};
+    pub use super::mma::{mma_m16n8k16, mma_m16n8k16_bf16, mma_m16n8k16_f16};
     pub use super::mbarrier::{
         fence_mbarrier_init, fence_proxy_async, mbarrier_arrive, mbarrier_arrive_expect_tx, mbarrier_init, mbarrier_try_wait,
         mbarrier_wait,
@@ -53,6 +52,7 @@ pub mod api {
     pub use super::thread::*;
     pub use super::tma::{tma_load_2d, tma_prefetch_map};
     pub use super::vector::*;
+    pub use super::wgmma::*;
     pub use super::trap;
 }
 

@@ -14,7 +14,7 @@ use super::memory::{self, Kind, Space};
 use super::mma::{bf16_to_f32, f16_to_f32};
 use super::tma::swizzled;
 use super::warp::{Scope, collective_at};
-use crate::spec::Dtype;
+use crate::spec::{Dtype, HalfElem};
 
 /// Shared-memory swizzle of a wgmma operand, as encoded in bits 62-63 of its descriptor.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -142,3 +142,25 @@ pub fn wgmma_wait_group<const N: u32>() {}
 
 /// `fence.proxy.async.shared::cta` before wgmma reads shared memory: no separate proxy here.
 pub fn fence_proxy_async_shared() {}
+
+/// The `N`-wide wgmma for element type `E`, on the first `N / 2` accumulators of `d`.
+#[track_caller]
+pub unsafe fn wgmma_m64k16<E: HalfElem, const N: usize, const TRANS_A: u32, const TRANS_B: u32>(d: &mut [f32; 128], desc_a: u64, desc_b: u64, accumulate: bool) {
+    let at = Location::caller();
+    let trans = (TRANS_A, TRANS_B);
+    match N {
+        64 => wgmma::<32>(E::DTYPE, (&mut d[..32]).try_into().unwrap(), desc_a, desc_b, accumulate, trans, at),
+        128 => wgmma::<64>(E::DTYPE, (&mut d[..64]).try_into().unwrap(), desc_a, desc_b, accumulate, trans, at),
+        256 => wgmma(E::DTYPE, d, desc_a, desc_b, accumulate, trans, at),
+        _ => fail(format!("wgmma with N = {N}: only 64, 128 and 256 are instantiated, at {at}")),
+    }
+}
+
+/// Keeps the compiler from moving accumulator accesses across wgmma on the GPU; nothing to do here.
+pub fn fence_operands<const N: usize>(_d: &mut [f32; 128]) {}
+
+pub fn fence_operands_32(_d: &mut [f32; 32]) {}
+
+pub fn fence_operands_64(_d: &mut [f32; 64]) {}
+
+pub fn fence_operands_128(_d: &mut [f32; 128]) {}

@@ -1,0 +1,246 @@
+//! # Rung 12 — tensor cores with `mma.sync`
+//!
+//! From here on A and B are 16-bit (bf16 or f16) and the multiplications run on the tensor
+//! cores, which multiply whole tiles per instruction. `mma.sync.m16n8k16` makes one warp compute a
+//! 16×8 block of C from a 16×16 slice of A and a 16×8 slice of B: 4096 multiply-adds in one
+//! instruction, with the operands spread over the warp's registers in fixed *fragments* (the
+//! table is in `device/mma.rs`). Everything in this kernel exists to feed those fragments fast
+//! enough.
+//!
+//! **Tiles.** A block of `BM × BN` of C, 8 warps; each warp owns an `MT·16 × NT·8` warp tile
+//! (`MT × NT` mma tiles, `MT·NT·4` f32 accumulators per thread). Per 16-wide slice of K a warp
+//! loads `MT` A fragments and `NT` B fragments and issues `MT·NT` mmas, so every fragment is
+//! reused `NT` (or `MT`) times from registers.
+//!
+//! **Fragments from shared memory: `ldmatrix`.** `ldmatrix.x4` reads four 8×8 matrices, each
+//! lane supplying the address of one 16-byte row, and leaves them in registers exactly in the
+//! A-fragment layout. B is K×N row-major, N contiguous, but the mma wants its B fragment in
+//! "column" order (pairs of consecutive k); `ldmatrix.x4.trans` transposes each 8×8 matrix on
+//! the way, so B needs no transposition in memory.
+//!
+//! **Bank conflicts: the XOR swizzle.** Each `ldmatrix` phase reads 16 bytes from each of 8
+//! consecutive rows of a tile. With plain row-major tiles whose rows are 64 or 128 bytes long,
+//! those rows start in the same banks and the read is serialised 4 or 8 ways. The tiles are
+//! stored swizzled instead: the 16-byte chunk `c` of 128-byte line `l` is stored at chunk
+//! `c ^ (l % 8)` (see `swizzle.rs`), which spreads any 8 consecutive rows over all 32 banks, while
+//! the cp.async writes of whole rows stay conflict-free. B (N wide) is kept as 64-column
+//! panels so each row of a panel is exactly one 128-byte line.
+//!
+//! **Pipeline: `cp.async` with `STAGES` buffers.** Global → shared copies are asynchronous
+//! (`cp.async.cg`, 16 bytes per thread per copy, straight to shared memory without passing through
+//! registers). The block keeps `STAGES` K-tiles of A and B in flight: while the tensor cores work
+//! on tile `kt`, the copies of tiles `kt+1 .. kt+STAGES-1` are under way. Each thread commits one
+//! copy group per tile (empty groups past the end keep the count regular), so "tile `kt` has
+//! arrived" is `wait_group(STAGES - 2)`. One barrier per tile then does two jobs: it publishes
+//! every thread's copies of tile `kt`, and it guarantees every warp has finished reading tile
+//! `kt-1`, whose buffer the copies issued right after it overwrite.
+//!
+//! **Tails.** Every M, N, K ≥ 1 works. Chunks past the edge of A or B are copied with the
+//! zero-fill form of `cp.async` (`src_bytes` < 16, down to 0), so they add zeros to the dot
+//! products; stores to C are predicated. A 16-byte copy needs a 16-byte-aligned source: rows of A
+//! are aligned only when K % 8 == 0, rows of B when N % 8 == 0. Otherwise that operand is loaded
+//! element by element through registers (slower, but correct).
+
+use crate::prelude::*;
+use core::marker::PhantomData;
+
+pub const RUNG: Rung = Rung { number: 12, slug: "mma_sync", idea: "tensor cores: ldmatrix + mma.sync from swizzled, cp.async-pipelined tiles" };
+
+/// A `BM × BN` block tile, K-tiles `BK` deep, `STAGES` shared-memory buffers; each warp computes
+/// `MT × NT` tiles of 16×8 (a warp tile of `16·MT × 8·NT`). Warps: `(BM / 16MT) · (BN / 8NT)`.
+pub struct MmaSync<E, const BM: usize, const BN: usize, const BK: usize, const MT: usize, const NT: usize, const STAGES: usize>(
+    PhantomData<E>,
+);
+
+impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: usize, const NT: usize, const STAGES: usize>
+    MmaSync<E, BM, BN, BK, MT, NT, STAGES>
+{
+    const WM: usize = 16 * MT;
+    const WN: usize = 8 * NT;
+    const THREADS: usize = (BM / Self::WM) * (BN / Self::WN) * 32;
+    const A_BYTES: usize = SwizzledTile::bytes(BM, BK);
+    const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(BK, BN);
+
+    /// The shapes this kernel is written for, checked when the specification is built.
+    const VALID: () = {
+        assert!(BM % Self::WM == 0 && BN % Self::WN == 0, "warp tiles must divide the block tile");
+        assert!(NT % 2 == 0, "B fragments are loaded two n-tiles at a time");
+        assert!(BK % 16 == 0, "K-tiles are whole mma steps");
+        assert!(SwizzledTile::valid_width(BK) && SwizzledTile::valid_width(BN), "tile widths: 32 or multiples of 64");
+        assert!((BM * BK / 8) % Self::THREADS == 0 && (BK * BN / 8) % Self::THREADS == 0, "copies split evenly");
+        assert!(Self::A_BYTES % 1024 == 0 && Self::STAGE_BYTES % 1024 == 0, "tiles start on swizzle blocks");
+        assert!(STAGES >= 2);
+    };
+
+    /// Shared-memory tiles of A (`BM × BK`) and B (`BK × BN`) of one stage.
+    #[inline(always)]
+    fn tiles(stage: usize) -> (SwizzledTile, SwizzledTile) {
+        let base = stage * Self::STAGE_BYTES;
+        (SwizzledTile::new(base, BM, BK), SwizzledTile::new(base + Self::A_BYTES, BK, BN))
+    }
+}
+
+impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: usize, const NT: usize, const STAGES: usize> GemmKernel
+    for MmaSync<E, BM, BN, BK, MT, NT, STAGES>
+{
+    type Elem = E;
+    const SPEC: KernelSpec = {
+        let () = Self::VALID;
+        KernelSpec::unnamed(
+            RUNG,
+            E::DTYPE,
+            Tile { bm: BM as u32, bn: BN as u32, bk: BK as u32, wm: Self::WM as u32, wn: Self::WN as u32, tm: 1, tn: 1, stages: STAGES as u32 },
+            Self::THREADS as u32,
+            (STAGES * Self::STAGE_BYTES) as u32,
+        )
+    };
+
+    unsafe fn run(gemm: &Gemm<E>) {
+        let smem: *mut u8 = dynamic_shared();
+        let smem_addr = shared_address(smem);
+        let (tid, warp, lane) = (thread_idx(), warp_idx() as usize, lane_idx());
+        let (wm0, wn0) = ((warp / (BN / Self::WN) * Self::WM) as u32, (warp % (BN / Self::WN) * Self::WN) as u32);
+        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
+        let a = gemm.a().window(row0, 0);
+        let b = gemm.b().window(0, col0);
+        let a_vec = gemm.k % 8 == 0 && gemm.a as usize % 16 == 0;
+        let b_vec = gemm.n % 8 == 0 && gemm.b as usize % 16 == 0;
+        let k_tiles = gemm.k.div_ceil(BK as u32);
+
+        // Issue the copies of K-tile `kt` into buffer `stage`.
+        let load = |kt: u32, stage: usize| {
+            let (a_tile, b_tile) = Self::tiles(stage);
+            let k0 = kt * BK as u32;
+            unsafe {
+                copy_tile(smem, smem_addr, a_tile, a.window(0, k0), BM, BK, a_vec, tid, Self::THREADS);
+                copy_tile(smem, smem_addr, b_tile, b.window(k0, 0), BK, BN, b_vec, tid, Self::THREADS);
+            }
+        };
+
+        // Prologue: the first STAGES-1 tiles in flight, one group each.
+        for s in 0..STAGES - 1 {
+            if (s as u32) < k_tiles {
+                load(s as u32, s);
+            }
+            cp_async_commit_group();
+        }
+
+        let mut acc = [[[0.0f32; 4]; NT]; MT];
+        let (mut read_stage, mut write_stage) = (0, STAGES - 1);
+        for kt in 0..k_tiles {
+            // Tile kt has landed for this thread; after the barrier, for every thread. The barrier
+            // also means every warp is done with tile kt-1, whose buffer is `write_stage`.
+            cp_async_wait_pending(STAGES - 2);
+            sync_threads();
+            let next = kt + STAGES as u32 - 1;
+            if next < k_tiles {
+                load(next, write_stage);
+            }
+            cp_async_commit_group();
+
+            let (a_tile, b_tile) = Self::tiles(read_stage);
+            for kk in 0..BK / 16 {
+                let k = (kk * 16) as u32;
+                // Lane l addresses row l % 16, columns 8·(l / 16) .. +8 of a 16×16 block: the
+                // four 8×8 matrices of ldmatrix.x4 in fragment order (see device/ldmatrix.rs).
+                let (r16, c8) = (lane % 16, lane / 16 * 8);
+                let mut af = [[0u32; 4]; MT];
+                for (mt, f) in af.iter_mut().enumerate() {
+                    *f = unsafe { ldmatrix_x4(smem_addr + a_tile.chunk(wm0 + (mt * 16) as u32 + r16, k + c8)) };
+                }
+                let mut bf = [[0u32; 2]; NT];
+                for np in 0..NT / 2 {
+                    let r = unsafe { ldmatrix_x4_trans(smem_addr + b_tile.chunk(k + r16, wn0 + (np * 16) as u32 + c8)) };
+                    bf[2 * np] = [r[0], r[1]];
+                    bf[2 * np + 1] = [r[2], r[3]];
+                }
+                for mt in 0..MT {
+                    for nt in 0..NT {
+                        mma_m16n8k16::<E>(&mut acc[mt][nt], af[mt], bf[nt]);
+                    }
+                }
+            }
+            read_stage = if read_stage + 1 == STAGES { 0 } else { read_stage + 1 };
+            write_stage = if write_stage + 1 == STAGES { 0 } else { write_stage + 1 };
+        }
+        // No copies of real tiles are pending here (the last groups are empty), so the shared
+        // memory can be left as is.
+
+        // Epilogue: lane (g, t) holds rows g and g+8, columns 2t and 2t+1 of each 16×8 tile.
+        let c = gemm.c().window(row0 + wm0, col0 + wn0);
+        let (g, t2) = (lane / 4, lane % 4 * 2);
+        for mt in 0..MT {
+            for nt in 0..NT {
+                let (r, col) = ((mt * 16) as u32 + g, (nt * 8) as u32 + t2);
+                let d = acc[mt][nt];
+                c.store(r, col, d[0]);
+                c.store(r, col + 1, d[1]);
+                c.store(r + 8, col, d[2]);
+                c.store(r + 8, col + 1, d[3]);
+            }
+        }
+    }
+}
+
+/// Copies the `rows × cols` window of `src` at its origin into the swizzled `tile`, 16 bytes
+/// (8 elements) per copy, the block's `threads` threads taking chunks in turn (neighbouring
+/// threads take neighbouring chunks of a row: coalesced reads). Parts of the window outside the
+/// matrix read as zeros.
+///
+/// With `vec`, each chunk is one `cp.async.cg` whose `src_bytes` counts the elements inside the
+/// matrix (the rest zero-filled; 0 reads nothing, and the window origin, always inside the matrix,
+/// stands in as the address); the caller commits and waits. Without `vec` (rows not 16-byte
+/// aligned), the elements go through registers and plain stores: complete when this returns.
+///
+/// # Safety
+/// `tile` lies in this block's dynamic shared memory (`smem`, at shared address `smem_addr`),
+/// and the origin of `src` is inside its matrix.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn copy_tile<E: HalfElem>(
+    smem: *mut u8,
+    smem_addr: u32,
+    tile: SwizzledTile,
+    src: Matrix<E>,
+    rows: usize,
+    cols: usize,
+    vec: bool,
+    tid: u32,
+    threads: usize,
+) {
+    let chunks_per_row = cols / 8;
+    for i in 0..rows * chunks_per_row / threads {
+        let id = tid as usize + i * threads;
+        let (r, c) = ((id / chunks_per_row) as u32, (id % chunks_per_row * 8) as u32);
+        let offset = tile.chunk(r, c);
+        if vec {
+            let valid = if r < src.rows { src.cols.saturating_sub(c).min(8) } else { 0 };
+            let from = if valid > 0 { src.ptr(r, c) } else { src.ptr(0, 0) };
+            unsafe { cp_async_cg_16_zfill(smem_addr + offset, from, valid * 2) };
+        } else {
+            let to = smem.wrapping_add(offset as usize) as *mut u16;
+            for e in 0..8 {
+                let v = if src.contains(r, c + e) { unsafe { src.get(r, c + e) }.bits() } else { 0 };
+                unsafe { store(to.add(e as usize), v) };
+            }
+        }
+    }
+}
+
+entries! {
+    elem = Bf16;
+    bgemm_12_mma_sync_128x128x32_w64x32_s4 => MmaSync<Bf16, 128, 128, 32, 4, 4, 4>,
+    bgemm_12_mma_sync_128x256x32_w64x64_s3 => MmaSync<Bf16, 128, 256, 32, 4, 8, 3>,
+    bgemm_12_mma_sync_128x256x32_w64x64_s4 => MmaSync<Bf16, 128, 256, 32, 4, 8, 4>,
+}
+
+/// The f16 instantiation: same kernel, the f16 mma.
+pub mod f16 {
+    use super::MmaSync;
+    use crate::spec::F16;
+
+    entries! {
+        elem = F16;
+        hgemm_12_mma_sync_128x128x32_w64x32_s4 => MmaSync<F16, 128, 128, 32, 4, 4, 4>,
+    }
+}

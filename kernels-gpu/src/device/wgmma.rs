@@ -1,0 +1,299 @@
+//! `wgmma`: warpgroup matrix multiply-accumulate (sm_90a). Four consecutive warps (a
+//! *warpgroup*, 128 threads, starting at a warp index divisible by 4) issue one
+//! `wgmma.mma_async` together; the tensor cores read A and B straight from shared memory (through
+//! *matrix descriptors*) and accumulate into registers spread over the 128 threads.
+//!
+//! The instruction is asynchronous:
+//! 1. [`wgmma_fence`] before the first `wgmma` of a batch, so that earlier register writes to the
+//!    accumulators are ordered before the tensor cores read them;
+//! 2. any number of `wgmma_m64n*k16_*` calls;
+//! 3. [`wgmma_commit_group`] closes them into a *wgmma-group*;
+//! 4. [`wgmma_wait_group`]`::<N>` waits until at most `N` groups are pending. Until then the
+//!    accumulator registers belong to the tensor cores: reading or writing them is undefined, and
+//!    the shared memory they read must stay unchanged.
+//!
+//! Shared memory written by ordinary stores or `cp.async` is seen by the tensor cores (the
+//! "async proxy") only after [`fence_proxy_async_shared`] by the writing threads, then a barrier.
+//!
+//! Accumulator layout of `m64nNk16` with `f32` accumulators (`N/2` registers per thread): warp
+//! `w` of the warpgroup owns rows `16w .. 16w+15`; with `g = lane / 4`, `t = lane % 4`, register
+//! `d[4j + i]` holds row `16w + g + 8·(i / 2)`, column `8j + 2t + (i % 2)`. That is the
+//! `mma.m16n8` accumulator layout, repeated for each 8 columns.
+//!
+//! Matrix descriptors (64 bits, see [`matrix_descriptor`]) locate a tile in shared memory: its
+//! start address, two strides (leading and stride byte offsets) and the swizzle pattern the
+//! tile was stored with. The meaning of the strides depends on which dimension is contiguous
+//! ("major"): see the wgmma rung for the two layouts rgemm uses.
+
+use crate::spec::{Dtype, HalfElem};
+use core::arch::asm;
+
+/// Swizzle patterns of a shared-memory tile, as encoded in bits 62–63 of a matrix descriptor.
+/// With 128-byte swizzling, the 16-byte chunk `c` of 128-byte row `r` of each 1024-byte block
+/// is stored at chunk `c ^ (r % 8)`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u64)]
+pub enum Swizzle {
+    None = 0,
+    B128 = 1,
+    B64 = 2,
+    B32 = 3,
+}
+
+/// A `wgmma` shared-memory matrix descriptor.
+///
+/// | bits | field |
+/// | --- | --- |
+/// | 0–13 | start address `(addr & 0x3FFFF) >> 4` |
+/// | 16–29 | leading dimension byte offset `>> 4` |
+/// | 32–45 | stride dimension byte offset `>> 4` |
+/// | 49–51 | base offset: 0 when the swizzle pattern starts at a 1024-byte boundary |
+/// | 62–63 | swizzle mode |
+///
+/// `addr` is a shared address ([`shared_address`](super::shared_address)); the tile must start
+/// 16-byte aligned, and for the swizzled modes the pattern (1024 bytes for 128-byte swizzling) must
+/// start at an aligned address, since the hardware applies the XOR to address bits: moving the
+/// start address inside an aligned pattern (to step along K) is allowed.
+#[inline(always)]
+pub const fn matrix_descriptor(addr: u32, leading_bytes: u32, stride_bytes: u32, swizzle: Swizzle) -> u64 {
+    const fn enc(x: u32) -> u64 {
+        ((x & 0x3FFFF) >> 4) as u64
+    }
+    enc(addr) | (enc(leading_bytes) << 16) | (enc(stride_bytes) << 32) | ((swizzle as u64) << 62)
+}
+
+/// Orders this thread's earlier register accesses before the `wgmma`s that follow.
+///
+/// ```ptx
+/// wgmma.fence.sync.aligned;
+/// ```
+#[inline(always)]
+pub fn wgmma_fence() {
+    unsafe { asm!("wgmma.fence.sync.aligned;", options(nostack)) }
+}
+
+/// Closes the `wgmma`s issued since the last commit into one wgmma-group.
+///
+/// ```ptx
+/// wgmma.commit_group.sync.aligned;
+/// ```
+#[inline(always)]
+pub fn wgmma_commit_group() {
+    unsafe { asm!("wgmma.commit_group.sync.aligned;", options(nostack)) }
+}
+
+/// Waits until at most `N` wgmma-groups of this warpgroup are pending.
+///
+/// ```ptx
+/// wgmma.wait_group.sync.aligned N;
+/// ```
+/// The compiler does not know that the accumulators change under it until here: follow this
+/// with `fence_operands_*` on every accumulator array the finished groups wrote, so that no read
+/// of them is moved before the wait.
+#[inline(always)]
+pub fn wgmma_wait_group<const N: u32>() {
+    unsafe { asm!("wgmma.wait_group.sync.aligned {n};", n = const N, options(nostack)) }
+}
+
+/// Makes this thread's earlier generic-proxy writes to shared memory (ordinary stores,
+/// `cp.async`) visible to the async proxy (`wgmma`, TMA). Issue it after the writes, before the
+/// barrier that hands the tile to the tensor cores.
+///
+/// ```ptx
+/// fence.proxy.async.shared::cta;
+/// ```
+#[inline(always)]
+pub fn fence_proxy_async_shared() {
+    unsafe { asm!("fence.proxy.async.shared::cta;", options(nostack)) }
+}
+
+macro_rules! wgmma_fn {
+    ($(#[$doc:meta])* $name:ident, $shape:literal, $ty:literal, $n:literal; $($i:literal)+; $last:literal) => {
+        $(#[$doc])*
+        ///
+        /// `TRANS_A` / `TRANS_B` are 0 for a K-major operand (K contiguous in memory) and 1 for
+        /// an M- or N-major one. `accumulate = false` ignores the old `d` (`d = A · B`).
+        ///
+        /// # Safety
+        /// Executed by all 128 threads of a warpgroup together; the descriptors describe tiles
+        /// of this block's shared memory that stay unchanged until a wait covers this group; `d`
+        /// must not be touched until then.
+        #[inline(always)]
+        pub unsafe fn $name<const TRANS_A: u32, const TRANS_B: u32>(d: &mut [f32; $n], desc_a: u64, desc_b: u64, accumulate: bool) {
+            unsafe {
+                asm!(
+                    "{{",
+                    ".reg .pred p;",
+                    "setp.ne.b32 p, {scale_d}, 0;",
+                    concat!(
+                        "wgmma.mma_async.sync.aligned.", $shape, ".f32.", $ty, ".", $ty, " {{",
+                        $("{", $i, "}, ",)+ "{", $last, "}",
+                        "}}, {desc_a}, {desc_b}, p, 1, 1, {ta}, {tb};"
+                    ),
+                    "}}",
+                    $(inout(reg32) d[$i],)+
+                    inout(reg32) d[$last],
+                    desc_a = in(reg64) desc_a,
+                    desc_b = in(reg64) desc_b,
+                    scale_d = in(reg32) accumulate as u32,
+                    ta = const TRANS_A,
+                    tb = const TRANS_B,
+                    options(nostack),
+                )
+            }
+        }
+    };
+}
+
+macro_rules! operand_fence_fn {
+    ($(#[$doc:meta])* $name:ident, $n:literal; $($i:literal)+; $last:literal) => {
+        $(#[$doc])*
+        #[inline(always)]
+        pub fn $name(d: &mut [f32; $n]) {
+            unsafe {
+                asm!(
+                    concat!("// fence operands: ", $("{", $i, "} ",)+ "{", $last, "}"),
+                    $(inout(reg32) d[$i],)+
+                    inout(reg32) d[$last],
+                    options(nostack, nomem),
+                )
+            }
+        }
+    };
+}
+
+/// `d += A · B` (or `d = A · B`) for a 64×N×16 tile of `E`, N = 64, 128 or 256 given by `N`; `d`
+/// holds at least N/2 accumulators and only the first N/2 are used. The instruction for the element
+/// type and shape is chosen at compile time.
+///
+/// # Safety
+/// As for the instruction functions below; `N` must be 64, 128 or 256.
+#[inline(always)]
+pub unsafe fn wgmma_m64k16<E: HalfElem, const N: usize, const TRANS_A: u32, const TRANS_B: u32>(
+    d: &mut [f32; 128],
+    desc_a: u64,
+    desc_b: u64,
+    accumulate: bool,
+) {
+    let f16 = matches!(E::DTYPE, Dtype::F16);
+    // The first N/2 accumulators, as an array of the instruction's size.
+    let p = d.as_mut_ptr();
+    unsafe {
+        match (N, f16) {
+            (64, false) => wgmma_m64n64k16_bf16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 32]), desc_a, desc_b, accumulate),
+            (64, true) => wgmma_m64n64k16_f16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 32]), desc_a, desc_b, accumulate),
+            (128, false) => wgmma_m64n128k16_bf16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 64]), desc_a, desc_b, accumulate),
+            (128, true) => wgmma_m64n128k16_f16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 64]), desc_a, desc_b, accumulate),
+            (256, false) => wgmma_m64n256k16_bf16::<TRANS_A, TRANS_B>(d, desc_a, desc_b, accumulate),
+            (256, true) => wgmma_m64n256k16_f16::<TRANS_A, TRANS_B>(d, desc_a, desc_b, accumulate),
+            _ => super::trap(),
+        }
+    }
+}
+
+/// Pins the first N/2 accumulators of `d` (N = 64, 128 or 256) after a [`wgmma_wait_group`].
+#[inline(always)]
+pub fn fence_operands<const N: usize>(d: &mut [f32; 128]) {
+    let p = d.as_mut_ptr();
+    match N {
+        64 => fence_operands_32(unsafe { &mut *(p as *mut [f32; 32]) }),
+        128 => fence_operands_64(unsafe { &mut *(p as *mut [f32; 64]) }),
+        _ => fence_operands_128(d),
+    }
+}
+
+wgmma_fn!(
+    /// `d += A · B` for a 64×64×16 tile, bf16 inputs, `f32` accumulators (32 per thread).
+    ///
+    /// ```ptx
+    /// { .reg .pred p; setp.ne.b32 p, %r_accumulate, 0;
+    ///   wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+    ///     {%f_d0, ..., %f_d31}, %rd_desc_a, %rd_desc_b, p, 1, 1, TRANS_A, TRANS_B; }
+    /// ```
+    wgmma_m64n64k16_bf16, "m64n64k16", "bf16", 32; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; 31
+);
+
+wgmma_fn!(
+    /// `d += A · B` for a 64×64×16 tile, f16 inputs, `f32` accumulators (32 per thread).
+    ///
+    /// ```ptx
+    /// { .reg .pred p; setp.ne.b32 p, %r_accumulate, 0;
+    ///   wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+    ///     {%f_d0, ..., %f_d31}, %rd_desc_a, %rd_desc_b, p, 1, 1, TRANS_A, TRANS_B; }
+    /// ```
+    wgmma_m64n64k16_f16, "m64n64k16", "f16", 32; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; 31
+);
+
+operand_fence_fn!(
+    /// Pins 32 accumulators (one m64n64 tile) in place: see [`wgmma_wait_group`].
+    ///
+    /// ```ptx
+    /// // fence operands: %f0 %f1 ... (a comment: no instruction, but the compiler must assume
+    /// // every register is read and rewritten here)
+    /// ```
+    fence_operands_32, 32; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; 31
+);
+
+wgmma_fn!(
+    /// `d += A · B` for a 64×128×16 tile, bf16 inputs, `f32` accumulators (64 per thread).
+    ///
+    /// ```ptx
+    /// { .reg .pred p; setp.ne.b32 p, %r_accumulate, 0;
+    ///   wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+    ///     {%f_d0, ..., %f_d63}, %rd_desc_a, %rd_desc_b, p, 1, 1, TRANS_A, TRANS_B; }
+    /// ```
+    wgmma_m64n128k16_bf16, "m64n128k16", "bf16", 64; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62; 63
+);
+
+wgmma_fn!(
+    /// `d += A · B` for a 64×128×16 tile, f16 inputs, `f32` accumulators (64 per thread).
+    ///
+    /// ```ptx
+    /// { .reg .pred p; setp.ne.b32 p, %r_accumulate, 0;
+    ///   wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+    ///     {%f_d0, ..., %f_d63}, %rd_desc_a, %rd_desc_b, p, 1, 1, TRANS_A, TRANS_B; }
+    /// ```
+    wgmma_m64n128k16_f16, "m64n128k16", "f16", 64; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62; 63
+);
+
+operand_fence_fn!(
+    /// Pins 64 accumulators (one m64n128 tile) in place: see [`wgmma_wait_group`].
+    ///
+    /// ```ptx
+    /// // fence operands: %f0 %f1 ... (a comment: no instruction, but the compiler must assume
+    /// // every register is read and rewritten here)
+    /// ```
+    fence_operands_64, 64; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62; 63
+);
+
+wgmma_fn!(
+    /// `d += A · B` for a 64×256×16 tile, bf16 inputs, `f32` accumulators (128 per thread).
+    ///
+    /// ```ptx
+    /// { .reg .pred p; setp.ne.b32 p, %r_accumulate, 0;
+    ///   wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+    ///     {%f_d0, ..., %f_d127}, %rd_desc_a, %rd_desc_b, p, 1, 1, TRANS_A, TRANS_B; }
+    /// ```
+    wgmma_m64n256k16_bf16, "m64n256k16", "bf16", 128; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95 96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126; 127
+);
+
+wgmma_fn!(
+    /// `d += A · B` for a 64×256×16 tile, f16 inputs, `f32` accumulators (128 per thread).
+    ///
+    /// ```ptx
+    /// { .reg .pred p; setp.ne.b32 p, %r_accumulate, 0;
+    ///   wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+    ///     {%f_d0, ..., %f_d127}, %rd_desc_a, %rd_desc_b, p, 1, 1, TRANS_A, TRANS_B; }
+    /// ```
+    wgmma_m64n256k16_f16, "m64n256k16", "f16", 128; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95 96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126; 127
+);
+
+operand_fence_fn!(
+    /// Pins 128 accumulators (one m64n256 tile) in place: see [`wgmma_wait_group`].
+    ///
+    /// ```ptx
+    /// // fence operands: %f0 %f1 ... (a comment: no instruction, but the compiler must assume
+    /// // every register is read and rewritten here)
+    /// ```
+    fence_operands_128, 128; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95 96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126; 127
+);

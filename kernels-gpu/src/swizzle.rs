@@ -1,0 +1,82 @@
+//! Swizzled shared-memory tiles of 16-bit elements, the layout both tensor-core rungs use.
+//!
+//! Shared memory has 32 banks of 4 bytes: one 128-byte line spans every bank once, as eight
+//! 16-byte *chunks*. The tensor-core loads (`ldmatrix`, `wgmma`) read eight rows of a tile at the
+//! same column, 16 bytes per row. In a plain row-major tile with 128-byte rows those eight chunks
+//! all sit at the same place of their lines, in the same four banks: an 8-way bank conflict.
+//!
+//! The 128-byte XOR swizzle moves chunk `c` of line `l` to chunk `c ^ (l % 8)`. The eight rows
+//! read together are eight consecutive lines, so they land in eight different chunk positions,
+//! one per group of four banks: no conflict. Writing a whole row (eight neighbouring chunks) only
+//! permutes its chunks within the line, so the copies into the tile stay conflict-free too. On
+//! byte offsets the swizzle is one XOR, bits 4–6 ^= bits 7–9:
+//! `offset ^ ((offset >> 3) & 0x70)`, a permutation within each 1024-byte block.
+//!
+//! It is also exactly the pattern the Hopper copy engine (TMA) writes and `wgmma` reads in its
+//! "128-byte swizzle" mode, so the wgmma rung keeps this layout as is and only describes it to the
+//! hardware (see `13_wgmma.rs`).
+//!
+//! Tiles wider than 64 elements are stored as column *panels* 64 elements (128 bytes) wide, one
+//! after the other, each panel row-major and swizzled: a row never spans more than one line.
+//! Tiles 32 elements wide (64-byte rows) use the same XOR: line `l` then holds rows `2l` and
+//! `2l+1`, and eight consecutive rows still fall on eight distinct chunk positions
+//! (`(r % 2)·4 + c` XOR `(r / 2) % 8` takes eight different values for `r` in an aligned
+//! group of eight).
+
+/// The 128-byte XOR swizzle of a byte offset inside a 1024-byte-aligned block: chunk `c` of
+/// 128-byte line `l` goes to chunk `c ^ (l % 8)`.
+#[inline(always)]
+pub const fn swizzle_128b(offset: u32) -> u32 {
+    offset ^ ((offset >> 3) & 0x70)
+}
+
+/// A `rows × cols` tile of 16-bit elements in shared memory, in swizzled column panels of
+/// `min(cols, 64)` elements (see the module documentation). Addresses are byte offsets from
+/// the start of the block's dynamic shared memory; `offset` must be a multiple of 1024 so the
+/// swizzle pattern starts where the hardware expects it.
+#[derive(Clone, Copy)]
+pub struct SwizzledTile {
+    offset: u32,
+    rows: u32,
+    row_bytes: u32,
+}
+
+impl SwizzledTile {
+    /// The tile at byte `offset` of shared memory. `cols` must be 32 or a multiple of 64.
+    #[inline(always)]
+    pub const fn new(offset: usize, rows: usize, cols: usize) -> Self {
+        let row_bytes = if cols < 64 { cols * 2 } else { 128 };
+        SwizzledTile { offset: offset as u32, rows: rows as u32, row_bytes: row_bytes as u32 }
+    }
+
+    /// Whether [`SwizzledTile::new`] accepts a tile `cols` wide.
+    pub const fn valid_width(cols: usize) -> bool {
+        cols == 32 || (cols >= 64 && cols % 64 == 0)
+    }
+
+    /// Bytes a `rows × cols` tile occupies.
+    pub const fn bytes(rows: usize, cols: usize) -> usize {
+        rows * cols * 2
+    }
+
+    /// Bytes from one column panel to the next (the panel's rows × 128 bytes).
+    #[inline(always)]
+    pub const fn panel_bytes(&self) -> u32 {
+        self.rows * self.row_bytes
+    }
+
+    /// Shared-memory offset of the tile's first byte.
+    #[inline(always)]
+    pub const fn offset(&self) -> u32 {
+        self.offset
+    }
+
+    /// Byte offset of the 16-byte chunk holding columns `col .. col + 8` of `row`; `col` is a
+    /// multiple of 8.
+    #[inline(always)]
+    pub const fn chunk(&self, row: u32, col: u32) -> u32 {
+        let panel_cols = self.row_bytes / 2;
+        let (panel, c) = (col / panel_cols, col % panel_cols);
+        self.offset + panel * self.panel_bytes() + swizzle_128b(row * self.row_bytes + c * 2)
+    }
+}
