@@ -8,7 +8,7 @@ use rgemm::catalog::{self, KernelSpec, Swizzle};
 use rgemm::{Error, Problem, emulate};
 
 /// Random cases per kernel; each runs one kernel on one random problem.
-const CASES_PER_KERNEL: u32 = 12;
+const CASES_PER_KERNEL: u32 = 16;
 
 fn problem(m: u32, n: u32, k: u32, alpha: f32, beta: f32) -> Problem {
     Problem::new(m as u64, n as u64, k as u64, alpha, beta).unwrap()
