@@ -375,3 +375,22 @@ fn wgmma_multiplies_tma_loaded_128_byte_swizzled_tiles() {
         }
     }
 }
+
+#[test]
+fn a_panic_or_trap_in_one_thread_is_a_fault_of_that_thread() {
+    let fault = bare_launch(|| {
+        let t = emulator::api::thread_idx() as usize;
+        let table = [1u32; 40];
+        std::hint::black_box(table[t]);
+    })
+    .unwrap_err();
+    assert_eq!(fault.thread, 40, "{fault}");
+    assert!(fault.message.contains("panicked") && fault.message.contains("out of bounds"), "{fault}");
+    let fault = bare_launch(|| {
+        if emulator::api::thread_idx() == 7 {
+            emulator::api::trap();
+        }
+    })
+    .unwrap_err();
+    assert_eq!((fault.thread, fault.message.as_str()), (7, "trap: the kernel aborted"));
+}
