@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the bundle (see gpu-bundle.sh). Logs go to $OUT (or ./gpu-logs).
-#   bash bundle/run.sh [tests|sanitize|bench|all] [kernel-substring]
+#   bash bundle/run.sh [tests|sanitize|bench|tune|all] [kernel-substring]
+# bench: `rgemm bench` (each rung at its best configuration, or every kernel matching the filter)
+#   (RGEMM_BENCH_FILTER: a regex of kernel names; RGEMM_BENCH_DTYPE: f32|bf16|f16)
+#   over RGEMM_BENCH_SIZES (default: rgemm's list) with RGEMM_BENCH_ITERS launches (default 10);
+#   writes results.json, results.csv, chart.svg (and chart.png where a font is found) to $OUT.
+# tune: `rgemm tune` at RGEMM_TUNE_SIZE (default 4096); writes tune.json to $OUT.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mode=${1:-all}
@@ -8,6 +13,7 @@ filter=${2:-}
 logs=${OUT:-$PWD/gpu-logs}
 mkdir -p "$logs"
 export RGEMM_REQUIRE_GPU=1 RGEMM_BIN="$here/rgemm"
+[ -f "$here/COMMIT" ] && export RGEMM_COMMIT="$(cat "$here/COMMIT")"
 # cuBLAS: from the CUDA toolkit or a pip wheel, whichever is there.
 for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
          $(python3 -c 'import nvidia, os; [print(os.path.join(p, s, "lib")) for p in nvidia.__path__ for s in ("cu13", "cublas")]' 2>/dev/null); do
@@ -17,7 +23,7 @@ export LD_LIBRARY_PATH
 status=0
 note() { echo "== $* ==" | tee -a "$logs/summary.txt"; }
 
-kernels() { "$here/rgemm" list | awk 'NR>1 && /gemm_/ {print $1}' | grep -- "$filter"; }
+kernels() { "$here/rgemm" list | awk 'NR>1 && $1 ~ /^[a-z]gemm_/ {print $1}' | grep -- "$filter"; }
 
 note "$(date -u +%FT%TZ) commit $(cat "$here/COMMIT" 2>/dev/null) mode $mode"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader | tee -a "$logs/summary.txt"
@@ -45,11 +51,22 @@ fi
 
 bench_filter=${RGEMM_BENCH_FILTER:-$filter}
 if [[ $mode == bench || $mode == all ]]; then
-  size=${RGEMM_BENCH_SIZE:-4096}
-  for k in $("$here/rgemm" list | awk 'NR>1 && /gemm_/ {print $1}' | grep -E -- "$bench_filter"); do
-    "$here/rgemm" run --kernel "$k" --m "$size" --n "$size" --k "$size" --iters "${RGEMM_BENCH_ITERS:-10}" >>"$logs/bench.log" 2>&1 || status=1
-  done
-  grep -E "^(kernel|cuBLAS|ratio|check)" "$logs/bench.log" | tee -a "$logs/summary.txt"
+  args=(--out "$logs" --iters "${RGEMM_BENCH_ITERS:-10}")
+  [ -n "${RGEMM_BENCH_SIZES:-}" ] && args+=(--sizes "$RGEMM_BENCH_SIZES")
+  if [ -n "$bench_filter" ]; then
+    for k in $("$here/rgemm" list | awk 'NR>1 && $1 ~ /^[a-z]gemm_/ {print $1}' | grep -E -- "$bench_filter"); do args+=(--kernel "$k"); done
+  fi
+  if "$here/rgemm" bench "${args[@]}" ${RGEMM_BENCH_DTYPE:+--dtype "$RGEMM_BENCH_DTYPE"} >"$logs/bench.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+  note "rgemm bench: $r"
+  cat "$logs/bench.log" | tee -a "$logs/summary.txt"
+fi
+
+if [[ $mode == tune ]]; then
+  if "$here/rgemm" tune --size "${RGEMM_TUNE_SIZE:-4096}" --iters "${RGEMM_BENCH_ITERS:-10}" --json "$logs/tune.json" >"$logs/tune.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+  note "rgemm tune: $r"
+  cat "$logs/tune.log" | tee -a "$logs/summary.txt"
 fi
 note "status $status"
+# The device tool returns few files: pack every log except the summary into one archive.
+(cd "$logs" && tar czf ../rgemm-logs.tgz --exclude summary.txt . 2>/dev/null && find . -mindepth 1 ! -name summary.txt -delete && mv ../rgemm-logs.tgz .) || true
 exit $status

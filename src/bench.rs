@@ -1,8 +1,15 @@
 //! Timing with CUDA events: warm-up launches first (module load and first-touch costs stay out of
-//! the numbers), then one event pair per launch and the median.
+//! the numbers), then one event pair per launch and the median; and the benchmark runner behind
+//! `rgemm bench` and `rgemm tune` (every kernel × size, validated once, timed with cuBLAS on the
+//! same operands, L2 flushed between timed launches).
 
-use crate::error::Result;
-use crate::gpu::Gpu;
+use crate::catalog::{Dtype, Kernel};
+use crate::check::Inputs;
+use crate::error::{Error, Result};
+use crate::gpu::{Buffer, Gpu};
+use crate::problem::{Problem, Shape};
+use crate::report::{self, DeviceRecord, Outcome, Report, RunRecord, SizeRecord, Stats};
+use crate::verify::{self, Operands};
 
 #[derive(Clone, Debug)]
 pub struct Timing {
@@ -34,14 +41,55 @@ impl Timing {
 }
 
 /// Runs `launch` `warmup` times untimed, then `iters` times each between two events.
-pub fn time(gpu: &Gpu, warmup: usize, iters: usize, mut launch: impl FnMut() -> Result<()>) -> Result<Timing> {
+pub fn time(gpu: &Gpu, warmup: usize, iters: usize, launch: impl FnMut() -> Result<()>) -> Result<Timing> {
+    time_flushed(gpu, warmup, iters, None, launch)
+}
+
+/// A scratch buffer twice the size of the L2 cache: writing it before a launch evicts whatever
+/// the previous launch left in L2, so every timed launch reads its operands from HBM.
+pub struct L2Flush {
+    buffer: Buffer<u8>,
+}
+
+impl L2Flush {
+    /// Bytes written per flush on `gpu`: twice its L2 (64 MiB if the device does not say).
+    pub fn bytes_for(gpu: &Gpu) -> u64 {
+        if gpu.info.l2_bytes > 0 { 2 * gpu.info.l2_bytes } else { 64 << 20 }
+    }
+
+    pub fn new(gpu: &Gpu) -> Result<L2Flush> {
+        let bytes = Self::bytes_for(gpu);
+        gpu.require_memory(bytes)?;
+        Ok(L2Flush { buffer: gpu.zeros(bytes as usize)? })
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.buffer.len() as u64
+    }
+
+    /// Enqueues the write on the stream (outside any pair of timing events).
+    pub fn flush(&mut self, gpu: &Gpu) -> Result<()> {
+        gpu.memset_zeros(&mut self.buffer)
+    }
+}
+
+/// As [`time`], writing `flush` (when given) before every launch, outside the timed events.
+pub fn time_flushed(gpu: &Gpu, warmup: usize, iters: usize, mut flush: Option<&mut L2Flush>, mut launch: impl FnMut() -> Result<()>) -> Result<Timing> {
+    let mut before = |gpu: &Gpu| -> Result<()> {
+        match flush.as_deref_mut() {
+            Some(f) => f.flush(gpu),
+            None => Ok(()),
+        }
+    };
     for _ in 0..warmup {
+        before(gpu)?;
         launch()?;
     }
     let iters = iters.max(1);
     let mut events = Vec::with_capacity(iters);
     for _ in 0..iters {
         let (start, end) = (gpu.timing_event()?, gpu.timing_event()?);
+        before(gpu)?;
         start.record(gpu.stream())?;
         launch()?;
         end.record(gpu.stream())?;
@@ -54,4 +102,188 @@ pub fn time(gpu: &Gpu, warmup: usize, iters: usize, mut launch: impl FnMut() -> 
         .collect::<Result<Vec<f64>, _>>()?;
     samples_ms.sort_by(f64::total_cmp);
     Ok(Timing { samples_ms })
+}
+
+/// The sizes `rgemm bench` runs by default: squares, then shapes that stress one dimension and an
+/// odd shape no tile divides.
+pub const DEFAULT_SIZES: &[Shape] = &[
+    (1024, 1024, 1024),
+    (2048, 2048, 2048),
+    (4096, 4096, 4096),
+    (8192, 8192, 8192),
+    (4096, 4096, 1024),
+    (8192, 1024, 4096),
+    (3001, 2999, 3003),
+];
+
+/// What a benchmark run does.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// `bench` or `tune` (recorded in the report).
+    pub command: String,
+    pub dtype: Dtype,
+    pub kernels: Vec<Kernel>,
+    pub sizes: Vec<Shape>,
+    pub warmup: usize,
+    pub iters: usize,
+    pub seed: u64,
+    /// Write 2× L2 between timed launches.
+    pub flush_l2: bool,
+    pub git_commit: Option<String>,
+}
+
+impl Plan {
+    /// Steps reported to the progress callback: per size, a check per kernel, cuBLAS, and a
+    /// timing per kernel.
+    pub fn steps(&self) -> u64 {
+        (self.sizes.len() * (2 * self.kernels.len() + 1)) as u64
+    }
+}
+
+/// The device as a report records it, with the peak for `dtype`.
+pub fn device_record(gpu: &Gpu, dtype: Dtype) -> DeviceRecord {
+    let i = &gpu.info;
+    let peak_formula = match dtype {
+        Dtype::F32 => "fp32 CUDA cores: SMs × 128 lanes × 2 flops × clock",
+        Dtype::Bf16 | Dtype::F16 => "dense tensor cores: SMs × 4096 flops per clock × clock",
+    };
+    DeviceRecord {
+        name: i.name.clone(),
+        compute_capability: format!("{}.{}", i.compute_capability.0, i.compute_capability.1),
+        multiprocessors: i.multiprocessors,
+        clock_mhz: i.clock_khz as f64 / 1e3,
+        l2_bytes: i.l2_bytes,
+        memory_bytes: i.memory_bytes,
+        driver_cuda_version: i.driver_cuda_version.clone(),
+        peak_tflops: i.peak_tflops(dtype),
+        peak_formula: peak_formula.to_string(),
+    }
+}
+
+/// Runs `plan` on `gpu`. `progress(done, total, what)` is called before each step. Kernels that
+/// reject a size, and sizes that do not fit in memory, are recorded as skipped; failed checks
+/// and CUDA errors of one kernel are recorded and the run goes on (see [`Report::failures`]).
+pub fn run(gpu: &Gpu, plan: &Plan, mut progress: impl FnMut(u64, u64, &str)) -> Result<Report> {
+    let date_utc = report::utc_now();
+    let mut flush = if plan.flush_l2 { Some(L2Flush::new(gpu)?) } else { None };
+    let total = plan.steps();
+    let mut done = 0u64;
+    let mut step = |what: String| {
+        progress(done, total, &what);
+        done += 1;
+    };
+    let mut sizes = Vec::with_capacity(plan.sizes.len());
+    for &(m, n, k) in &plan.sizes {
+        let problem = Problem::new(m, n, k, 1.0, 0.0)?;
+        // An error outside any one kernel (e.g. the context died) is recorded against every
+        // kernel of the size, so that the sizes already measured are still reported.
+        let record = run_size(gpu, plan, &problem, flush.as_mut(), &mut step).unwrap_or_else(|e| {
+            let mut record = SizeRecord::new(&problem);
+            record.cublas_error = Some(e.to_string());
+            record.runs = plan
+                .kernels
+                .iter()
+                .map(|k| RunRecord { kernel: k.name().to_string(), outcome: Outcome::Error, timing: None, check: None, note: Some(e.to_string()) })
+                .collect();
+            record
+        });
+        sizes.push(record);
+    }
+    progress(total, total, "done");
+    Ok(Report {
+        schema: report::SCHEMA,
+        command: plan.command.clone(),
+        rgemm_version: env!("CARGO_PKG_VERSION").to_string(),
+        git_commit: plan.git_commit.clone(),
+        date_utc,
+        device: device_record(gpu, plan.dtype),
+        dtype: plan.dtype.name().to_string(),
+        warmup: plan.warmup,
+        iters: plan.iters.max(1),
+        l2_flush_bytes: flush.as_ref().map_or(0, L2Flush::bytes),
+        seed: plan.seed,
+        kernels: report::kernel_records(&plan.kernels),
+        sizes,
+    })
+}
+
+/// An error that skips a kernel or size instead of failing it: the catalog rejects the size, or
+/// it does not fit in memory.
+fn skip_reason(e: &Error) -> Option<String> {
+    match e {
+        Error::Unsupported { reason, .. } => Some(reason.clone()),
+        Error::OutOfMemory { .. } => Some(e.to_string()),
+        _ => None,
+    }
+}
+
+fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2Flush>, step: &mut impl FnMut(String)) -> Result<SizeRecord> {
+    let mut record = SizeRecord::new(problem);
+    let name = record.name();
+    if let Err(e) = gpu.require_memory(Operands::bytes(problem)) {
+        let reason = skip_reason(&e).ok_or(e)?;
+        for _ in 0..2 * plan.kernels.len() + 1 {
+            step(format!("{name}: skipped"));
+        }
+        record.runs = plan.kernels.iter().map(|k| RunRecord::skipped(k.name(), reason.clone())).collect();
+        record.skipped = Some(reason);
+        return Ok(record);
+    }
+
+    // Validation: once per kernel, each on operands of its own (freed before the timing).
+    for &kernel in &plan.kernels {
+        step(format!("{name} {}: check", kernel.name()));
+        let run = match verify::verify(gpu, kernel, problem, plan.seed) {
+            Ok(verdict) => RunRecord {
+                kernel: kernel.name().to_string(),
+                outcome: if verdict.passed() { Outcome::Pass } else { Outcome::Fail },
+                timing: None,
+                check: Some(verdict.to_string()),
+                note: None,
+            },
+            Err(e) => match skip_reason(&e) {
+                Some(reason) => RunRecord::skipped(kernel.name(), reason),
+                None => RunRecord { kernel: kernel.name().to_string(), outcome: Outcome::Error, timing: None, check: None, note: Some(e.to_string()) },
+            },
+        };
+        record.runs.push(run);
+    }
+
+    // Timing: cuBLAS, then every kernel that ran its check, on the same operands.
+    step(format!("{name} cuBLAS"));
+    let inputs = Inputs::random(problem, plan.dtype, plan.seed);
+    let ops = match Operands::upload(gpu, problem, &inputs) {
+        Ok(ops) => ops,
+        Err(e) => {
+            let reason = skip_reason(&e).ok_or(e)?;
+            for run in record.runs.iter_mut().filter(|r| !matches!(r.outcome, Outcome::Skipped)) {
+                run.note = Some(format!("not timed: {reason}"));
+            }
+            record.cublas_error = Some(reason);
+            for _ in 0..plan.kernels.len() {
+                step(format!("{name}: not timed"));
+            }
+            return Ok(record);
+        }
+    };
+    let (a, b, c) = (ops.a.addr(gpu), ops.b.addr(gpu), ops.c_addr(gpu));
+    let dtype = plan.dtype;
+    match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || unsafe { gpu.cublas_gemm(dtype, problem, a, b, c) }) {
+        Ok(t) => record.cublas = Some(Stats::new(&t, problem)),
+        Err(e) => record.cublas_error = Some(e.to_string()),
+    }
+    for (run, &kernel) in record.runs.iter_mut().zip(&plan.kernels) {
+        step(format!("{name} {}: timing", kernel.name()));
+        if !matches!(run.outcome, Outcome::Pass | Outcome::Fail) {
+            continue;
+        }
+        match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || unsafe { gpu.launch(kernel, problem, a, b, c) }) {
+            Ok(t) => run.timing = Some(Stats::new(&t, problem)),
+            Err(e) => {
+                run.outcome = Outcome::Error;
+                run.note = Some(e.to_string());
+            }
+        }
+    }
+    Ok(record)
 }

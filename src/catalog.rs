@@ -129,3 +129,94 @@ impl Kernel {
         })
     }
 }
+
+/// The best configuration of each rung, fastest rung first: what `best` and `rgemm bench` use.
+///
+/// Measured with `rgemm run` at M = N = K = 4096 on an NVIDIA H100 80GB HBM3 (driver 580.159.04),
+/// 2026-11-22, commit 4cdd15b ([log](../docs/perf/2026-11-22-h100-rungs-1-3.md)): rung 3 at
+/// 32x32x32 ran 8.64 TFLOP/s against 8.14 at 16x16x16; rungs 1 and 2 have one configuration each.
+/// `rgemm tune` prints a replacement for this table from a fresh run.
+///
+/// A rung with no entry here (a configuration merged after the last tuning run) is represented by
+/// its first configuration in the catalog, and `best` tries such rungs after every listed one,
+/// highest rung first.
+pub const BEST: &[&str] = &["sgemm_03_smem_tiling_32x32x32", "sgemm_02_coalesced_32x32x1", "sgemm_01_naive_32x32x1"];
+
+/// The aliases `best` (fp32), `best-bf16` and `best-f16`, and the element type each stands for.
+pub const BEST_ALIASES: &[(&str, Dtype)] = &[("best", Dtype::F32), ("best-bf16", Dtype::Bf16), ("best-f16", Dtype::F16)];
+
+/// The element type a `best` alias stands for, or `None` when `name` is not an alias.
+pub fn best_alias(name: &str) -> Option<Dtype> {
+    BEST_ALIASES.iter().find(|(alias, _)| *alias == name).map(|&(_, dtype)| dtype)
+}
+
+/// The rung numbers that have kernels of `dtype`, in ladder order.
+pub fn rungs(dtype: Dtype) -> Vec<u8> {
+    let mut numbers: Vec<u8> = all().filter(|k| k.spec.dtype == dtype).map(|k| k.spec.rung.number).collect();
+    numbers.dedup();
+    numbers
+}
+
+/// Every configuration of rung `number` for `dtype`, in catalog order.
+pub fn configurations(number: u8, dtype: Dtype) -> Vec<Kernel> {
+    all().filter(|k| k.spec.rung.number == number && k.spec.dtype == dtype).collect()
+}
+
+/// The configuration of rung `number` that represents it: its [`BEST`] entry, else its first
+/// configuration in the catalog; `None` when the rung has no kernel of `dtype`.
+pub fn best_of_rung(number: u8, dtype: Dtype) -> Option<Kernel> {
+    let listed = BEST.iter().filter_map(|name| find(name).ok()).find(|k| k.spec.rung.number == number && k.spec.dtype == dtype);
+    listed.or_else(|| configurations(number, dtype).into_iter().next())
+}
+
+/// Each rung of `dtype` at its best configuration, in ladder order (what `rgemm bench` runs).
+pub fn ladder(dtype: Dtype) -> Vec<Kernel> {
+    rungs(dtype).into_iter().filter_map(|number| best_of_rung(number, dtype)).collect()
+}
+
+/// The kernels `best` tries for `dtype`, in order: the [`BEST`] entries of that type as listed,
+/// then the representative of each rung without an entry, highest rung first.
+pub fn best_candidates(dtype: Dtype) -> Vec<Kernel> {
+    let mut out: Vec<Kernel> = BEST.iter().filter_map(|name| find(name).ok()).filter(|k| k.spec.dtype == dtype).collect();
+    for number in rungs(dtype).into_iter().rev() {
+        if !out.iter().any(|k| k.spec.rung.number == number) {
+            out.extend(best_of_rung(number, dtype));
+        }
+    }
+    out
+}
+
+/// The first of `candidates` that can run `problem`; if none can, why the first one cannot.
+pub fn first_supporting(candidates: &[Kernel], problem: &Problem, what: &str) -> Result<Kernel> {
+    let mut first_reason = None;
+    for kernel in candidates {
+        match kernel.launch(problem) {
+            Ok(_) => return Ok(*kernel),
+            Err(Error::Unsupported { reason, .. }) => {
+                first_reason.get_or_insert(format!("{}: {reason}", kernel.name()));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(Error::Unsupported {
+        kernel: what.to_string(),
+        reason: first_reason.map_or_else(|| "the catalog has no kernel of this type".to_string(), |r| format!("no candidate supports it ({r})")),
+    })
+}
+
+/// A kernel by name, where the `best` aliases resolve to the fastest kernel of their type that
+/// supports `problem` (falling back down [`best_candidates`]).
+pub fn resolve(name: &str, problem: &Problem) -> Result<Kernel> {
+    match best_alias(name) {
+        Some(dtype) => first_supporting(&best_candidates(dtype), problem, name),
+        None => find(name),
+    }
+}
+
+/// Element types by name, as the command line and reports spell them.
+pub const DTYPES: &[Dtype] = &[Dtype::F32, Dtype::Bf16, Dtype::F16];
+
+/// The element type called `name` (`f32`, `bf16`, `f16`).
+pub fn dtype_named(name: &str) -> Option<Dtype> {
+    DTYPES.iter().copied().find(|d| d.name() == name)
+}

@@ -28,6 +28,13 @@ pub enum Error {
     Cuda(String),
     #[error("cuBLAS error: {0}")]
     Cublas(String),
+    /// A file could not be read or written; the message names the file.
+    #[error("{0}")]
+    Io(String),
+    #[error("invalid report {path}: {message}")]
+    InvalidReport { path: String, message: String },
+    #[error("chart: {0}")]
+    Chart(String),
 }
 
 struct Suggestions<'a>(&'a [String]);

@@ -27,12 +27,44 @@ pub struct DeviceInfo {
     /// Peak SM clock in kHz.
     pub clock_khz: u32,
     pub memory_bytes: u64,
+    /// Size of the L2 cache in bytes.
+    pub l2_bytes: u64,
+    /// The CUDA version the driver supports, e.g. "13.0".
+    pub driver_cuda_version: Option<String>,
 }
 
 impl DeviceInfo {
     /// FP32 CUDA-core peak: SMs × 128 lanes × 2 flops per FMA × clock.
     pub fn fp32_peak_tflops(&self) -> f64 {
-        self.multiprocessors as f64 * 128.0 * 2.0 * self.clock_khz as f64 * 1e3 / 1e12
+        fp32_peak_tflops(self.multiprocessors, self.clock_khz)
+    }
+
+    /// Dense bf16/f16 tensor-core peak: SMs × 4096 flops per clock × clock.
+    pub fn tensor_peak_tflops(&self) -> f64 {
+        tensor_peak_tflops(self.multiprocessors, self.clock_khz)
+    }
+
+    /// The peak that kernels of `dtype` are measured against.
+    pub fn peak_tflops(&self, dtype: Dtype) -> f64 {
+        peak_tflops(dtype, self.multiprocessors, self.clock_khz)
+    }
+}
+
+/// FP32 CUDA-core peak: SMs × 128 lanes × 2 flops per FMA × clock (kHz).
+pub fn fp32_peak_tflops(multiprocessors: u32, clock_khz: u32) -> f64 {
+    multiprocessors as f64 * 128.0 * 2.0 * clock_khz as f64 * 1e3 / 1e12
+}
+
+/// Dense bf16/f16 tensor-core peak of Hopper: SMs × 4096 flops per clock × clock (kHz).
+pub fn tensor_peak_tflops(multiprocessors: u32, clock_khz: u32) -> f64 {
+    multiprocessors as f64 * 4096.0 * clock_khz as f64 * 1e3 / 1e12
+}
+
+/// fp32 kernels run on the CUDA cores; bf16/f16 kernels against the tensor-core peak.
+pub fn peak_tflops(dtype: Dtype, multiprocessors: u32, clock_khz: u32) -> f64 {
+    match dtype {
+        Dtype::F32 => fp32_peak_tflops(multiprocessors, clock_khz),
+        Dtype::Bf16 | Dtype::F16 => tensor_peak_tflops(multiprocessors, clock_khz),
     }
 }
 
@@ -55,6 +87,13 @@ impl<T> Buffer<T> {
     pub fn is_empty(&self) -> bool {
         self.slice.len() == 0
     }
+}
+
+/// The CUDA version the driver supports ("13.0"), if the driver says.
+fn driver_cuda_version() -> Option<String> {
+    let mut version: std::ffi::c_int = 0;
+    let result = unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) };
+    (result == cudarc::driver::sys::CUresult::CUDA_SUCCESS && version > 0).then(|| format!("{}.{}", version / 1000, version % 1000 / 10))
 }
 
 pub struct Gpu {
@@ -88,6 +127,8 @@ impl Gpu {
             multiprocessors: attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32,
             clock_khz: attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CLOCK_RATE)? as u32,
             memory_bytes: ctx.total_mem()? as u64,
+            l2_bytes: attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)? as u64,
+            driver_cuda_version: driver_cuda_version(),
         };
         let (major, minor) = info.compute_capability;
         if (major, minor) != (9, 0) {
@@ -135,6 +176,11 @@ impl Gpu {
 
     pub fn download<T: DeviceRepr>(&self, buffer: &Buffer<T>) -> Result<Vec<T>> {
         Ok(self.stream.clone_dtoh(&buffer.slice)?)
+    }
+
+    /// Writes zeros over `buffer`, on the stream (used to evict the L2 cache between launches).
+    pub fn memset_zeros<T: DeviceRepr + ValidAsZeroBits>(&self, buffer: &mut Buffer<T>) -> Result<()> {
+        Ok(self.stream.memset_zeros(&mut buffer.slice)?)
     }
 
     /// Overwrites `dst` with `src` (same length), on the stream.

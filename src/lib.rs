@@ -5,19 +5,23 @@
 //! - [`problem`]: a GEMM's sizes and scalars, validated before anything touches the GPU.
 //! - [`gpu`]: the CUDA context, the loaded module, launches and cuBLAS (through cudarc).
 //! - [`check`]: inputs, the f64 reference and the relative Frobenius error.
-//! - [`bench`]: timing with CUDA events.
+//! - [`bench`]: timing with CUDA events, and the runner of `rgemm bench` / `rgemm tune`.
+//! - [`report`]: benchmark results: JSON, CSV and the printed tables.
+//! - [`chart`]: the ladder as PNG and SVG charts (plotters, font loaded at run time).
 //! - [`emulate`]: running kernels on the CPU through the device module's emulator.
 //! - [`ptx`]: the embedded PTX and the launch bounds added to it.
 //! - [`tma`]: tensor maps for kernels that load through the copy engine.
 
 pub mod bench;
 pub mod catalog;
+pub mod chart;
 pub mod check;
 pub mod emulate;
 pub mod error;
 pub mod gpu;
 pub mod problem;
 pub mod ptx;
+pub mod report;
 pub mod tma;
 pub mod verify;
 

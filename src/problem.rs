@@ -59,3 +59,43 @@ impl std::fmt::Display for Problem {
         write!(f, "M={} N={} K={} alpha={} beta={}", self.m, self.n, self.k, self.alpha, self.beta)
     }
 }
+
+/// One GEMM shape: `M×N×K`.
+pub type Shape = (u64, u64, u64);
+
+/// A shape from `N` (square) or `MxNxK` (`x` or `×`), each size checked as [`Problem::new`]
+/// checks it.
+pub fn parse_shape(text: &str) -> Result<Shape> {
+    let t = text.trim();
+    let bad = || Error::InvalidProblem(format!("'{t}' is not a size: write N for N×N×N or MxNxK, e.g. 4096x4096x1024"));
+    let parts: Vec<&str> = t.split(['x', 'X', '×']).map(str::trim).collect();
+    let dims: Vec<u64> = parts.iter().map(|p| p.parse::<u64>().map_err(|_| bad())).collect::<Result<_>>()?;
+    let shape = match dims[..] {
+        [n] => (n, n, n),
+        [m, n, k] => (m, n, k),
+        _ => return Err(bad()),
+    };
+    Problem::new(shape.0, shape.1, shape.2, 1.0, 0.0)?;
+    Ok(shape)
+}
+
+/// A comma-separated list of shapes (`1024,2048,4096x4096x1024`), in the order given, without
+/// repeats.
+pub fn parse_shapes(text: &str) -> Result<Vec<Shape>> {
+    let mut shapes: Vec<Shape> = Vec::new();
+    for part in text.split(',') {
+        if part.trim().is_empty() {
+            return Err(Error::InvalidProblem(format!("'{text}' has an empty entry; write sizes separated by commas, e.g. 1024,2048,4096x4096x1024")));
+        }
+        let shape = parse_shape(part)?;
+        if !shapes.contains(&shape) {
+            shapes.push(shape);
+        }
+    }
+    Ok(shapes)
+}
+
+/// `MxNxK` as the reports write it.
+pub fn shape_name(shape: Shape) -> String {
+    format!("{}x{}x{}", shape.0, shape.1, shape.2)
+}

@@ -96,3 +96,68 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn every_best_name_is_in_the_catalog_once_per_rung() {
+    let mut seen = std::collections::HashSet::new();
+    for name in catalog::BEST {
+        let k = catalog::find(name).unwrap_or_else(|e| panic!("BEST lists {name}: {e}"));
+        assert!(seen.insert((k.spec.rung.number, k.spec.dtype)), "BEST lists rung {} ({}) twice", k.spec.rung.number, k.spec.dtype.name());
+    }
+}
+
+#[test]
+fn every_rung_has_a_best_entry_or_its_first_configuration() {
+    for &dtype in catalog::DTYPES {
+        for rung in catalog::rungs(dtype) {
+            let best = catalog::best_of_rung(rung, dtype).expect("a rung with kernels has a representative");
+            let configs = catalog::configurations(rung, dtype);
+            let listed = catalog::BEST.iter().find(|n| configs.iter().any(|k| k.name() == **n));
+            match listed {
+                Some(name) => assert_eq!(best.name(), *name),
+                None => assert_eq!(best, configs[0], "rung {rung} without a BEST entry is represented by its first configuration"),
+            }
+        }
+        let ladder = catalog::ladder(dtype);
+        assert_eq!(ladder.iter().map(|k| k.spec.rung.number).collect::<Vec<_>>(), catalog::rungs(dtype));
+        // `best` tries every rung of the type exactly once.
+        let mut candidates: Vec<u8> = catalog::best_candidates(dtype).iter().map(|k| k.spec.rung.number).collect();
+        candidates.sort_unstable();
+        assert_eq!(candidates, catalog::rungs(dtype));
+    }
+    // Today's knowledge: rung 3 at 32x32x32 beats 16x16x16.
+    assert_eq!(catalog::best_of_rung(3, Dtype::F32).unwrap().name(), "sgemm_03_smem_tiling_32x32x32");
+}
+
+#[test]
+fn best_resolves_to_the_first_kernel_that_supports_the_problem() {
+    let square = Problem::new(4096, 4096, 4096, 1.0, 0.0).unwrap();
+    let first = catalog::best_candidates(Dtype::F32)[0];
+    assert_eq!(catalog::resolve("best", &square).unwrap(), first);
+    assert_eq!(catalog::resolve("sgemm_01_naive_32x32x1", &square).unwrap().name(), "sgemm_01_naive_32x32x1");
+    // For every problem, `best` is the first candidate whose launch the catalog accepts.
+    for (m, n, k) in [(1, 1, 1), (3001, 2999, 3003), (1_048_561, 8, 8), (4_000_000, 1, 1)] {
+        let p = Problem::new(m, n, k, 1.0, 0.0).unwrap();
+        let expected = catalog::best_candidates(Dtype::F32).into_iter().find(|c| c.launch(&p).is_ok());
+        match (catalog::resolve("best", &p), expected) {
+            (Ok(got), Some(want)) => assert_eq!(got, want),
+            (Err(Error::Unsupported { kernel, reason }), None) => assert!(kernel == "best" && reason.contains("no candidate"), "{reason}"),
+            (got, want) => panic!("{m}x{n}x{k}: got {got:?}, expected {want:?}"),
+        }
+    }
+    // Falling back: 16-row blocks cannot cover M = 65535·16 + 1; 32-row blocks can.
+    let tall = Problem::new(65_535 * 16 + 1, 8, 8, 1.0, 0.0).unwrap();
+    let small = catalog::find("sgemm_03_smem_tiling_16x16x16").unwrap();
+    let large = catalog::find("sgemm_03_smem_tiling_32x32x32").unwrap();
+    assert!(small.launch(&tall).is_err() && large.launch(&tall).is_ok());
+    assert_eq!(catalog::first_supporting(&[small, large], &tall, "best").unwrap(), large);
+    let Err(Error::Unsupported { reason, .. }) = catalog::first_supporting(&[small], &tall, "best") else { panic!("expected unsupported") };
+    assert!(reason.contains("16x16x16") && reason.contains("block rows"), "{reason}");
+    // A type without kernels says so.
+    if catalog::rungs(Dtype::Bf16).is_empty() {
+        let e = catalog::resolve("best-bf16", &square).unwrap_err();
+        assert!(e.to_string().contains("no kernel of this type"), "{e}");
+    }
+    assert_eq!(catalog::best_alias("best-f16"), Some(Dtype::F16));
+    assert_eq!(catalog::best_alias("bestest"), None);
+}

@@ -1,11 +1,17 @@
-//! `rgemm`: list the kernels, run one against cuBLAS and check it.
+//! `rgemm`: list the kernels, run one against cuBLAS and check it, benchmark the ladder, tune
+//! configurations, and chart the results.
 
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use rgemm::catalog::{self, Kernel};
+use rgemm::bench::{self, Plan};
+use rgemm::catalog::{self, Dtype, Kernel};
+use rgemm::problem::{self, Shape};
+use rgemm::report::{self, Report};
 use rgemm::verify::{self, Operands};
-use rgemm::{check, emulate, Error, Gpu, Problem};
+use rgemm::{check, chart, emulate, Error, Gpu, Problem};
 
 #[derive(Parser)]
 #[command(name = "rgemm", version, about = "GEMM kernels in Rust on the GPU, checked and timed against cuBLAS")]
@@ -23,6 +29,85 @@ enum Command {
     /// Validate kernels (all by default) on one problem, without timing: for quick checks and
     /// for running under compute-sanitizer.
     Check(CheckArgs),
+    /// Benchmark kernels (each rung at its best configuration by default) against cuBLAS over
+    /// several sizes; writes a table, JSON, CSV and a chart.
+    Bench(BenchArgs),
+    /// Time every configuration of the chosen rungs at one size and report the best per rung.
+    Tune(TuneArgs),
+    /// Draw the chart of a `bench` or `tune` JSON file (no GPU needed).
+    Chart(ChartArgs),
+}
+
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Kernels to run (repeatable; see `rgemm list`); default: every rung of --dtype at its
+    /// best configuration.
+    #[arg(long)]
+    kernel: Vec<String>,
+    /// Comma-separated sizes: N for N×N×N or MxNxK [default: 1024,2048,4096,8192,4096x4096x1024,8192x1024x4096,3001x2999x3003]
+    #[arg(long, value_parser = parse_shapes, allow_hyphen_values = true)]
+    sizes: Option<ShapeList>,
+    /// Element type of A and B: f32, bf16 or f16 [default: f32, or the type of the --kernel names]
+    #[arg(long, value_parser = parse_dtype)]
+    dtype: Option<Dtype>,
+    /// Timed launches per kernel and size (median, min, max and spread are reported).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    iters: u64,
+    /// Untimed launches first.
+    #[arg(long, default_value_t = 3)]
+    warmup: usize,
+    /// Folder for results.json, results.csv, chart.svg and chart.png (created if missing).
+    #[arg(long, default_value = "bench-results")]
+    out: PathBuf,
+    /// Seed of the random inputs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Do not flush the L2 cache between timed launches.
+    #[arg(long)]
+    no_flush: bool,
+    /// TrueType font for the PNG chart (default: DejaVuSans from the usual places).
+    #[arg(long)]
+    font: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct TuneArgs {
+    /// Rungs to tune (repeatable); default: every rung of --dtype.
+    #[arg(long)]
+    rung: Vec<u8>,
+    /// Element type of A and B: f32, bf16 or f16.
+    #[arg(long, default_value = "f32", value_parser = parse_dtype)]
+    dtype: Dtype,
+    /// Problem size: N for N×N×N, or MxNxK.
+    #[arg(long, default_value = "4096", value_parser = parse_shape, allow_hyphen_values = true)]
+    size: Shape,
+    /// Timed launches per configuration.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    iters: u64,
+    /// Untimed launches first.
+    #[arg(long, default_value_t = 3)]
+    warmup: usize,
+    /// Also write the results as JSON to this file (`rgemm chart --input` draws it).
+    #[arg(long)]
+    json: Option<PathBuf>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Do not flush the L2 cache between timed launches.
+    #[arg(long)]
+    no_flush: bool,
+}
+
+#[derive(clap::Args)]
+struct ChartArgs {
+    /// A results.json written by `rgemm bench` or `rgemm tune --json`.
+    #[arg(long)]
+    input: PathBuf,
+    /// Folder for chart.svg and chart.png [default: the input's folder]
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// TrueType font for the PNG (default: DejaVuSans from the usual places).
+    #[arg(long)]
+    font: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -49,7 +134,8 @@ struct CheckArgs {
 
 #[derive(clap::Args)]
 struct RunArgs {
-    /// Kernel name (see `rgemm list`).
+    /// Kernel name (see `rgemm list`), or `best`, `best-bf16`, `best-f16`: the fastest known
+    /// kernel of that type that supports the size.
     #[arg(long)]
     kernel: String,
     /// Rows of A and C [default: 2048, or 128 with --emulate].
@@ -82,6 +168,22 @@ fn parse_size(s: &str) -> Result<u64, String> {
     s.trim().parse::<u64>().map_err(|_| format!("'{s}' is not a size; sizes are whole numbers from 1 to {}", rgemm::problem::MAX_DIM))
 }
 
+/// The value of `--sizes` (a newtype, so clap takes the list as one value).
+#[derive(Clone, Debug)]
+struct ShapeList(Vec<Shape>);
+
+fn parse_shapes(s: &str) -> Result<ShapeList, String> {
+    problem::parse_shapes(s).map(ShapeList).map_err(|e| e.to_string())
+}
+
+fn parse_shape(s: &str) -> Result<Shape, String> {
+    problem::parse_shape(s).map_err(|e| e.to_string())
+}
+
+fn parse_dtype(s: &str) -> Result<Dtype, String> {
+    catalog::dtype_named(s.trim()).ok_or_else(|| format!("'{s}' is not an element type; use f32, bf16 or f16"))
+}
+
 fn main() -> ExitCode {
     // A panic would be a bug in rgemm; still, the user gets one line, not a backtrace.
     std::panic::set_hook(Box::new(|info| eprintln!("error: internal error: {info}")));
@@ -102,6 +204,9 @@ fn main() -> ExitCode {
         Command::List => list(),
         Command::Run(args) => run(&args),
         Command::Check(args) => check_kernels(&args),
+        Command::Bench(args) => bench_command(&args),
+        Command::Tune(args) => tune_command(&args),
+        Command::Chart(args) => chart_command(&args),
     };
     match result {
         Ok(code) => code,
@@ -126,16 +231,22 @@ fn list() -> Result<ExitCode, Error> {
             k.spec.rung.idea
         );
     }
-    println!("\nEvery kernel accepts any M, N, K >= 1 whose grid fits (ceil(M/BM) <= 65535 block rows).");
+    println!("\nEvery kernel accepts any M, N, K >= 1 whose grid fits (ceil(M/BM) <= 65535 block rows);");
+    println!("kernels that load through TMA also need 16-byte-aligned rows of A and B.");
+    for &(alias, dtype) in catalog::BEST_ALIASES {
+        let candidates: Vec<&str> = catalog::best_candidates(dtype).iter().map(|k| k.name()).collect();
+        let tried = if candidates.is_empty() { "no kernel of this type yet".to_string() } else { candidates.join(", ") };
+        println!("--kernel {alias:<9} tries, in order: {tried}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     // Everything that can be checked without a GPU is checked first.
-    let kernel: Kernel = catalog::find(&args.kernel)?;
     let default = if args.emulate { 128 } else { 2048 };
     let size = |v: Option<u64>| v.unwrap_or(default);
     let problem = Problem::new(size(args.m), size(args.n), size(args.k), args.alpha, args.beta)?;
+    let kernel: Kernel = catalog::resolve(&args.kernel, &problem)?;
     kernel.launch(&problem)?;
     if args.emulate {
         return run_emulated(kernel, &problem, args.seed);
@@ -145,6 +256,9 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
 
     println!("device   {} ({} SMs, compute capability {}.{})", gpu.info.name, gpu.info.multiprocessors, gpu.info.compute_capability.0, gpu.info.compute_capability.1);
     println!("problem  {problem}, seed {}", args.seed);
+    if catalog::best_alias(&args.kernel).is_some() {
+        println!("best     {} is {} for this problem", args.kernel, kernel.name());
+    }
     let verdict = verify::verify(&gpu, kernel, &problem, args.seed)?;
 
     let inputs = check::Inputs::random(&problem, kernel.spec.dtype, args.seed);
@@ -186,12 +300,12 @@ fn report_emulated(verdict: Result<verify::Verdict, Error>) -> Result<ExitCode, 
 }
 
 fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
+    let problem = Problem::new(args.m, args.n, args.k, args.alpha, args.beta)?;
     let kernels: Vec<Kernel> = if args.kernel.is_empty() {
         catalog::all().collect()
     } else {
-        args.kernel.iter().map(|name| catalog::find(name)).collect::<Result<_, _>>()?
+        args.kernel.iter().map(|name| catalog::resolve(name, &problem)).collect::<Result<_, _>>()?
     };
-    let problem = Problem::new(args.m, args.n, args.k, args.alpha, args.beta)?;
     for kernel in &kernels {
         kernel.launch(&problem)?;
     }
@@ -220,4 +334,170 @@ fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
     }
     println!("{} passed, {failed} failed", kernels.len() - failed);
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The commit to record: `RGEMM_COMMIT` from the environment (the GPU bundle sets it), else the
+/// one this binary was built from.
+fn git_commit() -> Option<String> {
+    std::env::var("RGEMM_COMMIT").ok().filter(|c| !c.trim().is_empty()).map(|c| c.trim().to_string()).or_else(|| option_env!("RGEMM_GIT_COMMIT").map(String::from))
+}
+
+/// The kernels of a bench run and their element type: the named ones (all of one type, which
+/// must match --dtype when both are given), else the ladder of --dtype.
+fn bench_kernels(names: &[String], dtype: Option<Dtype>) -> Result<(Vec<Kernel>, Dtype), Error> {
+    if names.is_empty() {
+        let dtype = dtype.unwrap_or(Dtype::F32);
+        let ladder = catalog::ladder(dtype);
+        if ladder.is_empty() {
+            return Err(Error::InvalidProblem(format!("the catalog has no {} kernels (`rgemm list` shows every kernel)", dtype.name())));
+        }
+        return Ok((ladder, dtype));
+    }
+    let mut kernels: Vec<Kernel> = Vec::new();
+    for name in names {
+        if catalog::best_alias(name).is_some() {
+            return Err(Error::InvalidProblem(format!("'{name}' depends on the size; bench runs each rung at its best configuration when --kernel is omitted")));
+        }
+        let kernel = catalog::find(name)?;
+        if !kernels.contains(&kernel) {
+            kernels.push(kernel);
+        }
+    }
+    let dtype = dtype.unwrap_or(kernels[0].spec.dtype);
+    if let Some(other) = kernels.iter().find(|k| k.spec.dtype != dtype) {
+        return Err(Error::InvalidProblem(format!(
+            "{} takes {} operands but this run is {}: one run compares kernels of one element type with cuBLAS of that type",
+            other.name(),
+            other.spec.dtype.name(),
+            dtype.name()
+        )));
+    }
+    Ok((kernels, dtype))
+}
+
+/// A progress bar on stderr while a run goes (hidden when stderr is not a terminal).
+fn progress_bar(total: u64) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    let style = indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}").map(|s| s.progress_chars("=> "));
+    if let Ok(style) = style {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn run_plan(gpu: &Gpu, plan: &Plan) -> Result<Report, Error> {
+    let bar = progress_bar(plan.steps());
+    let report = bench::run(gpu, plan, |done, _total, what| {
+        bar.set_position(done);
+        bar.set_message(what.to_string());
+    });
+    bar.finish_and_clear();
+    report
+}
+
+fn create_dir(dir: &Path) -> Result<(), Error> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::Io(format!("cannot create {}: {e}", dir.display())))
+}
+
+fn bench_command(args: &BenchArgs) -> Result<ExitCode, Error> {
+    let (kernels, dtype) = bench_kernels(&args.kernel, args.dtype)?;
+    let sizes = args.sizes.clone().map_or_else(|| bench::DEFAULT_SIZES.to_vec(), |list| list.0);
+    if let Some(font) = &args.font {
+        chart::find_font(Some(font))?;
+    }
+    let gpu = Gpu::open()?;
+    // Before the run, so that a folder that cannot be made fails now, not after it.
+    create_dir(&args.out)?;
+    let plan = Plan {
+        command: "bench".into(),
+        dtype,
+        kernels,
+        sizes,
+        warmup: args.warmup,
+        iters: args.iters as usize,
+        seed: args.seed,
+        flush_l2: !args.no_flush,
+        git_commit: git_commit(),
+    };
+    let report = run_plan(&gpu, &plan)?;
+    print!("{}", report::table(&report));
+    write_outputs(&report, &args.out, args.font.as_deref())?;
+    Ok(if report.failures() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// results.json, results.csv and the charts; a chart that cannot be drawn is a warning, since
+/// `rgemm chart` can draw it later from the JSON.
+fn write_outputs(report: &Report, dir: &Path, font: Option<&Path>) -> Result<(), Error> {
+    let json = dir.join("results.json");
+    let csv = dir.join("results.csv");
+    report.write_json(&json)?;
+    report.write_csv(&csv)?;
+    println!("\nwrote    {}, {}", json.display(), csv.display());
+    match chart::write_charts(report, dir, font) {
+        Ok(written) => print_charts(&written),
+        Err(e) => eprintln!("warning: {e}; `rgemm chart --input {}` can draw it later", json.display()),
+    }
+    Ok(())
+}
+
+fn print_charts(written: &chart::Written) {
+    match &written.png {
+        Some(png) => println!("wrote    {}, {}", written.svg.display(), png.display()),
+        None => println!("wrote    {}", written.svg.display()),
+    }
+    if let Some(note) = &written.png_note {
+        println!("note     {note}");
+    }
+}
+
+fn tune_command(args: &TuneArgs) -> Result<ExitCode, Error> {
+    let available = catalog::rungs(args.dtype);
+    if available.is_empty() {
+        return Err(Error::InvalidProblem(format!("the catalog has no {} kernels (`rgemm list` shows every kernel)", args.dtype.name())));
+    }
+    let mut rungs = if args.rung.is_empty() { available.clone() } else { args.rung.clone() };
+    rungs.sort_unstable();
+    rungs.dedup();
+    if let Some(missing) = rungs.iter().find(|r| !available.contains(r)) {
+        let list: Vec<String> = available.iter().map(u8::to_string).collect();
+        return Err(Error::InvalidProblem(format!("rung {missing} has no {} kernels; {} rungs: {}", args.dtype.name(), args.dtype.name(), list.join(", "))));
+    }
+    let kernels: Vec<Kernel> = rungs.iter().flat_map(|&r| catalog::configurations(r, args.dtype)).collect();
+    let gpu = Gpu::open()?;
+    if let Some(parent) = args.json.as_deref().and_then(Path::parent).filter(|p| !p.as_os_str().is_empty()) {
+        create_dir(parent)?;
+    }
+    let plan = Plan {
+        command: "tune".into(),
+        dtype: args.dtype,
+        kernels,
+        sizes: vec![args.size],
+        warmup: args.warmup,
+        iters: args.iters as usize,
+        seed: args.seed,
+        flush_l2: !args.no_flush,
+        git_commit: git_commit(),
+    };
+    let report = run_plan(&gpu, &plan)?;
+    print!("{}", report::tune_table(&report));
+    if let Some(path) = &args.json {
+        report.write_json(path)?;
+        println!("\nwrote    {}", path.display());
+    }
+    Ok(if report.failures() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+fn chart_command(args: &ChartArgs) -> Result<ExitCode, Error> {
+    let report = Report::read(&args.input)?;
+    let dir = match &args.out {
+        Some(dir) => dir.clone(),
+        None => args.input.parent().filter(|p| !p.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+    };
+    create_dir(&dir)?;
+    let written = chart::write_charts(&report, &dir, args.font.as_deref())?;
+    print_charts(&written);
+    Ok(ExitCode::SUCCESS)
 }

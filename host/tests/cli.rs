@@ -86,3 +86,112 @@ fn emulate_checks_every_kernel() {
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
 }
+
+#[test]
+fn bench_and_tune_refuse_bad_arguments_in_one_line() {
+    assert!(error_line(&["bench", "--sizes", "1024,abc"]).contains("'abc' is not a size"));
+    assert!(error_line(&["bench", "--sizes", "1024,,2048"]).contains("empty entry"));
+    assert!(error_line(&["bench", "--sizes", "0x5x5"]).contains("M is 0"));
+    assert!(error_line(&["bench", "--sizes", "-1024"]).contains("not a size"));
+    assert!(error_line(&["bench", "--sizes", "4096x4096"]).contains("MxNxK"));
+    assert!(error_line(&["bench", "--dtype", "f64"]).contains("not an element type"));
+    assert!(error_line(&["bench", "--iters", "0"]).contains("--iters"));
+    assert!(error_line(&["bench", "--kernel", "smem_tilin"]).contains("did you mean"));
+    assert!(error_line(&["bench", "--kernel", "best"]).contains("depends on the size"));
+    assert!(error_line(&["bench", "--font", "/nonexistent/font.ttf"]).contains("does not exist"));
+    assert!(error_line(&["bench", "--kernel", KERNEL, "--dtype", "bf16"]).contains("takes f32 operands"));
+    assert!(error_line(&["tune", "--rung", "99"]).contains("rung 99 has no f32 kernels"));
+    assert!(error_line(&["tune", "--size", "-3"]).contains("not a size"));
+    assert!(error_line(&["tune", "--rung", "x"]).contains("--rung"));
+    if rgemm::catalog::rungs(rgemm::catalog::Dtype::Bf16).is_empty() {
+        assert!(error_line(&["bench", "--dtype", "bf16"]).contains("no bf16 kernels"));
+        assert!(error_line(&["tune", "--dtype", "bf16"]).contains("no bf16 kernels"));
+    }
+}
+
+#[test]
+fn run_accepts_best() {
+    // `best` resolves on the CPU; what follows needs a GPU (or reports its absence in one line).
+    let out = rgemm(&["run", "--kernel", "best", "--m", "64", "--n", "64", "--k", "64"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() {
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("best     best is ") && stdout.contains("PASS"), "{stdout}");
+    } else {
+        assert!(stderr.contains("a CUDA GPU and its driver are needed") || stderr.contains("Hopper"), "{stderr}");
+    }
+    // Taller than any candidate's grid allows (65535 block rows of at most 128).
+    assert!(error_line(&["run", "--kernel", "best", "--m", "2147483647", "--n", "1", "--k", "1"]).contains("no candidate supports it"));
+}
+
+#[test]
+fn list_names_what_best_tries() {
+    let out = rgemm(&["list"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.starts_with("--kernel best ")).expect("a line for best");
+    assert!(line.contains(rgemm::catalog::BEST[0]), "{line}");
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("rgemm-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn chart_draws_a_report_without_a_gpu() {
+    use rgemm::report::{self, DeviceRecord, KernelRecord, Outcome, Report, RunRecord, SizeRecord, Stats};
+    let stats = |ms: f64, tflops: f64| Stats { samples_ms: vec![ms; 3], median_ms: ms, min_ms: ms, max_ms: ms, spread: 0.0, tflops };
+    let report = Report {
+        schema: report::SCHEMA,
+        command: "bench".into(),
+        rgemm_version: "0.1.0".into(),
+        git_commit: None,
+        date_utc: "2026-11-22T00:00:00Z".into(),
+        device: DeviceRecord {
+            name: "Test GPU".into(),
+            compute_capability: "9.0".into(),
+            multiprocessors: 132,
+            clock_mhz: 1980.0,
+            l2_bytes: 50 << 20,
+            memory_bytes: 80 << 30,
+            driver_cuda_version: None,
+            peak_tflops: 66.9,
+            peak_formula: "fp32".into(),
+        },
+        dtype: "f32".into(),
+        warmup: 1,
+        iters: 3,
+        l2_flush_bytes: 0,
+        seed: 1,
+        kernels: vec![KernelRecord { name: KERNEL.into(), rung: 3, label: "r3".into() }],
+        sizes: vec![SizeRecord {
+            m: 1024,
+            n: 1024,
+            k: 1024,
+            skipped: None,
+            cublas: Some(stats(0.05, 42.9)),
+            cublas_error: None,
+            runs: vec![RunRecord { kernel: KERNEL.into(), outcome: Outcome::Pass, timing: Some(stats(0.3, 7.2)), check: None, note: None }],
+        }],
+    };
+    let dir = temp_dir("chart");
+    let input = dir.join("results.json");
+    report.write_json(&input).unwrap();
+    let out = rgemm(&["chart", "--input", input.to_str().unwrap(), "--out", dir.join("charts").to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let svg = std::fs::read_to_string(dir.join("charts/chart.svg")).unwrap();
+    assert!(svg.contains("Test GPU") && svg.contains("cuBLAS 42.90") && svg.contains("7.20"), "chart.svg lacks the data");
+    if dir.join("charts/chart.png").is_file() {
+        assert!(stdout.contains("chart.png"), "{stdout}");
+    } else {
+        assert!(stdout.contains("needs a TrueType font"), "{stdout}");
+    }
+    // Bad input: missing file, not JSON.
+    assert!(error_line(&["chart", "--input", dir.join("nope.json").to_str().unwrap()]).contains("cannot read"));
+    std::fs::write(dir.join("bad.json"), "[1, 2]").unwrap();
+    assert!(error_line(&["chart", "--input", dir.join("bad.json").to_str().unwrap()]).contains("invalid report"));
+    error_line(&["chart"]);
+}

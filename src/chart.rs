@@ -1,0 +1,303 @@
+//! The ladder as a chart: one panel per size, a bar per kernel (TFLOP/s) and cuBLAS as a line,
+//! drawn by plotters as SVG and PNG.
+//!
+//! plotters is built without its system-font support (no fontconfig or freetype at build time);
+//! text goes through ab_glyph with a TrueType font read at run time ([`find_font`]). The SVG
+//! names the font family and lets the viewer render text, so it is written even without a font
+//! file; the PNG rasterises text itself and needs one.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::error::{Error, Result};
+use crate::report::{Outcome, Report, SizeRecord};
+
+/// Where fonts usually are: Debian/Ubuntu, Fedora, Arch, macOS.
+pub const FONT_PATHS: &[&str] = &[
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/liberation-sans/LiberationSans-Regular.ttf",
+    "/Library/Fonts/Arial.ttf",
+    "/System/Library/Fonts/Supplemental/Arial.ttf",
+];
+
+/// The family every text of the chart uses; the loaded font is registered under it.
+const FAMILY: &str = "sans-serif";
+
+const PANEL_W: u32 = 620;
+const PANEL_H: u32 = 380;
+const TITLE_H: u32 = 56;
+const KEY_LINE_H: u32 = 18;
+
+/// The font to use: `explicit` if given (it must exist), else the first of [`FONT_PATHS`], else
+/// DejaVuSans from matplotlib's `mpl-data` in a Python installation's site-packages.
+pub fn find_font(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
+    if let Some(path) = explicit {
+        if !path.is_file() {
+            return Err(Error::Chart(format!("font {} does not exist", path.display())));
+        }
+        return Ok(Some(path.to_path_buf()));
+    }
+    if let Some(path) = FONT_PATHS.iter().map(PathBuf::from).find(|p| p.is_file()) {
+        return Ok(Some(path));
+    }
+    Ok(matplotlib_fonts().into_iter().find(|p| p.is_file()))
+}
+
+/// Candidate paths of matplotlib's DejaVuSans.ttf under the usual Python library folders.
+fn matplotlib_fonts() -> Vec<PathBuf> {
+    let mut lib_dirs: Vec<PathBuf> = ["/usr/lib", "/usr/local/lib", "/opt/conda/lib"].iter().map(PathBuf::from).collect();
+    if let Some(home) = std::env::var_os("HOME").map(PathBuf::from) {
+        lib_dirs.push(home.join(".local/lib"));
+        for root in [home.join(".pyenv/versions"), home.join("miniconda3/envs"), home.join("anaconda3/envs")] {
+            lib_dirs.extend(subdirs(&root).into_iter().map(|d| d.join("lib")));
+        }
+        lib_dirs.push(home.join("miniconda3/lib"));
+        lib_dirs.push(home.join("anaconda3/lib"));
+    }
+    if let Some(venv) = std::env::var_os("VIRTUAL_ENV") {
+        lib_dirs.push(PathBuf::from(venv).join("lib"));
+    }
+    let mut out = Vec::new();
+    for lib in lib_dirs {
+        for python in subdirs(&lib).into_iter().filter(|d| d.file_name().is_some_and(|n| n.to_string_lossy().starts_with("python3"))) {
+            for packages in ["site-packages", "dist-packages"] {
+                out.push(python.join(packages).join("matplotlib/mpl-data/fonts/ttf/DejaVuSans.ttf"));
+            }
+        }
+    }
+    out
+}
+
+fn subdirs(dir: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir).map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect()).unwrap_or_default();
+    dirs.sort();
+    dirs
+}
+
+/// Fonts already registered with plotters, by path (each file is read and kept once).
+static REGISTERED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Reads the font at `path` and makes it the chart's font.
+pub fn load_font(path: &Path) -> Result<()> {
+    let mut registered = REGISTERED.lock().unwrap_or_else(|e| e.into_inner());
+    if registered.last().is_some_and(|p| p == path) {
+        return Ok(());
+    }
+    let bytes = std::fs::read(path).map_err(|e| Error::Chart(format!("cannot read font {}: {e}", path.display())))?;
+    // plotters keeps fonts for the life of the process; a run loads one or two.
+    let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+    plotters::style::register_font(FAMILY, FontStyle::Normal, bytes).map_err(|_| Error::Chart(format!("{} is not a TrueType/OpenType font", path.display())))?;
+    registered.push(path.to_path_buf());
+    Ok(())
+}
+
+/// What [`write_charts`] wrote.
+#[derive(Debug)]
+pub struct Written {
+    pub svg: PathBuf,
+    /// `None` when no font was found; `png_note` says so.
+    pub png: Option<PathBuf>,
+    pub png_note: Option<String>,
+}
+
+/// Writes `chart.svg` and, when a font is found, `chart.png` into `dir`.
+pub fn write_charts(report: &Report, dir: &Path, font: Option<&Path>) -> Result<Written> {
+    let font = find_font(font)?;
+    if let Some(path) = &font {
+        load_font(path)?;
+    }
+    let svg = dir.join("chart.svg");
+    draw_svg(report, &svg)?;
+    let (png, png_note) = match font {
+        Some(_) => {
+            let png = dir.join("chart.png");
+            draw_png(report, &png)?;
+            (Some(png), None)
+        }
+        None => (
+            None,
+            Some(format!(
+                "no PNG: it needs a TrueType font and none was found (looked in {} and matplotlib's mpl-data); pass --font PATH",
+                FONT_PATHS[0]
+            )),
+        ),
+    };
+    Ok(Written { svg, png, png_note })
+}
+
+/// Width and height of the chart of `report`.
+pub fn dimensions(report: &Report) -> (u32, u32) {
+    let panels = report.sizes.len().max(1) as u32;
+    let cols = panels.min(2);
+    let rows = panels.div_ceil(cols);
+    let key_rows = (report.kernels.len() as u32).div_ceil(2) + 1;
+    (cols * PANEL_W, TITLE_H + rows * PANEL_H + key_rows * KEY_LINE_H + 16)
+}
+
+pub fn draw_svg(report: &Report, path: &Path) -> Result<()> {
+    let root = SVGBackend::new(path, dimensions(report)).into_drawing_area();
+    draw(&root, report)?;
+    root.present().map_err(|e| Error::Chart(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Needs a font loaded by [`load_font`].
+pub fn draw_png(report: &Report, path: &Path) -> Result<()> {
+    let root = BitMapBackend::new(path, dimensions(report)).into_drawing_area();
+    draw(&root, report)?;
+    root.present().map_err(|e| Error::Chart(format!("cannot write {}: {e}", path.display())))
+}
+
+fn chart_error(e: impl std::fmt::Display) -> Error {
+    Error::Chart(e.to_string())
+}
+
+fn text_style(size: f64, color: &'static RGBColor) -> TextStyle<'static> {
+    TextStyle::from((FAMILY, size).into_font()).color(color)
+}
+
+const INK: RGBColor = RGBColor(30, 30, 30);
+const GREY: RGBColor = RGBColor(120, 120, 120);
+const CUBLAS: RGBColor = RGBColor(200, 30, 30);
+
+/// Bar colour of rung `n`: the same rung has the same colour in every panel.
+fn rung_color(n: u8) -> RGBColor {
+    const COLORS: [RGBColor; 10] = [
+        RGBColor(31, 119, 180),
+        RGBColor(255, 127, 14),
+        RGBColor(44, 160, 44),
+        RGBColor(148, 103, 189),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+        RGBColor(127, 127, 127),
+        RGBColor(188, 189, 34),
+        RGBColor(23, 190, 207),
+        RGBColor(57, 59, 121),
+    ];
+    COLORS[n as usize % COLORS.len()]
+}
+
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report) -> Result<()> {
+    root.fill(&WHITE).map_err(chart_error)?;
+    let (width, height) = root.dim_in_pixel();
+    let d = &report.device;
+    let title = format!("rgemm {}: {} GEMM on {}", report.command, report.dtype, d.name);
+    let commit = report.git_commit.as_deref().unwrap_or("unknown");
+    let flush = if report.l2_flush_bytes > 0 { "L2 flushed" } else { "L2 not flushed" };
+    let subtitle = format!(
+        "TFLOP/s, median of {} launches, {flush}; red line: cuBLAS; peak {:.1} TFLOP/s; {}; commit {commit}",
+        report.iters, d.peak_tflops, report.date_utc
+    );
+    root.draw(&Text::new(title, (12, 8), text_style(20.0, &INK))).map_err(chart_error)?;
+    root.draw(&Text::new(subtitle, (12, 34), text_style(13.0, &GREY))).map_err(chart_error)?;
+
+    let panels = report.sizes.len().max(1) as u32;
+    let cols = panels.min(2);
+    let rows = panels.div_ceil(cols);
+    for (i, size) in report.sizes.iter().enumerate() {
+        let (col, row) = (i as u32 % cols, i as u32 / cols);
+        let (x0, y0) = (col * PANEL_W, TITLE_H + row * PANEL_H);
+        let area = root.clone().shrink((x0, y0), (PANEL_W, PANEL_H));
+        draw_panel(root, &area, report, size)?;
+    }
+
+    // The key: which kernel each bar label stands for.
+    let key_y = TITLE_H + rows * PANEL_H + 4;
+    let half = report.kernels.len().div_ceil(2);
+    for (i, k) in report.kernels.iter().enumerate() {
+        let (col, line) = ((i / half.max(1)) as u32, (i % half.max(1)) as u32);
+        let (x, y) = ((12 + col * (width / 2)) as i32, (key_y + line * KEY_LINE_H) as i32);
+        root.draw(&Rectangle::new([(x, y + 3), (x + 10, y + 13)], rung_color(k.rung).filled())).map_err(chart_error)?;
+        root.draw(&Text::new(format!("{}  {}", k.label, k.name), (x + 16, y + 2), text_style(13.0, &INK))).map_err(chart_error)?;
+    }
+    debug_assert!(key_y < height);
+    Ok(())
+}
+
+fn draw_panel<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, area: &DrawingArea<DB, Shift>, report: &Report, size: &SizeRecord) -> Result<()> {
+    let ((px, py), _) = (area.get_base_pixel(), ());
+    let title = format!("{} (M×N×K), TFLOP/s", size.name());
+    root.draw(&Text::new(title, (px + 12, py + 6), text_style(15.0, &INK))).map_err(chart_error)?;
+    let body = area.clone().margin(28, 8, 8, 12);
+    if let Some(reason) = &size.skipped {
+        let (w, _) = body.dim_in_pixel();
+        let text = format!("skipped: {}", shorten(reason, (w / 7) as usize));
+        body.draw(&Text::new(text, (8, 40), text_style(13.0, &GREY))).map_err(chart_error)?;
+        return Ok(());
+    }
+
+    let kernels = &report.kernels;
+    let count = kernels.len().max(1);
+    let tflops = |name: &str| size.runs.iter().find(|r| r.kernel == name).and_then(|r| r.timing.as_ref()).map(|t| t.tflops);
+    let cublas = size.cublas.as_ref().map(|c| c.tflops);
+    let top = kernels.iter().filter_map(|k| tflops(&k.name)).chain(cublas).fold(0.0f64, f64::max);
+    let y_max = if top > 0.0 { top * 1.18 } else { 1.0 };
+
+    let mut chart = ChartBuilder::on(&body)
+        .x_label_area_size(22)
+        .y_label_area_size(44)
+        .build_cartesian_2d(0f64..count as f64, 0f64..y_max)
+        .map_err(chart_error)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_labels(6)
+        .y_label_style(text_style(12.0, &INK))
+        .light_line_style(WHITE.mix(0.0))
+        .bold_line_style(BLACK.mix(0.12))
+        .draw()
+        .map_err(chart_error)?;
+
+    for (i, k) in kernels.iter().enumerate() {
+        let x = i as f64;
+        let run = size.runs.iter().find(|r| r.kernel == k.name);
+        let value = tflops(&k.name);
+        if let Some(v) = value {
+            let color = rung_color(k.rung);
+            let failed = run.is_some_and(|r| r.outcome.is_failure());
+            let style = if failed { color.mix(0.3).filled() } else { color.filled() };
+            chart.draw_series(std::iter::once(Rectangle::new([(x + 0.15, 0.0), (x + 0.85, v)], style))).map_err(chart_error)?;
+        }
+        // Value (or why there is none) above the bar, label below the axis.
+        let above = match (run.map(|r| r.outcome), value) {
+            (Some(Outcome::Fail), Some(v)) => format!("{v:.2} FAIL"),
+            (Some(Outcome::Error), _) => "error".to_string(),
+            (_, Some(v)) => format!("{v:.2}"),
+            (Some(Outcome::Skipped), None) => "skipped".to_string(),
+            _ => "-".to_string(),
+        };
+        let (bx, by) = chart.backend_coord(&(x + 0.5, value.unwrap_or(0.0)));
+        let color: &'static RGBColor = if run.is_some_and(|r| r.outcome.is_failure()) { &CUBLAS } else { &INK };
+        root.draw(&Text::new(above, (bx, by - 16), text_style(12.0, color).pos(Pos::new(HPos::Center, VPos::Top)))).map_err(chart_error)?;
+        let (lx, ly) = chart.backend_coord(&(x + 0.5, 0.0));
+        root.draw(&Text::new(k.label.clone(), (lx, ly + 5), text_style(13.0, &INK).pos(Pos::new(HPos::Center, VPos::Top)))).map_err(chart_error)?;
+    }
+
+    if let Some(c) = cublas {
+        chart
+            .draw_series(LineSeries::new([(0.0, c), (count as f64, c)], CUBLAS.stroke_width(2)))
+            .map_err(chart_error)?;
+        let (rx, ry) = chart.backend_coord(&(count as f64, c));
+        root.draw(&Text::new(format!("cuBLAS {c:.2}"), (rx - 4, ry - 18), text_style(12.0, &CUBLAS).pos(Pos::new(HPos::Right, VPos::Top)))).map_err(chart_error)?;
+    }
+    Ok(())
+}
+
+/// `text` cut to `max` characters with an ellipsis.
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut s: String = text.chars().take(max.saturating_sub(1)).collect();
+    s.push('…');
+    s
+}

@@ -1,0 +1,493 @@
+//! Results of `rgemm bench` and `rgemm tune`: the record (written as JSON and CSV, read back by
+//! `rgemm chart`), and the tables printed at the end of a run. Nothing here touches the GPU, so
+//! all of it is tested on the CPU.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::bench::Timing;
+use crate::catalog::{Dtype, Kernel};
+use crate::error::{Error, Result};
+use crate::problem::{Problem, Shape, shape_name};
+
+/// Version of the JSON layout; bumped when a field changes meaning.
+pub const SCHEMA: u32 = 1;
+
+/// One run of `rgemm bench` or `rgemm tune`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub schema: u32,
+    /// `bench` or `tune`.
+    pub command: String,
+    pub rgemm_version: String,
+    /// The commit rgemm was built from, when known.
+    pub git_commit: Option<String>,
+    /// When the run started, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub date_utc: String,
+    pub device: DeviceRecord,
+    /// Element type of A and B (`f32`, `bf16`, `f16`).
+    pub dtype: String,
+    pub warmup: usize,
+    /// Timed launches per kernel and size.
+    pub iters: usize,
+    /// Bytes written between timed launches to evict the L2 cache (0: not flushed).
+    pub l2_flush_bytes: u64,
+    /// Seed of the random inputs.
+    pub seed: u64,
+    /// The kernels of the run, in the order they were run.
+    pub kernels: Vec<KernelRecord>,
+    pub sizes: Vec<SizeRecord>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DeviceRecord {
+    pub name: String,
+    /// `9.0`.
+    pub compute_capability: String,
+    pub multiprocessors: u32,
+    pub clock_mhz: f64,
+    pub l2_bytes: u64,
+    pub memory_bytes: u64,
+    /// The CUDA version the driver supports.
+    pub driver_cuda_version: Option<String>,
+    /// The peak the `% of peak` column divides by, for this run's element type.
+    pub peak_tflops: f64,
+    /// How that peak was computed.
+    pub peak_formula: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KernelRecord {
+    pub name: String,
+    pub rung: u8,
+    /// Short name for charts: `r3`, or `r3a`, `r3b` when a rung has several configurations.
+    pub label: String,
+}
+
+/// One problem size: cuBLAS and every kernel on the same operands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SizeRecord {
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+    /// Why the size was not run at all (it does not fit in device memory).
+    pub skipped: Option<String>,
+    pub cublas: Option<Stats>,
+    /// Why cuBLAS has no timing, if it has none.
+    pub cublas_error: Option<String>,
+    pub runs: Vec<RunRecord>,
+}
+
+/// One kernel on one size.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    pub kernel: String,
+    pub outcome: Outcome,
+    pub timing: Option<Stats>,
+    /// The validation verdict, as `rgemm run` prints it.
+    pub check: Option<String>,
+    /// Why the kernel was skipped or what went wrong.
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Validated and timed.
+    Pass,
+    /// Timed, but the result was wrong.
+    Fail,
+    /// Not run: the kernel rejects the size, or the size does not fit in memory.
+    Skipped,
+    /// A CUDA error stopped it.
+    Error,
+}
+
+impl Outcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Pass => "PASS",
+            Outcome::Fail => "FAIL",
+            Outcome::Skipped => "skipped",
+            Outcome::Error => "ERROR",
+        }
+    }
+
+    /// Failed validation or a CUDA error: the run exits non-zero.
+    pub fn is_failure(self) -> bool {
+        matches!(self, Outcome::Fail | Outcome::Error)
+    }
+}
+
+/// Timed launches of one kernel (or cuBLAS) on one size.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Milliseconds of every timed launch, sorted.
+    pub samples_ms: Vec<f64>,
+    pub median_ms: f64,
+    pub min_ms: f64,
+    pub max_ms: f64,
+    /// Half the interquartile range relative to the median.
+    pub spread: f64,
+    /// TFLOP/s at the median.
+    pub tflops: f64,
+}
+
+impl Stats {
+    pub fn new(timing: &Timing, problem: &Problem) -> Stats {
+        let median_ms = timing.median_ms();
+        Stats {
+            samples_ms: timing.samples_ms.clone(),
+            median_ms,
+            min_ms: timing.min_ms(),
+            max_ms: timing.max_ms(),
+            spread: timing.spread(),
+            tflops: problem.tflops(median_ms),
+        }
+    }
+}
+
+impl SizeRecord {
+    pub fn new(problem: &Problem) -> SizeRecord {
+        SizeRecord { m: problem.m, n: problem.n, k: problem.k, skipped: None, cublas: None, cublas_error: None, runs: Vec::new() }
+    }
+
+    pub fn shape(&self) -> Shape {
+        (self.m as u64, self.n as u64, self.k as u64)
+    }
+
+    pub fn name(&self) -> String {
+        shape_name(self.shape())
+    }
+
+    /// Kernel time as a fraction of cuBLAS's speed (1.0 = as fast as cuBLAS).
+    pub fn fraction_of_cublas(&self, run: &RunRecord) -> Option<f64> {
+        Some(self.cublas.as_ref()?.median_ms / run.timing.as_ref()?.median_ms)
+    }
+}
+
+impl RunRecord {
+    pub fn skipped(kernel: &str, reason: String) -> RunRecord {
+        RunRecord { kernel: kernel.to_string(), outcome: Outcome::Skipped, timing: None, check: None, note: Some(reason) }
+    }
+}
+
+impl Report {
+    /// Failed validations and CUDA errors.
+    pub fn failures(&self) -> usize {
+        self.sizes.iter().flat_map(|s| &s.runs).filter(|r| r.outcome.is_failure()).count()
+            + self.sizes.iter().filter(|s| s.cublas_error.is_some() && s.skipped.is_none()).count()
+    }
+
+    pub fn dtype(&self) -> Option<Dtype> {
+        crate::catalog::dtype_named(&self.dtype)
+    }
+
+    /// The label of kernel `name` in this report (its name when it is not listed).
+    pub fn label(&self, name: &str) -> String {
+        self.kernels.iter().find(|k| k.name == name).map_or_else(|| name.to_string(), |k| k.label.clone())
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report serializes")
+    }
+
+    pub fn from_json(text: &str, path: &str) -> Result<Report> {
+        let report: Report = serde_json::from_str(text).map_err(|e| Error::InvalidReport { path: path.to_string(), message: e.to_string() })?;
+        if report.schema != SCHEMA {
+            return Err(Error::InvalidReport { path: path.to_string(), message: format!("schema {} (this rgemm reads schema {SCHEMA})", report.schema) });
+        }
+        Ok(report)
+    }
+
+    pub fn read(path: &Path) -> Result<Report> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::Io(format!("cannot read {}: {e}", path.display())))?;
+        Report::from_json(&text, &path.display().to_string())
+    }
+
+    pub fn write_json(&self, path: &Path) -> Result<()> {
+        write_file(path, self.to_json().as_bytes())
+    }
+
+    /// One row per kernel and size.
+    pub fn csv_rows(&self) -> Vec<CsvRow> {
+        let peak = self.device.peak_tflops;
+        let mut rows = Vec::new();
+        for size in &self.sizes {
+            for run in &size.runs {
+                let t = run.timing.as_ref();
+                let rung = self.kernels.iter().find(|k| k.name == run.kernel).map_or(0, |k| k.rung);
+                rows.push(CsvRow {
+                    kernel: run.kernel.clone(),
+                    rung,
+                    dtype: self.dtype.clone(),
+                    m: size.m,
+                    n: size.n,
+                    k: size.k,
+                    outcome: run.outcome,
+                    median_ms: t.map(|t| t.median_ms),
+                    min_ms: t.map(|t| t.min_ms),
+                    max_ms: t.map(|t| t.max_ms),
+                    spread: t.map(|t| t.spread),
+                    tflops: t.map(|t| t.tflops),
+                    cublas_median_ms: size.cublas.as_ref().map(|c| c.median_ms),
+                    cublas_tflops: size.cublas.as_ref().map(|c| c.tflops),
+                    percent_of_cublas: size.fraction_of_cublas(run).map(|f| 100.0 * f),
+                    percent_of_peak: t.filter(|_| peak > 0.0).map(|t| 100.0 * t.tflops / peak),
+                    samples: t.map(|t| t.samples_ms.len()).unwrap_or(0),
+                    note: run.note.clone().or_else(|| run.check.clone()).unwrap_or_default(),
+                });
+            }
+        }
+        rows
+    }
+
+    pub fn write_csv(&self, path: &Path) -> Result<()> {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        for row in self.csv_rows() {
+            writer.serialize(row).map_err(|e| Error::Io(format!("cannot write CSV: {e}")))?;
+        }
+        let bytes = writer.into_inner().map_err(|e| Error::Io(format!("cannot write CSV: {e}")))?;
+        write_file(path, &bytes)
+    }
+}
+
+/// A row of the CSV file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CsvRow {
+    pub kernel: String,
+    pub rung: u8,
+    pub dtype: String,
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+    pub outcome: Outcome,
+    pub median_ms: Option<f64>,
+    pub min_ms: Option<f64>,
+    pub max_ms: Option<f64>,
+    pub spread: Option<f64>,
+    pub tflops: Option<f64>,
+    pub cublas_median_ms: Option<f64>,
+    pub cublas_tflops: Option<f64>,
+    pub percent_of_cublas: Option<f64>,
+    pub percent_of_peak: Option<f64>,
+    pub samples: usize,
+    /// The validation verdict, or why the kernel was skipped.
+    pub note: String,
+}
+
+pub fn read_csv(path: &Path) -> Result<Vec<CsvRow>> {
+    let mut reader = csv::Reader::from_path(path).map_err(|e| Error::Io(format!("cannot read {}: {e}", path.display())))?;
+    reader
+        .deserialize()
+        .collect::<std::result::Result<Vec<CsvRow>, _>>()
+        .map_err(|e| Error::InvalidReport { path: path.display().to_string(), message: e.to_string() })
+}
+
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes).map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Chart labels for `kernels`: `r{rung}`, with a letter per configuration when a rung has more
+/// than one (`r3a`, `r3b`).
+pub fn labels(kernels: &[Kernel]) -> Vec<String> {
+    let mut seen: Vec<u8> = Vec::new();
+    kernels
+        .iter()
+        .map(|k| {
+            let rung = k.spec.rung.number;
+            let count = kernels.iter().filter(|o| o.spec.rung.number == rung).count();
+            let index = seen.iter().filter(|&&r| r == rung).count();
+            seen.push(rung);
+            if count == 1 { format!("r{rung}") } else { format!("r{rung}{}", letters(index)) }
+        })
+        .collect()
+}
+
+/// 0 → a, 25 → z, 26 → aa.
+fn letters(mut i: usize) -> String {
+    let mut s = Vec::new();
+    loop {
+        s.push(b'a' + (i % 26) as u8);
+        if i < 26 {
+            break;
+        }
+        i = i / 26 - 1;
+    }
+    s.reverse();
+    String::from_utf8(s).expect("ascii")
+}
+
+pub fn kernel_records(kernels: &[Kernel]) -> Vec<KernelRecord> {
+    kernels
+        .iter()
+        .zip(labels(kernels))
+        .map(|(k, label)| KernelRecord { name: k.name().to_string(), rung: k.spec.rung.number, label })
+        .collect()
+}
+
+/// The current time as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn utc_now() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    utc_timestamp(secs)
+}
+
+/// Seconds since 1970-01-01T00:00:00Z as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian calendar).
+pub fn utc_timestamp(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+fn fmt_opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
+    v.map_or_else(|| "-".to_string(), f)
+}
+
+/// The header lines of a report: device, peak, run settings.
+pub fn header(report: &Report) -> String {
+    let d = &report.device;
+    let mut out = String::new();
+    let driver = d.driver_cuda_version.as_deref().map_or(String::new(), |v| format!(", driver supports CUDA {v}"));
+    let _ = writeln!(out, "device   {} ({} SMs at {:.0} MHz, compute capability {}, L2 {} MiB{driver})", d.name, d.multiprocessors, d.clock_mhz, d.compute_capability, d.l2_bytes >> 20);
+    let _ = writeln!(out, "peak     {:.1} TFLOP/s {} ({})", d.peak_tflops, report.dtype, d.peak_formula);
+    let flush = if report.l2_flush_bytes > 0 { format!("L2 flushed ({} MiB written) before each launch", report.l2_flush_bytes >> 20) } else { "L2 not flushed".to_string() };
+    let commit = report.git_commit.as_deref().unwrap_or("unknown");
+    let _ = writeln!(out, "run      {} {}, median of {} launches after {} warm-ups, {flush}; seed {}; {}; commit {commit}", report.command, report.dtype, report.iters, report.warmup, report.seed, report.date_utc);
+    out
+}
+
+const TABLE_HEADER: &str = "kernel                                        TFLOP/s   median ms    spread  % cuBLAS    % peak  check";
+
+fn row(report: &Report, size: &SizeRecord, run: &RunRecord, marker: &str) -> String {
+    let t = run.timing.as_ref();
+    let peak = report.device.peak_tflops;
+    let verdict = match run.outcome {
+        Outcome::Pass => "PASS".to_string(),
+        Outcome::Fail => format!("FAIL: {}", run.check.as_deref().unwrap_or("")),
+        Outcome::Skipped => format!("skipped: {}", run.note.as_deref().unwrap_or("")),
+        Outcome::Error => format!("ERROR: {}", run.note.as_deref().unwrap_or("")),
+    };
+    format!(
+        "{:<44}{marker}{:>8} {:>11} {:>9} {:>9} {:>9}  {verdict}",
+        run.kernel,
+        fmt_opt(t.map(|t| t.tflops), |v| format!("{v:.2}")),
+        fmt_opt(t.map(|t| t.median_ms), |v| format!("{v:.4}")),
+        fmt_opt(t.map(|t| t.spread), |v| format!("±{:.1}%", 100.0 * v)),
+        fmt_opt(size.fraction_of_cublas(run), |v| format!("{:.1}%", 100.0 * v)),
+        fmt_opt(t.map(|t| t.tflops).filter(|_| peak > 0.0), |v| format!("{:.1}%", 100.0 * v / peak)),
+    )
+}
+
+fn cublas_row(report: &Report, size: &SizeRecord) -> String {
+    let peak = report.device.peak_tflops;
+    let name = if report.dtype == "f32" { "cuBLAS (cublasSgemm)".to_string() } else { format!("cuBLAS (cublasGemmEx {})", report.dtype) };
+    match (&size.cublas, &size.cublas_error) {
+        (Some(c), _) => format!(
+            "{name:<44} {:>8.2} {:>11.4} {:>9} {:>9} {:>9}",
+            c.tflops,
+            c.median_ms,
+            format!("±{:.1}%", 100.0 * c.spread),
+            "100.0%",
+            if peak > 0.0 { format!("{:.1}%", 100.0 * c.tflops / peak) } else { "-".into() }
+        ),
+        (None, Some(e)) => format!("{name:<44} {:>8} {:>11} {:>9} {:>9} {:>9}  ERROR: {e}", "-", "-", "-", "-", "-"),
+        (None, None) => format!("{name:<44} {:>8} {:>11} {:>9} {:>9} {:>9}  not timed", "-", "-", "-", "-", "-"),
+    }
+}
+
+/// The table `rgemm bench` prints: per size, cuBLAS and then each kernel in run order.
+pub fn table(report: &Report) -> String {
+    let mut out = header(report);
+    for size in &report.sizes {
+        let _ = writeln!(out, "\n{}", size.name());
+        if let Some(reason) = &size.skipped {
+            let _ = writeln!(out, "  skipped: {reason}");
+            continue;
+        }
+        let _ = writeln!(out, "  {TABLE_HEADER}");
+        let _ = writeln!(out, "  {}", cublas_row(report, size));
+        for run in &size.runs {
+            let _ = writeln!(out, "  {}", row(report, size, run, " "));
+        }
+    }
+    let failures = report.failures();
+    let _ = writeln!(out, "\n{}", if failures == 0 { "every kernel that ran passed its check".to_string() } else { format!("{failures} failed (validation or CUDA error)") });
+    out
+}
+
+/// The runs of one size grouped by rung (ladder order), each group sorted by speed, fastest first;
+/// runs without a timing come last in their group.
+pub fn ranked_by_rung<'a>(report: &Report, size: &'a SizeRecord) -> Vec<(u8, Vec<&'a RunRecord>)> {
+    let rung_of = |name: &str| report.kernels.iter().find(|k| k.name == name).map_or(0, |k| k.rung);
+    let mut rungs: Vec<u8> = size.runs.iter().map(|r| rung_of(&r.kernel)).collect();
+    rungs.sort_unstable();
+    rungs.dedup();
+    rungs
+        .into_iter()
+        .map(|rung| {
+            let mut runs: Vec<&RunRecord> = size.runs.iter().filter(|r| rung_of(&r.kernel) == rung).collect();
+            let speed = |r: &RunRecord| match (r.outcome, &r.timing) {
+                (Outcome::Pass, Some(t)) => t.tflops,
+                _ => f64::NEG_INFINITY,
+            };
+            runs.sort_by(|a, b| speed(b).total_cmp(&speed(a)));
+            (rung, runs)
+        })
+        .collect()
+}
+
+/// The fastest configuration of each rung that passed its check, fastest rung first.
+pub fn best_per_rung<'a>(report: &Report, size: &'a SizeRecord) -> Vec<&'a RunRecord> {
+    let mut best: Vec<&RunRecord> = ranked_by_rung(report, size)
+        .into_iter()
+        .filter_map(|(_, runs)| runs.into_iter().next().filter(|r| r.outcome == Outcome::Pass && r.timing.is_some()))
+        .collect();
+    best.sort_by(|a, b| b.timing.as_ref().map(|t| t.tflops).unwrap_or(0.0).total_cmp(&a.timing.as_ref().map(|t| t.tflops).unwrap_or(0.0)));
+    best
+}
+
+/// The table `rgemm tune` prints: per size, each rung's configurations fastest first (the best
+/// marked `*`), then the best per rung and a `BEST` table for the catalog.
+pub fn tune_table(report: &Report) -> String {
+    let mut out = header(report);
+    for size in &report.sizes {
+        let _ = writeln!(out, "\n{}", size.name());
+        if let Some(reason) = &size.skipped {
+            let _ = writeln!(out, "  skipped: {reason}");
+            continue;
+        }
+        let _ = writeln!(out, "  {TABLE_HEADER}");
+        let _ = writeln!(out, "  {}", cublas_row(report, size));
+        for (rung, runs) in ranked_by_rung(report, size) {
+            let _ = writeln!(out, "  rung {rung}");
+            for (i, run) in runs.iter().enumerate() {
+                let best = i == 0 && run.outcome == Outcome::Pass && run.timing.is_some();
+                let _ = writeln!(out, "  {}", row(report, size, run, if best { "*" } else { " " }));
+            }
+        }
+        let best = best_per_rung(report, size);
+        let _ = writeln!(out, "\n  best per rung at {} (fastest first):", size.name());
+        for run in &best {
+            let t = run.timing.as_ref().map_or(0.0, |t| t.tflops);
+            let _ = writeln!(out, "    {:<44} {t:>8.2} TFLOP/s", run.kernel);
+        }
+        let names: Vec<String> = best.iter().map(|r| format!("\"{}\"", r.kernel)).collect();
+        let _ = writeln!(out, "\n  for catalog::BEST (rungs tuned in this run; {} on {}, {}):", size.name(), report.device.name, report.date_utc);
+        let _ = writeln!(out, "  pub const BEST: &[&str] = &[{}];", names.join(", "));
+    }
+    let failures = report.failures();
+    let _ = writeln!(out, "\n{}", if failures == 0 { "every configuration that ran passed its check".to_string() } else { format!("{failures} failed (validation or CUDA error)") });
+    out
+}
