@@ -321,7 +321,7 @@ fn wgmma_multiplies_tma_loaded_128_byte_swizzled_tiles() {
     // then four k16 steps of wgmma m64n64k16 whose descriptors step through the swizzled rows:
     // the whole 64×64×64 product, compared with the exact one.
     use emulator::api::*;
-    use emulator::api::{Swizzle as WgSwizzle, matrix_descriptor, wgmma_m64n64k16_bf16};
+    use emulator::api::{matrix_descriptor, wgmma_m64n64k16_bf16};
     use std::sync::Mutex;
     let bf16 = |v: f32| (v.to_bits() >> 16) as u16;
     let a: Vec<u16> = (0..4096).map(|i| bf16(((i * 7) % 13) as f32 - 6.0)).collect();
@@ -353,9 +353,9 @@ fn wgmma_multiplies_tma_loaded_128_byte_swizzled_tiles() {
         let mut d = [0.0f32; 32];
         for ks in 0..4u32 {
             // A: rows of 128 bytes, 8-row groups 1024 apart; the k16 slice starts 32 bytes in.
-            let da = matrix_descriptor(sa + 32 * ks, 16, 1024, WgSwizzle::B128);
+            let da = matrix_descriptor(sa + 32 * ks, 16, 1024, catalog::Swizzle::B128);
             // B: 16 rows of k per step, 128 bytes each; 8-row groups of k 1024 apart.
-            let db = matrix_descriptor(sb + 2048 * ks, 8192, 1024, WgSwizzle::B128);
+            let db = matrix_descriptor(sb + 2048 * ks, 8192, 1024, catalog::Swizzle::B128);
             wgmma_m64n64k16_bf16::<0, 1>(&mut d, da, db, ks > 0);
         }
         let l = thread_idx() as usize;

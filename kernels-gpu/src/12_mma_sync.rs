@@ -95,26 +95,22 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
         )
     };
 
+    #[inline(always)]
     unsafe fn run(gemm: &Gemm<E>) {
         let smem: *mut u8 = dynamic_shared();
         let smem_addr = shared_address(smem);
         let (tid, warp, lane) = (thread_idx(), warp_idx() as usize, lane_idx());
         let (wm0, wn0) = ((warp / (BN / Self::WN) * Self::WM) as u32, (warp % (BN / Self::WN) * Self::WN) as u32);
         let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
-        let a = gemm.a().window(row0, 0);
-        let b = gemm.b().window(0, col0);
-        let a_vec = gemm.k % 8 == 0 && gemm.a as usize % 16 == 0;
-        let b_vec = gemm.n % 8 == 0 && gemm.b as usize % 16 == 0;
+        let (a, b) = (gemm.a().window(row0, 0), gemm.b().window(0, col0));
+        let (a_vec, b_vec) = aligned_rows(gemm);
         let k_tiles = gemm.k.div_ceil(BK as u32);
 
+        let loader = TileLoader { smem, smem_addr, a, b, a_vec, b_vec, tid, threads: Self::THREADS };
         // Issue the copies of K-tile `kt` into buffer `stage`.
         let load = |kt: u32, stage: usize| {
             let (a_tile, b_tile) = Self::tiles(stage);
-            let k0 = kt * BK as u32;
-            unsafe {
-                copy_tile(smem, smem_addr, a_tile, a.window(0, k0), BM, BK, a_vec, tid, Self::THREADS);
-                copy_tile(smem, smem_addr, b_tile, b.window(k0, 0), BK, BN, b_vec, tid, Self::THREADS);
-            }
+            unsafe { loader.load(a_tile, b_tile, kt * BK as u32, BM, BN, BK) };
         };
 
         // Prologue: the first STAGES-1 tiles in flight, one group each.
@@ -178,6 +174,42 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
                 c.store(r + 8, col, d[2]);
                 c.store(r + 8, col + 1, d[3]);
             }
+        }
+    }
+}
+
+/// Whether the rows of A and of B start on 16-byte boundaries (so 16-byte `cp.async` applies):
+/// K (for A) or N (for B) a multiple of 8 elements, and the matrix itself 16-byte aligned.
+#[inline(always)]
+pub(crate) fn aligned_rows<E>(gemm: &Gemm<E>) -> (bool, bool) {
+    (gemm.k % 8 == 0 && gemm.a as usize % 16 == 0, gemm.n % 8 == 0 && gemm.b as usize % 16 == 0)
+}
+
+/// What a block needs to copy its K-tiles of A and B into shared memory: the block's windows of
+/// A (at its first row, column 0) and B (row 0, its first column), and which copies apply.
+#[derive(Clone, Copy)]
+pub(crate) struct TileLoader<E> {
+    pub smem: *mut u8,
+    pub smem_addr: u32,
+    pub a: Matrix<E>,
+    pub b: Matrix<E>,
+    pub a_vec: bool,
+    pub b_vec: bool,
+    pub tid: u32,
+    pub threads: usize,
+}
+
+impl<E: HalfElem> TileLoader<E> {
+    /// Copies the `bm × bk` tile of A and the `bk × bn` tile of B at depth `k0` into `a_tile` and
+    /// `b_tile` (asynchronously where the rows are aligned: the caller commits and waits).
+    ///
+    /// # Safety
+    /// As for [`copy_tile`]; `k0` < K.
+    #[inline(always)]
+    pub unsafe fn load(&self, a_tile: SwizzledTile, b_tile: SwizzledTile, k0: u32, bm: usize, bn: usize, bk: usize) {
+        unsafe {
+            copy_tile(self.smem, self.smem_addr, a_tile, self.a.window(0, k0), bm, bk, self.a_vec, self.tid, self.threads);
+            copy_tile(self.smem, self.smem_addr, b_tile, self.b.window(k0, 0), bk, bn, self.b_vec, self.tid, self.threads);
         }
     }
 }

@@ -27,6 +27,8 @@
 pub mod spec;
 #[macro_use]
 pub mod entry;
+#[macro_use]
+pub mod unroll;
 pub mod layout;
 pub mod swizzle;
 
@@ -54,6 +56,8 @@ pub mod double_buffer;
 pub mod warptile;
 #[path = "12_mma_sync.rs"]
 pub mod mma_sync;
+#[path = "13_wgmma.rs"]
+pub mod wgmma;
 
 pub use spec::{Bf16, Dtype, F16, KernelSpec, Rung, Tile};
 
@@ -81,6 +85,8 @@ rungs!(
     warptile,
     mma_sync,
     mma_sync::f16,
+    wgmma,
+    wgmma::f16,
 );
 
 #[cfg(not(target_arch = "nvptx64"))]

@@ -104,15 +104,3 @@ pub unsafe fn mbarrier_try_wait(addr: u32, parity: u32) -> bool {
 pub unsafe fn mbarrier_wait(addr: u32, parity: u32) {
     while !unsafe { mbarrier_try_wait(addr, parity) } {}
 }
-
-/// Orders this thread's earlier ordinary shared-memory accesses before later accesses of the
-/// async proxy (the copy engine, wgmma), e.g. before a TMA load overwrites a buffer that threads
-/// just read.
-///
-/// ```ptx
-/// fence.proxy.async.shared::cta;
-/// ```
-#[inline(always)]
-pub fn fence_proxy_async() {
-    unsafe { asm!("fence.proxy.async.shared::cta;", options(nostack)) }
-}

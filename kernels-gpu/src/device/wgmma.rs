@@ -28,16 +28,17 @@
 use crate::spec::{Dtype, HalfElem};
 use core::arch::asm;
 
-/// Swizzle patterns of a shared-memory tile, as encoded in bits 62–63 of a matrix descriptor.
-/// With 128-byte swizzling, the 16-byte chunk `c` of 128-byte row `r` of each 1024-byte block
-/// is stored at chunk `c ^ (r % 8)`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-#[repr(u64)]
-pub enum Swizzle {
-    None = 0,
-    B128 = 1,
-    B64 = 2,
-    B32 = 3,
+pub use crate::spec::Swizzle;
+
+/// The swizzle field of a matrix descriptor (bits 62–63). With 128-byte swizzling, the 16-byte
+/// chunk `c` of 128-byte row `r` of each 1024-byte block is stored at chunk `c ^ (r % 8)`.
+const fn swizzle_bits(swizzle: Swizzle) -> u64 {
+    match swizzle {
+        Swizzle::None => 0,
+        Swizzle::B128 => 1,
+        Swizzle::B64 => 2,
+        Swizzle::B32 => 3,
+    }
 }
 
 /// A `wgmma` shared-memory matrix descriptor.
@@ -59,7 +60,7 @@ pub const fn matrix_descriptor(addr: u32, leading_bytes: u32, stride_bytes: u32,
     const fn enc(x: u32) -> u64 {
         ((x & 0x3FFFF) >> 4) as u64
     }
-    enc(addr) | (enc(leading_bytes) << 16) | (enc(stride_bytes) << 32) | ((swizzle as u64) << 62)
+    enc(addr) | (enc(leading_bytes) << 16) | (enc(stride_bytes) << 32) | (swizzle_bits(swizzle) << 62)
 }
 
 /// Orders this thread's earlier register accesses before the `wgmma`s that follow.

@@ -116,10 +116,6 @@ pub unsafe fn mbarrier_wait(addr: u32, parity: u32) {
     while !unsafe { mbarrier_try_wait(addr, parity) } {}
 }
 
-/// Orders generic-proxy accesses before the copy engine's: copies land at a poll, after every
-/// access that precedes it in program order, so there is nothing to do.
-pub fn fence_proxy_async() {}
-
 /// Attaches a copy to the barrier at `bar` (for [`super::tma`]).
 pub(super) fn attach_copy(block: &Block, bar: u32, dst: u32, bytes: Vec<u8>, at: &Location<'_>) {
     barrier(block, bar, "cp.async.bulk.tensor", at).copies.push((dst, bytes));

@@ -16,14 +16,16 @@ use super::tma::swizzled;
 use super::warp::{Scope, collective_at};
 use crate::spec::{Dtype, HalfElem};
 
-/// Shared-memory swizzle of a wgmma operand, as encoded in bits 62-63 of its descriptor.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[repr(u64)]
-pub enum Swizzle {
-    None = 0,
-    B128 = 1,
-    B64 = 2,
-    B32 = 3,
+pub use crate::spec::Swizzle;
+
+/// The swizzle field of a matrix descriptor (bits 62-63).
+const fn swizzle_bits(swizzle: Swizzle) -> u64 {
+    match swizzle {
+        Swizzle::None => 0,
+        Swizzle::B128 => 1,
+        Swizzle::B64 => 2,
+        Swizzle::B32 => 3,
+    }
 }
 
 /// The matrix descriptor of an operand at shared address `addr` (the same bit layout as on the
@@ -32,7 +34,7 @@ pub const fn matrix_descriptor(addr: u32, leading_bytes: u32, stride_bytes: u32,
     const fn enc(x: u32) -> u64 {
         ((x & 0x3FFFF) >> 4) as u64
     }
-    enc(addr) | (enc(leading_bytes) << 16) | (enc(stride_bytes) << 32) | ((swizzle as u64) << 62)
+    enc(addr) | (enc(leading_bytes) << 16) | (enc(stride_bytes) << 32) | (swizzle_bits(swizzle) << 62)
 }
 
 /// A decoded descriptor: where element (mn, k) of an operand lies.

@@ -1,0 +1,169 @@
+//! # Rung 13 — Hopper warpgroup MMA (`wgmma`)
+//!
+//! `mma.sync` (rung 12) makes every warp fetch its operands from shared memory into registers
+//! with `ldmatrix`, 16×16 at a time, and the register traffic caps it well below Hopper's tensor
+//! core peak. Hopper's `wgmma.mma_async` lets four warps (a *warpgroup*, 128 threads) multiply a
+//! 64×N×16 tile (N up to 256) in one instruction, reading A and B **directly from shared memory**:
+//! the instruction takes two 64-bit *matrix descriptors* instead of fragments, and only the
+//! accumulators live in registers. It is also asynchronous: the warpgroup issues it, goes on, and
+//! later waits for it (`wgmma.commit_group` / `wgmma.wait_group`).
+//!
+//! **Block.** `BM × BN` of C, `BM / 64` warpgroups; warpgroup `w` owns rows `64w .. 64w+63` and
+//! all `BN` columns, one `m64nBNk16` instruction per 16-deep slice of K (`BN/2` f32 accumulators
+//! per thread). K-tiles are 64 deep: four instructions per tile.
+//!
+//! **Shared-memory layouts the tensor cores read.** The hardware reads 128-byte-swizzled tiles
+//! (the same XOR swizzle as rung 12, `swizzle.rs`), with both tiles built from 1024-byte *atoms*
+//! of 8 rows × 128 bytes:
+//! - A (M×K, K contiguous = "K-major", `imm-trans-a = 0`): a `BM × 64` tile, one 128-byte row per
+//!   m. Descriptor: start = the warpgroup's first row, stride byte offset (SBO) = 1024, the
+//!   distance between groups of 8 rows; the leading byte offset is unused for swizzled K-major
+//!   tiles (set to 16). The k-th 16-slice starts `32·k` bytes into the row: the hardware applies
+//!   the swizzle to the final address bits, so stepping the start address inside the atom is
+//!   allowed as long as the atom itself is 1024-byte aligned.
+//! - B (K×N, N contiguous = "N-major", `imm-trans-b = 1`): `BN / 64` column panels, each
+//!   `64 × 64` (k rows of 64 n-values = 128 bytes). Descriptor: SBO = 1024, the distance between
+//!   groups of 8 k-rows; leading byte offset (LBO) = the panel size (64 rows × 128 B = 8192), the
+//!   distance between 64-wide groups of n. The k-th 16-slice starts `16·128·k` bytes into the
+//!   tile.
+//!
+//! **Pipeline.** All threads copy (the `cp.async` zero-filling loads of rung 12, into the layouts
+//! above) into a ring of `STAGES` buffers. Shared memory written by `cp.async` (the "generic
+//! proxy") must be fenced with `fence.proxy.async` before the tensor cores (the "async proxy")
+//! read it; the barrier that follows publishes it to the block. One wgmma group stays in flight
+//! across the barrier: after issuing tile `kt` a warpgroup waits only for tile `kt-1`
+//! (`wait_group 1`), so the next barrier finds the tensor cores still busy. Hence the copies issued
+//! at step `kt` may overwrite only the buffer of tile `kt-2`: loads run `STAGES - 2` tiles ahead.
+//!
+//! **Tails** as in rung 12: zero-filled loads, predicated stores; unaligned rows fall back to
+//! element-wise loads.
+
+use crate::mma_sync::{TileLoader, aligned_rows};
+use crate::prelude::*;
+use core::marker::PhantomData;
+
+pub const RUNG: Rung = Rung { number: 13, slug: "wgmma", idea: "Hopper wgmma: 64xNx16 per warpgroup, operands read from swizzled shared memory" };
+
+/// A `BM × BN` block tile (`BM / 64` warpgroups, one `m64nBNk16` per warpgroup and 16-slice of K),
+/// K-tiles of `BK = 64` (one 128-byte swizzle row), `STAGES` shared-memory buffers.
+pub struct Wgmma<E, const BM: usize, const BN: usize, const BK: usize, const STAGES: usize>(PhantomData<E>);
+
+impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGES: usize> Wgmma<E, BM, BN, BK, STAGES> {
+    const THREADS: usize = BM / 64 * 128;
+    const A_BYTES: usize = SwizzledTile::bytes(BM, BK);
+    const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(BK, BN);
+
+    const VALID: () = {
+        assert!(BM % 64 == 0 && BM >= 64, "one warpgroup per 64 rows");
+        assert!(BN == 64 || BN == 128 || BN == 256, "the wgmma shapes instantiated in device/wgmma.rs");
+        assert!(BK == 64, "a K-tile is one 128-byte swizzle row");
+        assert!((BM * BK / 8) % Self::THREADS == 0 && (BK * BN / 8) % Self::THREADS == 0, "copies split evenly");
+        assert!(BN / 8 <= crate::unroll::UNROLL_MAX);
+        assert!(STAGES >= 3, "one buffer for the tile in flight, one being read, one or more loading");
+    };
+
+    #[inline(always)]
+    fn tiles(stage: usize) -> (SwizzledTile, SwizzledTile) {
+        let base = stage * Self::STAGE_BYTES;
+        (SwizzledTile::new(base, BM, BK), SwizzledTile::new(base + Self::A_BYTES, BK, BN))
+    }
+}
+
+impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGES: usize> GemmKernel for Wgmma<E, BM, BN, BK, STAGES> {
+    type Elem = E;
+    const SPEC: KernelSpec = {
+        let () = Self::VALID;
+        KernelSpec::unnamed(
+            RUNG,
+            E::DTYPE,
+            Tile { bm: BM as u32, bn: BN as u32, bk: BK as u32, wm: 1, wn: 1, tm: 1, tn: 1, stages: STAGES as u32 },
+            Self::THREADS as u32,
+            (STAGES * Self::STAGE_BYTES) as u32,
+        )
+    };
+
+    #[inline(always)]
+    unsafe fn run(gemm: &Gemm<E>) {
+        let smem: *mut u8 = dynamic_shared();
+        let smem_addr = shared_address(smem);
+        let tid = thread_idx();
+        let (wg, warp_in_wg, lane) = (tid / 128, warp_idx() % 4, lane_idx());
+        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
+        let (a, b) = (gemm.a().window(row0, 0), gemm.b().window(0, col0));
+        let (a_vec, b_vec) = aligned_rows(gemm);
+        let k_tiles = gemm.k.div_ceil(BK as u32);
+        let loader = TileLoader { smem, smem_addr, a, b, a_vec, b_vec, tid, threads: Self::THREADS };
+        let load = |kt: u32, stage: usize| {
+            let (a_tile, b_tile) = Self::tiles(stage);
+            unsafe { loader.load(a_tile, b_tile, kt * BK as u32, BM, BN, BK) };
+        };
+
+        // Prologue: tiles 0 .. STAGES-3 in flight (the ring keeps one more buffer for the tile
+        // the tensor cores may still be reading).
+        for s in 0..STAGES - 2 {
+            if (s as u32) < k_tiles {
+                load(s as u32, s);
+            }
+            cp_async_commit_group();
+        }
+
+        let mut acc = [0.0f32; 128];
+        let (mut read_stage, mut write_stage) = (0, STAGES - 2);
+        for kt in 0..k_tiles {
+            // Tile kt is in shared memory (this thread's copies), visible to the async proxy,
+            // then (barrier) to every warpgroup. Every warpgroup has also finished tile kt-2.
+            cp_async_wait_pending(STAGES - 3);
+            fence_proxy_async_shared();
+            sync_threads();
+            let next = kt + STAGES as u32 - 2;
+            if next < k_tiles {
+                load(next, write_stage);
+            }
+            cp_async_commit_group();
+
+            let (a_tile, b_tile) = Self::tiles(read_stage);
+            let a_rows = smem_addr + a_tile.offset() + wg * 64 * 128;
+            let b_rows = smem_addr + b_tile.offset();
+            wgmma_fence();
+            for kk in 0..BK / 16 {
+                let desc_a = matrix_descriptor(a_rows + (kk * 32) as u32, 16, 1024, Swizzle::B128);
+                let desc_b = matrix_descriptor(b_rows + (kk * 16 * 128) as u32, b_tile.panel_bytes(), 1024, Swizzle::B128);
+                unsafe { wgmma_m64k16::<E, BN, 0, 1>(&mut acc, desc_a, desc_b, true) };
+            }
+            wgmma_commit_group();
+            wgmma_wait_group::<1>();
+            read_stage = if read_stage + 1 == STAGES { 0 } else { read_stage + 1 };
+            write_stage = if write_stage + 1 == STAGES { 0 } else { write_stage + 1 };
+        }
+        wgmma_wait_group::<0>();
+        fence_operands::<BN>(&mut acc);
+
+        // Epilogue: d[4j + i] is row 16·warp + g + 8·(i / 2), column 8j + 2t + i % 2 of the
+        // warpgroup's 64 × BN tile.
+        let c = gemm.c().window(row0 + wg * 64 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2);
+        unroll!(BN / 8, |j| {
+            let col = (j * 8) as u32;
+            c.store(0, col, acc[4 * j]);
+            c.store(0, col + 1, acc[4 * j + 1]);
+            c.store(8, col, acc[4 * j + 2]);
+            c.store(8, col + 1, acc[4 * j + 3]);
+        });
+    }
+}
+
+entries! {
+    elem = Bf16;
+    bgemm_13_wgmma_128x256x64_s4 => Wgmma<Bf16, 128, 256, 64, 4>,
+    bgemm_13_wgmma_128x128x64_s4 => Wgmma<Bf16, 128, 128, 64, 4>,
+}
+
+/// The f16 instantiation: same kernel, the f16 wgmma.
+pub mod f16 {
+    use super::Wgmma;
+    use crate::spec::F16;
+
+    entries! {
+        elem = F16;
+        hgemm_13_wgmma_128x256x64_s4 => Wgmma<F16, 128, 256, 64, 4>,
+    }
+}
