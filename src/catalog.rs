@@ -132,15 +132,29 @@ impl Kernel {
 
 /// The best configuration of each rung, fastest rung first: what `best` and `rgemm bench` use.
 ///
-/// Measured with `rgemm run` at M = N = K = 4096 on an NVIDIA H100 80GB HBM3 (driver 580.159.04),
-/// 2026-11-22, commit 4cdd15b ([log](../docs/perf/2026-11-22-h100-rungs-1-3.md)): rung 3 at
-/// 32x32x32 ran 8.64 TFLOP/s against 8.14 at 16x16x16; rungs 1 and 2 have one configuration each.
-/// `rgemm tune` prints a replacement for this table from a fresh run.
+/// Measured at M = N = K = 4096 on an NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-22, every
+/// configuration timed in one run ([log](../docs/perf/2026-11-22-h100.md)); rungs 12 and 13 from
+/// the bf16 bench of the same day. `rgemm tune` prints a replacement for this table from a fresh
+/// run.
 ///
 /// A rung with no entry here (a configuration merged after the last tuning run) is represented by
 /// its first configuration in the catalog, and `best` tries such rungs after every listed one,
 /// highest rung first.
-pub const BEST: &[&str] = &["sgemm_03_smem_tiling_32x32x32", "sgemm_02_coalesced_32x32x1", "sgemm_01_naive_32x32x1"];
+pub const BEST: &[&str] = &[
+    "bgemm_13_wgmma_128x256x64_s4",
+    "hgemm_13_wgmma_128x256x64_s4",
+    "bgemm_12_mma_sync_128x256x32_w64x64_s4",
+    "hgemm_12_mma_sync_128x128x32_w64x32_s4",
+    "sgemm_09_warptile_128x128x8_w64x32_t8x8_s2",
+    "sgemm_08_double_buffer_128x128x8_t8x8_s2",
+    "sgemm_07_transposed_a_64x128x8_t8x8",
+    "sgemm_06_vectorized_64x64x16_t4x4",
+    "sgemm_05_blocktile_2d_64x64x16_t4x4",
+    "sgemm_04_blocktile_1d_64x64x16_t16x1",
+    "sgemm_03_smem_tiling_32x32x32",
+    "sgemm_02_coalesced_32x32x1",
+    "sgemm_01_naive_32x32x1",
+];
 
 /// The aliases `best` (fp32), `best-bf16` and `best-f16`, and the element type each stands for.
 pub const BEST_ALIASES: &[(&str, Dtype)] = &[("best", Dtype::F32), ("best-bf16", Dtype::Bf16), ("best-f16", Dtype::F16)];
