@@ -101,6 +101,15 @@ fn a_barrier_in_a_divergent_branch_is_caught() {
 }
 
 #[test]
+fn reading_cp_async_tiles_without_waiting_gives_a_wrong_result() {
+    // Not a fault the emulator can name (the copies are legal, only early), but the copies land
+    // at the wait, so the kernel reads uninitialised (NaN) shared memory and fails the check.
+    let (spec, entry) = kernels_gpu::broken::ENTRIES.iter().zip(kernels_gpu::broken::EMULATED).find(|(s, _)| s.name == "broken_cp_async_without_wait").unwrap();
+    let verdict = emulate::verify_entry(spec, *entry, &problem(20, 20, 20, 1.0, 0.0), 1).unwrap();
+    assert!(!verdict.passed() && verdict.rel_error.is_nan(), "{verdict}");
+}
+
+#[test]
 fn broken_kernels_pass_where_their_bug_cannot_show() {
     // The fixtures are correct kernels but for one line: on a problem that never exercises that
     // line they pass, so the tests above fail for the bug and not for something else.

@@ -140,6 +140,44 @@ impl GemmKernel for DivergentBarrier {
     }
 }
 
+/// Rung 3 loading its tiles with `cp.async` but never waiting for the copies: the barrier orders
+/// the threads, not the copy engine, so the dot products read shared memory before the tiles
+/// arrive.
+pub struct CpAsyncWithoutWait;
+
+impl GemmKernel for CpAsyncWithoutWait {
+    type Elem = f32;
+    const SPEC: KernelSpec = SPEC;
+
+    unsafe fn run(gemm: &Gemm<f32>) {
+        let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
+        let b_tile = unsafe { SmemTile::new(a_tile.end(), BS, BS) };
+        let t = thread_idx() as usize;
+        let (ty, tx) = (t / BS, t % BS);
+        let (row0, col0) = (block_row() * BS as u32, block_col() * BS as u32);
+        let (a, b) = (gemm.a().window(row0, 0), gemm.b().window(0, col0));
+        let mut acc = 0.0;
+        let mut k0 = 0;
+        while k0 < gemm.k {
+            let (ka, kb) = (k0 + tx as u32, k0 + ty as u32);
+            // Four bytes each, zero-filled outside the matrix (the source then stays unread).
+            let (a_in, b_in) = (a.contains(ty as u32, ka), b.contains(kb, tx as u32));
+            unsafe {
+                cp_async_ca_4_zfill(shared_address(a_tile.ptr(ty, tx)), if a_in { a.ptr(ty as u32, ka) } else { a.ptr(0, 0) }, 4 * a_in as u32);
+                cp_async_ca_4_zfill(shared_address(b_tile.ptr(ty, tx)), if b_in { b.ptr(kb, tx as u32) } else { b.ptr(0, 0) }, 4 * b_in as u32);
+            }
+            cp_async_commit_group();
+            sync_threads();
+            for i in 0..BS {
+                acc = fma(a_tile.get(ty, i), b_tile.get(i, tx), acc);
+            }
+            sync_threads();
+            k0 += BS as u32;
+        }
+        gemm.c().window(row0, col0).store(ty as u32, tx as u32, acc);
+    }
+}
+
 entries! {
     elem = f32;
     broken_missing_barrier_before_compute => MissingBarrier<1>,
@@ -147,6 +185,7 @@ entries! {
     broken_off_by_one_tail => OffByOneTail,
     broken_early_exit_before_barrier => EarlyExit,
     broken_divergent_barrier => DivergentBarrier,
+    broken_cp_async_without_wait => CpAsyncWithoutWait,
 }
 
 /// The TMA lesson (`lessons::tma_box`) announcing 16 bytes more than the copy delivers: the
