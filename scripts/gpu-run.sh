@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the bundle (see gpu-bundle.sh). Logs go to $OUT (or ./gpu-logs).
-#   bash bundle/run.sh [tests|sanitize|bench|tune|all] [kernel-substring]
+#   bash bundle/run.sh [tests|sanitize|bench|tune|demo|all] [kernel-substring]
 # bench: `rgemm bench` (each rung at its best configuration, or every kernel matching the filter)
 #   (RGEMM_BENCH_FILTER: a regex of kernel names; RGEMM_BENCH_DTYPE: f32|bf16|f16)
 #   over RGEMM_BENCH_SIZES (default: rgemm's list) with RGEMM_BENCH_ITERS launches (default 10);
@@ -66,6 +66,16 @@ if [[ $mode == tune ]]; then
   note "rgemm tune: $r"
   cat "$logs/tune.log" | tee -a "$logs/summary.txt"
 fi
+if [[ $mode == demo ]]; then
+  # The ldmatrix study: the fragment table, then shared-memory wavefronts and bank conflicts of
+  # each address pattern's ldmatrix (1024 blocks x 512 threads), as the profiler counts them.
+  "$here/rgemm" demo ldmatrix --blocks 1 >"$logs/ldmatrix.log" 2>&1 || status=1
+  metrics=l1tex__t_requests_pipe_lsu_mem_shared_op_ldsm.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum
+  if ncu --metrics "$metrics" "$here/rgemm" demo ldmatrix --blocks 1024 >"$logs/ldmatrix-ncu.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+  note "ncu ldmatrix: $r"
+  grep -E "^(ldmatrix|row =)|ldsm.sum" "$logs/ldmatrix.log" "$logs/ldmatrix-ncu.log" | tee -a "$logs/summary.txt"
+fi
+
 note "status $status"
 # The device tool returns few files: pack every log except the summary into one archive.
 (cd "$logs" && tar czf ../rgemm-logs.tgz --exclude summary.txt . 2>/dev/null && find . -mindepth 1 ! -name summary.txt -delete && mv ../rgemm-logs.tgz .) || true

@@ -19,6 +19,7 @@ pub mod check;
 pub mod emulate;
 pub mod error;
 pub mod gpu;
+pub mod lessons;
 pub mod problem;
 pub mod ptx;
 pub mod report;

@@ -36,3 +36,22 @@ fn tma_box_reads_zeros_outside_the_matrix() {
         }
     }
 }
+
+/// `ldmatrix.x2`: lane `l` receives, in register `i`, the two elements at row `l / 4`, columns
+/// `2·(l % 4)` and `+1` of matrix `i`, whose row `r` starts where lane `8·i + r` pointed, for
+/// every address pattern of the demo.
+#[test]
+fn ldmatrix_x2_fragments_follow_the_documented_layout() {
+    let Some(gpu) = common::gpu("ldmatrix_x2_fragments_follow_the_documented_layout") else { return };
+    for pattern in rgemm::lessons::ldmatrix_patterns() {
+        let regs = rgemm::lessons::ldmatrix_x2(&gpu, &pattern, 4).unwrap();
+        for lane in 0..32usize {
+            for (i, &reg) in regs[lane].iter().enumerate() {
+                let row_start = pattern.offsets[8 * i + lane / 4];
+                let col = 2 * (lane as u32 % 4);
+                let want = (row_start + col) | ((row_start + col + 1) << 16);
+                assert_eq!(reg, want, "{}: lane {lane}, register {i}", pattern.name);
+            }
+        }
+    }
+}

@@ -36,6 +36,21 @@ enum Command {
     Tune(TuneArgs),
     /// Draw the chart of a `bench` or `tune` JSON file (no GPU needed).
     Chart(ChartArgs),
+    /// Demonstrations of single instructions (see the lesson kernels).
+    #[command(subcommand)]
+    Demo(Demo),
+}
+
+#[derive(Subcommand)]
+enum Demo {
+    /// `ldmatrix.x2`: which lane holds which elements for four address patterns, each also
+    /// launched on --blocks blocks of 512 threads so a profiler can count shared-memory wavefronts
+    /// and bank conflicts (`ncu --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum,
+    /// l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum rgemm demo ldmatrix`).
+    Ldmatrix {
+        #[arg(long, default_value_t = 1024)]
+        blocks: u32,
+    },
 }
 
 #[derive(clap::Args)]
@@ -204,6 +219,7 @@ fn main() -> ExitCode {
         Command::List => list(),
         Command::Run(args) => run(&args),
         Command::Check(args) => check_kernels(&args),
+        Command::Demo(Demo::Ldmatrix { blocks }) => demo_ldmatrix(blocks),
         Command::Bench(args) => bench_command(&args),
         Command::Tune(args) => tune_command(&args),
         Command::Chart(args) => chart_command(&args),
@@ -499,5 +515,26 @@ fn chart_command(args: &ChartArgs) -> Result<ExitCode, Error> {
     create_dir(&dir)?;
     let written = chart::write_charts(&report, &dir, args.font.as_deref())?;
     print_charts(&written);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn demo_ldmatrix(blocks: u32) -> Result<ExitCode, Error> {
+    if blocks == 0 || blocks > 65_535 {
+        return Err(Error::InvalidProblem(format!("--blocks {blocks}: choose 1..=65535")));
+    }
+    let gpu = Gpu::open()?;
+    println!("ldmatrix.sync.aligned.m8n8.x2.shared.b16 on a 128x16 tile of 16-bit integers, element i = i");
+    for pattern in rgemm::lessons::ldmatrix_patterns() {
+        let regs = rgemm::lessons::ldmatrix_x2(&gpu, &pattern, blocks)?;
+        println!("\n{}; lane offsets {:?}", pattern.name, &pattern.offsets[..16]);
+        for (m, name) in ["r0 (matrix 0)", "r1 (matrix 1)"].iter().enumerate() {
+            println!("  {name}: each lane's two elements, lanes 0-31 in rows of four");
+            for quad in regs.chunks(4) {
+                let cells: Vec<String> = quad.iter().map(|r| format!("{:4} {:4}", r[m] & 0xffff, r[m] >> 16)).collect();
+                println!("    {}", cells.join("  |  "));
+            }
+        }
+    }
+    gpu.synchronize()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -52,3 +52,34 @@ pub unsafe fn tma_box(map: *const TensorMap, out: *mut f32, x: i32, y: i32) {
         i += 32;
     }
 }
+
+/// Halves in the shared tile of [`lesson_ldmatrix_x2`]: 128 rows × 16, element `i` holding `i`.
+pub const LDMATRIX_TILE: u32 = 128 * 16;
+
+/// Every warp loads two 8×8 matrices with `ldmatrix.x2` from a 128×16 tile of 16-bit integers
+/// (element `i` holds `i`); lane `l` gives the row address `offsets[l]` (in elements). Warp 0 of
+/// block 0 writes its two result registers per lane to `out[2·lane ..]`, so the host can print
+/// which thread holds which elements; launched wide, the kernel lets a profiler count the
+/// shared-memory wavefronts and bank conflicts each address pattern costs.
+///
+/// Launch with 512 threads and `2·LDMATRIX_TILE` bytes of shared memory.
+#[cfg(target_arch = "nvptx64")]
+#[unsafe(no_mangle)]
+pub unsafe extern "gpu-kernel" fn lesson_ldmatrix_x2(offsets: *const u32, out: *mut u32) {
+    let tile = dynamic_shared::<u16>();
+    let mut i = thread_idx();
+    while i < LDMATRIX_TILE {
+        unsafe { *tile.add(i as usize) = i as u16 };
+        i += 512;
+    }
+    sync_threads();
+    let lane = lane_idx();
+    let row = unsafe { tile.add(*offsets.add(lane as usize) as usize) };
+    let regs = unsafe { ldmatrix_x2(shared_address(row)) };
+    if block_col() == 0 && warp_idx() == 0 {
+        unsafe {
+            *out.add(2 * lane as usize) = regs[0];
+            *out.add(2 * lane as usize + 1) = regs[1];
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! Host side of the lesson kernels that have a command of their own (`rgemm demo`).
+
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+use kernels_gpu::lessons::LDMATRIX_TILE;
+
+use crate::error::Result;
+use crate::gpu::Gpu;
+
+/// One way for the 16 lanes of an `ldmatrix.x2` to address two 8×8 matrices in a 128×16 tile of
+/// 16-bit elements: lane `i` gives the row `offset(i)` (in elements).
+pub struct LdmatrixPattern {
+    pub name: &'static str,
+    pub offsets: [u32; 32],
+}
+
+impl LdmatrixPattern {
+    fn new(name: &'static str, offset: impl Fn(u32) -> u32) -> Self {
+        let mut offsets = [0u32; 32];
+        for (i, o) in offsets.iter_mut().enumerate().take(16) {
+            *o = offset(i as u32);
+        }
+        LdmatrixPattern { name, offsets }
+    }
+}
+
+/// The four patterns of the ldmatrix study: lane `i` takes row `i % 8` of matrix `i / 8` (the
+/// documented order) or row `i / 2` of matrix `i % 2`, with rows 16 halves (32 bytes) or 64 halves
+/// (128 bytes) apart.
+pub fn ldmatrix_patterns() -> Vec<LdmatrixPattern> {
+    vec![
+        LdmatrixPattern::new("row = i % 8, matrix = i / 8, row stride 16 halves", |i| (i % 8) * 16 + (i / 8) * 8),
+        LdmatrixPattern::new("row = i / 2, matrix = i % 2, row stride 16 halves", |i| (i / 2) * 16 + (i % 2) * 8),
+        LdmatrixPattern::new("row = i % 8, matrix = i / 8, row stride 64 halves", |i| 4 * (i % 8) * 16 + (i / 8) * 8),
+        LdmatrixPattern::new("row = i / 2, matrix = i % 2, row stride 64 halves", |i| 4 * (i / 2) * 16 + (i % 2) * 8),
+    ]
+}
+
+/// Launches `lesson_ldmatrix_x2` on `blocks` blocks of 512 threads with `pattern` and returns the
+/// two result registers of each lane of the first warp (`[lane][register]`).
+pub fn ldmatrix_x2(gpu: &Gpu, pattern: &LdmatrixPattern, blocks: u32) -> Result<Vec<[u32; 2]>> {
+    let smem = 2 * LDMATRIX_TILE;
+    let f = gpu.entry("lesson_ldmatrix_x2", smem)?;
+    let offsets = gpu.upload(&pattern.offsets)?;
+    let out = gpu.upload(&[0u32; 64])?;
+    let (offsets_addr, out_addr) = (offsets.addr(gpu), out.addr(gpu));
+    let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (512, 1, 1), shared_mem_bytes: smem };
+    let mut launch = gpu.stream().launch_builder(&f);
+    launch.arg(&offsets_addr).arg(&out_addr);
+    unsafe { launch.launch(cfg) }?;
+    let regs = gpu.download(&out)?;
+    Ok(regs.chunks(2).map(|r| [r[0], r[1]]).collect())
+}
