@@ -403,3 +403,27 @@ fn a_panic_or_trap_in_one_thread_is_a_fault_of_that_thread() {
     .unwrap_err();
     assert_eq!((fault.thread, fault.message.as_str()), (7, "trap: the kernel aborted"));
 }
+
+#[test]
+fn ldmatrix_lesson_fragments_follow_the_documented_layout() {
+    // The GPU lesson (tests/lessons.rs), on the emulator: same kernel body, same expectations.
+    for pattern in rgemm::lessons::ldmatrix_patterns() {
+        let mut out = [0u32; 64];
+        let regions = [
+            Region { name: "offsets", start: pattern.offsets.as_ptr() as usize, len: 128, writable: false },
+            Region { name: "out", start: out.as_mut_ptr() as usize, len: 256, writable: true },
+        ];
+        let smem = 2 * kernels_gpu::lessons::LDMATRIX_TILE;
+        let launch = Launch { kernel: "lesson_ldmatrix_x2", grid: (2, 1), threads: 512, smem_bytes: smem, regions: &regions };
+        let (offsets, out_addr) = (pattern.offsets.as_ptr() as usize, out.as_mut_ptr() as usize);
+        emulator::launch(&launch, &|| unsafe { kernels_gpu::lessons::ldmatrix_x2_lesson(offsets as *const u32, out_addr as *mut u32) }).unwrap();
+        for lane in 0..32usize {
+            for i in 0..2 {
+                let row_start = pattern.offsets[8 * i + lane / 4];
+                let col = 2 * (lane as u32 % 4);
+                let want = (row_start + col) | ((row_start + col + 1) << 16);
+                assert_eq!(out[2 * lane + i], want, "{}: lane {lane}, register {i}", pattern.name);
+            }
+        }
+    }
+}

@@ -66,20 +66,31 @@ pub const LDMATRIX_TILE: u32 = 128 * 16;
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
 pub unsafe extern "gpu-kernel" fn lesson_ldmatrix_x2(offsets: *const u32, out: *mut u32) {
+    unsafe { ldmatrix_x2_lesson(offsets, out) }
+}
+
+/// The body of `lesson_ldmatrix_x2`, for the GPU and the emulator.
+///
+/// # Safety
+/// As for a launch of `lesson_ldmatrix_x2`: `offsets` holds 32 row offsets inside the tile,
+/// `out` 64 words.
+#[inline(always)]
+pub unsafe fn ldmatrix_x2_lesson(offsets: *const u32, out: *mut u32) {
     let tile = dynamic_shared::<u16>();
     let mut i = thread_idx();
     while i < LDMATRIX_TILE {
-        unsafe { *tile.add(i as usize) = i as u16 };
+        let value = i as u16;
+        unsafe { store(tile.add(i as usize), value) };
         i += 512;
     }
     sync_threads();
     let lane = lane_idx();
-    let row = unsafe { tile.add(*offsets.add(lane as usize) as usize) };
+    let row = unsafe { tile.add(load(offsets.add(lane as usize)) as usize) };
     let regs = unsafe { ldmatrix_x2(shared_address(row)) };
     if block_col() == 0 && warp_idx() == 0 {
         unsafe {
-            *out.add(2 * lane as usize) = regs[0];
-            *out.add(2 * lane as usize + 1) = regs[1];
+            store(out.add(2 * lane as usize), regs[0]);
+            store(out.add(2 * lane as usize + 1), regs[1]);
         }
     }
 }
