@@ -43,9 +43,33 @@ if [[ $mode == sanitize || $mode == all ]]; then
   args=()
   for k in $(kernels); do args+=(--kernel "$k"); done
   for tool in memcheck racecheck synccheck; do
-    if compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check "${args[@]}" --m 67 --n 45 --k 33 >"$logs/sanitize-$tool.log" 2>&1; then r=clean; else r=FAILED; status=1; fi
-    note "compute-sanitizer $tool: $r ($(grep -hE '(ERROR|RACECHECK) SUMMARY' "$logs/sanitize-$tool.log" | tail -1); $(grep -h 'passed,' "$logs/sanitize-$tool.log" | tail -1))"
-    [[ $r == clean ]] || tail -30 "$logs/sanitize-$tool.log"
+    # Odd sizes for every kernel that takes them; kernels that need 16-byte rows (TMA: N, K
+    # multiples of 4) are skipped there and checked again on 67 x 44 x 36.
+    log="$logs/sanitize-$tool.log"
+    if compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check --skip-unsupported "${args[@]}" --m 67 --n 45 --k 33 >"$log" 2>&1; then r=clean; else r=FAILED; status=1; fi
+    skipped=()
+    for k in $(awk '/^SKIPPED/ {sub(":", "", $2); print $2}' "$log"); do skipped+=(--kernel "$k"); done
+    if (( ${#skipped[@]} )); then
+      if compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check "${skipped[@]}" --m 67 --n 44 --k 36 >>"$log" 2>&1; then :; else r=FAILED; status=1; fi
+    fi
+    note "compute-sanitizer $tool: $r ($(grep -hE '(ERROR|RACECHECK) SUMMARY' "$log" | tail -1); $(grep -h 'passed,' "$log" | paste -sd' ' -))"
+    [[ $r == clean ]] || tail -30 "$log"
+  done
+  # Trap 1 of the cp.async lessons: reading another thread's cp.async data needs a barrier.
+  for lesson in cp_async_no_barrier cp_async_with_barrier; do
+    log="$logs/sanitize-lesson-$lesson.log"
+    # `--racecheck-report all`: in the default mode compute-sanitizer 2025.3 printed "0 hazards"
+    # for the barrier-less lesson (and the process failed at exit); with `all` it lists them.
+    compute-sanitizer --tool racecheck --racecheck-report all "$here/rgemm" lesson "$lesson" >"$log" 2>&1
+    summary=$(grep -hE 'RACECHECK SUMMARY' "$log" | tail -1)
+    if ! grep -q "^lesson $lesson:" "$log"; then got=error
+    elif [[ $summary =~ \(([0-9]+)\ errors,\ ([0-9]+)\ warnings\) ]] && (( BASH_REMATCH[1] + BASH_REMATCH[2] > 0 )); then got="hazard detected"
+    elif [[ $summary == *"0 hazards"* ]]; then got=clean
+    else got=error; fi
+    want=clean; [[ $lesson == cp_async_no_barrier ]] && want="hazard detected"
+    if [[ $got == "$want" ]]; then r=ok; else r=FAILED; status=1; fi
+    note "racecheck lesson $lesson: $got (expected $want): $r ($summary)"
+    [[ $r == ok ]] || tail -20 "$log"
   done
 fi
 
@@ -69,9 +93,9 @@ fi
 if [[ $mode == demo ]]; then
   # The ldmatrix study: the fragment table, then shared-memory wavefronts and bank conflicts of
   # each address pattern's ldmatrix (1024 blocks x 512 threads), as the profiler counts them.
-  "$here/rgemm" demo ldmatrix --blocks 1 >"$logs/ldmatrix.log" 2>&1 || status=1
+  "$here/rgemm" lesson ldmatrix --blocks 1 >"$logs/ldmatrix.log" 2>&1 || status=1
   metrics=l1tex__t_requests_pipe_lsu_mem_shared_op_ldsm.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum
-  if ncu --metrics "$metrics" "$here/rgemm" demo ldmatrix --blocks 1024 >"$logs/ldmatrix-ncu.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+  if ncu --metrics "$metrics" "$here/rgemm" lesson ldmatrix --blocks 1024 >"$logs/ldmatrix-ncu.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
   note "ncu ldmatrix: $r"
   grep -E "^(ldmatrix|row =)|ldsm.sum" "$logs/ldmatrix.log" "$logs/ldmatrix-ncu.log" | tee -a "$logs/summary.txt"
 fi

@@ -10,6 +10,7 @@
 //! - [`chart`]: the ladder as PNG and SVG charts (plotters, font loaded at run time).
 //! - [`emulate`]: running kernels on the CPU through the device module's emulator.
 //! - [`ptx`]: the embedded PTX and the launch bounds added to it.
+//! - [`lesson`]: host side of the race lessons (for compute-sanitizer).
 //! - [`tma`]: tensor maps for kernels that load through the copy engine.
 
 pub mod bench;
@@ -19,7 +20,7 @@ pub mod check;
 pub mod emulate;
 pub mod error;
 pub mod gpu;
-pub mod lessons;
+pub mod lesson;
 pub mod problem;
 pub mod ptx;
 pub mod report;

@@ -99,7 +99,13 @@ fn ptxas_assembles_every_entry_without_spills_or_stack() {
     assert!(!report.contains("warning"), "ptxas warned:\n{report}");
     let entries = parse_ptxas(&report);
     assert_eq!(entries.len(), ptx::entry_names(ptx::PTX).len(), "ptxas reported a different number of entries:\n{report}");
+    let report_filter = std::env::var("RGEMM_PTXAS_REPORT").ok();
     for (name, r) in &entries {
+        if let Some(f) = &report_filter {
+            if name.contains(f.as_str()) {
+                common::say(&format!("{name}: {} registers, {} stack, {} spill bytes", r.registers, r.stack_bytes, r.spill_bytes));
+            }
+        }
         assert_eq!(r.spill_bytes, 0, "{name} spills: {r:?}");
         assert_eq!(r.stack_bytes, 0, "{name} has a stack frame (a register array in local memory?): {r:?}");
         assert!(r.registers > 0, "{name}: no register count parsed");

@@ -94,3 +94,129 @@ pub unsafe fn ldmatrix_x2_lesson(offsets: *const u32, out: *mut u32) {
         }
     }
 }
+
+/// Floats one thread copies per chunk in the cp.async lessons (one 16-byte copy).
+pub const CHUNK: u32 = 4;
+
+/// The bit pattern shared memory is poisoned with before a copy: a quiet NaN no copy produces.
+pub const POISON: u32 = 0x7fc0_dead;
+
+/// Zero-fill: thread 0 makes three 16-byte copies of `src[0..4]` into shared memory that was
+/// filled with [`POISON`]: chunk 0 with `src_bytes` (0..=16) read bytes, chunk 1 with the
+/// ignore-src predicate set, chunk 2 with it clear; chunk 3 is not a destination. Writes the 16
+/// words of shared memory to `out`. Expected: chunk 0 holds the first `src_bytes` bytes of `src`
+/// and zeros after them, exactly; chunk 1 zeros; chunk 2 the source; chunk 3 still poison.
+/// Launch with 32 threads and 64 bytes of shared memory.
+#[cfg(target_arch = "nvptx64")]
+#[unsafe(no_mangle)]
+pub unsafe extern "gpu-kernel" fn lesson_cp_async_zfill(src: *const f32, out: *mut u32, src_bytes: u32) {
+    let smem = dynamic_shared::<u32>();
+    let t = thread_idx();
+    if t < 16 {
+        unsafe { *smem.add(t as usize) = POISON };
+    }
+    sync_threads();
+    if t == 0 {
+        let base = shared_address(smem);
+        unsafe {
+            cp_async_ca_16_zfill(base, src, src_bytes);
+            cp_async_ca_16_unless(base + 16, src, true);
+            cp_async_ca_16_unless(base + 32, src, false);
+        }
+        cp_async_commit_group();
+        cp_async_wait_group::<0>();
+    }
+    sync_threads();
+    if t < 16 {
+        unsafe { *out.add(t as usize) = *smem.add(t as usize) };
+    }
+}
+
+/// `wait_group N`: each of the 32 threads commits two groups, an *older* one copying
+/// `src[4t..4t+4]` and a *newer* one copying
+/// eight more chunks of `src`, [`WAIT_STRIDE`] floats apart, then waits with `cp.async.wait_group pending` (`pending` = 0, 1 or 2; 2 waits
+/// for nothing) and reads its shared memory back at once (before any other wait: a deliberate read
+/// of possibly pending data, which is the point of the lesson), writing 9 chunks per thread to
+/// `out`: the older one, then the eight newer ones. Shared memory starts as [`POISON`]. A chunk
+/// that reads as poison had not landed. The host passes cold memory (not in L2) so copies take
+/// DRAM latency. Launch with 32 threads and `32 · 9 · 16` bytes of shared memory.
+#[cfg(target_arch = "nvptx64")]
+#[unsafe(no_mangle)]
+pub unsafe extern "gpu-kernel" fn lesson_cp_async_wait_group(src: *const f32, out: *mut u32, pending: u32) {
+    let smem = dynamic_shared::<u32>();
+    let t = thread_idx() as usize;
+    let words = (WAIT_CHUNKS * CHUNK) as usize;
+    let mine = smem.wrapping_add(t * words);
+    for w in 0..words {
+        unsafe { *mine.add(w) = POISON };
+    }
+    let base = shared_address(mine);
+    unsafe {
+        // Older group: one chunk.
+        cp_async_cg_16(base, src.add(4 * t));
+        cp_async_commit_group();
+        // Newer group: eight chunks, each from its own 64 KiB stretch (separate DRAM pages).
+        for j in 1..WAIT_CHUNKS as usize {
+            cp_async_cg_16(base + 16 * j as u32, src.add(j * WAIT_STRIDE as usize + 4 * t));
+        }
+        cp_async_commit_group();
+    }
+    match pending {
+        0 => cp_async_wait_group::<0>(),
+        1 => cp_async_wait_group::<1>(),
+        _ => cp_async_wait_group::<2>(),
+    }
+    // Read what is there now, then write it out.
+    let mut seen = [0u32; (WAIT_CHUNKS * CHUNK) as usize];
+    for w in 0..words {
+        seen[w] = unsafe { core::ptr::read_volatile(mine.add(w)) };
+    }
+    cp_async_wait_all();
+    for w in 0..words {
+        unsafe { *out.add(t * words + w) = seen[w] };
+    }
+}
+
+/// Chunks per thread in [`lesson_cp_async_wait_group`]: one older, the rest newer.
+pub const WAIT_CHUNKS: u32 = 9;
+/// Floats between the newer group's chunks of one thread (64 KiB).
+pub const WAIT_STRIDE: u32 = 16384;
+
+/// Trap 1, without the barrier: 64 threads each copy one chunk of `src` to shared memory
+/// (`cp.async`, commit, `wait_group 0`), then thread `t` reads the chunk of thread `(t + 32) % 64`,
+/// in the other warp, and writes it to `out`. `wait_group` covers only the calling thread's own
+/// copies: nothing orders the other warp's copy before this read. compute-sanitizer's racecheck
+/// reports the hazard (`rgemm lesson cp_async_no_barrier` under `--racecheck-report all`; on an
+/// H100 with compute-sanitizer 2025.3: 1024 errors, while the default report mode printed none). Launch with 64 threads and 1024 bytes of shared memory.
+#[cfg(target_arch = "nvptx64")]
+#[unsafe(no_mangle)]
+pub unsafe extern "gpu-kernel" fn lesson_cp_async_no_barrier(src: *const f32, out: *mut f32) {
+    unsafe { neighbour_copy(src, out, false) }
+}
+
+/// Trap 1, with the barrier: as [`lesson_cp_async_no_barrier`] with `bar.sync` between the
+/// wait and the read: clean under racecheck.
+#[cfg(target_arch = "nvptx64")]
+#[unsafe(no_mangle)]
+pub unsafe extern "gpu-kernel" fn lesson_cp_async_with_barrier(src: *const f32, out: *mut f32) {
+    unsafe { neighbour_copy(src, out, true) }
+}
+
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn neighbour_copy(src: *const f32, out: *mut f32, barrier: bool) {
+    let smem = dynamic_shared::<f32>();
+    let t = thread_idx() as usize;
+    unsafe {
+        cp_async_cg_16(shared_address(smem.add(4 * t)), src.add(4 * t));
+    }
+    cp_async_commit_group();
+    cp_async_wait_group::<0>();
+    if barrier {
+        sync_threads();
+    }
+    let other = (t + 32) % 64;
+    for e in 0..4 {
+        unsafe { *out.add(4 * t + e) = *smem.add(4 * other + e) };
+    }
+}

@@ -31,6 +31,8 @@ pub mod entry;
 pub mod unroll;
 pub mod layout;
 pub mod swizzle;
+#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
+mod warp_compute;
 
 pub mod device;
 
@@ -54,6 +56,10 @@ pub mod transposed_a;
 pub mod double_buffer;
 #[path = "09_warptile.rs"]
 pub mod warptile;
+#[path = "10_cp_async.rs"]
+pub mod cp_async;
+#[path = "11_tma.rs"]
+pub mod tma;
 #[path = "12_mma_sync.rs"]
 pub mod mma_sync;
 #[path = "13_wgmma.rs"]
@@ -83,6 +89,8 @@ rungs!(
     transposed_a,
     double_buffer,
     warptile,
+    cp_async,
+    tma,
     mma_sync,
     mma_sync::f16,
     wgmma,

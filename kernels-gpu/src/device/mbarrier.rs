@@ -95,12 +95,46 @@ pub unsafe fn mbarrier_try_wait(addr: u32, parity: u32) -> bool {
     done != 0
 }
 
+/// Nanoseconds on the GPU's global timer.
+///
+/// ```ptx
+/// mov.u64 %rd, %globaltimer;
+/// ```
+#[inline(always)]
+pub fn global_timer_ns() -> u64 {
+    let t: u64;
+    unsafe { asm!("mov.u64 {t}, %globaltimer;", t = out(reg64) t, options(nomem, nostack)) }
+    t
+}
+
+/// Nanoseconds a [`mbarrier_wait`] waits before it gives up.
+pub const MBARRIER_TIMEOUT_NS: u64 = 2_000_000_000;
+
 /// Waits until the phase with parity `parity` has completed. PTX has no local labels for a loop
-/// inside `asm!`, so the loop is Rust's.
+/// inside `asm!`, so the loop is Rust's. It cannot hang: after [`MBARRIER_TIMEOUT_NS`] of failed
+/// waits it traps,
+/// so a wrong arrival or byte count fails the launch (`CUDA_ERROR_LAUNCH_FAILED`) instead of
+/// hanging the GPU. The timer is read only once the barrier has failed a thousand times, so
+/// the fast path is one `try_wait`.
 ///
 /// # Safety
 /// `addr` must be an initialised barrier of this block whose phase will complete.
 #[inline(always)]
 pub unsafe fn mbarrier_wait(addr: u32, parity: u32) {
-    while !unsafe { mbarrier_try_wait(addr, parity) } {}
+    if unsafe { mbarrier_try_wait(addr, parity) } {
+        return;
+    }
+    let mut tries = 0u32;
+    let mut start = 0u64;
+    while !unsafe { mbarrier_try_wait(addr, parity) } {
+        tries += 1;
+        if tries % 1024 == 0 {
+            let now = global_timer_ns();
+            if tries == 1024 {
+                start = now;
+            } else if now.wrapping_sub(start) > MBARRIER_TIMEOUT_NS {
+                super::trap();
+            }
+        }
+    }
 }

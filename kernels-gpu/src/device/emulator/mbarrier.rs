@@ -120,3 +120,13 @@ pub unsafe fn mbarrier_wait(addr: u32, parity: u32) {
 pub(super) fn attach_copy(block: &Block, bar: u32, dst: u32, bytes: Vec<u8>, at: &Location<'_>) {
     barrier(block, bar, "cp.async.bulk.tensor", at).copies.push((dst, bytes));
 }
+
+/// Nanoseconds since the first call in this process (`%globaltimer` on the GPU).
+pub fn global_timer_ns() -> u64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed().as_nanos() as u64
+}
+
+/// How long the GPU's [`mbarrier_wait`] polls before it traps. The emulator needs no timeout: a
+/// phase that can never complete is a deadlock its scheduler reports at once.
+pub const MBARRIER_TIMEOUT_NS: u64 = 2_000_000_000;

@@ -45,7 +45,7 @@ pub mod api {
     pub use super::math::*;
     pub use super::mma::{mma_m16n8k16, mma_m16n8k16_bf16, mma_m16n8k16_f16};
     pub use super::mbarrier::{
-        fence_mbarrier_init, mbarrier_arrive, mbarrier_arrive_expect_tx, mbarrier_init, mbarrier_try_wait,
+        MBARRIER_TIMEOUT_NS, fence_mbarrier_init, global_timer_ns, mbarrier_arrive, mbarrier_arrive_expect_tx, mbarrier_init, mbarrier_try_wait,
         mbarrier_wait,
     };
     pub use super::shared::*;

@@ -1,0 +1,286 @@
+//! # Rung 10 — asynchronous copies: a `cp.async` pipeline of `STAGES` buffers
+//!
+//! Rungs 8 and 9 overlap the next slice's global loads with the arithmetic by parking the slice
+//! in registers (`ld.global` early, `st.shared` late). That costs registers (8 floats per thread
+//! at 128×128×8) and instructions, and it only ever looks one slice ahead. `cp.async` (Ampere and
+//! later) copies global → shared *without passing through registers*: a thread issues the copy
+//! and goes on; the bytes land in the background. So the block can keep several slices in
+//! flight: `STAGES` shared buffers, slices `kt + 1 .. kt + STAGES - 1` arriving while slice `kt`
+//! is computed.
+//!
+//! **Completion by async-groups.** A thread's copies are completed *per thread*:
+//! `cp.async.commit_group` closes the copies it issued since its last commit into a group, and
+//! `cp.async.wait_group N` blocks until at most the `N` newest of *its* groups are still pending.
+//! Every thread commits exactly one group per slice (an empty group when there is nothing left to
+//! copy, which completes at once), so group `j` of every thread is slice `j`, and "slice `kt` has
+//! landed" is `wait_group(STAGES - 2)`: the slices after it may stay in flight. That wait says
+//! nothing about the copies of *other* threads, and each thread copied only its share of the
+//! slice: a block barrier is still needed before anyone reads the slice (the lesson
+//! `lesson_cp_async_no_barrier` shows compute-sanitizer's racecheck flag exactly that). The same
+//! single barrier per slice also tells every thread that all warps are done reading slice
+//! `kt - 1`, whose buffer the copies issued right after it overwrite. Compare the mbarrier
+//! completion of rung 11, where one thread's copy completes for everybody.
+//!
+//! **A cannot be transposed on the way.** A 16-byte `cp.async` moves four floats that lie side by
+//! side in a row of A, i.e. four K values; rung 9's `Aᵀ` tile wants them in four different rows.
+//! Two ways out, both instantiated below (`_at` and `_sw` in the names):
+//! - `_at`: copy A element by element (4-byte `cp.async`, 4 per thread per 128×8 slice, written
+//!   straight to their transposed place; the padded stride keeps those stores conflict-free) and
+//!   keep rung 9's compute unchanged. More copy instructions (still far fewer than the arithmetic),
+//!   and 4-byte copies go through L1.
+//! - `_sw`: copy A row-major with 16-byte copies into a 128-byte-swizzled tile and read a float4
+//!   along K: one read gives a row's values for four steps, the same number of shared reads per
+//!   multiply-add as the transposed tile, but 4·TM floats of A are live at once (see
+//!   `warp_compute.rs`). This is the layout the TMA engine of rung 11 must use anyway.
+//!
+//! Measured: see README table. (First run, H100, 4096³, same run as cuBLAS 51.7 TFLOP/s and rung 9's
+//! best 41.4: `_at` 128×128×8 with 2 stages 41.6, 3 or 4 stages 42.9 (82.9%); `_sw` 37.1 (BK 8)
+//! to 39.5 (BK 32): the swizzled layout's extra live registers (193–217, one block per SM)
+//! cost more than its 16-byte copies save.)
+//!
+//! **Tails.** Every M, N, K ≥ 1 works, with no scalar path in the main loop: a 16-byte chunk that
+//! hangs over the edge of A or B is copied with the zero-fill form
+//! (`cp.async.cg [dst], [src], 16, src_bytes` with `src_bytes` = 4 × the floats inside, down to 0,
+//! which reads nothing), so the missing values are zeros that add nothing to the dot products.
+//! 16-byte copies need 16-byte-aligned rows: when K (for A) or N (for B) is not a multiple of 4,
+//! that operand is copied with 4-byte zero-filling copies instead (the whole block decides once).
+//! The epilogue predicates rows and columns of C as in rung 6.
+//!
+//! Without the 8 staging registers of rung 9, 128×128×8 with 8×8 per thread has room under the
+//! 128-register cap that lets two blocks share an SM.
+
+use crate::prelude::*;
+use crate::warp_compute::*;
+
+pub const RUNG: Rung = Rung { number: 10, slug: "cp_async", idea: "cp.async multi-stage pipeline: async-groups, zero-fill tails" };
+
+/// Block tile `BM × BN`, K-slices of `BK`, warp tiles `WM × WN`, `TM × TN` per thread, `STAGES`
+/// shared buffers (2..=4); `SWIZZLED` picks the A layout (see the module docs).
+pub struct CpAsync<
+    const BM: usize,
+    const BN: usize,
+    const BK: usize,
+    const WM: usize,
+    const WN: usize,
+    const TM: usize,
+    const TN: usize,
+    const STAGES: usize,
+    const SWIZZLED: bool,
+>;
+
+impl<
+    const BM: usize,
+    const BN: usize,
+    const BK: usize,
+    const WM: usize,
+    const WN: usize,
+    const TM: usize,
+    const TN: usize,
+    const STAGES: usize,
+    const SWIZZLED: bool,
+> CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, SWIZZLED>
+{
+    const TILING: WarpTiling =
+        WarpTiling::new(BM, BN, WM, WN, TM, TN, if SWIZZLED { ALayout::Swizzled } else { ALayout::Transposed });
+    const THREADS: usize = Self::TILING.threads();
+    /// Floats per row of the transposed A tile (rung 7's pad of 4).
+    const AT_STRIDE: usize = BM + 4;
+    /// Bytes of the A tile of one stage.
+    const A_BYTES: usize = if SWIZZLED { BM * BK * 4 } else { BK * Self::AT_STRIDE * 4 };
+    const STAGE_BYTES: usize = Self::A_BYTES + BK * BN * 4;
+    /// Two blocks of 256 threads per SM when the register estimate leaves ~8 registers of
+    /// headroom under the resulting cap of 128 (the driver's JIT may need a few more than ptxas).
+    const MIN_BLOCKS: u32 =
+        if Self::TILING.regs_estimate() + 8 <= 128 { (65536 / (128 * Self::THREADS)) as u32 } else { 0 };
+    /// K-steps per fully unrolled chunk (about 512 multiply-adds, as in rung 9), a multiple of 4.
+    const UNROLL: usize = if BK * TM * TN <= 512 { BK } else if 512 / (TM * TN) >= 4 { 512 / (TM * TN) } else { 4 };
+    const CHECKS: () = {
+        let _ = Self::TILING;
+        assert!(STAGES >= 2 && STAGES <= 4, "2 to 4 stages");
+        assert!(BK % 4 == 0 && BN % 4 == 0, "copies move 16-byte chunks");
+        assert!((BM * BK / 4) % Self::THREADS == 0 && (BK * BN / 4) % Self::THREADS == 0, "chunks split evenly");
+        assert!((BM * BK) % Self::THREADS == 0, "A elements split evenly");
+        assert!(!SWIZZLED || swizzle_width_ok(BK), "swizzled A rows are 32, 64 or 128 bytes");
+        assert!(Self::STAGE_BYTES % 128 == 0, "stages start on 128-byte lines");
+        assert!(Self::THREADS <= 1024);
+    };
+}
+
+impl<
+    const BM: usize,
+    const BN: usize,
+    const BK: usize,
+    const WM: usize,
+    const WN: usize,
+    const TM: usize,
+    const TN: usize,
+    const STAGES: usize,
+    const SWIZZLED: bool,
+> GemmKernel for CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, SWIZZLED>
+{
+    type Elem = f32;
+    const SPEC: KernelSpec = {
+        let () = Self::CHECKS;
+        KernelSpec::unnamed(
+            RUNG,
+            Dtype::F32,
+            Tile {
+                bm: BM as u32,
+                bn: BN as u32,
+                bk: BK as u32,
+                wm: WM as u32,
+                wn: WN as u32,
+                tm: TM as u32,
+                tn: TN as u32,
+                stages: STAGES as u32,
+            },
+            Self::THREADS as u32,
+            (STAGES * Self::STAGE_BYTES) as u32,
+        )
+        .with_min_blocks_per_sm(Self::MIN_BLOCKS)
+    };
+
+    unsafe fn run(gemm: &Gemm<f32>) {
+        let () = Self::CHECKS;
+        let smem: *mut u8 = dynamic_shared();
+        let smem_addr = shared_address(smem);
+        let t = thread_idx() as usize;
+        let place = Self::TILING.place(t);
+        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
+        let a = gemm.a().window(row0, 0);
+        let b = gemm.b().window(0, col0);
+        // 16-byte copies need every row (and the base) 16-byte aligned; same for the whole block.
+        let a_vec = gemm.k % 4 == 0 && gemm.a as usize % 16 == 0;
+        let b_vec = gemm.n % 4 == 0 && gemm.b as usize % 16 == 0;
+        let k_tiles = gemm.k.div_ceil(BK as u32);
+
+        let a_offset = |stage: usize| stage * Self::STAGE_BYTES;
+        let b_offset = |stage: usize| stage * Self::STAGE_BYTES + Self::A_BYTES;
+
+        // Issues this thread's copies of slice `kt` into buffer `stage` (no commit).
+        let load = |kt: u32, stage: usize| {
+            let k0 = kt * BK as u32;
+            let (a_src, b_src) = (a.window(0, k0), b.window(k0, 0));
+            let a_base = smem_addr + a_offset(stage) as u32;
+            if SWIZZLED {
+                copy_chunks(a_base, &a_src, BM, BK, Self::THREADS, t, a_vec, |r, c| swizzled_chunk(r, c, BK));
+            } else {
+                copy_transposed(a_base, &a_src, BM, BK, Self::AT_STRIDE, Self::THREADS, t);
+            }
+            let b_base = smem_addr + b_offset(stage) as u32;
+            copy_chunks(b_base, &b_src, BK, BN, Self::THREADS, t, b_vec, |r, c| ((r * BN + 4 * c) * 4) as u32);
+        };
+
+        // Prologue: slices 0 .. STAGES-2 in flight, one group each (empty past the end).
+        for s in 0..STAGES - 1 {
+            if (s as u32) < k_tiles {
+                load(s as u32, s);
+            }
+            cp_async_commit_group();
+        }
+
+        let reader = SwizzledReader::<TM>::new(&place, BK);
+        let mut acc = ThreadTile::<TM, TN>::zero();
+        let (mut read_stage, mut write_stage) = (0, STAGES - 1);
+        for kt in 0..k_tiles {
+            // This thread's part of slice kt has landed (the STAGES-2 newer groups may still be in
+            // flight); after the barrier, everyone's part. The barrier also means every warp is done
+            // with slice kt-1, whose buffer (`write_stage`) the next copies overwrite.
+            cp_async_wait_pending(STAGES - 2);
+            sync_threads();
+            let next = kt + STAGES as u32 - 1;
+            if next < k_tiles {
+                load(next, write_stage);
+            }
+            cp_async_commit_group();
+
+            let b_tile = unsafe { SmemTile::new(smem.wrapping_add(b_offset(read_stage)) as *mut f32, BK, BN) };
+            let a_ptr = smem.wrapping_add(a_offset(read_stage));
+            for chunk in 0..BK / Self::UNROLL {
+                for g in 0..Self::UNROLL / 4 {
+                    let k = chunk * Self::UNROLL + 4 * g;
+                    let a_vals = if SWIZZLED {
+                        unsafe { reader.load(a_ptr, k / 4) }
+                    } else {
+                        let at = unsafe { SmemTile::new(a_ptr as *mut f32, BK, Self::AT_STRIDE) };
+                        transposed_four::<TM>(&at, k, &place)
+                    };
+                    four_steps(&mut acc, &a_vals, &b_tile, k, &place);
+                }
+            }
+            read_stage = if read_stage + 1 == STAGES { 0 } else { read_stage + 1 };
+            write_stage = if write_stage + 1 == STAGES { 0 } else { write_stage + 1 };
+        }
+        // Only empty groups can be pending here: no copy writes shared memory after the loop.
+
+        store_tile(&gemm.c().window(row0, col0), &acc, &place);
+    }
+}
+
+/// Issues thread `t`'s copies of the `rows × cols` window at `src`'s origin into a shared tile
+/// at shared address `base`, where the 16-byte chunk of row `r` holding columns `4c .. 4c + 4`
+/// lies at byte `offset(r, c)`. Threads take chunks in turn (neighbours take neighbouring chunks
+/// of a row: coalesced reads, and whole 128-byte lines of writes).
+///
+/// With `vec` (rows 16-byte aligned) one zero-filling 16-byte `cp.async.cg` per chunk, `src_bytes`
+/// counting the floats inside the matrix; a chunk wholly outside reads nothing (`src_bytes` = 0,
+/// the window origin, always inside, stands in as the address). Without `vec`, four 4-byte
+/// zero-filling copies per chunk.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn copy_chunks(
+    base: u32,
+    src: &Matrix<f32>,
+    rows: usize,
+    cols: usize,
+    threads: usize,
+    t: usize,
+    vec: bool,
+    offset: impl Fn(usize, usize) -> u32,
+) {
+    let per_row = cols / 4;
+    for i in 0..rows * per_row / threads {
+        let id = t + i * threads;
+        let (r, c) = (id / per_row, id % per_row);
+        let dst = base + offset(r, c);
+        let (row, col) = (r as u32, 4 * c as u32);
+        if vec {
+            let inside = if row < src.rows { src.cols.saturating_sub(col).min(4) } else { 0 };
+            let from = if inside > 0 { src.ptr(row, col) } else { src.ptr(0, 0) };
+            unsafe { cp_async_cg_16_zfill(dst, from, 4 * inside) };
+        } else {
+            for e in 0..4u32 {
+                let inside = src.contains(row, col + e);
+                let from = if inside { src.ptr(row, col + e) } else { src.ptr(0, 0) };
+                unsafe { cp_async_ca_4_zfill(dst + 4 * e, from, if inside { 4 } else { 0 }) };
+            }
+        }
+    }
+}
+
+/// Issues thread `t`'s 4-byte copies of the `bm × bk` window of A at `src`'s origin into the
+/// transposed tile at shared address `base` (`bk` rows of `stride` floats): element (m, k) goes
+/// to row k, column m. A warp takes `32 / bk` rows of A × `bk` columns: reads of whole 32-byte
+/// sectors, and with the padded stride its 32 stores hit 32 different banks (for `bk = 8`).
+#[inline(always)]
+fn copy_transposed(base: u32, src: &Matrix<f32>, bm: usize, bk: usize, stride: usize, threads: usize, t: usize) {
+    for i in 0..bm * bk / threads {
+        let e = t + i * threads;
+        let (m, k) = ((e / bk) as u32, (e % bk) as u32);
+        let inside = src.contains(m, k);
+        let from = if inside { src.ptr(m, k) } else { src.ptr(0, 0) };
+        let dst = base + 4 * (k * stride as u32 + m);
+        unsafe { cp_async_ca_4_zfill(dst, from, if inside { 4 } else { 0 }) };
+    }
+}
+
+entries! {
+    elem = f32;
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s2_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 2, false>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, false>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s4_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 4, false>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_sw => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, true>,
+    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s3_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 3, true>,
+    sgemm_10_cp_async_128x128x32_w64x32_t8x8_s3_sw => CpAsync<128, 128, 32, 64, 32, 8, 8, 3, true>,
+    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s4_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 4, true>,
+}

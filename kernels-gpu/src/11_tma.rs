@@ -1,0 +1,206 @@
+//! # Rung 11 — the copy engine (TMA), a producer warp and mbarrier completion
+//!
+//! In rung 10 every thread still computes addresses, checks edges and issues its share of the
+//! copies, and each thread can only wait for its *own* copies (async-groups), so every slice
+//! costs a block-wide barrier. Hopper's Tensor Memory Accelerator takes a whole 2D box of a matrix
+//! from *one* instruction issued by *one* thread: the host describes A and B once as tensor maps
+//! (`cuTensorMapEncodeTiled`: base, sizes, row stride, box, swizzle), and the kernel asks for "the
+//! box at (x, y)". The engine computes the addresses, fills the parts of the box outside the matrix
+//! with zeros, and writes the tile in the swizzled layout the readers want.
+//!
+//! **Completion by mbarrier.** A TMA copy does not belong to an async-group; it reports the bytes
+//! it delivers to an *mbarrier*, a 64-bit object in shared memory. `mbarrier.arrive.expect_tx`
+//! (one arrival, and "expect this many bytes") plus the copies' `complete_tx` make the barrier's
+//! current phase complete when the arrival has happened and the bytes have landed. Completion is
+//! *shared*: any thread may wait on it, with `mbarrier.try_wait.parity` naming the parity of the
+//! phase it waits for (a barrier alternates phases 0, 1, 0, … so a ring of stages reuses it).
+//! Waiting on the barrier both says the data has landed and makes it visible to the waiting
+//! thread: no block-wide barrier per slice. The transaction count is the whole box, zeros
+//! included: a box hanging over the edge still delivers `rows × cols × 4` bytes (the lesson
+//! `lesson_tma_box` runs exactly that case and waits for the full box).
+//!
+//! **Warp specialisation.** The block is the `(BM/WM)·(BN/WN)` computing warps of rung 9, plus one
+//! *producer* warp. Stage `s` of a ring of `STAGES` has two barriers: `full[s]` (1 arrival: the
+//! producer's `expect_tx`, plus the bytes) and `empty[s]` (one arrival per computing thread). The
+//! producer's lane 0, for each slice `kt`: waits until `empty[s]` says every consumer is done with
+//! the slice that was in stage `s` (`kt - STAGES`), arms `full[s]` with the stage's bytes and
+//! issues the two box loads. A consumer: waits for `full[s]` with parity `(kt / STAGES) & 1`,
+//! computes, arrives on `empty[s]`. Producer and consumers never meet at a `bar.sync`; each
+//! consumer warp runs as far ahead as the data allows.
+//!
+//! **Layout.** A comes as a `BM × 32` box with 128-byte swizzle (32 floats = 128 bytes per row,
+//! the swizzle span), read as float4s along K with rows strided per lane (see
+//! `warp_compute.rs`: conflict-free). The engine applies the swizzle to shared-address bits, so
+//! the stage buffers start on 1024-byte boundaries: the kernel rounds the dynamic shared base up
+//! at run time. B comes as a `32 × BN` box, row-major, unswizzled, read as in rung 9.
+//!
+//! **Tails.** The engine reads zeros outside A and B, so the main loop has no edge checks at all;
+//! only the epilogue predicates rows and columns of C. The engine needs 16-byte row strides: the
+//! catalog rejects K or N not multiples of 4 before launch (rung 10 takes those).
+//!
+//! **Hangs.** A wrong byte or arrival count leaves a barrier's phase incomplete forever; every wait
+//! here gives up after two seconds with `trap` (the launch fails instead of hanging the GPU).
+//!
+//! Measured: see README table. (First run, H100, 4096³, cuBLAS 51.7 TFLOP/s in the same run:
+//! 128×128 w64x32 t8x8 with 3 or 4 stages 45.2–45.3 TFLOP/s (87.5%), against 42.9 for rung 10's best
+//! and 39.5 for rung 10 with the same swizzled A layout, one block of 9 warps per SM at 163
+//! registers; 128×64 41.9, 128×128 w32x32 t4x8 (17 warps) 41.7.)
+
+use crate::prelude::*;
+use crate::warp_compute::*;
+
+pub const RUNG: Rung = Rung { number: 11, slug: "tma", idea: "TMA box loads by a producer warp into an mbarrier-guarded ring" };
+
+/// Box width along K: one 128-byte swizzle line of f32.
+const BOX_K: usize = 32;
+
+/// Block tile `BM × BN`, warp tiles `WM × WN`, `TM × TN` per thread, `STAGES` buffers; K-slices
+/// of 32.
+pub struct Tma<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize, const STAGES: usize>;
+
+impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize, const STAGES: usize>
+    Tma<BM, BN, WM, WN, TM, TN, STAGES>
+{
+    const TILING: WarpTiling = WarpTiling::new(BM, BN, WM, WN, TM, TN, ALayout::Swizzled);
+    /// Computing threads; the producer warp comes after them.
+    const CONSUMERS: usize = Self::TILING.threads();
+    const THREADS: usize = Self::CONSUMERS + 32;
+    const A_BYTES: usize = BM * BOX_K * 4;
+    const STAGE_BYTES: usize = Self::A_BYTES + BOX_K * BN * 4;
+    /// Barriers (16 bytes per stage) and up to 1023 bytes of alignment padding before the stages.
+    const SMEM_BYTES: usize = 2048 + STAGES * Self::STAGE_BYTES;
+    const CHECKS: () = {
+        let _ = Self::TILING;
+        assert!(STAGES >= 2 && STAGES <= 8, "2 to 8 stages");
+        assert!(BM <= 256 && BN <= 256, "a TMA box is at most 256 elements per dimension");
+        assert!(Self::A_BYTES % 1024 == 0 && Self::STAGE_BYTES % 1024 == 0, "swizzled tiles start on 1024-byte blocks");
+        assert!(16 * STAGES <= 1024, "barriers fit before the first stage");
+        assert!(Self::THREADS <= 1024);
+    };
+}
+
+impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize, const STAGES: usize>
+    GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES>
+{
+    type Elem = f32;
+    const SPEC: KernelSpec = {
+        let () = Self::CHECKS;
+        KernelSpec::unnamed(
+            RUNG,
+            Dtype::F32,
+            Tile {
+                bm: BM as u32,
+                bn: BN as u32,
+                bk: BOX_K as u32,
+                wm: WM as u32,
+                wn: WN as u32,
+                tm: TM as u32,
+                tn: TN as u32,
+                stages: STAGES as u32,
+            },
+            Self::THREADS as u32,
+            Self::SMEM_BYTES as u32,
+        )
+        .with_tensor_maps(TensorMaps {
+            a_box: (BM as u32, BOX_K as u32),
+            a_swizzle: crate::spec::Swizzle::B128,
+            b_box: (BOX_K as u32, BN as u32),
+            b_swizzle: crate::spec::Swizzle::None,
+        })
+    };
+
+    unsafe fn run(gemm: &Gemm<f32>) {
+        let () = Self::CHECKS;
+        let smem: *mut u8 = dynamic_shared();
+        let smem_addr = shared_address(smem);
+        let full = |s: usize| smem_addr + 8 * s as u32;
+        let empty = |s: usize| smem_addr + 8 * (STAGES + s) as u32;
+        // The stages start at the first 1024-byte boundary after the barriers. The pointer stays
+        // derived from the shared base, so reads through it remain `ld.shared`.
+        let stages_addr = (smem_addr + 16 * STAGES as u32 + 1023) & !1023;
+        let stages = smem.wrapping_add((stages_addr - smem_addr) as usize);
+        let a_addr = |s: usize| stages_addr + (s * Self::STAGE_BYTES) as u32;
+        let b_addr = |s: usize| a_addr(s) + Self::A_BYTES as u32;
+
+        let t = thread_idx() as usize;
+        if t == 0 {
+            for s in 0..STAGES {
+                unsafe {
+                    mbarrier_init(full(s), 1);
+                    mbarrier_init(empty(s), Self::CONSUMERS as u32);
+                }
+            }
+            fence_mbarrier_init();
+        }
+        sync_threads();
+
+        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
+        let k_tiles = gemm.k.div_ceil(BOX_K as u32);
+
+        if t >= Self::CONSUMERS {
+            // The producer warp: lane 0 issues every copy, the other lanes have nothing to do.
+            if t == Self::CONSUMERS {
+                let (map_a, map_b) = (gemm.tensor_maps, gemm.tensor_maps.wrapping_add(1));
+                unsafe {
+                    tma_prefetch_map(map_a);
+                    tma_prefetch_map(map_b);
+                }
+                let (mut s, mut round) = (0usize, 0u32);
+                for kt in 0..k_tiles {
+                    if round > 0 {
+                        // Every consumer has finished with the slice this stage held last round.
+                        unsafe { mbarrier_wait(empty(s), (round - 1) & 1) };
+                    }
+                    let k0 = (kt * BOX_K as u32) as i32;
+                    unsafe {
+                        // Whole boxes, zero-filled parts included, count as transaction bytes.
+                        mbarrier_arrive_expect_tx(full(s), Self::STAGE_BYTES as u32);
+                        tma_load_2d(a_addr(s), map_a, k0, row0 as i32, full(s));
+                        tma_load_2d(b_addr(s), map_b, col0 as i32, k0, full(s));
+                    }
+                    s += 1;
+                    if s == STAGES {
+                        s = 0;
+                        round += 1;
+                    }
+                }
+            }
+            return;
+        }
+
+        let place = Self::TILING.place(t);
+        let reader = SwizzledReader::<TM>::new(&place, BOX_K);
+        let mut acc = ThreadTile::<TM, TN>::zero();
+        let (mut s, mut round) = (0usize, 0u32);
+        for _ in 0..k_tiles {
+            unsafe { mbarrier_wait(full(s), round & 1) };
+            let a_ptr = stages.wrapping_add(s * Self::STAGE_BYTES);
+            let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, BN) };
+            for chunk in 0..BOX_K / 8 {
+                for g in 0..2 {
+                    let k = chunk * 8 + 4 * g;
+                    let a_vals = unsafe { reader.load(a_ptr, k / 4) };
+                    four_steps(&mut acc, &a_vals, &b_tile, k, &place);
+                }
+            }
+            // This thread's reads of stage s are done (they are in registers): the producer may
+            // overwrite it.
+            unsafe { mbarrier_arrive(empty(s)) };
+            s += 1;
+            if s == STAGES {
+                s = 0;
+                round += 1;
+            }
+        }
+
+        store_tile(&gemm.c().window(row0, col0), &acc, &place);
+    }
+}
+
+entries! {
+    elem = f32;
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s3 => Tma<128, 128, 64, 32, 8, 8, 3>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s4 => Tma<128, 128, 64, 32, 8, 8, 4>,
+    sgemm_11_tma_128x64x32_w64x32_t8x8_s4 => Tma<128, 64, 64, 32, 8, 8, 4>,
+    sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<128, 128, 32, 32, 4, 8, 4>,
+}
