@@ -94,10 +94,12 @@ if [[ $mode == demo ]]; then
   # The ldmatrix study: the fragment table, then shared-memory wavefronts and bank conflicts of
   # each address pattern's ldmatrix (1024 blocks x 512 threads), as the profiler counts them.
   "$here/rgemm" lesson ldmatrix --blocks 1 >"$logs/ldmatrix.log" 2>&1 || status=1
-  metrics=l1tex__t_requests_pipe_lsu_mem_shared_op_ldsm.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum
-  if ncu --metrics "$metrics" "$here/rgemm" lesson ldmatrix --blocks 1024 >"$logs/ldmatrix-ncu.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+  # Shared-memory ldmatrix counters: names differ between Nsight Compute versions, so ask it.
+  metrics=$(ncu --query-metrics 2>/dev/null | awk '{print $1}' | grep -E 'ldsm' | grep -E 'wavefronts|bank_conflicts|requests|inst_executed' | sed 's/$/.sum/' | paste -sd, -)
+  echo "ldsm metrics: $metrics" >>"$logs/ldmatrix-ncu.log"
+  if ncu --metrics "${metrics:-smsp__inst_executed.sum}" "$here/rgemm" lesson ldmatrix --blocks 1024 >>"$logs/ldmatrix-ncu.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
   note "ncu ldmatrix: $r"
-  grep -E "^(ldmatrix|row =)|ldsm.sum" "$logs/ldmatrix.log" "$logs/ldmatrix-ncu.log" | tee -a "$logs/summary.txt"
+  grep -E "^(row =)|ldsm|lesson_ldmatrix" "$logs/ldmatrix.log" "$logs/ldmatrix-ncu.log" | tee -a "$logs/summary.txt"
 fi
 
 note "status $status"
