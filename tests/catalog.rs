@@ -166,3 +166,57 @@ fn best_resolves_to_the_first_kernel_that_supports_the_problem() {
     assert_eq!(catalog::best_alias("best-f16"), Some(Dtype::F16));
     assert_eq!(catalog::best_alias("bestest"), None);
 }
+
+/// A random fp32 configuration of rungs 4–11, its thread count derived as the rung derives it.
+fn random_spec() -> impl Strategy<Value = KernelSpec> {
+    let pow2 = |lo: u32, hi: u32| (lo..=hi).prop_map(|e| 1u32 << e);
+    (4u8..=11, pow2(3, 8), pow2(3, 8), pow2(2, 6), pow2(3, 7), pow2(3, 7), pow2(0, 4), pow2(0, 4), 1u32..=4, 0u32..300_000)
+        .prop_map(|(rung, bm, bn, bk, wm, wn, tm, tn, stages, smem)| {
+            let base = catalog::all().find(|k| k.spec.rung.number == rung && k.spec.dtype == Dtype::F32).unwrap().spec;
+            let (wm, wn) = if rung >= 9 { (wm, wn) } else { (1, 1) };
+            let tn = if rung == 4 { 1 } else { tn };
+            let threads = if rung >= 9 {
+                (bm / wm.min(bm)) * (bn / wn.min(bn)) * 32 + if rung == 11 { 32 } else { 0 }
+            } else {
+                (bm / tm.min(bm)) * (bn / tn.min(bn))
+            };
+            let tile = rgemm::catalog::Tile { bm, bn, bk, wm, wn, tm, tn, stages };
+            KernelSpec { tile, threads, smem_bytes: smem, ..*base }
+        })
+}
+
+proptest! {
+    /// Every shape is either accepted, and then satisfies the invariants the kernels rely on
+    /// (checked here independently), or rejected with a reason.
+    #[test]
+    fn tile_shapes_are_accepted_only_when_their_invariants_hold(s in random_spec()) {
+        match catalog::shape_error(&s) {
+            Some(reason) => prop_assert!(reason.len() > 10, "unclear reason: {reason}"),
+            None => {
+                let t = s.tile;
+                let computing = if s.rung.number == 11 { s.threads - 32 } else { s.threads };
+                prop_assert!(s.threads % 32 == 0 && s.threads <= 1024);
+                prop_assert!(s.smem_bytes <= 227 * 1024, "shared memory fits Hopper's limit");
+                // Each computing thread owns exactly one thread tile: the tiles partition C.
+                prop_assert_eq!((t.bm / t.tm) * (t.bn / t.tn), computing);
+                prop_assert_eq!(t.bm % t.tm + t.bn % t.tn, 0);
+                if s.rung.number < 6 {
+                    prop_assert_eq!((t.bm * t.bk) % computing + (t.bk * t.bn) % computing, 0, "loads divide evenly");
+                } else if s.rung.number != 11 {
+                    prop_assert_eq!(t.bk % 4 + t.bn % 4, 0, "tile rows are whole float4s");
+                    prop_assert_eq!((t.bm * t.bk / 4) % computing + (t.bk * t.bn / 4) % computing, 0, "float4 loads divide evenly");
+                }
+                if s.rung.number >= 9 {
+                    prop_assert_eq!((t.wm / t.tm) * (t.wn / t.tn), 32, "a warp tile is 32 thread tiles");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_catalog_configuration_passes_the_shape_check() {
+    for k in catalog::all() {
+        assert_eq!(catalog::shape_error(k.spec), None, "{}", k.name());
+    }
+}

@@ -8,6 +8,14 @@
 //! second so no thread overwrites a tile another thread is still reading.
 //!
 //! Tails: elements outside A or B are stored as zeros, so a partial tile adds nothing.
+//!
+//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench`, cuBLAS SGEMM 51.70
+//! TFLOP/s in the same run): 8.64 TFLOP/s (16.7% of cuBLAS), 1.5× rung 2. Global traffic fell 32×,
+//! but each multiply-add now needs two shared-memory loads: shared-memory bandwidth and the
+//! barriers bound it, far above the arithmetic floor. The floors at this size: arithmetic, 137.4
+//! GFLOP at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read and C written once (201 MB)
+//! at about 3 TB/s, 0.07 ms. GEMM at this size is bound by arithmetic, and the ladder is measured
+//! against that floor.
 
 use crate::prelude::*;
 
