@@ -22,6 +22,8 @@ pub enum Error {
     Unsupported { kernel: String, reason: String },
     #[error("not enough GPU memory: this run needs {need_mib} MiB and {free_mib} MiB are free")]
     OutOfMemory { need_mib: u64, free_mib: u64 },
+    #[error("the emulator caught a fault in {0}")]
+    Fault(String),
     #[error("CUDA error: {0}")]
     Cuda(String),
     #[error("cuBLAS error: {0}")]

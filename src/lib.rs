@@ -8,6 +8,7 @@
 //! - [`bench`]: timing with CUDA events, and the runner of `rgemm bench` / `rgemm tune`.
 //! - [`report`]: benchmark results: JSON, CSV and the printed tables.
 //! - [`chart`]: the ladder as PNG and SVG charts (plotters, font loaded at run time).
+//! - [`emulate`]: running kernels on the CPU through the device module's emulator.
 //! - [`ptx`]: the embedded PTX and the launch bounds added to it.
 //! - [`lesson`]: host side of the race lessons (for compute-sanitizer).
 //! - [`tma`]: tensor maps for kernels that load through the copy engine.
@@ -16,6 +17,7 @@ pub mod bench;
 pub mod catalog;
 pub mod chart;
 pub mod check;
+pub mod emulate;
 pub mod error;
 pub mod gpu;
 pub mod lesson;

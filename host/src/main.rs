@@ -11,7 +11,7 @@ use rgemm::catalog::{self, Dtype, Kernel};
 use rgemm::problem::{self, Shape};
 use rgemm::report::{self, Report};
 use rgemm::verify::{self, Operands};
-use rgemm::{check, chart, Error, Gpu, Problem};
+use rgemm::{check, chart, emulate, Error, Gpu, Problem};
 
 #[derive(Parser)]
 #[command(name = "rgemm", version, about = "GEMM kernels in Rust on the GPU, checked and timed against cuBLAS")]
@@ -141,6 +141,9 @@ struct CheckArgs {
     beta: f32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Run on the CPU emulator instead of the GPU (no GPU needed).
+    #[arg(long)]
+    emulate: bool,
     /// Skip (with a `SKIPPED name: reason` line) kernels that cannot run this problem, such as
     /// TMA kernels when N or K is not a multiple of 4, instead of failing.
     #[arg(long)]
@@ -153,15 +156,15 @@ struct RunArgs {
     /// kernel of that type that supports the size.
     #[arg(long)]
     kernel: String,
-    /// Rows of A and C.
-    #[arg(long, default_value = "2048", value_parser = parse_size, allow_hyphen_values = true)]
-    m: u64,
-    /// Columns of B and C.
-    #[arg(long, default_value = "2048", value_parser = parse_size, allow_hyphen_values = true)]
-    n: u64,
-    /// Columns of A, rows of B.
-    #[arg(long, default_value = "2048", value_parser = parse_size, allow_hyphen_values = true)]
-    k: u64,
+    /// Rows of A and C [default: 2048, or 128 with --emulate].
+    #[arg(long, value_parser = parse_size, allow_hyphen_values = true)]
+    m: Option<u64>,
+    /// Columns of B and C [default: 2048, or 128 with --emulate].
+    #[arg(long, value_parser = parse_size, allow_hyphen_values = true)]
+    n: Option<u64>,
+    /// Columns of A, rows of B [default: 2048, or 128 with --emulate].
+    #[arg(long, value_parser = parse_size, allow_hyphen_values = true)]
+    k: Option<u64>,
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     alpha: f32,
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
@@ -172,6 +175,10 @@ struct RunArgs {
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Run on the CPU emulator instead of the GPU: checks the result and reports out-of-bounds
+    /// accesses, races and barrier errors; no timing (CPU time says nothing about the GPU).
+    #[arg(long)]
+    emulate: bool,
 }
 
 /// Sizes are read as u64 so that a negative or oversized value gets a sentence, not a wrap.
@@ -256,9 +263,14 @@ fn list() -> Result<ExitCode, Error> {
 
 fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     // Everything that can be checked without a GPU is checked first.
-    let problem = Problem::new(args.m, args.n, args.k, args.alpha, args.beta)?;
+    let default = if args.emulate { 128 } else { 2048 };
+    let size = |v: Option<u64>| v.unwrap_or(default);
+    let problem = Problem::new(size(args.m), size(args.n), size(args.k), args.alpha, args.beta)?;
     let kernel: Kernel = catalog::resolve(&args.kernel, &problem)?;
     kernel.launch(&problem)?;
+    if args.emulate {
+        return run_emulated(kernel, &problem, args.seed);
+    }
     let gpu = Gpu::open()?;
     gpu.require_memory(Operands::bytes(&problem))?;
 
@@ -281,6 +293,32 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     Ok(if verdict.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
+/// `run --emulate`: the kernel on the CPU, checked against f64; a fault is a failed check.
+fn run_emulated(kernel: Kernel, problem: &Problem, seed: u64) -> Result<ExitCode, Error> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("device   CPU emulator ({cores} threads): no cuBLAS and no timing under emulation");
+    println!("problem  {problem}, seed {seed}");
+    let start = std::time::Instant::now();
+    let verdict = emulate::verify(kernel, problem, seed);
+    println!("kernel   {:<40} emulated in {:.2} s", kernel.name(), start.elapsed().as_secs_f64());
+    report_emulated(verdict)
+}
+
+/// Prints an emulated verdict; a fault the emulator caught fails like a wrong result (exit 1).
+fn report_emulated(verdict: Result<verify::Verdict, Error>) -> Result<ExitCode, Error> {
+    match verdict {
+        Ok(v) => {
+            println!("check    {v}");
+            Ok(if v.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+        Err(Error::Fault(fault)) => {
+            println!("check    FAIL: {fault}");
+            Ok(ExitCode::FAILURE)
+        }
+        Err(e) => Err(e),
+    }
+}
+
 fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
     let problem = Problem::new(args.m, args.n, args.k, args.alpha, args.beta)?;
     let kernels: Vec<Kernel> = if args.kernel.is_empty() {
@@ -297,6 +335,21 @@ fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
         }
     }
     let kernels = runnable;
+    if args.emulate {
+        println!("device   CPU emulator; problem {problem}, seed {}", args.seed);
+        let mut failed = 0;
+        for &kernel in &kernels {
+            let (line, passed) = match emulate::verify(kernel, &problem, args.seed) {
+                Ok(v) => (v.to_string(), v.passed()),
+                Err(Error::Fault(fault)) => (format!("FAIL: {fault}"), false),
+                Err(e) => return Err(e),
+            };
+            failed += usize::from(!passed);
+            println!("{:<44} {line}", kernel.name());
+        }
+        println!("{} passed, {failed} failed", kernels.len() - failed);
+        return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+    }
     let gpu = Gpu::open()?;
     println!("device   {}; problem {problem}, seed {}", gpu.info.name, args.seed);
     let mut failed = 0;

@@ -25,7 +25,6 @@ impl<const BS: usize> GemmKernel for Naive<BS> {
     type Elem = f32;
     const SPEC: KernelSpec = KernelSpec::unnamed(RUNG, Dtype::F32, Tile::block(BS as u32, BS as u32, 1), (BS * BS) as u32, 0);
 
-    #[cfg(target_arch = "nvptx64")]
     // ANCHOR: run
     unsafe fn run(gemm: &Gemm<f32>) {
         let t = thread_idx();

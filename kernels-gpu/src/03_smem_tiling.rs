@@ -34,7 +34,6 @@ impl<const BS: usize> GemmKernel for SmemTiling<BS> {
         (2 * SmemTile::elems(BS, BS) * 4) as u32,
     );
 
-    #[cfg(target_arch = "nvptx64")]
     // ANCHOR: run
     unsafe fn run(gemm: &Gemm<f32>) {
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };

@@ -55,7 +55,6 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
         )
     };
 
-    #[cfg(target_arch = "nvptx64")]
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BM, BK) };

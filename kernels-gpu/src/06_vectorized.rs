@@ -33,7 +33,6 @@ pub const RUNG: Rung = Rung { number: 6, slug: "vectorized", idea: "float4 globa
 pub(crate) const MAX_VECS: usize = 8;
 
 /// Float4s on their way from global to shared memory, in registers.
-#[cfg(target_arch = "nvptx64")]
 pub(crate) type Staging = [[f32; 4]; MAX_VECS];
 
 /// Copies a `rows × cols` slice of a row-major matrix into a row-major shared tile, float4 by
@@ -63,14 +62,12 @@ impl RowMajorCopy {
     }
 
     /// Float4s each thread copies.
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     pub(crate) const fn vecs(&self) -> usize {
         self.rows * self.cols / 4 / self.threads
     }
 
     /// (row, column) of float4 number `i` of thread `t`.
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     fn coords(&self, t: usize, i: usize) -> (usize, usize) {
         let e = i * self.threads + t;
@@ -81,7 +78,6 @@ impl RowMajorCopy {
     /// loads when the whole slice is inside the matrix and rows are 16-byte aligned, scalar
     /// zero-filled loads otherwise. The choice depends only on `src`, so it is the same for the
     /// whole block.
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     // ANCHOR: fetch
     pub(crate) fn fetch(&self, t: usize, src: &Matrix<f32>) -> Staging {
@@ -102,7 +98,6 @@ impl RowMajorCopy {
 
     /// Writes what [`fetch`](Self::fetch) read to the shared tile `dst` (`rows × stride`, stride
     /// a multiple of 4).
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     pub(crate) fn store(&self, t: usize, s: &Staging, dst: &SmemTile) {
         for i in 0..self.vecs() {
@@ -115,7 +110,6 @@ impl RowMajorCopy {
 /// Writes the epilogue of four accumulators to (row, col..col + 4) of `c`: one float4 (plus one
 /// float4 load of the old C when beta ≠ 0) when all four exist and the row is aligned, else
 /// element by element with bounds checks.
-#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 // ANCHOR: store4
 pub(crate) fn store4(c: &Output, row: u32, col: u32, acc: [f32; 4]) {
@@ -160,7 +154,6 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
         )
     };
 
-    #[cfg(target_arch = "nvptx64")]
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BM, BK) };

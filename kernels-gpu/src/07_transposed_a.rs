@@ -29,7 +29,6 @@
 //! and the ladder is measured against that floor.
 
 use crate::prelude::*;
-#[cfg(target_arch = "nvptx64")]
 use crate::vectorized::{store4, Staging};
 use crate::vectorized::{RowMajorCopy, MAX_VECS};
 
@@ -65,14 +64,12 @@ impl TransposedCopy {
         bm + A_PAD
     }
 
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     const fn vecs(&self) -> usize {
         self.bm * self.bk / 4 / self.threads
     }
 
     /// (row, column) in the `bm × bk` slice of A of float4 number `i` of thread `t`.
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     fn coords(&self, t: usize, i: usize) -> (usize, usize) {
         let e = i * self.threads + t;
@@ -84,7 +81,6 @@ impl TransposedCopy {
     /// Reads thread `t`'s float4s of the A slice whose origin is `src`'s: vector loads when the
     /// whole slice is inside A and rows are aligned, scalar zero-filled loads otherwise (a choice
     /// made the same way by the whole block).
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     pub(crate) fn fetch(&self, t: usize, src: &Matrix<f32>) -> Staging {
         let fast = src.rows_align4() && src.covers(self.bm as u32, self.bk as u32);
@@ -103,7 +99,6 @@ impl TransposedCopy {
 
     /// Writes what [`fetch`](Self::fetch) read, transposed: element (r, c + j) of the slice to
     /// row c + j, column r of `dst`.
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     // ANCHOR: transposed_store
     pub(crate) fn store(&self, t: usize, s: &Staging, dst: &SmemTile) {
@@ -147,7 +142,6 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
         )
     };
 
-    #[cfg(target_arch = "nvptx64")]
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
         let at_tile = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };

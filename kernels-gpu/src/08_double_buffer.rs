@@ -25,7 +25,6 @@
 
 use crate::prelude::*;
 use crate::transposed_a::TransposedCopy;
-#[cfg(target_arch = "nvptx64")]
 use crate::vectorized::store4;
 use crate::vectorized::RowMajorCopy;
 
@@ -63,7 +62,6 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
         )
     };
 
-    #[cfg(target_arch = "nvptx64")]
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
         // Stage `i` is the pair (at[i], b[i]).

@@ -39,7 +39,6 @@
 
 use crate::prelude::*;
 use crate::transposed_a::TransposedCopy;
-#[cfg(target_arch = "nvptx64")]
 use crate::vectorized::store4;
 use crate::vectorized::RowMajorCopy;
 
@@ -65,9 +64,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
     const LANES_M: usize = WM / TM;
     const LANES_N: usize = WN / TN;
     /// Rows and columns between a thread's 4×4 blocks: the size of one warp sub-tile.
-    #[cfg(target_arch = "nvptx64")]
     const SUB_M: usize = 4 * Self::LANES_M;
-    #[cfg(target_arch = "nvptx64")]
     const SUB_N: usize = 4 * Self::LANES_N;
     const A_COPY: TransposedCopy = TransposedCopy::new(BM, BK, Self::THREADS);
     const B_COPY: RowMajorCopy = RowMajorCopy::new(BK, BN, Self::THREADS);
@@ -89,7 +86,6 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
     /// K-steps per fully unrolled chunk: about 512 multiply-adds, which LLVM's unroll threshold
     /// (1000, set by the build) accepts. A whole BK = 16 slice of 8×8 steps would not unroll, and a
     /// rolled step loop costs address arithmetic and scheduling freedom.
-    #[cfg(target_arch = "nvptx64")]
     const UNROLL: usize = if BK < 512 / (TM * TN) { BK } else { 512 / (TM * TN) };
     const CHECKS: () = {
         assert!(BM % WM == 0 && BN % WN == 0, "warp tiles must tile the block tile");
@@ -126,7 +122,6 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
         .with_min_blocks_per_sm(Self::MIN_BLOCKS)
     };
 
-    #[cfg(target_arch = "nvptx64")]
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
         let at0 = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };

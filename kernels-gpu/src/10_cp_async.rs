@@ -93,7 +93,6 @@ impl<
     const MIN_BLOCKS: u32 =
         if Self::TILING.regs_estimate() + 8 <= 128 { (65536 / (128 * Self::THREADS)) as u32 } else { 0 };
     /// K-steps per fully unrolled chunk (about 512 multiply-adds, as in rung 9), a multiple of 4.
-    #[cfg(target_arch = "nvptx64")]
     const UNROLL: usize = if BK * TM * TN <= 512 { BK } else if 512 / (TM * TN) >= 4 { 512 / (TM * TN) } else { 4 };
     const CHECKS: () = {
         let _ = Self::TILING;
@@ -141,7 +140,6 @@ impl<
         .with_min_blocks_per_sm(Self::MIN_BLOCKS)
     };
 
-    #[cfg(target_arch = "nvptx64")]
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
         let smem: *mut u8 = dynamic_shared();
@@ -230,7 +228,6 @@ impl<
 /// counting the floats inside the matrix; a chunk wholly outside reads nothing (`src_bytes` = 0,
 /// the window origin, always inside, stands in as the address). Without `vec`, four 4-byte
 /// zero-filling copies per chunk.
-#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn copy_chunks(
@@ -267,7 +264,6 @@ pub(crate) fn copy_chunks(
 /// transposed tile at shared address `base` (`bk` rows of `stride` floats): element (m, k) goes
 /// to row k, column m. A warp takes `32 / bk` rows of A × `bk` columns: reads of whole 32-byte
 /// sectors, and with the padded stride its 32 stores hit 32 different banks (for `bk = 8`).
-#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 // ANCHOR: copy_transposed
 fn copy_transposed(base: u32, src: &Matrix<f32>, bm: usize, bk: usize, stride: usize, threads: usize, t: usize) {

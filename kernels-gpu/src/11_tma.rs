@@ -109,7 +109,6 @@ impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const T
         })
     };
 
-    #[cfg(target_arch = "nvptx64")]
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
         let smem: *mut u8 = dynamic_shared();

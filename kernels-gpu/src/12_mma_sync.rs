@@ -73,7 +73,6 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
     };
 
     /// Shared-memory tiles of A (`BM × BK`) and B (`BK × BN`) of one stage.
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     fn tiles(stage: usize) -> (SwizzledTile, SwizzledTile) {
         let base = stage * Self::STAGE_BYTES;
@@ -96,7 +95,6 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
         )
     };
 
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     unsafe fn run(gemm: &Gemm<E>) {
         let smem: *mut u8 = dynamic_shared();
@@ -188,7 +186,6 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
 
 /// Whether the rows of A and of B start on 16-byte boundaries (so 16-byte `cp.async` applies):
 /// K (for A) or N (for B) a multiple of 8 elements, and the matrix itself 16-byte aligned.
-#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub(crate) fn aligned_rows<E>(gemm: &Gemm<E>) -> (bool, bool) {
     (gemm.k % 8 == 0 && gemm.a as usize % 16 == 0, gemm.n % 8 == 0 && gemm.b as usize % 16 == 0)
@@ -196,7 +193,6 @@ pub(crate) fn aligned_rows<E>(gemm: &Gemm<E>) -> (bool, bool) {
 
 /// What a block needs to copy its K-tiles of A and B into shared memory: the block's windows of
 /// A (at its first row, column 0) and B (row 0, its first column), and which copies apply.
-#[cfg(target_arch = "nvptx64")]
 #[derive(Clone, Copy)]
 pub(crate) struct TileLoader<E> {
     pub smem: *mut u8,
@@ -209,7 +205,6 @@ pub(crate) struct TileLoader<E> {
     pub threads: usize,
 }
 
-#[cfg(target_arch = "nvptx64")]
 impl<E: HalfElem> TileLoader<E> {
     /// Copies the `bm × bk` tile of A and the `bk × bn` tile of B at depth `k0` into `a_tile` and
     /// `b_tile` (asynchronously where the rows are aligned: the caller commits and waits).
@@ -238,7 +233,6 @@ impl<E: HalfElem> TileLoader<E> {
 /// # Safety
 /// `tile` lies in this block's dynamic shared memory (`smem`, at shared address `smem_addr`),
 /// and the origin of `src` is inside its matrix.
-#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 // ANCHOR: copy_tile
@@ -266,7 +260,7 @@ pub(crate) unsafe fn copy_tile<E: HalfElem>(
             let to = smem.wrapping_add(offset as usize) as *mut u16;
             for e in 0..8 {
                 let v = if src.contains(r, c + e) { unsafe { src.get(r, c + e) }.bits() } else { 0 };
-                unsafe { *to.add(e as usize) = v };
+                unsafe { store(to.add(e as usize), v) };
             }
         }
     }

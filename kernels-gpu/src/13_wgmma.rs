@@ -38,7 +38,6 @@
 //! **Tails** as in rung 12: zero-filled loads, predicated stores; unaligned rows fall back to
 //! element-wise loads.
 
-#[cfg(target_arch = "nvptx64")]
 use crate::mma_sync::{TileLoader, aligned_rows};
 use crate::prelude::*;
 use core::marker::PhantomData;
@@ -63,7 +62,6 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGE
         assert!(STAGES >= 3, "one buffer for the tile in flight, one being read, one or more loading");
     };
 
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     fn tiles(stage: usize) -> (SwizzledTile, SwizzledTile) {
         let base = stage * Self::STAGE_BYTES;
@@ -84,7 +82,6 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGE
         )
     };
 
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     unsafe fn run(gemm: &Gemm<E>) {
         let smem: *mut u8 = dynamic_shared();

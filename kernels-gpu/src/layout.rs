@@ -1,5 +1,9 @@
 //! Named views of matrices and tiles. Kernels ask for "row r, column c of this tile"; the
-//! address arithmetic lives here, once. Nothing in this module touches the hardware.
+//! address arithmetic lives here, once. Every access goes through [`load`] and [`store`] of the
+//! device module, so the emulator checks each one; on the host the accessors pass their caller's
+//! location on (`track_caller`), so a fault names the line of the kernel that made the access.
+
+use crate::device::{load, store};
 
 /// A CUDA tensor map (`CUtensorMap`): 128 opaque bytes, encoded by the host, read by the copy
 /// engine. It lives in global memory because this rustc copies large by-value kernel parameters
@@ -79,8 +83,9 @@ impl<E: Copy> Matrix<E> {
     /// # Safety
     /// `contains(row, col)` must hold.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub unsafe fn get(&self, row: u32, col: u32) -> E {
-        unsafe { *self.ptr.add(row as usize * self.ld as usize + col as usize) }
+        unsafe { load(self.ptr.add(row as usize * self.ld as usize + col as usize)) }
     }
 
     /// Pointer to element (row, col), for instructions that take an address.
@@ -111,6 +116,7 @@ impl Matrix<f32> {
     /// Element (row, col), or 0 outside the matrix: the zero-fill that makes partial tiles
     /// contribute nothing to the dot products.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub fn get_or_zero(&self, row: u32, col: u32) -> f32 {
         if self.contains(row, col) { unsafe { self.get(row, col) } } else { 0.0 }
     }
@@ -171,10 +177,11 @@ impl Output {
 
     /// Writes the epilogue of `acc` to (row, col) if that element exists.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub fn store(&self, row: u32, col: u32, acc: f32) {
         if self.contains(row, col) {
             let p = self.ptr(row, col);
-            unsafe { *p = self.blend(acc, || *p) }
+            unsafe { store(p, self.blend(acc, || load(p))) }
         }
     }
 
@@ -220,7 +227,6 @@ impl<const TM: usize, const TN: usize> ThreadTile<TM, TN> {
 
     /// `acc += a ⊗ b`: one column of A against one row of B, TM·TN fused multiply-adds from
     /// TM + TN values.
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     // ANCHOR: outer_product
     pub fn outer_product(&mut self, a: &[f32; TM], b: &[f32; TN]) {
@@ -274,13 +280,15 @@ impl SmemTile {
     }
 
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub fn get(&self, row: usize, col: usize) -> f32 {
-        unsafe { *self.ptr(row, col) }
+        unsafe { load(self.ptr(row, col)) }
     }
 
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub fn set(&self, row: usize, col: usize, value: f32) {
-        unsafe { *self.ptr(row, col) = value }
+        unsafe { store(self.ptr(row, col), value) }
     }
 
     /// Pointer to (row, col), for vector and asynchronous accesses.

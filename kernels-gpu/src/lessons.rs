@@ -1,9 +1,8 @@
 //! Small kernels that demonstrate one instruction's semantics each. They are not GEMMs and not in
-//! the catalog; the GPU tests launch them by name (`lesson_*`) and check the rule they teach.
+//! the catalog; the GPU tests launch them by name (`lesson_*`) and check the rule they teach, and
+//! the emulator's tests run the same bodies on the CPU.
 
-#[cfg(target_arch = "nvptx64")]
 use crate::device::*;
-#[cfg(target_arch = "nvptx64")]
 use crate::layout::TensorMap;
 
 /// Box loaded by [`lesson_tma_box`]: 32 × 32 f32.
@@ -19,6 +18,15 @@ pub const TMA_BOX: u32 = 32;
 #[unsafe(no_mangle)]
 // ANCHOR: lesson_tma_box
 pub unsafe extern "gpu-kernel" fn lesson_tma_box(map: *const TensorMap, out: *mut f32, x: i32, y: i32) {
+    unsafe { tma_box(map, out, x, y) }
+}
+
+/// The body of `lesson_tma_box`, for the GPU and the emulator.
+///
+/// # Safety
+/// As for a launch of `lesson_tma_box`: `map` describes a matrix, `out` holds `TMA_BOX²` floats.
+#[inline(always)]
+pub unsafe fn tma_box(map: *const TensorMap, out: *mut f32, x: i32, y: i32) {
     let base = dynamic_shared::<u8>();
     let bar = shared_address(base);
     let tile = base.wrapping_add(1024) as *const f32;
@@ -41,7 +49,7 @@ pub unsafe extern "gpu-kernel" fn lesson_tma_box(map: *const TensorMap, out: *mu
     unsafe { mbarrier_wait(bar, 0) };
     let mut i = thread_idx();
     while i < TMA_BOX * TMA_BOX {
-        unsafe { *out.add(i as usize) = *tile.add(i as usize) };
+        unsafe { store(out.add(i as usize), load(tile.add(i as usize))) };
         i += 32;
     }
 }
@@ -60,20 +68,31 @@ pub const LDMATRIX_TILE: u32 = 128 * 16;
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
 pub unsafe extern "gpu-kernel" fn lesson_ldmatrix_x2(offsets: *const u32, out: *mut u32) {
+    unsafe { ldmatrix_x2_lesson(offsets, out) }
+}
+
+/// The body of `lesson_ldmatrix_x2`, for the GPU and the emulator.
+///
+/// # Safety
+/// As for a launch of `lesson_ldmatrix_x2`: `offsets` holds 32 row offsets inside the tile,
+/// `out` 64 words.
+#[inline(always)]
+pub unsafe fn ldmatrix_x2_lesson(offsets: *const u32, out: *mut u32) {
     let tile = dynamic_shared::<u16>();
     let mut i = thread_idx();
     while i < LDMATRIX_TILE {
-        unsafe { *tile.add(i as usize) = i as u16 };
+        let value = i as u16;
+        unsafe { store(tile.add(i as usize), value) };
         i += 512;
     }
     sync_threads();
     let lane = lane_idx();
-    let row = unsafe { tile.add(*offsets.add(lane as usize) as usize) };
+    let row = unsafe { tile.add(load(offsets.add(lane as usize)) as usize) };
     let regs = unsafe { ldmatrix_x2(shared_address(row)) };
     if block_col() == 0 && warp_idx() == 0 {
         unsafe {
-            *out.add(2 * lane as usize) = regs[0];
-            *out.add(2 * lane as usize + 1) = regs[1];
+            store(out.add(2 * lane as usize), regs[0]);
+            store(out.add(2 * lane as usize + 1), regs[1]);
         }
     }
 }

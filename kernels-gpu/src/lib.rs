@@ -8,10 +8,10 @@
 //!   one small function per PTX instruction).
 //! - The rungs, `01_naive.rs` onwards: each is an algorithm written against the two modules above.
 //!
-//! On the host this crate compiles too, but only the kernel specifications are visible there: the
-//! host catalog reads them, so the list of kernels exists once.
+//! On the host this crate compiles too: the host catalog reads the kernel specifications, and the
+//! device module's emulator backend runs the very same kernel code on the CPU ([`EMULATED`]).
 // ANCHOR: features
-#![no_std]
+#![cfg_attr(target_arch = "nvptx64", no_std)]
 #![cfg_attr(
     target_arch = "nvptx64",
     feature(
@@ -28,7 +28,7 @@
 
 pub mod spec;
 #[macro_use]
-mod entry;
+pub mod entry;
 #[macro_use]
 pub mod unroll;
 pub mod layout;
@@ -36,7 +36,6 @@ pub mod swizzle;
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
 mod warp_compute;
 
-#[cfg(target_arch = "nvptx64")]
 pub mod device;
 
 pub mod lessons;
@@ -70,24 +69,44 @@ pub mod wgmma;
 
 pub use spec::{Bf16, Dtype, F16, KernelSpec, Rung, Tile};
 
-/// Every kernel instantiated in the PTX module, rung by rung, in ladder order.
-pub const CATALOG: &[&[KernelSpec]] = &[
-    naive::ENTRIES,
-    coalesced::ENTRIES,
-    smem_tiling::ENTRIES,
-    blocktile_1d::ENTRIES,
-    blocktile_2d::ENTRIES,
-    vectorized::ENTRIES,
-    transposed_a::ENTRIES,
-    double_buffer::ENTRIES,
-    warptile::ENTRIES,
-    cp_async::ENTRIES,
-    tma::ENTRIES,
-    mma_sync::ENTRIES,
-    mma_sync::f16::ENTRIES,
-    wgmma::ENTRIES,
-    wgmma::f16::ENTRIES,
-];
+/// The rungs, in ladder order: their entries make the catalog (and, on the host, the emulated one).
+macro_rules! rungs {
+    ($($($rung:ident)::+),+ $(,)?) => {
+        /// Every kernel instantiated in the PTX module, rung by rung, in ladder order.
+        pub const CATALOG: &[&[KernelSpec]] = &[$($($rung)::+::ENTRIES),+];
+
+        /// The same kernels as host functions that run on the device emulator, in catalog order.
+        #[cfg(not(target_arch = "nvptx64"))]
+        pub const EMULATED: &[&[entry::EmulatedEntry]] = &[$($($rung)::+::EMULATED),+];
+    };
+}
+
+rungs!(
+    naive,
+    coalesced,
+    smem_tiling,
+    blocktile_1d,
+    blocktile_2d,
+    vectorized,
+    transposed_a,
+    double_buffer,
+    warptile,
+    cp_async,
+    tma,
+    mma_sync,
+    mma_sync::f16,
+    wgmma,
+    wgmma::f16,
+);
+
+#[cfg(not(target_arch = "nvptx64"))]
+pub use entry::EmulatedEntry;
+
+/// Kernels that are wrong on purpose, for the emulator's tests: each must be caught.
+#[cfg(not(target_arch = "nvptx64"))]
+pub mod broken;
+
+
 
 #[cfg(target_arch = "nvptx64")]
 #[panic_handler]
@@ -95,9 +114,8 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
     device::trap()
 }
 
-/// What every rung file imports: specs, layouts, and on the GPU the device module.
+/// What every rung file imports: specs, layouts and the device module.
 mod prelude {
-    #[cfg(target_arch = "nvptx64")]
     pub use crate::device::*;
     pub use crate::layout::*;
     pub use crate::spec::*;

@@ -160,8 +160,8 @@ impl KernelSpec {
 
 /// A GEMM kernel: `C = alpha·A·B + beta·C` with row-major A (M×K), B (K×N), C (M×N).
 ///
-/// Implemented by one zero-sized type per rung, generic over its tile shape. `run` exists only
-/// when compiling for the GPU; the host sees the specification.
+/// Implemented by one zero-sized type per rung, generic over its tile shape. `run` is compiled for
+/// the GPU (as a PTX entry) and for the host (run by the device emulator).
 pub trait GemmKernel {
     /// Element type of A and B.
     type Elem: Copy;
@@ -172,6 +172,5 @@ pub trait GemmKernel {
     /// # Safety
     /// Launched with `SPEC.threads` threads per block, `SPEC.smem_bytes` of dynamic shared memory,
     /// a grid of `ceil(n / bn) × ceil(m / bm)` blocks, and pointers to matrices of the given sizes.
-    #[cfg(target_arch = "nvptx64")]
     unsafe fn run(gemm: &crate::layout::Gemm<Self::Elem>);
 }

@@ -82,7 +82,6 @@ impl WarpTiling {
     }
 
     /// Where thread `t` works: its rows and columns of the block tile.
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     pub(crate) fn place(&self, t: usize) -> Place {
         let (warp, lane) = (t / 32, t % 32);
@@ -162,7 +161,6 @@ impl<const TM: usize> SwizzledReader<TM> {
     ///
     /// # Safety
     /// `tile` points to a swizzled tile in this block's shared memory holding the rows.
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     pub(crate) unsafe fn load(&self, tile: *const u8, c: usize) -> [[f32; 4]; TM] {
         let mut a = [[0.0f32; 4]; TM];
@@ -176,7 +174,6 @@ impl<const TM: usize> SwizzledReader<TM> {
 
 /// Four K-steps of rung 9's outer products: `acc += a[·][u] ⊗ B(k + u, ·)` for `u < 4`, with B
 /// read as float4s from row-major `b` at the thread's columns.
-#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub(crate) fn four_steps<const TM: usize, const TN: usize>(
     acc: &mut ThreadTile<TM, TN>,
@@ -200,7 +197,6 @@ pub(crate) fn four_steps<const TM: usize, const TN: usize>(
 }
 
 /// Rung 9's A operands for 4 K-steps from the transposed tile `at`: `a[i][u]` = `Aᵀ(k + u, row i)`.
-#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub(crate) fn transposed_four<const TM: usize>(at: &SmemTile, k: usize, place: &Place) -> [[f32; 4]; TM] {
     let mut a = [[0.0f32; 4]; TM];
@@ -217,7 +213,6 @@ pub(crate) fn transposed_four<const TM: usize>(at: &SmemTile, k: usize, place: &
 
 /// The epilogue: each run of 4 accumulators to C through [`store4`](crate::vectorized::store4)
 /// (float4 when inside and aligned, else element by element; beta = 0 never reads C).
-#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub(crate) fn store_tile<const TM: usize, const TN: usize>(c: &Output, acc: &ThreadTile<TM, TN>, place: &Place) {
     for i in 0..TM {

@@ -3,36 +3,53 @@
 //! Kernels call these functions and never `core::arch` or `asm!` directly, so a kernel reads as
 //! an algorithm, and the whole hardware surface is this one module. Each function documents the
 //! PTX it emits.
+//!
+//! Two backends share one API: on `nvptx64` the functions below are the PTX itself; on any other
+//! target they come from [`emulator`], which runs kernels on the CPU with the same semantics and
+//! checks every access (see `emulator/mod.rs`).
 
-mod thread;
-mod shared;
+#[cfg(target_arch = "nvptx64")]
+mod access;
+#[cfg(target_arch = "nvptx64")]
 mod math;
+#[cfg(target_arch = "nvptx64")]
 mod address;
+#[cfg(target_arch = "nvptx64")]
 mod async_copy;
+#[cfg(target_arch = "nvptx64")]
 mod ldmatrix;
+#[cfg(target_arch = "nvptx64")]
 mod mbarrier;
+#[cfg(target_arch = "nvptx64")]
 mod memory;
+#[cfg(target_arch = "nvptx64")]
 mod mma;
+#[cfg(target_arch = "nvptx64")]
+mod shared;
+#[cfg(target_arch = "nvptx64")]
+mod thread;
+#[cfg(target_arch = "nvptx64")]
 mod tma;
+#[cfg(target_arch = "nvptx64")]
 mod wgmma;
 
-pub use address::*;
-pub use async_copy::*;
-pub use ldmatrix::*;
-pub use math::*;
-pub use mbarrier::*;
-pub use memory::*;
-pub use mma::*;
-pub use shared::*;
-pub use thread::*;
-pub use tma::*;
-pub use wgmma::*;
+#[cfg(target_arch = "nvptx64")]
+pub use {
+    access::*, address::*, async_copy::*, ldmatrix::*, math::*, mbarrier::*, memory::*, mma::*, shared::*, thread::*, tma::*,
+    wgmma::*,
+};
+
+#[cfg(not(target_arch = "nvptx64"))]
+pub mod emulator;
+#[cfg(not(target_arch = "nvptx64"))]
+pub use emulator::api::*;
 
 /// Aborts the kernel; the launch fails with an error on the host.
 ///
 /// ```ptx
 /// trap;
 /// ```
+#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub fn trap() -> ! {
     unsafe { core::arch::nvptx::trap() }

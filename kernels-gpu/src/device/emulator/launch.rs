@@ -1,0 +1,371 @@
+//! Running a grid: blocks spread over a few OS threads, and inside a block one stackful coroutine
+//! per GPU thread.
+//!
+//! A block's threads take turns on one OS thread and switch only at synchronisation points
+//! (barriers, warp collectives, polls of an mbarrier), so a run is deterministic and a switch costs tens
+//! of nanoseconds. Running each thread up to its next barrier before the next thread starts is a
+//! legal GPU schedule, and the most revealing one: a thread that reads shared memory before the
+//! others have written it sees stale data, and the race checker in [`super::memory`] names it.
+//!
+//! A fault (an out-of-bounds access, a race, a barrier some thread never reaches) is recorded with
+//! its kernel, block and thread, and the faulting thread unwinds; the block's other threads are
+//! unwound when its coroutines are dropped, and the launch returns the fault as an error.
+
+use std::cell::{Cell, RefCell};
+use std::panic::{self, AssertUnwindSafe, Location};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use corosensei::stack::DefaultStack;
+use corosensei::{Coroutine, CoroutineResult, Yielder};
+
+use super::memory::Shadow;
+use super::warp::Group;
+
+/// Stack of one emulated thread. Kernels keep their tiles in registers (local arrays), a few KiB
+/// at most; pages are only committed when touched.
+const STACK_BYTES: usize = 256 << 10;
+
+/// A range of host memory the kernel may access as global memory.
+#[derive(Clone, Copy, Debug)]
+pub struct Region {
+    /// Shown in fault reports ("4 bytes past the end of B").
+    pub name: &'static str,
+    pub start: usize,
+    pub len: usize,
+    pub writable: bool,
+}
+
+/// One launch: the kernel's name (for reports), the grid (x over N, y over M), threads per block,
+/// dynamic shared memory per block, and the global memory it may touch.
+pub struct Launch<'a> {
+    pub kernel: &'a str,
+    pub grid: (u32, u32),
+    pub threads: u32,
+    pub smem_bytes: u32,
+    pub regions: &'a [Region],
+}
+
+/// What the hardware would have punished, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub kernel: String,
+    /// (x, y) = (block column, block row).
+    pub block: (u32, u32),
+    pub thread: u32,
+    pub message: String,
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: block ({}, {}), thread {}: {}", self.kernel, self.block.0, self.block.1, self.thread, self.message)
+    }
+}
+
+impl std::error::Error for Fault {}
+
+/// Where an emulated thread stands, as the scheduler sees it.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum State {
+    Ready,
+    /// Polled a condition that did not hold yet (an mbarrier phase); runnable, but made no progress.
+    Spinning,
+    /// Waiting at the block barrier called from this place.
+    Barrier(&'static Location<'static>),
+    /// Waiting for the rest of its group of this many threads (a warp: 32; a warpgroup: 128) at
+    /// the collective called from this place.
+    Collective(&'static Location<'static>, u32),
+    Exited,
+}
+
+/// State shared by the threads of one block (all on one OS thread, hence `Cell`s).
+pub(super) struct Block {
+    pub launch: *const Launch<'static>,
+    pub idx: (u32, u32),
+    /// Dynamic shared memory, 128-byte aligned like the GPU's.
+    pub smem: *mut u8,
+    pub smem_bytes: usize,
+    /// Race-detection state per 2-byte granule of shared memory.
+    pub shadow: RefCell<Vec<Shadow>>,
+    /// Barriers completed so far, plus one: accesses in the same epoch are unordered.
+    pub epoch: Cell<u32>,
+    pub states: Vec<Cell<State>>,
+    /// Rendezvous of each warp and of each warpgroup (four consecutive warps), for collectives.
+    pub warps: Vec<Group>,
+    pub warpgroups: Vec<Group>,
+    pub mbarriers: RefCell<super::mbarrier::Mbarriers>,
+    pub fault: RefCell<Option<Fault>>,
+}
+
+impl Block {
+    pub fn launch(&self) -> &Launch<'static> {
+        unsafe { &*self.launch }
+    }
+
+    /// Records `message` against `thread` unless an earlier fault was recorded.
+    pub fn record(&self, thread: u32, message: String) {
+        let mut fault = self.fault.borrow_mut();
+        if fault.is_none() {
+            *fault = Some(Fault { kernel: self.launch().kernel.to_string(), block: self.idx, thread, message });
+        }
+    }
+}
+
+/// One emulated GPU thread.
+pub(super) struct Lane {
+    pub tid: u32,
+    pub block: *const Block,
+    yielder: Cell<*const Yielder<(), ()>>,
+    /// This thread's `cp.async` copies in flight.
+    pub cp_async: RefCell<super::async_copy::Groups>,
+}
+
+impl Lane {
+    pub fn block(&self) -> &Block {
+        unsafe { &*self.block }
+    }
+
+    /// Hands the OS thread to the scheduler until it resumes this thread (after setting `state`).
+    pub fn suspend(&self, state: State) {
+        self.block().states[self.tid as usize].set(state);
+        unsafe { (*self.yielder.get()).suspend(()) };
+    }
+}
+
+thread_local! {
+    static CURRENT: Cell<*const Lane> = const { Cell::new(std::ptr::null()) };
+}
+
+/// The emulated thread running on this OS thread. Device functions called outside a launch (the
+/// kernel invoked directly on the host) have no thread to run as: that is a bug of the caller.
+pub(super) fn lane() -> &'static Lane {
+    let p = CURRENT.with(Cell::get);
+    assert!(!p.is_null(), "a device function was called outside an emulated launch (use device::emulator::launch)");
+    unsafe { &*p }
+}
+
+/// Unwinds the current thread after a fault; the scheduler recognises it by this payload.
+struct Abort;
+
+/// Records a fault of the current thread and stops it.
+pub(super) fn fail(message: String) -> ! {
+    let lane = lane();
+    lane.block().record(lane.tid, message);
+    // `resume_unwind` skips the panic hook: the fault is reported once, by the launch's result.
+    panic::resume_unwind(Box::new(Abort))
+}
+
+/// Runs `body` (one kernel, called by every thread) over the grid of `launch`.
+///
+/// Blocks are independent and run in parallel, one OS thread per core; the first fault (in block
+/// order, so reports are reproducible) is returned.
+pub fn launch(launch: &Launch<'_>, body: &(dyn Fn() + Sync)) -> Result<(), Fault> {
+    assert!(launch.threads > 0, "a block needs at least one thread");
+    let blocks = launch.grid.0 as usize * launch.grid.1 as usize;
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(blocks).max(1);
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let faults = Mutex::new(Vec::new());
+    // The scheduler only reads `launch` through a raw pointer that lives no longer than this call.
+    let launch_ptr = launch as *const Launch<'_> as *const Launch<'static>;
+    let launch_addr = launch_ptr as usize;
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                let mut stacks = Vec::new();
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= blocks {
+                        break;
+                    }
+                    let idx = ((i % launch.grid.0 as usize) as u32, (i / launch.grid.0 as usize) as u32);
+                    if let Err(fault) = run_block(launch_addr as *const Launch<'static>, idx, body, &mut stacks) {
+                        faults.lock().unwrap().push((i, fault));
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    let mut faults = faults.into_inner().unwrap();
+    faults.sort_by_key(|(i, _)| *i);
+    faults.into_iter().next().map_or(Ok(()), |(_, f)| Err(f))
+}
+
+/// 128-byte aligned storage for shared memory.
+#[derive(Clone, Copy)]
+#[repr(C, align(128))]
+struct Line([u8; 128]);
+
+fn run_block(
+    launch: *const Launch<'static>,
+    idx: (u32, u32),
+    body: &(dyn Fn() + Sync),
+    stacks: &mut Vec<DefaultStack>,
+) -> Result<(), Fault> {
+    let l = unsafe { &*launch };
+    let n = l.threads as usize;
+    let smem_bytes = l.smem_bytes as usize;
+    // Uninitialised shared memory reads as NaN (all ones), so a kernel that reads what nobody
+    // wrote gets a result that fails the check instead of a lucky zero.
+    let mut smem = vec![Line([0xff; 128]); smem_bytes.div_ceil(128)];
+    let block = Block {
+        launch,
+        idx,
+        smem: smem.as_mut_ptr() as *mut u8,
+        smem_bytes,
+        shadow: RefCell::new(vec![Shadow::default(); smem_bytes.div_ceil(2)]),
+        epoch: Cell::new(1),
+        states: (0..n).map(|_| Cell::new(State::Ready)).collect(),
+        warps: (0..n.div_ceil(32)).map(|w| Group::new((n - 32 * w).min(32) as u32)).collect(),
+        warpgroups: (0..n.div_ceil(128)).map(|w| Group::new((n - 128 * w).min(128) as u32)).collect(),
+        mbarriers: RefCell::default(),
+        fault: RefCell::new(None),
+    };
+    let lanes: Vec<Lane> = (0..n as u32)
+        .map(|tid| Lane { tid, block: &block, yielder: Cell::new(std::ptr::null()), cp_async: RefCell::default() })
+        .collect();
+    let mut threads: Vec<Coroutine<(), (), (), DefaultStack>> = lanes
+        .iter()
+        .map(|lane| {
+            let stack = stacks.pop().unwrap_or_else(|| DefaultStack::new(STACK_BYTES).expect("allocate a coroutine stack"));
+            let lane: *const Lane = lane;
+            // Safety: `lanes`, `block` and `body` outlive the coroutines, which are all finished
+            // or unwound before this function returns.
+            unsafe {
+                Coroutine::with_stack_unchecked(stack, move |y: &Yielder<(), ()>, ()| {
+                    (*lane).yielder.set(y);
+                    body();
+                })
+            }
+        })
+        .collect();
+
+    let result = schedule(&block, &lanes, &mut threads);
+    CURRENT.with(|c| c.set(std::ptr::null()));
+    for mut t in threads {
+        t.force_unwind();
+        stacks.push(t.into_stack());
+    }
+    result
+}
+
+/// Resumes runnable threads in thread order until all have exited or the block faults.
+fn schedule(block: &Block, lanes: &[Lane], threads: &mut [Coroutine<(), (), (), DefaultStack>]) -> Result<(), Fault> {
+    let n = lanes.len();
+    let (mut at_barrier, mut exited, mut idle_passes) = (0usize, 0usize, 0u32);
+    let fault = |thread: u32, message: String| {
+        block.record(thread, message);
+        Err(block.fault.borrow().clone().unwrap())
+    };
+    loop {
+        let (mut resumed, mut spins) = (0, 0);
+        for t in 0..n {
+            if !matches!(block.states[t].get(), State::Ready | State::Spinning) {
+                continue;
+            }
+            block.states[t].set(State::Ready);
+            CURRENT.with(|c| c.set(&lanes[t]));
+            let outcome = panic::catch_unwind(AssertUnwindSafe(|| threads[t].resume(())));
+            resumed += 1;
+            match outcome {
+                Ok(CoroutineResult::Return(())) => {
+                    block.states[t].set(State::Exited);
+                    exited += 1;
+                    if let Some(w) = waiting_at_barrier(block) {
+                        return fault(t as u32, barrier_not_reached(w, block));
+                    }
+                }
+                Ok(CoroutineResult::Yield(())) => match block.states[t].get() {
+                    State::Spinning => spins += 1,
+                    State::Barrier(here) => {
+                        at_barrier += 1;
+                        if exited > 0 {
+                            let gone = (0..n).find(|&u| matches!(block.states[u].get(), State::Exited)).unwrap();
+                            return fault(gone as u32, barrier_not_reached(t, block));
+                        }
+                        if at_barrier == n {
+                            if let Some(u) = (0..n).find(|&u| !matches!(block.states[u].get(), State::Barrier(l) if same(l, here))) {
+                                let State::Barrier(there) = block.states[u].get() else { unreachable!() };
+                                return fault(
+                                    u as u32,
+                                    format!("barrier divergence: thread {u} waits at the barrier at {there} while thread 0 waits at {here} (a barrier inside a divergent branch?)"),
+                                );
+                            }
+                            at_barrier = 0;
+                            block.epoch.set(block.epoch.get() + 1);
+                            block.states.iter().for_each(|s| s.set(State::Ready));
+                        }
+                    }
+                    _ => {}
+                },
+                Err(payload) => {
+                    if !payload.is::<Abort>() {
+                        let what = payload
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| payload.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "unknown panic".into());
+                        block.record(t as u32, format!("panicked: {what}"));
+                    }
+                    return Err(block.fault.borrow().clone().unwrap());
+                }
+            }
+        }
+        if exited == n {
+            return Ok(());
+        }
+        if resumed == 0 {
+            return Err(deadlock(block));
+        }
+        // Every runnable thread only polled a condition that nothing can change any more.
+        idle_passes = if resumed == spins { idle_passes + 1 } else { 0 };
+        if idle_passes > 2 {
+            let t = (0..n).find(|&u| matches!(block.states[u].get(), State::Spinning)).unwrap_or(0);
+            return fault(t as u32, "deadlock: every running thread waits on an mbarrier phase that can no longer complete".into());
+        }
+    }
+}
+
+fn same(a: &Location<'_>, b: &Location<'_>) -> bool {
+    (a.file(), a.line(), a.column()) == (b.file(), b.line(), b.column())
+}
+
+fn waiting_at_barrier(block: &Block) -> Option<usize> {
+    block.states.iter().position(|s| matches!(s.get(), State::Barrier(_)))
+}
+
+fn barrier_not_reached(waiting: usize, block: &Block) -> String {
+    let State::Barrier(at) = block.states[waiting].get() else { unreachable!() };
+    format!("barrier not reached by every thread: this thread exited while thread {waiting} waits at the barrier at {at}")
+}
+
+/// Nothing can run: some lanes wait at a warp collective that others of their warp never reach.
+fn deadlock(block: &Block) -> Fault {
+    let states: Vec<State> = block.states.iter().map(Cell::get).collect();
+    let describe = |s: State| match s {
+        State::Exited => "has exited".to_string(),
+        State::Barrier(l) => format!("waits at the block barrier at {l}"),
+        State::Collective(l, _) => format!("waits at the collective at {l}"),
+        State::Ready | State::Spinning => "is runnable".to_string(),
+    };
+    for (t, s) in states.iter().enumerate() {
+        if let State::Collective(at, width) = *s {
+            let first = t / width as usize * width as usize;
+            let other = (first..(first + width as usize).min(states.len()))
+                .find(|&u| !matches!(states[u], State::Collective(l, _) if same(l, at)))
+                .unwrap_or(t);
+            block.record(
+                other as u32,
+                format!(
+                    "{} collective not reached by every thread: thread {t} waits at {at} while this thread {} (divergent code?)",
+                    if width == 32 { "warp" } else { "warpgroup" },
+                    describe(states[other])
+                ),
+            );
+            return block.fault.borrow().clone().unwrap();
+        }
+    }
+    block.record(0, format!("deadlock: no thread can run ({})", describe(states[0])));
+    block.fault.borrow().clone().unwrap()
+}

@@ -1,0 +1,144 @@
+//! Checked memory: every global and shared access of an emulated kernel goes through
+//! [`check`], which finds the state space of the address, faults on what the hardware would
+//! punish (out of bounds, misaligned, a store to an input), and for shared memory tracks who
+//! wrote and read each 2-byte granule since the last barrier, to report races.
+
+use std::panic::Location;
+
+use super::launch::{Block, fail, lane};
+
+/// Which memory an access must be in: generic loads and stores may hit either; instructions that
+/// name a state space (`ld.global`, `ldmatrix`, `cp.async`'s source) must hit theirs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Space {
+    Any,
+    Global,
+    Shared,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Kind {
+    Read,
+    Write,
+}
+
+const NONE: u32 = u32::MAX;
+const MANY: u32 = u32::MAX - 1;
+
+/// Who last wrote a granule and who read it, each with the barrier epoch it happened in.
+#[derive(Clone, Copy)]
+pub(crate) struct Shadow {
+    writer: u32,
+    write_epoch: u32,
+    reader: u32,
+    read_epoch: u32,
+}
+
+impl Default for Shadow {
+    fn default() -> Self {
+        Shadow { writer: NONE, write_epoch: 0, reader: NONE, read_epoch: 0 }
+    }
+}
+
+/// Checks an access of `size` bytes at `addr` by the current thread and returns the space it is
+/// in. `align` is the alignment the instruction requires.
+pub(super) fn check(addr: usize, size: usize, align: usize, kind: Kind, space: Space, what: &str, at: &Location<'_>) -> Space {
+    check_by(lane().tid, addr, size, align, kind, space, what, at)
+}
+
+/// [`check`] for an access made on behalf of thread `tid` of the current block: the lanes of a
+/// warp collective each supply an address that the instruction reads for them.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_by(tid: u32, addr: usize, size: usize, align: usize, kind: Kind, space: Space, what: &str, at: &Location<'_>) -> Space {
+    let block = lane().block();
+    let verb = match kind {
+        Kind::Read => "read",
+        Kind::Write => "write",
+    };
+    if addr % align != 0 {
+        fail(format!("misaligned {what} {verb} of {size} bytes at {addr:#x} (needs {align}-byte alignment) at {at}"));
+    }
+    let base = block.smem as usize;
+    if addr >= base && addr + size <= base + block.smem_bytes {
+        if space == Space::Global {
+            fail(format!("{what} {verb} of a shared-memory address (offset {:#x}) where global memory is required, at {at}", addr - base));
+        }
+        shared_access(block, tid, addr - base, size, kind, at);
+        return Space::Shared;
+    }
+    let regions = block.launch().regions;
+    if let Some(r) = regions.iter().find(|r| addr >= r.start && addr + size <= r.start + r.len) {
+        if space == Space::Shared {
+            fail(format!("{what} {verb} of a global address (in {}) where shared memory is required, at {at}", r.name));
+        }
+        if kind == Kind::Write && !r.writable {
+            fail(format!("{what} write to the read-only input {} (byte {}) at {at}", r.name, addr - r.start));
+        }
+        return Space::Global;
+    }
+    // Shared memory is a host allocation of its own per block: an address just past it (or just
+    // before it) is a shared-memory overrun.
+    if addr.wrapping_sub(base) < block.smem_bytes + (1 << 16) || base.wrapping_sub(addr) <= 1 << 12 {
+        fail(format!(
+            "out-of-bounds shared {verb} of {size} bytes at offset {} (the block has {} bytes of dynamic shared memory) at {at}",
+            addr as isize - base as isize,
+            block.smem_bytes
+        ));
+    }
+    let nearest = regions
+        .iter()
+        .map(|r| {
+            if addr >= r.start {
+                let past = addr + size - (r.start + r.len);
+                (past, format!("{past} bytes past the end of {} ({} bytes)", r.name, r.len))
+            } else {
+                (r.start - addr, format!("{} bytes before the start of {}", r.start - addr, r.name))
+            }
+        })
+        .min_by_key(|(d, _)| *d)
+        .map_or_else(|| "no global memory is allocated".to_string(), |(_, s)| s);
+    fail(format!("out-of-bounds global {verb} of {size} bytes at {addr:#x}: {nearest}, at {at}"))
+}
+
+/// Race detection: within one barrier epoch, a granule written by one thread must not be read or
+/// written by another, and one read by another thread must not be overwritten.
+fn shared_access(block: &Block, tid: u32, offset: usize, size: usize, kind: Kind, at: &Location<'_>) {
+    let epoch = block.epoch.get();
+    let mut shadow = block.shadow.borrow_mut();
+    for g in offset / 2..(offset + size).div_ceil(2) {
+        let s = &mut shadow[g];
+        let written_by_other = s.write_epoch == epoch && s.writer != tid && s.writer != NONE;
+        let race = match kind {
+            Kind::Read if written_by_other => Some(format!("reads shared memory that thread {} wrote", s.writer)),
+            Kind::Write if written_by_other => Some(format!("writes shared memory that thread {} also wrote", s.writer)),
+            Kind::Write if s.read_epoch == epoch && s.reader != tid && s.reader != NONE => Some(if s.reader == MANY {
+                "overwrites shared memory that other threads read".to_string()
+            } else {
+                format!("overwrites shared memory that thread {} read", s.reader)
+            }),
+            _ => None,
+        };
+        if let Some(race) = race {
+            drop(shadow);
+            fail(format!(
+                "shared-memory race at offset {:#x}: this thread {race} with no barrier in between (missing sync_threads?) at {at}",
+                2 * g
+            ));
+        }
+        match kind {
+            Kind::Read if s.read_epoch != epoch => (s.reader, s.read_epoch) = (tid, epoch),
+            Kind::Read if s.reader != tid => s.reader = MANY,
+            Kind::Read => {}
+            Kind::Write => (s.writer, s.write_epoch) = (tid, epoch),
+        }
+    }
+}
+
+/// Marks shared bytes as written by the copy engine: every thread waits for it explicitly (on an
+/// mbarrier), so reading them is not a race.
+pub(super) fn written_by_copy_engine(block: &Block, offset: usize, size: usize) {
+    let mut shadow = block.shadow.borrow_mut();
+    for g in offset / 2..(offset + size).div_ceil(2) {
+        shadow[g] = Shadow::default();
+    }
+}

@@ -1,0 +1,34 @@
+//! 16-byte vector loads and stores (`ld.global.v4.f32` and friends), checked: 16-byte alignment
+//! and the state space the instruction names.
+
+use std::panic::Location;
+
+use super::memory::{Kind, Space, check};
+
+fn access(p: usize, kind: Kind, space: Space, what: &str, at: &Location<'_>) {
+    check(p, 16, 16, kind, space, what, at);
+}
+
+#[track_caller]
+pub unsafe fn ld_global_v4(p: *const f32) -> [f32; 4] {
+    access(p as usize, Kind::Read, Space::Global, "ld.global.v4", Location::caller());
+    unsafe { (p as *const [f32; 4]).read() }
+}
+
+#[track_caller]
+pub unsafe fn st_global_v4(p: *mut f32, v: [f32; 4]) {
+    access(p as usize, Kind::Write, Space::Global, "st.global.v4", Location::caller());
+    unsafe { (p as *mut [f32; 4]).write(v) }
+}
+
+#[track_caller]
+pub unsafe fn ld_shared_v4(p: *const f32) -> [f32; 4] {
+    access(p as usize, Kind::Read, Space::Shared, "ld.shared.v4", Location::caller());
+    unsafe { (p as *const [f32; 4]).read() }
+}
+
+#[track_caller]
+pub unsafe fn st_shared_v4(p: *mut f32, v: [f32; 4]) {
+    access(p as usize, Kind::Write, Space::Shared, "st.shared.v4", Location::caller());
+    unsafe { (p as *mut [f32; 4]).write(v) }
+}

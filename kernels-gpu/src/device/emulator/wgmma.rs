@@ -1,0 +1,168 @@
+//! `wgmma.mma_async` on the emulator: a warpgroup collective (128 threads). A and B are read from
+//! shared memory through matrix descriptors in the canonical layouts of the PTX ISA, the product is
+//! computed in f64 (exact for 16-bit inputs) and each thread receives its accumulator fragment:
+//! thread `32w + 4g + t` holds, for every 8 columns `j` of D, rows `16w + g` and `16w + g + 8`,
+//! columns `8j + 2t` and `8j + 2t + 1`.
+//!
+//! The product is computed when issued: the emulator runs the asynchronous instruction
+//! synchronously, so fences, commits and waits have nothing left to order.
+
+use std::panic::Location;
+
+use super::launch::{fail, lane};
+use super::memory::{self, Kind, Space};
+use super::mma::{bf16_to_f32, f16_to_f32};
+use super::tma::swizzled;
+use super::warp::{Scope, collective_at};
+use crate::spec::{Dtype, HalfElem};
+
+pub use crate::spec::Swizzle;
+
+/// The swizzle field of a matrix descriptor (bits 62-63).
+const fn swizzle_bits(swizzle: Swizzle) -> u64 {
+    match swizzle {
+        Swizzle::None => 0,
+        Swizzle::B128 => 1,
+        Swizzle::B64 => 2,
+        Swizzle::B32 => 3,
+    }
+}
+
+/// The matrix descriptor of an operand at shared address `addr` (the same bit layout as on the
+/// GPU: address, leading and stride byte offsets in 16-byte units, swizzle mode).
+pub const fn matrix_descriptor(addr: u32, leading_bytes: u32, stride_bytes: u32, swizzle: Swizzle) -> u64 {
+    const fn enc(x: u32) -> u64 {
+        ((x & 0x3FFFF) >> 4) as u64
+    }
+    enc(addr) | (enc(leading_bytes) << 16) | (enc(stride_bytes) << 32) | (swizzle_bits(swizzle) << 62)
+}
+
+/// A decoded descriptor: where element (mn, k) of an operand lies.
+struct Operand {
+    start: u32,
+    lbo: u32,
+    sbo: u32,
+    /// Bytes of a swizzle row (32, 64 or 128), 0 without swizzle.
+    span: u32,
+    /// K is the contiguous dimension (transpose flag 0).
+    k_major: bool,
+}
+
+impl Operand {
+    fn new(desc: u64, k_major: bool) -> Operand {
+        let field = |shift: u32| (((desc >> shift) & 0x3fff) << 4) as u32;
+        let span = match desc >> 62 {
+            1 => 128,
+            2 => 64,
+            3 => 32,
+            _ => 0,
+        };
+        Operand { start: field(0), lbo: field(16), sbo: field(32), span, k_major }
+    }
+
+    /// Shared address of 16-bit element (mn, k), from the canonical layouts (in elements, T = 8
+    /// per 16 bytes, W = span / 16):
+    /// - K-major, none: ((8,m),(T,2)) : ((T,SBO),(1,LBO)); swizzled: ((8,m),(T,2)) : ((W·T,SBO),(1,T))
+    /// - MN-major, none: ((T,1,m),(8,k)) : ((1,T,SBO),(T,LBO)); swizzled: ((T,W,m),(8,k)) : ((1,T,LBO),(W·T,SBO))
+    ///
+    /// then the swizzle of the address bits.
+    fn addr(&self, mn: u32, k: u32) -> u32 {
+        let w = self.span / 16;
+        let offset = match (self.k_major, self.span) {
+            (true, 0) => (mn % 8) * 16 + (mn / 8) * self.sbo + (k % 8) * 2 + (k / 8) * self.lbo,
+            (true, _) => (mn % 8) * self.span + (mn / 8) * self.sbo + k * 2,
+            (false, 0) => (mn % 8) * 2 + (mn / 8) * self.sbo + (k % 8) * 16 + (k / 8) * self.lbo,
+            (false, _) => (mn % (8 * w)) * 2 + (mn / (8 * w)) * self.lbo + (k % 8) * self.span + (k / 8) * self.sbo,
+        };
+        swizzled(self.start + offset, self.span)
+    }
+}
+
+/// `D(64×N) = A(64×16)·B(16×N) + (accumulate ? D : 0)` for the calling warpgroup.
+fn wgmma<const R: usize>(dtype: Dtype, d: &mut [f32; R], desc_a: u64, desc_b: u64, accumulate: bool, trans: (u32, u32), at: &'static Location<'static>) {
+    // Each thread holds N/2 accumulators.
+    let n = 2 * R;
+    let block = lane().block();
+    let first = lane().tid / 128 * 128;
+    *d = collective_at(at, Scope::Warpgroup, (*d, desc_a, desc_b, accumulate), |lanes: &[([f32; R], u64, u64, bool)]| {
+        if lanes.len() != 128 {
+            fail(format!("wgmma needs a whole warpgroup of 128 threads; this one has {}, at {at}", lanes.len()));
+        }
+        if let Some(u) = lanes.iter().position(|l| (l.1, l.2, l.3) != (desc_a, desc_b, accumulate)) {
+            fail(format!("wgmma operands differ across the warpgroup: thread {} gives other descriptors or scale-d, at {at}", first as usize + u));
+        }
+        let (a, b) = (Operand::new(desc_a, trans.0 == 0), Operand::new(desc_b, trans.1 == 0));
+        let read = |addr: u32| -> f64 {
+            memory::check_by(first, block.smem as usize + addr as usize, 2, 2, Kind::Read, Space::Shared, "wgmma operand", at);
+            let bits = unsafe { (block.smem.add(addr as usize) as *const u16).read() };
+            (if dtype == Dtype::F16 { f16_to_f32(bits) } else { bf16_to_f32(bits) }) as f64
+        };
+        let am: Vec<[f64; 16]> = (0..64).map(|m| std::array::from_fn(|k| read(a.addr(m, k as u32)))).collect();
+        let bm: Vec<[f64; 16]> = (0..n as u32).map(|col| std::array::from_fn(|k| read(b.addr(col, k as u32)))).collect();
+        (0..128usize)
+            .map(|l| {
+                let (w, g, t) = (l / 32, l % 32 / 4, l % 4);
+                let mut out = lanes[l].0;
+                for (i, v) in out.iter_mut().enumerate() {
+                    let (j, e) = (i / 4, i % 4);
+                    let (row, col) = (16 * w + g + 8 * (e / 2), 8 * j + 2 * t + e % 2);
+                    let dot: f64 = (0..16).map(|k| am[row][k] * bm[col][k]).sum();
+                    *v = (dot + if accumulate { *v as f64 } else { 0.0 }) as f32;
+                }
+                out
+            })
+            .collect()
+    });
+}
+
+macro_rules! wgmma_fn {
+    ($($name:ident, $dtype:expr, $r:literal;)+) => {$(
+        #[track_caller]
+        pub unsafe fn $name<const TRANS_A: u32, const TRANS_B: u32>(d: &mut [f32; $r], desc_a: u64, desc_b: u64, accumulate: bool) {
+            wgmma($dtype, d, desc_a, desc_b, accumulate, (TRANS_A, TRANS_B), Location::caller());
+        }
+    )+};
+}
+
+wgmma_fn! {
+    wgmma_m64n64k16_bf16, Dtype::Bf16, 32;
+    wgmma_m64n64k16_f16, Dtype::F16, 32;
+    wgmma_m64n128k16_bf16, Dtype::Bf16, 64;
+    wgmma_m64n128k16_f16, Dtype::F16, 64;
+    wgmma_m64n256k16_bf16, Dtype::Bf16, 128;
+    wgmma_m64n256k16_f16, Dtype::F16, 128;
+}
+
+/// `wgmma.fence`: orders register accesses before wgmma; nothing is in flight on the emulator.
+pub fn wgmma_fence() {}
+
+/// `wgmma.commit_group`: the emulator's wgmmas are complete when issued.
+pub fn wgmma_commit_group() {}
+
+/// `wgmma.wait_group N`: nothing to wait for (see [`wgmma_commit_group`]).
+pub fn wgmma_wait_group<const N: u32>() {}
+
+/// `fence.proxy.async.shared::cta` before wgmma reads shared memory: no separate proxy here.
+pub fn fence_proxy_async_shared() {}
+
+/// The `N`-wide wgmma for element type `E`, on the first `N / 2` accumulators of `d`.
+#[track_caller]
+pub unsafe fn wgmma_m64k16<E: HalfElem, const N: usize, const TRANS_A: u32, const TRANS_B: u32>(d: &mut [f32; 128], desc_a: u64, desc_b: u64, accumulate: bool) {
+    let at = Location::caller();
+    let trans = (TRANS_A, TRANS_B);
+    match N {
+        64 => wgmma::<32>(E::DTYPE, (&mut d[..32]).try_into().unwrap(), desc_a, desc_b, accumulate, trans, at),
+        128 => wgmma::<64>(E::DTYPE, (&mut d[..64]).try_into().unwrap(), desc_a, desc_b, accumulate, trans, at),
+        256 => wgmma(E::DTYPE, d, desc_a, desc_b, accumulate, trans, at),
+        _ => fail(format!("wgmma with N = {N}: only 64, 128 and 256 are instantiated, at {at}")),
+    }
+}
+
+/// Keeps the compiler from moving accumulator accesses across wgmma on the GPU; nothing to do here.
+pub fn fence_operands<const N: usize>(_d: &mut [f32; 128]) {}
+
+pub fn fence_operands_32(_d: &mut [f32; 32]) {}
+
+pub fn fence_operands_64(_d: &mut [f32; 64]) {}
+
+pub fn fence_operands_128(_d: &mut [f32; 128]) {}

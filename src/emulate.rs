@@ -1,0 +1,115 @@
+//! Running kernels on the CPU: the kernel crate compiled for the host, its device module replaced
+//! by the emulator (`kernels_gpu::device::emulator`), launched with the grid the GPU would get.
+//!
+//! Tensor maps (for kernels that load through the copy engine) are encoded in the emulator's own
+//! format, since the driver's is opaque. The emulator checks what the GPU would not: every global
+//! access against the bounds of A, B and C (A and B read-only), every shared access against the block's shared memory, races between the
+//! threads of a block, and that every thread reaches every barrier. A violation is an
+//! [`Error::Fault`] naming kernel, block, thread and address. It is slow (a few million
+//! multiply-adds per second): meant for small problems, tests and readers without a GPU.
+
+use kernels_gpu::device::emulator::{self, Launch, Region};
+use kernels_gpu::layout::TensorMap;
+use kernels_gpu::{EmulatedEntry, KernelSpec};
+
+use crate::catalog::Kernel;
+use crate::check::{self, Inputs, Sample};
+use crate::error::{Error, Result};
+use crate::problem::Problem;
+use crate::verify::{FULL_REFERENCE_LIMIT, Reference, Verdict};
+
+/// Bytes of unallocated space around each matrix, so an overrun lands in no matrix.
+const GAP: usize = 4096;
+
+/// The host function of a catalog kernel.
+pub fn entry(kernel: Kernel) -> EmulatedEntry {
+    let specs = kernels_gpu::CATALOG.iter().flat_map(|r| r.iter());
+    let entries = kernels_gpu::EMULATED.iter().flat_map(|r| r.iter());
+    specs.zip(entries).find(|(s, _)| s.name == kernel.name()).map(|(_, &e)| e).expect("every catalog kernel has an emulated entry")
+}
+
+/// Runs `kernel` on the emulator: `C = alpha·A·B + beta·C` on the CPU. `a` and `b` hold values
+/// of the kernel's element type (see [`check::round_to`]).
+pub fn run(kernel: Kernel, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()> {
+    kernel.launch(problem)?;
+    run_entry(kernel.spec, entry(kernel), problem, a, b, c)
+}
+
+/// Runs any entry (the catalog's, or a test fixture's) with the launch geometry of `spec`.
+pub fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()> {
+    let (la, lb, lc) = problem.elems();
+    assert_eq!((a.len(), b.len(), c.len()), (la, lb, lc), "operand sizes do not match the problem");
+    let dtype = spec.dtype;
+    let (a, b) = (check::encode(dtype, a), check::encode(dtype, b));
+    let maps = spec.tensor_maps.map_or(0, |_| 2 * size_of::<TensorMap>());
+    // A, B, C and the tensor maps in one arena, 256-byte aligned like cudaMalloc's, with gaps.
+    let mut end = GAP;
+    let mut place = |bytes: usize| {
+        let at = end;
+        end = (at + bytes + GAP).next_multiple_of(256);
+        at
+    };
+    let (oa, ob, oc, om) = (place(a.len()), place(b.len()), place(4 * lc), place(maps));
+    let mut arena = vec![Line([0; 256]); end.div_ceil(256)];
+    let base = arena.as_mut_ptr() as *mut u8;
+    let at = |offset: usize| base as usize + offset;
+    unsafe {
+        std::ptr::copy_nonoverlapping(a.as_ptr(), base.add(oa), a.len());
+        std::ptr::copy_nonoverlapping(b.as_ptr(), base.add(ob), b.len());
+        std::ptr::copy_nonoverlapping(c.as_ptr(), base.add(oc) as *mut f32, lc);
+    }
+    if let Some(t) = spec.tensor_maps {
+        let unsupported = |reason: String| Error::Unsupported { kernel: spec.name.into(), reason };
+        let bytes = dtype.bytes();
+        let map_a = emulator::tensor_map(at(oa), bytes, problem.m, problem.k, t.a_box.0, t.a_box.1, t.a_swizzle).map_err(|e| unsupported(format!("tensor map of A: {e}")))?;
+        let map_b = emulator::tensor_map(at(ob), bytes, problem.k, problem.n, t.b_box.0, t.b_box.1, t.b_swizzle).map_err(|e| unsupported(format!("tensor map of B: {e}")))?;
+        unsafe { std::ptr::copy_nonoverlapping([map_a, map_b].as_ptr(), base.add(om) as *mut TensorMap, 2) };
+    }
+    let regions = [
+        Region { name: "A", start: at(oa), len: a.len(), writable: false },
+        Region { name: "B", start: at(ob), len: b.len(), writable: false },
+        Region { name: "C", start: at(oc), len: 4 * lc, writable: true },
+        Region { name: "the tensor maps", start: at(om), len: maps, writable: false },
+    ];
+    let t = &spec.tile;
+    let launch = Launch {
+        kernel: spec.name,
+        grid: (problem.n.div_ceil(t.bn), problem.m.div_ceil(t.bm)),
+        threads: spec.threads,
+        smem_bytes: spec.smem_bytes,
+        regions: &regions,
+    };
+    let (pa, pb, pc, pm) = (at(oa), at(ob), at(oc), if maps > 0 { at(om) } else { 0 });
+    let (m, n, k, alpha, beta) = (problem.m, problem.n, problem.k, problem.alpha, problem.beta);
+    emulator::launch(&launch, &|| unsafe { entry(pa as *const u8, pb as *const u8, pc as *mut f32, m, n, k, alpha, beta, pm as *const TensorMap) })
+        .map_err(|fault| Error::Fault(fault.to_string()))?;
+    unsafe { std::ptr::copy_nonoverlapping(base.add(oc) as *const f32, c.as_mut_ptr(), lc) };
+    Ok(())
+}
+
+#[derive(Clone, Copy)]
+#[repr(C, align(256))]
+struct Line([u8; 256]);
+
+/// Runs `kernel` on the emulator on random inputs from `seed` and judges C like the GPU path: the
+/// relative Frobenius error against f64 (on sampled rows and columns above
+/// [`FULL_REFERENCE_LIMIT`] multiply-adds). Writes outside C are faults, so no guard bands.
+pub fn verify(kernel: Kernel, problem: &Problem, seed: u64) -> Result<Verdict> {
+    kernel.launch(problem)?;
+    verify_entry(kernel.spec, entry(kernel), problem, seed)
+}
+
+/// [`verify`] for any entry.
+pub fn verify_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, seed: u64) -> Result<Verdict> {
+    let inputs = Inputs::random(problem, spec.dtype, seed);
+    let mut c = inputs.c.clone();
+    run_entry(spec, entry, problem, &inputs.a, &inputs.b, &mut c)?;
+    let tolerance = check::tolerance(spec.dtype);
+    let macs = problem.m as u64 * problem.n as u64 * problem.k as u64;
+    if macs <= FULL_REFERENCE_LIMIT {
+        let rel_error = check::relative_error_full(&c, &check::reference(problem, &inputs));
+        return Ok(Verdict { rel_error, reference: Reference::FullF64, tolerance, guard_writes: 0 });
+    }
+    let sampled = Sample::random(problem, 8, seed).relative_error(problem, &inputs, &c);
+    Ok(Verdict { rel_error: sampled, reference: Reference::SampledF64, tolerance, guard_writes: 0 })
+}

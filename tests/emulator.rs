@@ -1,0 +1,436 @@
+//! Every catalog kernel on the CPU emulator against the f64 reference, and the emulator's own
+//! checks: each deliberately broken kernel (kernels-gpu's `broken` module) must be caught.
+
+use kernels_gpu::device::emulator::{self, Launch, Region};
+use kernels_gpu::layout::TensorMap;
+use proptest::prelude::*;
+use rgemm::catalog::{self, KernelSpec, Swizzle};
+use rgemm::{Error, Problem, emulate};
+
+/// Random cases per kernel; each runs one kernel on one random problem.
+const CASES_PER_KERNEL: u32 = 16;
+
+fn problem(m: u32, n: u32, k: u32, alpha: f32, beta: f32) -> Problem {
+    Problem::new(m as u64, n as u64, k as u64, alpha, beta).unwrap()
+}
+
+/// `problem` with N and K rounded up to what `kernel` accepts: kernels that load through the copy
+/// engine (TMA) need 16-byte-aligned rows, every other kernel takes any size.
+fn problem_for(kernel: catalog::Kernel, m: u32, n: u32, k: u32, alpha: f32, beta: f32) -> Problem {
+    let align = if kernel.spec.tensor_maps.is_some() { 16 / kernel.spec.dtype.bytes() } else { 1 };
+    problem(m, n.next_multiple_of(align), k.next_multiple_of(align), alpha, beta)
+}
+
+/// Shapes up to 70 in every dimension: every tile size of the catalog gets partial tiles, single
+/// rows and columns, and several blocks.
+fn shapes() -> impl Strategy<Value = (u32, u32, u32)> {
+    (1u32..=70, 1u32..=70, 1u32..=70)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: CASES_PER_KERNEL * catalog::all().count() as u32,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn every_catalog_kernel_matches_the_f64_reference(
+        index in 0..catalog::all().count(),
+        (m, n, k) in shapes(),
+        alpha in prop_oneof![Just(1.0f32), -2.0f32..2.0],
+        beta in prop_oneof![Just(0.0f32), -1.0f32..1.0],
+        seed in any::<u64>(),
+    ) {
+        let kernel = catalog::all().nth(index).unwrap();
+        let p = problem_for(kernel, m, n, k, alpha, beta);
+        let verdict = emulate::verify(kernel, &p, seed).map_err(|e| TestCaseError::fail(format!("{}: {p}: {e}", kernel.name())))?;
+        prop_assert!(verdict.passed(), "{}: {p}: {verdict}", kernel.name());
+    }
+}
+
+#[test]
+fn every_catalog_kernel_passes_on_exact_and_ragged_tiles() {
+    for kernel in catalog::all() {
+        let t = kernel.spec.tile;
+        for (m, n, k) in [(1, 1, 1), (t.bm, t.bn, t.bk), (t.bm + 1, 2 * t.bn - 1, 3 * t.bk + 1)] {
+            let p = problem_for(kernel, m, n, k, 1.5, 0.5);
+            let verdict = emulate::verify(kernel, &p, 7).unwrap_or_else(|e| panic!("{}: {p}: {e}", kernel.name()));
+            assert!(verdict.passed(), "{}: {p}: {verdict}", kernel.name());
+        }
+    }
+}
+
+/// The fault the emulator reports for the broken kernel `name` on `p`.
+fn fault_of(name: &str, p: &Problem) -> String {
+    let broken = kernels_gpu::broken::ENTRIES.iter().zip(kernels_gpu::broken::EMULATED);
+    let (spec, entry): (&KernelSpec, _) = broken.clone().find(|(s, _)| s.name == name).unwrap_or_else(|| panic!("no fixture {name}"));
+    match emulate::verify_entry(spec, *entry, p, 1) {
+        Err(Error::Fault(fault)) => {
+            assert!(fault.starts_with(name), "the report names the kernel first: {fault}");
+            assert!(fault.contains("block (") && fault.contains("thread "), "the report names block and thread: {fault}");
+            fault
+        }
+        other => panic!("{name} on {p}: expected a fault, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_missing_barrier_before_reading_the_tiles_is_a_race() {
+    let fault = fault_of("broken_missing_barrier_before_compute", &problem(20, 20, 8, 1.0, 0.0));
+    assert!(fault.contains("shared-memory race") && fault.contains("missing sync_threads"), "{fault}");
+}
+
+#[test]
+fn a_missing_barrier_before_overwriting_the_tiles_is_a_race() {
+    // One tile of K is not enough to see it: the second tile's stores overwrite the first's.
+    let fault = fault_of("broken_missing_barrier_after_compute", &problem(16, 16, 40, 1.0, 0.0));
+    assert!(fault.contains("shared-memory race"), "{fault}");
+}
+
+#[test]
+fn an_off_by_one_tail_reads_out_of_bounds() {
+    let fault = fault_of("broken_off_by_one_tail", &problem(17, 9, 5, 1.0, 0.0));
+    assert!(fault.contains("out-of-bounds global read") && fault.contains("past the end of"), "{fault}");
+    assert!(fault.contains("broken.rs:"), "the report names the kernel's line: {fault}");
+}
+
+#[test]
+fn a_thread_that_exits_before_a_barrier_is_caught() {
+    let fault = fault_of("broken_early_exit_before_barrier", &problem(20, 20, 20, 1.0, 0.0));
+    assert!(fault.contains("barrier not reached by every thread"), "{fault}");
+}
+
+#[test]
+fn a_barrier_in_a_divergent_branch_is_caught() {
+    let fault = fault_of("broken_divergent_barrier", &problem(20, 20, 20, 1.0, 0.0));
+    assert!(fault.contains("barrier divergence"), "{fault}");
+}
+
+#[test]
+fn reading_cp_async_tiles_without_waiting_gives_a_wrong_result() {
+    // Not a fault the emulator can name (the copies are legal, only early), but the copies land
+    // at the wait, so the kernel reads uninitialised (NaN) shared memory and fails the check.
+    let (spec, entry) = kernels_gpu::broken::ENTRIES.iter().zip(kernels_gpu::broken::EMULATED).find(|(s, _)| s.name == "broken_cp_async_without_wait").unwrap();
+    let verdict = emulate::verify_entry(spec, *entry, &problem(20, 20, 20, 1.0, 0.0), 1).unwrap();
+    assert!(!verdict.passed() && verdict.rel_error.is_nan(), "{verdict}");
+}
+
+#[test]
+fn broken_kernels_pass_where_their_bug_cannot_show() {
+    // The fixtures are correct kernels but for one line: on a problem that never exercises that
+    // line they pass, so the tests above fail for the bug and not for something else.
+    let (spec, entry) = kernels_gpu::broken::ENTRIES.iter().zip(kernels_gpu::broken::EMULATED).find(|(s, _)| s.name == "broken_missing_barrier_after_compute").unwrap();
+    let verdict = emulate::verify_entry(spec, *entry, &problem(16, 16, 16, 1.0, 0.0), 1).unwrap();
+    assert!(verdict.passed(), "{verdict}");
+}
+
+#[test]
+fn an_emulated_run_computes_c() {
+    // C = 2·A·B + 1·C on a 2×2 example worked by hand.
+    let kernel = catalog::all().next().unwrap();
+    let p = problem(2, 2, 2, 2.0, 1.0);
+    let (a, b) = ([1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]);
+    let mut c = [1.0, 1.0, 1.0, 1.0];
+    emulate::run(kernel, &p, &a, &b, &mut c).unwrap();
+    assert_eq!(c, [39.0, 45.0, 87.0, 101.0]);
+}
+
+/// Runs `body` as a one-block launch of `threads` threads with `smem` bytes of shared memory over
+/// a 64×64 matrix (values 1, 2, ...) and its tensor map, with `TMA_BOX²` floats of output.
+fn tma_launch(smem: u32, body: impl Fn(*const TensorMap, *mut f32) + Sync) -> (Vec<f32>, Vec<f32>, Result<(), emulator::Fault>) {
+    const N: u32 = 64;
+    let b = kernels_gpu::lessons::TMA_BOX;
+    let matrix: Vec<f32> = (0..N * N).map(|i| 1.0 + i as f32).collect();
+    let map = emulator::tensor_map(matrix.as_ptr() as usize, 4, N, N, b, b, Swizzle::None).unwrap();
+    let mut out = vec![f32::NAN; (b * b) as usize];
+    let regions = [
+        Region { name: "matrix", start: matrix.as_ptr() as usize, len: 4 * matrix.len(), writable: false },
+        Region { name: "map", start: &map as *const TensorMap as usize, len: size_of::<TensorMap>(), writable: false },
+        Region { name: "out", start: out.as_mut_ptr() as usize, len: 4 * out.len(), writable: true },
+    ];
+    let launch = Launch { kernel: "tma", grid: (1, 1), threads: 32, smem_bytes: smem, regions: &regions };
+    let (map_addr, out_addr) = (&map as *const TensorMap as usize, out.as_mut_ptr() as usize);
+    let result = emulator::launch(&launch, &|| body(map_addr as *const TensorMap, out_addr as *mut f32));
+    (matrix, out, result)
+}
+
+#[test]
+fn tma_boxes_read_zeros_outside_the_matrix() {
+    // The GPU lesson (tests/lessons.rs), on the emulator: same kernel body, same expectations.
+    let b = kernels_gpu::lessons::TMA_BOX as i32;
+    for (x, y) in [(48, 40), (0, 0), (-8, 50), (16, -3)] {
+        let (matrix, got, result) = tma_launch(1024 + 4 * (b * b) as u32, |map, out| unsafe { kernels_gpu::lessons::tma_box(map, out, x, y) });
+        result.unwrap();
+        for r in 0..b {
+            for c in 0..b {
+                let (row, col) = (y + r, x + c);
+                let want = if (0..64).contains(&row) && (0..64).contains(&col) { matrix[(row * 64 + col) as usize] } else { 0.0 };
+                assert_eq!(got[(r * b + c) as usize], want, "box at ({x}, {y}), element ({r}, {c})");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_mbarrier_waiting_for_bytes_that_never_come_is_a_deadlock() {
+    let b = kernels_gpu::lessons::TMA_BOX;
+    let (_, _, result) = tma_launch(1024 + 4 * b * b, |map, _| unsafe { kernels_gpu::broken::tma_box_expecting_too_many_bytes(map) });
+    let fault = result.unwrap_err().to_string();
+    assert!(fault.contains("deadlock") && fault.contains("mbarrier"), "{fault}");
+}
+
+#[test]
+fn a_tma_box_that_overruns_shared_memory_is_caught() {
+    let (_, _, result) = tma_launch(2048, |map, out| unsafe { kernels_gpu::lessons::tma_box(map, out, 0, 0) });
+    let fault = result.unwrap_err().to_string();
+    assert!(fault.contains("tma_load_2d") && fault.contains("inside the 2048 bytes"), "{fault}");
+}
+
+#[test]
+fn swizzles_xor_the_chunk_with_the_row() {
+    // 128-byte swizzle: 16-byte chunk c of 128-byte row r lands in chunk c ^ (r % 8).
+    assert_eq!(emulator::swizzled(0x080, 128), 0x090);
+    assert_eq!(emulator::swizzled(3 * 128 + 5 * 16 + 4, 128), 3 * 128 + (5 ^ 3) * 16 + 4);
+    assert_eq!(emulator::swizzled(8 * 128 + 16, 128), 8 * 128 + 16, "the pattern repeats every 1024 bytes");
+    // 64-byte swizzle: two bits of chunk, two of row; 32-byte: one each.
+    assert_eq!(emulator::swizzled(3 * 128 + 16, 64), 3 * 128 + (1 ^ 3) * 16);
+    assert_eq!(emulator::swizzled(128 + 16, 32), 128);
+    assert_eq!(emulator::swizzled(0x1234, 0), 0x1234);
+}
+
+/// One block of 64 threads running `body`, no memory.
+fn bare_launch(body: impl Fn() + Sync) -> Result<(), emulator::Fault> {
+    let launch = Launch { kernel: "bare", grid: (1, 1), threads: 64, smem_bytes: 0, regions: &[] };
+    emulator::launch(&launch, &body)
+}
+
+#[test]
+fn warp_collectives_exchange_across_the_32_lanes() {
+    // A rotate-by-one shuffle: each lane gets its neighbour's value, within its own warp.
+    let got: Vec<std::sync::atomic::AtomicU32> = (0..64).map(|_| Default::default()).collect();
+    bare_launch(|| {
+        let t = emulator::api::thread_idx();
+        let v = emulator::warp::collective(t * 10, |ins: &[u32]| (0..32).map(|l| ins[(l + 1) % 32]).collect());
+        got[t as usize].store(v, std::sync::atomic::Ordering::Relaxed);
+    })
+    .unwrap();
+    let got: Vec<u32> = got.iter().map(|v| v.load(std::sync::atomic::Ordering::Relaxed)).collect();
+    let want: Vec<u32> = (0..64).map(|t| (t / 32 * 32 + (t % 32 + 1) % 32) * 10).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_warp_collective_some_lanes_skip_is_caught() {
+    let fault = bare_launch(|| {
+        if emulator::api::lane_idx() < 16 {
+            emulator::warp::collective(0u32, |ins: &[u32]| ins.to_vec());
+        }
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(fault.contains("warp collective not reached by every thread") && fault.contains("has exited"), "{fault}");
+}
+
+/// A 16×16 tile of A and of B (bf16, row-major) through the tensor-core path of rung 12:
+/// `cp.async` into shared memory (zero-filling B's columns from `valid_cols` on), `ldmatrix.x4`
+/// for the A fragment, `ldmatrix.x4.trans` for two B fragments, two `mma.sync`; returns the
+/// 16×16 product as each lane holds it.
+fn tensor_core_tile(a: &[u16], b: &[u16], valid_cols: u32) -> Result<Vec<f32>, emulator::Fault> {
+    use emulator::api::*;
+    use std::sync::Mutex;
+    let out = Mutex::new(vec![f32::NAN; 256]);
+    let regions = [
+        Region { name: "A", start: a.as_ptr() as usize, len: 512, writable: false },
+        Region { name: "B", start: b.as_ptr() as usize, len: 512, writable: false },
+    ];
+    let launch = Launch { kernel: "tensor_core_tile", grid: (1, 1), threads: 32, smem_bytes: 1024, regions: &regions };
+    let (pa, pb) = (a.as_ptr() as usize, b.as_ptr() as usize);
+    emulator::launch(&launch, &|| unsafe {
+        let smem = shared_address(dynamic_shared::<u8>());
+        let lane = lane_idx();
+        // 32 chunks of 16 bytes per tile: one chunk of A and one of B per lane.
+        let (row, half) = (lane / 2, lane % 2);
+        let chunk = row * 32 + half * 16;
+        cp_async_cg_16(smem + chunk, (pa + chunk as usize) as *const u8);
+        let valid = (valid_cols.saturating_sub(half * 8)).min(8) * 2;
+        cp_async_cg_16_zfill(smem + 512 + chunk, (pb + chunk as usize) as *const u8, valid);
+        cp_async_commit_group();
+        cp_async_wait_group::<0>();
+        sync_threads();
+        let (r16, c8) = (lane % 16, lane / 16 * 8);
+        let af = ldmatrix_x4(smem + r16 * 32 + c8 * 2);
+        let bf = ldmatrix_x4_trans(smem + 512 + r16 * 32 + c8 * 2);
+        let (mut d0, mut d1) = ([0.0f32; 4], [0.0f32; 4]);
+        mma_m16n8k16_bf16(&mut d0, af, [bf[0], bf[1]]);
+        mma_m16n8k16_bf16(&mut d1, af, [bf[2], bf[3]]);
+        let (g, t2) = ((lane / 4) as usize, (lane % 4 * 2) as usize);
+        let mut out = out.lock().unwrap();
+        for (n0, d) in [(0, d0), (8, d1)] {
+            out[g * 16 + n0 + t2] = d[0];
+            out[g * 16 + n0 + t2 + 1] = d[1];
+            out[(g + 8) * 16 + n0 + t2] = d[2];
+            out[(g + 8) * 16 + n0 + t2 + 1] = d[3];
+        }
+    })?;
+    Ok(out.into_inner().unwrap())
+}
+
+#[test]
+fn ldmatrix_and_mma_sync_compute_a_tile_product_with_cp_async_zero_fill() {
+    // Small integers: exact in bf16, and every sum exact in f32.
+    let bf16 = |v: f32| (v.to_bits() >> 16) as u16;
+    let a: Vec<u16> = (0..256).map(|i| bf16(((i * 7) % 11) as f32 - 5.0)).collect();
+    let b: Vec<u16> = (0..256).map(|i| bf16(((i * 5) % 9) as f32 - 4.0)).collect();
+    for valid_cols in [16, 11, 0] {
+        let got = tensor_core_tile(&a, &b, valid_cols).unwrap();
+        for r in 0..16 {
+            for c in 0..16 {
+                let want: f32 = if c < valid_cols as usize {
+                    (0..16).map(|k| emulator::bf16_to_f32(a[r * 16 + k]) * emulator::bf16_to_f32(b[k * 16 + c])).sum()
+                } else {
+                    0.0
+                };
+                assert_eq!(got[r * 16 + c], want, "element ({r}, {c}) with {valid_cols} valid columns of B");
+            }
+        }
+    }
+}
+
+#[test]
+fn reading_cp_async_data_before_the_barrier_is_a_race() {
+    // Thread 1 reads the chunk thread 0 copied, after its own wait but with no barrier.
+    let src = [1.0f32; 4];
+    let regions = [Region { name: "src", start: src.as_ptr() as usize, len: 16, writable: false }];
+    let launch = Launch { kernel: "cp_async_race", grid: (1, 1), threads: 32, smem_bytes: 64, regions: &regions };
+    let p = src.as_ptr() as usize;
+    let fault = emulator::launch(&launch, &|| unsafe {
+        use emulator::api::*;
+        let smem = dynamic_shared::<f32>();
+        if thread_idx() == 0 {
+            cp_async_cg_16(shared_address(smem), p as *const f32);
+        }
+        cp_async_commit_group();
+        cp_async_wait_all();
+        if thread_idx() == 1 {
+            load(smem);
+        }
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(fault.contains("thread 1") && fault.contains("shared-memory race") && fault.contains("thread 0 wrote"), "{fault}");
+}
+
+#[test]
+fn f16_values_convert_exactly() {
+    assert_eq!(emulator::f16_to_f32(0x3c00), 1.0);
+    assert_eq!(emulator::f16_to_f32(0xc000), -2.0);
+    assert_eq!(emulator::f16_to_f32(0x0001), 2f32.powi(-24));
+    assert_eq!(emulator::f16_to_f32(0x7bff), 65504.0);
+    assert_eq!(emulator::f16_to_f32(0x7c00), f32::INFINITY);
+    assert!(emulator::f16_to_f32(0x7e00).is_nan());
+}
+
+#[test]
+fn wgmma_multiplies_tma_loaded_128_byte_swizzled_tiles() {
+    // A (64×64, K-major) and B (64×64 row-major: N-major) loaded by TMA with the 128-byte swizzle,
+    // then four k16 steps of wgmma m64n64k16 whose descriptors step through the swizzled rows:
+    // the whole 64×64×64 product, compared with the exact one.
+    use emulator::api::*;
+    use emulator::api::{matrix_descriptor, wgmma_m64n64k16_bf16};
+    use std::sync::Mutex;
+    let bf16 = |v: f32| (v.to_bits() >> 16) as u16;
+    let a: Vec<u16> = (0..4096).map(|i| bf16(((i * 7) % 13) as f32 - 6.0)).collect();
+    let b: Vec<u16> = (0..4096).map(|i| bf16(((i * 5) % 7) as f32 - 3.0)).collect();
+    let maps = [
+        emulator::tensor_map(a.as_ptr() as usize, 2, 64, 64, 64, 64, catalog::Swizzle::B128).unwrap(),
+        emulator::tensor_map(b.as_ptr() as usize, 2, 64, 64, 64, 64, catalog::Swizzle::B128).unwrap(),
+    ];
+    let regions = [
+        Region { name: "A", start: a.as_ptr() as usize, len: 8192, writable: false },
+        Region { name: "B", start: b.as_ptr() as usize, len: 8192, writable: false },
+        Region { name: "maps", start: maps.as_ptr() as usize, len: 256, writable: false },
+    ];
+    let out = Mutex::new(vec![f32::NAN; 4096]);
+    let launch = Launch { kernel: "wgmma_tile", grid: (1, 1), threads: 128, smem_bytes: 1024 + 2 * 8192, regions: &regions };
+    let map_ptr = maps.as_ptr() as usize;
+    emulator::launch(&launch, &|| unsafe {
+        let bar = shared_address(dynamic_shared::<u8>());
+        let (sa, sb) = (bar + 1024, bar + 1024 + 8192);
+        let map = map_ptr as *const TensorMap;
+        if thread_idx() == 0 {
+            mbarrier_init(bar, 1);
+            mbarrier_arrive_expect_tx(bar, 2 * 8192);
+            tma_load_2d(sa, map, 0, 0, bar);
+            tma_load_2d(sb, map.add(1), 0, 0, bar);
+        }
+        sync_threads();
+        mbarrier_wait(bar, 0);
+        let mut d = [0.0f32; 32];
+        for ks in 0..4u32 {
+            // A: rows of 128 bytes, 8-row groups 1024 apart; the k16 slice starts 32 bytes in.
+            let da = matrix_descriptor(sa + 32 * ks, 16, 1024, catalog::Swizzle::B128);
+            // B: 16 rows of k per step, 128 bytes each; 8-row groups of k 1024 apart.
+            let db = matrix_descriptor(sb + 2048 * ks, 8192, 1024, catalog::Swizzle::B128);
+            wgmma_m64n64k16_bf16::<0, 1>(&mut d, da, db, ks > 0);
+        }
+        let l = thread_idx() as usize;
+        let (w, g, t) = (l / 32, l % 32 / 4, l % 4);
+        let mut out = out.lock().unwrap();
+        for (i, v) in d.iter().enumerate() {
+            let (j, e) = (i / 4, i % 4);
+            out[(16 * w + g + 8 * (e / 2)) * 64 + 8 * j + 2 * t + e % 2] = *v;
+        }
+    })
+    .unwrap();
+    let out = out.into_inner().unwrap();
+    for r in 0..64 {
+        for c in 0..64 {
+            let want: f32 = (0..64).map(|k| emulator::bf16_to_f32(a[r * 64 + k]) * emulator::bf16_to_f32(b[k * 64 + c])).sum();
+            assert_eq!(out[r * 64 + c], want, "element ({r}, {c})");
+        }
+    }
+}
+
+#[test]
+fn a_panic_or_trap_in_one_thread_is_a_fault_of_that_thread() {
+    let fault = bare_launch(|| {
+        let t = emulator::api::thread_idx() as usize;
+        let table = [1u32; 40];
+        std::hint::black_box(table[t]);
+    })
+    .unwrap_err();
+    assert_eq!(fault.thread, 40, "{fault}");
+    assert!(fault.message.contains("panicked") && fault.message.contains("out of bounds"), "{fault}");
+    let fault = bare_launch(|| {
+        if emulator::api::thread_idx() == 7 {
+            emulator::api::trap();
+        }
+    })
+    .unwrap_err();
+    assert_eq!((fault.thread, fault.message.as_str()), (7, "trap: the kernel aborted"));
+}
+
+#[test]
+fn ldmatrix_lesson_fragments_follow_the_documented_layout() {
+    // The GPU lesson (tests/lessons.rs), on the emulator: same kernel body, same expectations.
+    for pattern in rgemm::lesson::ldmatrix_patterns() {
+        let mut out = [0u32; 64];
+        let regions = [
+            Region { name: "offsets", start: pattern.offsets.as_ptr() as usize, len: 128, writable: false },
+            Region { name: "out", start: out.as_mut_ptr() as usize, len: 256, writable: true },
+        ];
+        let smem = 2 * kernels_gpu::lessons::LDMATRIX_TILE;
+        let launch = Launch { kernel: "lesson_ldmatrix_x2", grid: (2, 1), threads: 512, smem_bytes: smem, regions: &regions };
+        let (offsets, out_addr) = (pattern.offsets.as_ptr() as usize, out.as_mut_ptr() as usize);
+        emulator::launch(&launch, &|| unsafe { kernels_gpu::lessons::ldmatrix_x2_lesson(offsets as *const u32, out_addr as *mut u32) }).unwrap();
+        for lane in 0..32usize {
+            for i in 0..2 {
+                let row_start = pattern.offsets[8 * i + lane / 4];
+                let col = 2 * (lane as u32 % 4);
+                let want = (row_start + col) | ((row_start + col + 1) << 16);
+                assert_eq!(out[2 * lane + i], want, "{}: lane {lane}, register {i}", pattern.name);
+            }
+        }
+    }
+}
