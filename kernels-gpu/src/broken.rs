@@ -32,9 +32,11 @@ impl<const WHICH: u8> GemmKernel for MissingBarrier<WHICH> {
         while k0 < gemm.k {
             a_tile.set(ty, tx, a.get_or_zero(ty as u32, k0 + tx as u32));
             b_tile.set(ty, tx, b.get_or_zero(k0 + ty as u32, tx as u32));
+            // ANCHOR: missing_barrier
             if WHICH != 1 {
                 sync_threads();
             }
+            // ANCHOR_END: missing_barrier
             for i in 0..BS {
                 acc = fma(a_tile.get(ty, i), b_tile.get(i, tx), acc);
             }
