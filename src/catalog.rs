@@ -27,6 +27,18 @@ pub struct Launch {
     pub smem_bytes: u32,
 }
 
+impl Launch {
+    /// The launch a persistent kernel actually uses: one block per SM (`sms` of them), at most
+    /// one per tile, in a one-dimensional grid; other kernels' launches are returned unchanged.
+    pub fn on_device(self, kernel: &Kernel, sms: u32) -> Launch {
+        if !kernel.spec.persistent {
+            return self;
+        }
+        let tiles = self.grid.0 as u64 * self.grid.1 as u64;
+        Launch { grid: (tiles.min(sms.max(1) as u64) as u32, 1, 1), ..self }
+    }
+}
+
 /// Every kernel, in ladder order.
 pub fn all() -> impl Iterator<Item = Kernel> {
     kernels_gpu::CATALOG.iter().flat_map(|rung| rung.iter()).map(|spec| Kernel { spec })

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use rgemm::catalog::{self, Dtype, KernelSpec, MAX_GRID_Y};
 use rgemm::{Error, Problem};
 
-/// The naming scheme: `{sgemm|bgemm|hgemm}_{NN}_{slug}_{BM}x{BN}x{BK}[_w{WM}x{WN}][_t{TM}x{TN}][_s{S}]`.
+/// The naming scheme: `{sgemm|bgemm|hgemm}_{NN}_{slug}_{BM}x{BN}x{BK}[_w{WM}x{WN}][_t{TM}x{TN}][_s{S}][_persistent]`.
 fn canonical_name(s: &KernelSpec) -> String {
     let t = &s.tile;
     let prefix = match s.dtype {
@@ -21,6 +21,9 @@ fn canonical_name(s: &KernelSpec) -> String {
     }
     if t.stages > 1 {
         name += &format!("_s{}", t.stages);
+    }
+    if s.persistent {
+        name += "_persistent";
     }
     name
 }
@@ -160,4 +163,21 @@ fn best_resolves_to_the_first_kernel_that_supports_the_problem() {
     }
     assert_eq!(catalog::best_alias("best-f16"), Some(Dtype::F16));
     assert_eq!(catalog::best_alias("bestest"), None);
+}
+
+#[test]
+fn persistent_kernels_get_one_block_per_sm_at_most_one_per_tile() {
+    for kernel in catalog::all() {
+        let p = Problem { m: 4096, n: 4096, k: 64, alpha: 1.0, beta: 0.0 };
+        let Ok(launch) = kernel.launch(&p) else { continue };
+        let tiles = launch.grid.0 * launch.grid.1;
+        let on_132 = launch.on_device(&kernel, 132);
+        if kernel.spec.persistent {
+            assert_eq!(on_132.grid, (tiles.min(132), 1, 1), "{}", kernel.name());
+            let small = Problem { m: 1, n: 1, k: 1, alpha: 1.0, beta: 0.0 };
+            assert_eq!(kernel.launch(&small).unwrap().on_device(&kernel, 132).grid, (1, 1, 1));
+        } else {
+            assert_eq!(on_132, launch, "{}", kernel.name());
+        }
+    }
 }

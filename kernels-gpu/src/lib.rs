@@ -59,6 +59,8 @@ pub mod warptile;
 pub mod mma_sync;
 #[path = "13_wgmma.rs"]
 pub mod wgmma;
+#[path = "14_wgmma_tma.rs"]
+pub mod wgmma_tma;
 
 pub use spec::{Bf16, Dtype, F16, KernelSpec, Rung, Tile};
 
@@ -77,6 +79,8 @@ pub const CATALOG: &[&[KernelSpec]] = &[
     mma_sync::f16::ENTRIES,
     wgmma::ENTRIES,
     wgmma::f16::ENTRIES,
+    wgmma_tma::ENTRIES,
+    wgmma_tma::f16::ENTRIES,
 ];
 
 #[cfg(target_arch = "nvptx64")]

@@ -104,3 +104,26 @@ pub unsafe fn mbarrier_try_wait(addr: u32, parity: u32) -> bool {
 pub unsafe fn mbarrier_wait(addr: u32, parity: u32) {
     while !unsafe { mbarrier_try_wait(addr, parity) } {}
 }
+
+/// How long [`mbarrier_wait_bounded`] waits before it declares the kernel broken: far longer than
+/// any copy of a tile takes, even under compute-sanitizer.
+pub const MBARRIER_TIMEOUT_NS: u64 = 20_000_000_000;
+
+/// [`mbarrier_wait`] that traps (the launch fails with an error on the host) after
+/// [`MBARRIER_TIMEOUT_NS`]: a wrong transaction count or a missing arrival then costs a failed
+/// test instead of a hung GPU. The timer is read only once the first try has failed.
+///
+/// # Safety
+/// As for [`mbarrier_wait`].
+#[inline(always)]
+pub unsafe fn mbarrier_wait_bounded(addr: u32, parity: u32) {
+    if unsafe { mbarrier_try_wait(addr, parity) } {
+        return;
+    }
+    let start = super::global_timer_ns();
+    while !unsafe { mbarrier_try_wait(addr, parity) } {
+        if super::global_timer_ns().wrapping_sub(start) > MBARRIER_TIMEOUT_NS {
+            super::trap();
+        }
+    }
+}
