@@ -146,13 +146,17 @@ impl Kernel {
 ///
 /// Measured at M = N = K = 4096 on an NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-22, every
 /// configuration timed in one run ([log](../docs/perf/2026-11-22-h100.md)); rungs 12 and 13 from
-/// the bf16 bench of the same day. `rgemm tune` prints a replacement for this table from a fresh
+/// the bf16 bench of the same day; rung 14 from its own bf16 run that day
+/// ([log](../docs/perf/2026-11-22-h100-rung14.md); the f16 entry is assumed to rank like bf16).
+/// `rgemm tune` prints a replacement for this table from a fresh
 /// run.
 ///
 /// A rung with no entry here (a configuration merged after the last tuning run) is represented by
 /// its first configuration in the catalog, and `best` tries such rungs after every listed one,
 /// highest rung first.
 pub const BEST: &[&str] = &[
+    "bgemm_14_wgmma_tma_128x256x64_s4",
+    "hgemm_14_wgmma_tma_128x256x64_s4",
     "bgemm_13_wgmma_128x256x64_s4",
     "hgemm_13_wgmma_128x256x64_s4",
     "bgemm_12_mma_sync_128x256x32_w64x64_s4",

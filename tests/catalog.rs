@@ -161,6 +161,11 @@ fn best_resolves_to_the_first_kernel_that_supports_the_problem() {
         let e = catalog::resolve("best-bf16", &square).unwrap_err();
         assert!(e.to_string().contains("no kernel of this type"), "{e}");
     }
+    // bf16: the TMA rung where rows are 16-byte aligned, the cp.async rung where they are not.
+    let aligned = Problem::new(1000, 1000, 1000, 1.0, 0.0).unwrap();
+    let odd = Problem::new(1000, 1001, 1000, 1.0, 0.0).unwrap();
+    assert_eq!(catalog::resolve("best-bf16", &aligned).unwrap().spec.rung.number, 14);
+    assert_eq!(catalog::resolve("best-bf16", &odd).unwrap().spec.rung.number, 13);
     assert_eq!(catalog::best_alias("best-f16"), Some(Dtype::F16));
     assert_eq!(catalog::best_alias("bestest"), None);
 }
