@@ -179,7 +179,7 @@ fn persistent_kernels_get_one_block_per_sm_at_most_one_per_tile() {
         let on_132 = launch.on_device(&kernel, 132);
         if kernel.spec.persistent {
             assert_eq!(on_132.grid, (tiles.min(132), 1, 1), "{}", kernel.name());
-            let small = Problem { m: 1, n: 1, k: 1, alpha: 1.0, beta: 0.0 };
+            let small = Problem { m: 1, n: 8, k: 8, alpha: 1.0, beta: 0.0 };
             assert_eq!(kernel.launch(&small).unwrap().on_device(&kernel, 132).grid, (1, 1, 1));
         } else {
             assert_eq!(on_132, launch, "{}", kernel.name());
