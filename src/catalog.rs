@@ -116,7 +116,9 @@ impl Kernel {
         }
         let t = &self.spec.tile;
         let grid_x = (problem.n as u64).div_ceil(t.bn as u64);
-        let grid_y = (problem.m as u64).div_ceil(t.bm as u64);
+        // A clustered kernel's grid is a whole number of clusters; the extra blocks compute tiles
+        // wholly outside C (zeros in, nothing stored).
+        let grid_y = (problem.m as u64).div_ceil(t.bm as u64).next_multiple_of(self.spec.cluster_m.max(1) as u64);
         if grid_y > MAX_GRID_Y {
             return Err(unsupported(format!(
                 "M = {} needs {grid_y} block rows of {} (the grid allows {MAX_GRID_Y})",

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use rgemm::catalog::{self, Dtype, KernelSpec, MAX_GRID_Y};
 use rgemm::{Error, Problem};
 
-/// The naming scheme: `{sgemm|bgemm|hgemm}_{NN}_{slug}_{BM}x{BN}x{BK}[_w{WM}x{WN}][_t{TM}x{TN}][_s{S}][_persistent]`.
+/// The naming scheme: `{sgemm|bgemm|hgemm}_{NN}_{slug}_{BM}x{BN}x{BK}[_w{WM}x{WN}][_t{TM}x{TN}][_s{S}][_c{C}][_persistent]`.
 fn canonical_name(s: &KernelSpec) -> String {
     let t = &s.tile;
     let prefix = match s.dtype {
@@ -21,6 +21,9 @@ fn canonical_name(s: &KernelSpec) -> String {
     }
     if t.stages > 1 {
         name += &format!("_s{}", t.stages);
+    }
+    if s.cluster_m > 1 {
+        name += &format!("_c{}", s.cluster_m);
     }
     if s.persistent {
         name += "_persistent";
@@ -73,7 +76,8 @@ fn bad_problems_are_rejected_with_a_reason() {
 }
 
 proptest! {
-    /// The grid covers C exactly: no block row or column is missing or wholly outside.
+    /// The grid covers C exactly: no block row or column is missing or wholly outside, except
+    /// that a clustered kernel's block rows are rounded up to whole clusters.
     #[test]
     fn launch_covers_the_matrix(m in 1u64..5_000_000, n in 1u64..5_000_000, k in 1u64..100) {
         let p = Problem::new(m, n, k, 1.0, 0.0).unwrap();
@@ -83,12 +87,13 @@ proptest! {
                 Ok(l) => {
                     let (gx, gy) = (l.grid.0 as u64, l.grid.1 as u64);
                     prop_assert!(gx * t.bn as u64 >= n && (gx - 1) * (t.bn as u64) < n);
-                    prop_assert!(gy * t.bm as u64 >= m && (gy - 1) * (t.bm as u64) < m);
+                    let c = kernel.spec.cluster_m.max(1) as u64;
+                    prop_assert!(gy * t.bm as u64 >= m && gy % c == 0 && (gy - c) * (t.bm as u64) < m);
                     prop_assert_eq!(l.block.0, kernel.spec.threads);
                     prop_assert_eq!(l.smem_bytes, kernel.spec.smem_bytes);
                 }
                 Err(Error::Unsupported { reason, .. }) => {
-                    let too_tall = m.div_ceil(t.bm as u64) > MAX_GRID_Y;
+                    let too_tall = m.div_ceil(t.bm as u64).next_multiple_of(kernel.spec.cluster_m.max(1) as u64) > MAX_GRID_Y;
                     let per_16_bytes = 16 / kernel.spec.dtype.bytes() as u64;
                     let misaligned = kernel.spec.tensor_maps.is_some() && (k % per_16_bytes != 0 || n % per_16_bytes != 0);
                     prop_assert!(too_tall || misaligned, "rejected without cause: {}", reason);

@@ -69,9 +69,17 @@ const CONSUMER_REGS: u32 = 232;
 /// A `BM × BN` block tile (`BM / 64` consumer warpgroups of 64 rows each, plus the producer),
 /// K-tiles of 64, `STAGES` buffers; `PERSISTENT` only changes the launch (the host reads it from
 /// the spec), the kernel loops over tiles either way.
-pub struct WgmmaTma<E, const BM: usize, const BN: usize, const STAGES: usize, const PERSISTENT: bool>(PhantomData<E>);
+///
+/// `CLUSTER` (1 or 2) blocks of neighbouring block rows form a cluster and share their tile of
+/// B: each block loads `1 / CLUSTER` of the B panels and the copy engine writes them into every
+/// block of the cluster (see the module documentation).
+pub struct WgmmaTma<E, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool>(
+    PhantomData<E>,
+);
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const PERSISTENT: bool> WgmmaTma<E, BM, BN, STAGES, PERSISTENT> {
+impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool>
+    WgmmaTma<E, BM, BN, STAGES, CLUSTER, PERSISTENT>
+{
     const BK: usize = 64;
     const CONSUMERS: usize = BM / 64;
     const THREADS: usize = 128 * (1 + Self::CONSUMERS);
@@ -88,9 +96,26 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const P
         assert!(BN == 64 || BN == 128 || BN == 256, "the wgmma shapes instantiated in device/wgmma.rs");
         assert!(BN / 8 <= crate::unroll::UNROLL_MAX);
         assert!(STAGES >= 2);
+        assert!(CLUSTER == 1 || CLUSTER == 2, "clusters of one or two block rows");
+        assert!((BN / 64) % CLUSTER as usize == 0, "the B panels split evenly over the cluster");
+        assert!(!PERSISTENT || CLUSTER == 1, "the persistent launch is one-dimensional, clusters are along M");
         assert!(Self::STAGE_BYTES % 1024 == 0, "every stage starts on a 1024-byte swizzle block");
         assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= 65536, "register exchange fits the SM");
     };
+
+    /// A consumer warp is done reading the stage whose `empty` barrier is at `bar`: arrive on it
+    /// in every block of the cluster (each one's producer writes into this block's stage).
+    #[cfg(target_arch = "nvptx64")]
+    #[inline(always)]
+    unsafe fn release(bar: u32) {
+        if CLUSTER == 1 {
+            unsafe { mbarrier_arrive(bar) };
+        } else {
+            for r in 0..CLUSTER {
+                unsafe { mbarrier_arrive_cluster(map_shared_rank(bar, r)) };
+            }
+        }
+    }
 
     /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `GROUP_M` block
     /// rows, column-major inside a group.
@@ -106,8 +131,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const P
     }
 }
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const PERSISTENT: bool> GemmKernel
-    for WgmmaTma<E, BM, BN, STAGES, PERSISTENT>
+impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool> GemmKernel
+    for WgmmaTma<E, BM, BN, STAGES, CLUSTER, PERSISTENT>
 {
     type Elem = E;
     const SPEC: KernelSpec = {
@@ -121,6 +146,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const P
         )
         .with_tensor_maps(TensorMaps { a_box: (BM as u32, 64), a_swizzle: Swizzle::B128, b_box: (64, 64), b_swizzle: Swizzle::B128 })
         .with_min_blocks_per_sm(1);
+        let spec = spec.with_cluster_m(CLUSTER);
         if PERSISTENT { spec.with_persistent() } else { spec }
     };
 
@@ -138,7 +164,9 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const P
             for s in 0..STAGES as u32 {
                 unsafe {
                     mbarrier_init(full(s), 1);
-                    mbarrier_init(empty(s), 4 * Self::CONSUMERS as u32);
+                    // Every consumer warp of every block of the cluster releases the stage: the
+                    // producer refills it in all of them.
+                    mbarrier_init(empty(s), 4 * Self::CONSUMERS as u32 * CLUSTER);
                 }
             }
             fence_mbarrier_init();
@@ -147,13 +175,17 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const P
                 tma_prefetch_map(map_b);
             }
         }
-        // The only block-wide barrier: the mbarriers exist before anyone uses them.
-        sync_threads();
+        // The only block-wide barrier: the mbarriers exist before anyone uses them (in a cluster,
+        // before the other block's copies and arrivals can reach them).
+        if CLUSTER > 1 { cluster_sync() } else { sync_threads() }
 
-        let (tiles_m, tiles_n) = (gemm.m.div_ceil(BM as u32), gemm.n.div_ceil(BN as u32));
+        // Work is handed out per cluster: `CLUSTER` block rows × one block column of C, the
+        // block of rank r taking row `CLUSTER · unit_row + r`.
+        let (tiles_m, tiles_n) = (gemm.m.div_ceil(BM as u32 * CLUSTER), gemm.n.div_ceil(BN as u32));
         let tiles = tiles_m * tiles_n;
         let k_tiles = gemm.k.div_ceil(Self::BK as u32);
-        let (first_tile, tile_stride) = block_linear();
+        let (first_tile, tile_stride) = if CLUSTER > 1 { cluster_linear() } else { block_linear() };
+        let rank = if CLUSTER > 1 { cluster_rank() } else { 0 };
         let stage_of = |it: u32| it % STAGES as u32;
         let round_of = |it: u32| it / STAGES as u32;
 
@@ -164,7 +196,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const P
                 let mut it = 0u32;
                 let mut t = first_tile;
                 while t < tiles {
-                    let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+                    let (um, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+                    let tm = um * CLUSTER + rank;
                     let (row0, col0) = ((tm * BM as u32) as i32, (tn * BN as u32) as i32);
                     for kt in 0..k_tiles {
                         let (s, round) = (stage_of(it), round_of(it));
@@ -179,7 +212,13 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const P
                             tma_load_2d(stage, map_a, k0, row0, full(s));
                             for p in 0..BN / 64 {
                                 let dst = stage + (Self::A_BYTES + p * Self::B_PANEL_BYTES) as u32;
-                                tma_load_2d(dst, map_b, col0 + 64 * p as i32, k0, full(s));
+                                let x = col0 + 64 * p as i32;
+                                if CLUSTER == 1 {
+                                    tma_load_2d(dst, map_b, x, k0, full(s));
+                                } else if p as u32 % CLUSTER == rank {
+                                    // This block's share of B, into every block of the cluster.
+                                    tma_load_2d_multicast(dst, map_b, x, k0, full(s), ((1u32 << CLUSTER) - 1) as u16);
+                                }
                             }
                         }
                         it += 1;
@@ -195,7 +234,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const P
             let mut it = 0u32;
             let mut t = first_tile;
             while t < tiles {
-                let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+                let (um, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+                let tm = um * CLUSTER + rank;
                 let mut acc = [0.0f32; 128];
                 for kt in 0..k_tiles {
                     let s = stage_of(it);
@@ -213,14 +253,14 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const P
                     // Tile kt-1's group is done: its stage can be refilled.
                     wgmma_wait_group::<1>();
                     if kt > 0 && lane == 0 {
-                        unsafe { mbarrier_arrive(empty(stage_of(it - 1))) };
+                        unsafe { Self::release(empty(stage_of(it - 1))) };
                     }
                     it += 1;
                 }
                 wgmma_wait_group::<0>();
                 fence_operands::<BN>(&mut acc);
                 if k_tiles > 0 && lane == 0 {
-                    unsafe { mbarrier_arrive(empty(stage_of(it - 1))) };
+                    unsafe { Self::release(empty(stage_of(it - 1))) };
                 }
 
                 // Epilogue as in rung 13: d[4j + i] is row 16·warp + g + 8·(i / 2), column
@@ -237,14 +277,20 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const P
                 t += tile_stride;
             }
         }
+        // No block of a cluster may exit while the other can still arrive on its barriers.
+        if CLUSTER > 1 {
+            cluster_sync();
+        }
     }
 }
 
 entries! {
     elem = Bf16;
-    bgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<Bf16, 128, 256, 4, false>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent => WgmmaTma<Bf16, 128, 256, 4, true>,
-    bgemm_14_wgmma_tma_128x128x64_s6 => WgmmaTma<Bf16, 128, 128, 6, false>,
+    bgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<Bf16, 128, 256, 4, 1, false>,
+    bgemm_14_wgmma_tma_128x256x64_s4_c2 => WgmmaTma<Bf16, 128, 256, 4, 2, false>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent => WgmmaTma<Bf16, 128, 256, 4, 1, true>,
+    bgemm_14_wgmma_tma_128x128x64_s6 => WgmmaTma<Bf16, 128, 128, 6, 1, false>,
+    bgemm_14_wgmma_tma_128x128x64_s6_c2 => WgmmaTma<Bf16, 128, 128, 6, 2, false>,
 }
 
 /// The f16 instantiation: same kernel, the f16 wgmma.
@@ -254,6 +300,7 @@ pub mod f16 {
 
     entries! {
         elem = F16;
-        hgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<F16, 128, 256, 4, false>,
+        hgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<F16, 128, 256, 4, 1, false>,
+        hgemm_14_wgmma_tma_128x256x64_s4_c2 => WgmmaTma<F16, 128, 256, 4, 2, false>,
     }
 }

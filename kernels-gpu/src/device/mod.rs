@@ -9,6 +9,7 @@ mod shared;
 mod math;
 mod address;
 mod async_copy;
+mod cluster;
 mod ldmatrix;
 mod mbarrier;
 mod memory;
@@ -18,6 +19,7 @@ mod wgmma;
 
 pub use address::*;
 pub use async_copy::*;
+pub use cluster::*;
 pub use ldmatrix::*;
 pub use math::*;
 pub use mbarrier::*;
