@@ -9,7 +9,12 @@ use rgemm::catalog::{self, Kernel};
 use rgemm::verify::{verify, verify_with, Operands};
 use rgemm::{Gpu, Problem};
 
+/// `kernel` on `problem` against the reference; a problem the catalog refuses for this kernel
+/// (e.g. rows a TMA kernel cannot load) passes: the catalog's tests check the refusals.
 fn check(gpu: &Gpu, kernel: Kernel, problem: &Problem, seed: u64) -> Result<(), TestCaseError> {
+    if let Err(rgemm::Error::Unsupported { .. }) = kernel.launch(problem) {
+        return Ok(());
+    }
     let verdict = verify(gpu, kernel, problem, seed).map_err(|e| TestCaseError::fail(format!("{}: {e}", kernel.name())))?;
     if verdict.passed() {
         Ok(())

@@ -46,6 +46,21 @@
 //! groups of `GROUP_M` block rows, column by column inside a group, so blocks running at the same
 //! time share rows of A and columns of B in L2.
 //!
+//! **Clusters (`_c2`).** Two blocks of neighbouring block rows need the same tile of B. Launched
+//! as a cluster, each loads half of B's panels with a *multicast* copy that the engine writes into
+//! both blocks' shared memory (and signals on both blocks' `full` barriers), which halves B's
+//! reads from L2. The price: a stage can be refilled only when the consumers of *both* blocks
+//! are done with it, so `empty[s]` counts the consumer warps of the cluster, and each consumer
+//! warp arrives on both blocks' barriers (`mapa` + `mbarrier.arrive.shared::cluster`).
+//!
+//! **Measured** (H100 80GB HBM3, 2026-11-22, bf16, L2 flushed, cuBLAS in the same run; see
+//! `docs/perf/2026-11-22-h100-rung14.md`): `128x256x64_s4` 594 TFLOP/s = 78.7% of cuBLAS at
+//! 4096³ and 690 = 88.1% at 8192³, against 419 / 475 for rung 13's best: taking the copies off
+//! the multiplying warps bought 42–45%. The persistent launch gave +0.9% at 4096³ and varied
+//! between −10% and −1% at 8192³; `_c2` gave −3% / −13% for 128×256 tiles and +1% / +4% for
+//! 128×128 tiles. With `.release.cluster` on the cluster arrivals the `_c2` kernels ran at half
+//! speed (283 at 4096³).
+//!
 //! **Limits.** The copy engine needs 16-byte-aligned rows: the catalog refuses this rung when K
 //! or N is not a multiple of 8 (bf16/f16), and `best` then falls back to rung 13.
 
