@@ -85,6 +85,18 @@ pub struct Launch {
     pub smem_bytes: u32,
 }
 
+impl Launch {
+    /// The launch a persistent kernel actually uses: one block per SM (`sms` of them), at most
+    /// one per tile, in a one-dimensional grid; other kernels' launches are returned unchanged.
+    pub fn on_device(self, kernel: &Kernel, sms: u32) -> Launch {
+        if !kernel.spec.persistent {
+            return self;
+        }
+        let tiles = self.grid.0 as u64 * self.grid.1 as u64;
+        Launch { grid: (tiles.min(sms.max(1) as u64) as u32, 1, 1), ..self }
+    }
+}
+
 /// Every kernel, in ladder order.
 pub fn all() -> impl Iterator<Item = Kernel> {
     kernels_gpu::CATALOG.iter().flat_map(|rung| rung.iter()).map(|spec| Kernel { spec })
@@ -152,7 +164,9 @@ impl Kernel {
         }
         let t = &self.spec.tile;
         let grid_x = (problem.n as u64).div_ceil(t.bn as u64);
-        let grid_y = (problem.m as u64).div_ceil(t.bm as u64);
+        // A clustered kernel's grid is a whole number of clusters; the extra blocks compute tiles
+        // wholly outside C (zeros in, nothing stored).
+        let grid_y = (problem.m as u64).div_ceil(t.bm as u64).next_multiple_of(self.spec.cluster_m.max(1) as u64);
         if grid_y > MAX_GRID_Y {
             return Err(unsupported(format!(
                 "M = {} needs {grid_y} block rows of {} (the grid allows {MAX_GRID_Y})",
@@ -182,13 +196,17 @@ impl Kernel {
 ///
 /// Measured at M = N = K = 4096 on an NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-22, every
 /// configuration timed in one run ([log](../docs/perf/2026-11-22-h100.md)); rungs 12 and 13 from
-/// the bf16 bench of the same day; rungs 10 and 11 from their first run that day. `rgemm tune` prints a replacement for this table from a fresh
+/// the bf16 bench of the same day; rungs 10 and 11 from their first run that day; rung 14 from its
+/// own bf16 run that day ([log](../docs/perf/2026-11-22-h100-rung14.md); the f16 entry is assumed
+/// to rank like bf16). `rgemm tune` prints a replacement for this table from a fresh
 /// run.
 ///
 /// A rung with no entry here (a configuration merged after the last tuning run) is represented by
 /// its first configuration in the catalog, and `best` tries such rungs after every listed one,
 /// highest rung first.
 pub const BEST: &[&str] = &[
+    "bgemm_14_wgmma_tma_128x256x64_s4",
+    "hgemm_14_wgmma_tma_128x256x64_s4",
     "bgemm_13_wgmma_128x256x64_s4",
     "hgemm_13_wgmma_128x256x64_s4",
     "bgemm_12_mma_sync_128x256x32_w64x64_s4",

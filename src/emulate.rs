@@ -28,6 +28,10 @@ pub fn entry(kernel: Kernel) -> EmulatedEntry {
     specs.zip(entries).find(|(s, _)| s.name == kernel.name()).map(|(_, &e)| e).expect("every catalog kernel has an emulated entry")
 }
 
+/// Multiprocessors the emulator pretends to have, for persistent kernels (one block per SM): few,
+/// so that small test problems still give each block several tiles.
+pub const EMULATED_SMS: u32 = 3;
+
 /// Runs `kernel` on the emulator: `C = alpha·A·B + beta·C` on the CPU. `a` and `b` hold values
 /// of the kernel's element type (see [`check::round_to`]).
 pub fn run(kernel: Kernel, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()> {
@@ -72,9 +76,12 @@ pub fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: 
         Region { name: "the tensor maps", start: at(om), len: maps, writable: false },
     ];
     let t = &spec.tile;
+    let tiles = (problem.n.div_ceil(t.bn), problem.m.div_ceil(t.bm));
+    // A persistent kernel gets fewer blocks than tiles, as on a GPU, so each walks several tiles.
+    let grid = if spec.persistent { ((tiles.0 * tiles.1).min(EMULATED_SMS), 1) } else { tiles };
     let launch = Launch {
         kernel: spec.name,
-        grid: (problem.n.div_ceil(t.bn), problem.m.div_ceil(t.bm)),
+        grid,
         threads: spec.threads,
         smem_bytes: spec.smem_bytes,
         regions: &regions,

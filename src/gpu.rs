@@ -219,7 +219,7 @@ impl Gpu {
     /// # Safety
     /// The addresses must hold matrices of the problem's sizes and the kernel's element type.
     pub unsafe fn launch(&self, kernel: Kernel, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
-        let launch = kernel.launch(problem)?;
+        let launch = kernel.launch(problem)?.on_device(&kernel, self.info.multiprocessors);
         let f = self.function(kernel)?;
         let cfg = LaunchConfig { grid_dim: launch.grid, block_dim: launch.block, shared_mem_bytes: launch.smem_bytes };
         let maps = self.tensor_maps_for(kernel, problem, a, b)?;

@@ -21,22 +21,26 @@ fn entry_name(line: &str) -> Option<&str> {
 }
 
 /// `ptx` with `.maxntid <threads>, 1, 1` after the parameter list of every catalog entry, and
-/// `.minnctapersm <blocks>` where the kernel asks for a number of resident blocks per SM.
+/// `.minnctapersm <blocks>` where the kernel asks for a number of resident blocks per SM, and
+/// `.reqnctapercluster 1, <c>, 1` for a kernel launched in clusters.
 // ANCHOR: with_launch_bounds
 pub fn with_launch_bounds(ptx: &str) -> String {
     let mut out = String::with_capacity(ptx.len() + 4096);
-    let mut pending: Option<(u32, u32)> = None;
+    let mut pending: Option<(u32, u32, u32)> = None;
     for line in ptx.lines() {
         out.push_str(line);
         out.push('\n');
         if let Some(name) = entry_name(line) {
-            pending = catalog::find(name).ok().map(|k| (k.spec.threads, k.spec.min_blocks_per_sm));
+            pending = catalog::find(name).ok().map(|k| (k.spec.threads, k.spec.min_blocks_per_sm, k.spec.cluster_m));
         }
         if line.trim() == ")" {
-            if let Some((threads, blocks)) = pending.take() {
+            if let Some((threads, blocks, cluster_m)) = pending.take() {
                 out.push_str(&format!(".maxntid {threads}, 1, 1\n"));
                 if blocks > 0 {
                     out.push_str(&format!(".minnctapersm {blocks}\n"));
+                }
+                if cluster_m > 1 {
+                    out.push_str(&format!(".reqnctapercluster 1, {cluster_m}, 1\n"));
                 }
             }
         }

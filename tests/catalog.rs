@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use rgemm::catalog::{self, Dtype, KernelSpec, MAX_GRID_Y};
 use rgemm::{Error, Problem};
 
-/// The naming scheme: `{sgemm|bgemm|hgemm}_{NN}_{slug}_{BM}x{BN}x{BK}[_w{WM}x{WN}][_t{TM}x{TN}][_s{S}]`.
+/// The naming scheme: `{sgemm|bgemm|hgemm}_{NN}_{slug}_{BM}x{BN}x{BK}[_w{WM}x{WN}][_t{TM}x{TN}][_s{S}][_c{C}][_persistent]`.
 fn canonical_name(s: &KernelSpec) -> String {
     let t = &s.tile;
     let prefix = match s.dtype {
@@ -21,6 +21,12 @@ fn canonical_name(s: &KernelSpec) -> String {
     }
     if t.stages > 1 {
         name += &format!("_s{}", t.stages);
+    }
+    if s.cluster_m > 1 {
+        name += &format!("_c{}", s.cluster_m);
+    }
+    if s.persistent {
+        name += "_persistent";
     }
     name
 }
@@ -75,7 +81,8 @@ fn bad_problems_are_rejected_with_a_reason() {
 }
 
 proptest! {
-    /// The grid covers C exactly: no block row or column is missing or wholly outside.
+    /// The grid covers C exactly: no block row or column is missing or wholly outside, except
+    /// that a clustered kernel's block rows are rounded up to whole clusters.
     #[test]
     fn launch_covers_the_matrix(m in 1u64..5_000_000, n in 1u64..5_000_000, k in 1u64..100) {
         let p = Problem::new(m, n, k, 1.0, 0.0).unwrap();
@@ -85,12 +92,13 @@ proptest! {
                 Ok(l) => {
                     let (gx, gy) = (l.grid.0 as u64, l.grid.1 as u64);
                     prop_assert!(gx * t.bn as u64 >= n && (gx - 1) * (t.bn as u64) < n);
-                    prop_assert!(gy * t.bm as u64 >= m && (gy - 1) * (t.bm as u64) < m);
+                    let c = kernel.spec.cluster_m.max(1) as u64;
+                    prop_assert!(gy * t.bm as u64 >= m && gy % c == 0 && (gy - c) * (t.bm as u64) < m);
                     prop_assert_eq!(l.block.0, kernel.spec.threads);
                     prop_assert_eq!(l.smem_bytes, kernel.spec.smem_bytes);
                 }
                 Err(Error::Unsupported { reason, .. }) => {
-                    let too_tall = m.div_ceil(t.bm as u64) > MAX_GRID_Y;
+                    let too_tall = m.div_ceil(t.bm as u64).next_multiple_of(kernel.spec.cluster_m.max(1) as u64) > MAX_GRID_Y;
                     let per_16_bytes = 16 / kernel.spec.dtype.bytes() as u64;
                     let misaligned = kernel.spec.tensor_maps.is_some() && (k % per_16_bytes != 0 || n % per_16_bytes != 0);
                     prop_assert!(too_tall || misaligned, "rejected without cause: {}", reason);
@@ -163,6 +171,11 @@ fn best_resolves_to_the_first_kernel_that_supports_the_problem() {
         let e = catalog::resolve("best-bf16", &square).unwrap_err();
         assert!(e.to_string().contains("no kernel of this type"), "{e}");
     }
+    // bf16: the TMA rung where rows are 16-byte aligned, the cp.async rung where they are not.
+    let aligned = Problem::new(1000, 1000, 1000, 1.0, 0.0).unwrap();
+    let odd = Problem::new(1000, 1001, 1000, 1.0, 0.0).unwrap();
+    assert_eq!(catalog::resolve("best-bf16", &aligned).unwrap().spec.rung.number, 14);
+    assert_eq!(catalog::resolve("best-bf16", &odd).unwrap().spec.rung.number, 13);
     assert_eq!(catalog::best_alias("best-f16"), Some(Dtype::F16));
     assert_eq!(catalog::best_alias("bestest"), None);
 }
@@ -218,5 +231,22 @@ proptest! {
 fn every_catalog_configuration_passes_the_shape_check() {
     for k in catalog::all() {
         assert_eq!(catalog::shape_error(k.spec), None, "{}", k.name());
+    }
+}
+
+#[test]
+fn persistent_kernels_get_one_block_per_sm_at_most_one_per_tile() {
+    for kernel in catalog::all() {
+        let p = Problem { m: 4096, n: 4096, k: 64, alpha: 1.0, beta: 0.0 };
+        let Ok(launch) = kernel.launch(&p) else { continue };
+        let tiles = launch.grid.0 * launch.grid.1;
+        let on_132 = launch.on_device(&kernel, 132);
+        if kernel.spec.persistent {
+            assert_eq!(on_132.grid, (tiles.min(132), 1, 1), "{}", kernel.name());
+            let small = Problem { m: 1, n: 8, k: 8, alpha: 1.0, beta: 0.0 };
+            assert_eq!(kernel.launch(&small).unwrap().on_device(&kernel, 132).grid, (1, 1, 1));
+        } else {
+            assert_eq!(on_132, launch, "{}", kernel.name());
+        }
     }
 }

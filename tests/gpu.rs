@@ -105,3 +105,20 @@ fn fuzz_tile_shapes() {
         panic!("{e}");
     }
 }
+
+/// Kernels that load through tensor maps accept only N and K that are multiples of 8 (16-byte
+/// rows), which random sizes rarely are: 100 more cases each with N and K drawn as multiples of
+/// 8 (M anything), up to 1200, so several tiles, clusters and persistent loops are crossed.
+#[test]
+fn tma_kernels_on_random_aligned_sizes() {
+    let Some(gpu) = common::gpu("tma_kernels_on_random_aligned_sizes") else { return };
+    for kernel in catalog::all().filter(|k| k.spec.tensor_maps.is_some()) {
+        let mut runner = TestRunner::new(Config { cases: 100, failure_persistence: None, ..Config::default() });
+        let result = runner.run(&(1u64..=1200, 1u64..=150, 1u64..=150, scalars(), any::<u64>()), |(m, n8, k8, (alpha, beta), seed)| {
+            check(&gpu, kernel, &Problem::new(m, 8 * n8, 8 * k8, alpha, beta).unwrap(), seed)
+        });
+        if let Err(e) = result {
+            panic!("{}: {e}", kernel.name());
+        }
+    }
+}

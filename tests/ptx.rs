@@ -92,6 +92,11 @@ fn ptxas_assembles_every_entry_without_spills_or_stack() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("kernels.ptx");
     std::fs::write(&file, ptx::with_launch_bounds(ptx::PTX)).unwrap();
+    // RGEMM_DUMP_PTX=path keeps a copy of what ptxas reads (e.g. to assemble it on the GPU
+    // machine and check the SASS with cuobjdump).
+    if let Ok(path) = std::env::var("RGEMM_DUMP_PTX") {
+        std::fs::copy(&file, path).unwrap();
+    }
     let out = Command::new(&ptxas).args(["-arch=sm_90a", "-v", "-o"]).arg(dir.join("kernels.cubin")).arg(&file).output().expect("run ptxas");
     let report = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
     std::fs::remove_dir_all(&dir).ok();

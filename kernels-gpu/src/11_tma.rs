@@ -39,7 +39,7 @@
 //! catalog rejects K or N not multiples of 4 before launch (rung 10 takes those).
 //!
 //! **Hangs.** A wrong byte or arrival count leaves a barrier's phase incomplete forever; every wait
-//! here gives up after two seconds with `trap` (the launch fails instead of hanging the GPU).
+//! here gives up after 20 s with `trap` (the launch fails instead of hanging the GPU).
 //!
 //! Measured: see README table. (First run, H100, 4096³, cuBLAS 51.7 TFLOP/s in the same run:
 //! 128×128 w64x32 t8x8 with 3 or 4 stages 45.2–45.3 TFLOP/s (87.5%), against 42.9 for rung 10's best

@@ -66,6 +66,8 @@ pub mod tma;
 pub mod mma_sync;
 #[path = "13_wgmma.rs"]
 pub mod wgmma;
+#[path = "14_wgmma_tma.rs"]
+pub mod wgmma_tma;
 
 pub use spec::{Bf16, Dtype, F16, KernelSpec, Rung, Tile};
 
@@ -97,6 +99,8 @@ rungs!(
     mma_sync::f16,
     wgmma,
     wgmma::f16,
+    wgmma_tma,
+    wgmma_tma::f16,
 );
 
 #[cfg(not(target_arch = "nvptx64"))]

@@ -138,12 +138,19 @@ pub struct KernelSpec {
     /// `__launch_bounds__` argument, PTX `.minnctapersm`); 0 leaves ptxas free to use up to 255
     /// registers per thread.
     pub min_blocks_per_sm: u32,
+    /// The kernel walks the list of C tiles itself (block `i` takes tiles `i`, `i + blocks`, ...),
+    /// so the host launches one block per SM (at most one per tile) instead of one per tile.
+    pub persistent: bool,
+    /// Blocks per thread-block cluster along M (1: no clusters). The host declares the cluster
+    /// shape in the PTX (`.reqnctapercluster 1, c, 1`) and rounds the grid's rows up to a
+    /// multiple of it.
+    pub cluster_m: u32,
 }
 
 impl KernelSpec {
     /// A spec whose name the `entries!` macro fills in.
     pub const fn unnamed(rung: Rung, dtype: Dtype, tile: Tile, threads: u32, smem_bytes: u32) -> Self {
-        KernelSpec { name: "", rung, dtype, tile, threads, smem_bytes, tensor_maps: None, min_blocks_per_sm: 0 }
+        KernelSpec { name: "", rung, dtype, tile, threads, smem_bytes, tensor_maps: None, min_blocks_per_sm: 0, persistent: false, cluster_m: 1 }
     }
 
     /// The same spec for a kernel that loads A and B through tensor maps.
@@ -155,6 +162,16 @@ impl KernelSpec {
     /// `65536 / (blocks · threads)`, rounded down to a multiple of 8).
     pub const fn with_min_blocks_per_sm(self, blocks: u32) -> Self {
         KernelSpec { min_blocks_per_sm: blocks, ..self }
+    }
+
+    /// This spec for a kernel launched in clusters of `blocks` block rows.
+    pub const fn with_cluster_m(self, blocks: u32) -> Self {
+        KernelSpec { cluster_m: blocks, ..self }
+    }
+
+    /// This spec for a kernel that loops over tiles (see [`KernelSpec::persistent`]).
+    pub const fn with_persistent(self) -> Self {
+        KernelSpec { persistent: true, ..self }
     }
 }
 
@@ -171,6 +188,7 @@ pub trait GemmKernel {
     ///
     /// # Safety
     /// Launched with `SPEC.threads` threads per block, `SPEC.smem_bytes` of dynamic shared memory,
-    /// a grid of `ceil(n / bn) × ceil(m / bm)` blocks, and pointers to matrices of the given sizes.
+    /// a grid of `ceil(n / bn) × ceil(m / bm)` blocks (any number of blocks for a persistent
+    /// kernel), and pointers to matrices of the given sizes.
     unsafe fn run(gemm: &crate::layout::Gemm<Self::Elem>);
 }

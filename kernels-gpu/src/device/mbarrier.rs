@@ -109,7 +109,7 @@ pub fn global_timer_ns() -> u64 {
 }
 
 /// Nanoseconds a [`mbarrier_wait`] waits before it gives up.
-pub const MBARRIER_TIMEOUT_NS: u64 = 2_000_000_000;
+pub const MBARRIER_TIMEOUT_NS: u64 = 20_000_000_000;
 
 /// Waits until the phase with parity `parity` has completed. PTX has no local labels for a loop
 /// inside `asm!`, so the loop is Rust's. It cannot hang: after [`MBARRIER_TIMEOUT_NS`] of failed

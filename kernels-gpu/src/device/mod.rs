@@ -17,6 +17,8 @@ mod address;
 #[cfg(target_arch = "nvptx64")]
 mod async_copy;
 #[cfg(target_arch = "nvptx64")]
+mod cluster;
+#[cfg(target_arch = "nvptx64")]
 mod ldmatrix;
 #[cfg(target_arch = "nvptx64")]
 mod mbarrier;
@@ -35,7 +37,7 @@ mod wgmma;
 
 #[cfg(target_arch = "nvptx64")]
 pub use {
-    access::*, address::*, async_copy::*, ldmatrix::*, math::*, mbarrier::*, memory::*, mma::*, shared::*, thread::*, tma::*,
+    access::*, address::*, async_copy::*, cluster::*, ldmatrix::*, math::*, mbarrier::*, memory::*, mma::*, shared::*, thread::*, tma::*,
     wgmma::*,
 };
 

@@ -58,3 +58,43 @@ pub fn lane_idx() -> u32 {
 pub fn sync_threads() {
     unsafe { nvptx::_syncthreads() }
 }
+
+/// Blocks in the grid along x (over N) and y (over M).
+///
+/// ```ptx
+/// mov.u32 %r, %nctaid.x;
+/// mov.u32 %r, %nctaid.y;
+/// ```
+#[inline(always)]
+pub fn grid_dims() -> (u32, u32) {
+    unsafe { (nvptx::_grid_dim_x() as u32, nvptx::_grid_dim_y() as u32) }
+}
+
+/// This block's index in the grid, counted row by row (`ctaid.y · nctaid.x + ctaid.x`), and the
+/// number of blocks: a kernel that walks a list of tiles starts at the first and strides by the
+/// second, so it is correct for any grid (one tile per block, or one block per SM).
+#[inline(always)]
+pub fn block_linear() -> (u32, u32) {
+    let (gx, gy) = grid_dims();
+    (block_row() * gx + block_col(), gx * gy)
+}
+
+/// Changes this warpgroup's register budget per thread to `N` (a multiple of 8, 24..=256).
+/// `dec` gives registers back to the SM's pool; `inc` waits until the pool has them. Every
+/// thread of the warpgroup must execute the same call. ptxas honours it only for a kernel with a
+/// known register cap (`.maxntid` with `.minnctapersm`, or `.maxnreg`).
+///
+/// ```ptx
+/// setmaxnreg.dec.sync.aligned.u32 N;
+/// setmaxnreg.inc.sync.aligned.u32 N;
+/// ```
+#[inline(always)]
+pub fn setmaxnreg_dec<const N: u32>() {
+    unsafe { core::arch::asm!("setmaxnreg.dec.sync.aligned.u32 {n};", n = const N, options(nostack)) }
+}
+
+/// See [`setmaxnreg_dec`].
+#[inline(always)]
+pub fn setmaxnreg_inc<const N: u32>() {
+    unsafe { core::arch::asm!("setmaxnreg.inc.sync.aligned.u32 {n};", n = const N, options(nostack)) }
+}

@@ -129,4 +129,4 @@ pub fn global_timer_ns() -> u64 {
 
 /// How long the GPU's [`mbarrier_wait`] polls before it traps. The emulator needs no timeout: a
 /// phase that can never complete is a deadlock its scheduler reports at once.
-pub const MBARRIER_TIMEOUT_NS: u64 = 2_000_000_000;
+pub const MBARRIER_TIMEOUT_NS: u64 = 20_000_000_000;

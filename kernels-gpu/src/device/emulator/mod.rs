@@ -15,6 +15,7 @@
 mod access;
 mod address;
 mod async_copy;
+mod cluster;
 mod launch;
 mod ldmatrix;
 mod math;
@@ -41,6 +42,7 @@ pub mod api {
         cp_async_ca_16_unless, cp_async_ca_16_zfill, cp_async_cg_16, cp_async_cg_16_unless, cp_async_cg_16_zfill, cp_async_commit_group,
         cp_async_wait_all, cp_async_wait_group, cp_async_wait_pending,
     };
+    pub use super::cluster::*;
     pub use super::ldmatrix::*;
     pub use super::math::*;
     pub use super::mma::{mma_m16n8k16, mma_m16n8k16_bf16, mma_m16n8k16_f16};

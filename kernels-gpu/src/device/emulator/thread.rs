@@ -33,3 +33,21 @@ pub fn lane_idx() -> u32 {
 pub fn sync_threads() {
     lane().suspend(State::Barrier(Location::caller()));
 }
+
+/// Blocks in the grid along x and y (`%nctaid`).
+pub fn grid_dims() -> (u32, u32) {
+    lane().block().launch().grid
+}
+
+/// This block's index counted row by row, and the number of blocks.
+pub fn block_linear() -> (u32, u32) {
+    let (gx, gy) = grid_dims();
+    (block_row() * gx + block_col(), gx * gy)
+}
+
+/// `setmaxnreg`: moves registers between warpgroups on the GPU; the emulator has no register file,
+/// so the only observable effect, none, is reproduced.
+pub fn setmaxnreg_dec<const N: u32>() {}
+
+/// See [`setmaxnreg_dec`].
+pub fn setmaxnreg_inc<const N: u32>() {}

@@ -1,0 +1,316 @@
+//! # Rung 14 — wgmma fed by the copy engine, with warp specialisation
+//!
+//! Rung 13 multiplies with `wgmma` but still makes every thread copy tiles with `cp.async`, wait
+//! for its own copies, and meet every other thread at a block barrier once per K-tile. The tensor
+//! cores idle at each of those barriers, and the copy instructions compete with the wgmma issue
+//! for the same warps. This rung takes the copying away from the warps that multiply:
+//!
+//! **The copy engine (TMA).** One thread asks the Tensor Memory Accelerator for a whole box of a
+//! matrix (`cp.async.bulk.tensor.2d`, `device/tma.rs`), described by a *tensor map* the host
+//! encoded (`src/tma.rs`). The engine writes the box into shared memory already in the 128-byte
+//! swizzled layout `wgmma` reads (the swizzle of `swizzle.rs`; the map says `SWIZZLE_128B`), fills
+//! the parts outside the matrix with zeros (so M, N and K tails cost nothing), and reports the
+//! bytes it delivered on an mbarrier. Per K-tile of 64: one box of A (`BM` rows × 64 columns of
+//! K: 128-byte rows, exactly rung 13's A tile) and `BN / 64` boxes of B (64 k-rows × 64 columns of
+//! N each: rung 13's column panels). 128-byte swizzling limits a box to 128-byte rows, hence the
+//! panels.
+//!
+//! **A ring of stages guarded by two mbarriers each.** `full[s]` completes when stage `s` holds
+//! its tile: the producer arrives once with `expect_tx(STAGE_BYTES)` (the full box bytes, also
+//! for boxes that hang over the edge of the matrix: the engine counts the zeros it writes), and
+//! the engine's byte count completes the phase. `empty[s]` completes when every consumer warp has
+//! finished reading stage `s` (one arrival per consumer warp), and only then does the producer
+//! load the stage again. The `i`-th use of a stage (counting from 0) waits for phase `i` of
+//! `full[s]` (parity `i % 2`), and the producer's `i`-th refill waits for phase `i - 1` of
+//! `empty[s]`. Every wait is bounded (`mbarrier_wait`): a wrong byte count traps after
+//! 20 s instead of hanging the GPU.
+//!
+//! **Warp specialisation.** The block is `1 + BM / 64` warpgroups. Warpgroup 0 is the producer:
+//! one of its threads issues all the copies; it needs few registers, so the warpgroup gives most
+//! back (`setmaxnreg.dec` to 40 per thread). Warpgroups 1.. are the consumers: each owns 64 rows
+//! × `BN` columns of C (`BN / 2` f32 accumulators per thread, 128 for `BN = 256`) and raises its
+//! budget (`setmaxnreg.inc` to 232). The kernel is compiled under a cap of 65536 / 384 = 168
+//! registers (`.minnctapersm 1`, `with_min_blocks_per_sm(1)`), and 128 · 40 + 256 · 232 = 64512 ≤
+//! 65536, so the exchange always succeeds. Consumers never meet at a block barrier: each waits
+//! only for the stage it reads.
+//!
+//! **Keeping the tensor cores busy.** A consumer issues tile `kt`'s four `m64nBNk16` wgmmas, then
+//! waits for all but the last wgmma group (`wait_group 1`): tile `kt - 1`'s group. Its stage is
+//! then free, and the consumer releases it. So one group is always queued behind the running one
+//! while the consumer goes on to wait for the next stage.
+//!
+//! **Persistence.** The kernel walks a list of C tiles (`block_linear`): with the ordinary grid
+//! (one block per tile) each block takes one; the `_persistent` configuration is launched with
+//! one block per SM, and each block loops over tiles `i, i + blocks, ...`, its producer loading
+//! the next tile's stages while the consumers store the previous tile's C. Tiles are numbered in
+//! groups of `GROUP_M` block rows, column by column inside a group, so blocks running at the same
+//! time share rows of A and columns of B in L2.
+//!
+//! **Clusters (`CLUSTER = 2`).** Two blocks of neighbouring block rows need the same tile of B. Launched
+//! as a cluster, each loads half of B's panels with a *multicast* copy that the engine writes into
+//! both blocks' shared memory (and signals on both blocks' `full` barriers), which halves B's
+//! reads from L2. The price: a stage can be refilled only when the consumers of *both* blocks
+//! are done with it, so `empty[s]` counts the consumer warps of the cluster, and each consumer
+//! warp arrives on both blocks' barriers (`mapa` + `mbarrier.arrive.shared::cluster`).
+//!
+//! **Measured** (H100 80GB HBM3, 2026-11-22, bf16, L2 flushed, cuBLAS in the same run; see
+//! `docs/perf/2026-11-22-h100-rung14.md`): `128x256x64_s4` 594 TFLOP/s = 78.7% of cuBLAS at
+//! 4096³ and 690 = 88.1% at 8192³, against 419 / 475 for rung 13's best: taking the copies off
+//! the multiplying warps bought 42–45%. The persistent launch gave +0.9% at 4096³ and varied
+//! between −10% and −1% at 8192³; `_c2` gave −3% / −13% for 128×256 tiles and +1% / +4% for
+//! 128×128 tiles. With `.release.cluster` on the cluster arrivals the `_c2` kernels ran at half
+//! speed (283 at 4096³). The catalog therefore keeps no cluster configuration (the code stays, one
+//! `entries!` line away); the CPU emulator runs clusters of one block only.
+//!
+//! **Limits.** The copy engine needs 16-byte-aligned rows: the catalog refuses this rung when K
+//! or N is not a multiple of 8 (bf16/f16), and `best` then falls back to rung 13.
+
+use crate::prelude::*;
+use core::marker::PhantomData;
+
+pub const RUNG: Rung = Rung {
+    number: 14,
+    slug: "wgmma_tma",
+    idea: "TMA loads into an mbarrier ring, one producer warpgroup and wgmma consumer warpgroups",
+};
+
+/// Block rows per tile group in the tile order (see the module documentation).
+#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
+const GROUP_M: u32 = 8;
+
+/// Registers per thread of the producer warpgroup and of each consumer warpgroup.
+const PRODUCER_REGS: u32 = 40;
+const CONSUMER_REGS: u32 = 232;
+
+/// A `BM × BN` block tile (`BM / 64` consumer warpgroups of 64 rows each, plus the producer),
+/// K-tiles of 64, `STAGES` buffers; `PERSISTENT` only changes the launch (the host reads it from
+/// the spec), the kernel loops over tiles either way.
+///
+/// `CLUSTER` (1 or 2) blocks of neighbouring block rows form a cluster and share their tile of
+/// B: each block loads `1 / CLUSTER` of the B panels and the copy engine writes them into every
+/// block of the cluster (see the module documentation).
+pub struct WgmmaTma<E, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool>(
+    PhantomData<E>,
+);
+
+impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool>
+    WgmmaTma<E, BM, BN, STAGES, CLUSTER, PERSISTENT>
+{
+    const BK: usize = 64;
+    const CONSUMERS: usize = BM / 64;
+    const THREADS: usize = 128 * (1 + Self::CONSUMERS);
+    const A_BYTES: usize = SwizzledTile::bytes(BM, Self::BK);
+    #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
+    const B_PANEL_BYTES: usize = SwizzledTile::bytes(Self::BK, 64);
+    const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(Self::BK, BN);
+    /// The mbarriers sit after the stages: `full[0..STAGES]`, then `empty[0..STAGES]`.
+    const BARRIERS: usize = STAGES * Self::STAGE_BYTES;
+    const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * STAGES;
+
+    const VALID: () = {
+        assert!(BM == 64 || BM == 128, "one or two consumer warpgroups of 64 rows");
+        assert!(BN == 64 || BN == 128 || BN == 256, "the wgmma shapes instantiated in device/wgmma.rs");
+        assert!(BN / 8 <= crate::unroll::UNROLL_MAX);
+        assert!(STAGES >= 2);
+        assert!(CLUSTER == 1 || CLUSTER == 2, "clusters of one or two block rows");
+        assert!((BN / 64) % CLUSTER as usize == 0, "the B panels split evenly over the cluster");
+        assert!(!PERSISTENT || CLUSTER == 1, "the persistent launch is one-dimensional, clusters are along M");
+        assert!(Self::STAGE_BYTES % 1024 == 0, "every stage starts on a 1024-byte swizzle block");
+        assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= 65536, "register exchange fits the SM");
+    };
+
+    /// A consumer warp is done reading the stage whose `empty` barrier is at `bar`: arrive on it
+    /// in every block of the cluster (each one's producer writes into this block's stage).
+    #[inline(always)]
+    unsafe fn release(bar: u32) {
+        if CLUSTER == 1 {
+            unsafe { mbarrier_arrive(bar) };
+        } else {
+            for r in 0..CLUSTER {
+                unsafe { mbarrier_arrive_cluster(map_shared_rank(bar, r)) };
+            }
+        }
+    }
+
+    /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `GROUP_M` block
+    /// rows, column-major inside a group.
+    #[inline(always)]
+    fn tile_coords(t: u32, tiles_m: u32, tiles_n: u32) -> (u32, u32) {
+        // `max(1)`: never zero for a tile that exists, but the compiler cannot know that.
+        let per_group = (GROUP_M * tiles_n).max(1);
+        let first_row = t / per_group * GROUP_M;
+        let rows = tiles_m.saturating_sub(first_row).clamp(1, GROUP_M);
+        let i = t % per_group;
+        (first_row + i % rows, i / rows)
+    }
+}
+
+impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool> GemmKernel
+    for WgmmaTma<E, BM, BN, STAGES, CLUSTER, PERSISTENT>
+{
+    type Elem = E;
+    const SPEC: KernelSpec = {
+        let () = Self::VALID;
+        let spec = KernelSpec::unnamed(
+            RUNG,
+            E::DTYPE,
+            Tile { bm: BM as u32, bn: BN as u32, bk: Self::BK as u32, wm: 1, wn: 1, tm: 1, tn: 1, stages: STAGES as u32 },
+            Self::THREADS as u32,
+            Self::SMEM_BYTES as u32,
+        )
+        .with_tensor_maps(TensorMaps { a_box: (BM as u32, 64), a_swizzle: Swizzle::B128, b_box: (64, 64), b_swizzle: Swizzle::B128 })
+        .with_min_blocks_per_sm(1);
+        let spec = spec.with_cluster_m(CLUSTER);
+        if PERSISTENT { spec.with_persistent() } else { spec }
+    };
+
+    #[inline(always)]
+    unsafe fn run(gemm: &Gemm<E>) {
+        let base = shared_address(dynamic_shared::<u8>());
+        let full = |s: u32| base + (Self::BARRIERS + 8 * s as usize) as u32;
+        let empty = |s: u32| base + (Self::BARRIERS + 8 * (STAGES + s as usize)) as u32;
+        let (map_a, map_b) = (gemm.tensor_maps, gemm.tensor_maps.wrapping_add(1));
+        let tid = thread_idx();
+        let wg = tid / 128;
+
+        if tid == 0 {
+            for s in 0..STAGES as u32 {
+                unsafe {
+                    mbarrier_init(full(s), 1);
+                    // Every consumer warp of every block of the cluster releases the stage: the
+                    // producer refills it in all of them.
+                    mbarrier_init(empty(s), 4 * Self::CONSUMERS as u32 * CLUSTER);
+                }
+            }
+            fence_mbarrier_init();
+            unsafe {
+                tma_prefetch_map(map_a);
+                tma_prefetch_map(map_b);
+            }
+        }
+        // The only block-wide barrier: the mbarriers exist before anyone uses them (in a cluster,
+        // before the other block's copies and arrivals can reach them).
+        if CLUSTER > 1 { cluster_sync() } else { sync_threads() }
+
+        // Work is handed out per cluster: `CLUSTER` block rows × one block column of C, the
+        // block of rank r taking row `CLUSTER · unit_row + r`.
+        let (tiles_m, tiles_n) = (gemm.m.div_ceil(BM as u32 * CLUSTER), gemm.n.div_ceil(BN as u32));
+        let tiles = tiles_m * tiles_n;
+        let k_tiles = gemm.k.div_ceil(Self::BK as u32);
+        let (first_tile, tile_stride) = if CLUSTER > 1 { cluster_linear() } else { block_linear() };
+        let rank = if CLUSTER > 1 { cluster_rank() } else { 0 };
+        let stage_of = |it: u32| it % STAGES as u32;
+        let round_of = |it: u32| it / STAGES as u32;
+
+        if wg == 0 {
+            // Producer warpgroup: one thread issues every copy; the rest have nothing to do.
+            setmaxnreg_dec::<PRODUCER_REGS>();
+            if tid == 0 {
+                let mut it = 0u32;
+                let mut t = first_tile;
+                while t < tiles {
+                    let (um, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+                    let tm = um * CLUSTER + rank;
+                    let (row0, col0) = ((tm * BM as u32) as i32, (tn * BN as u32) as i32);
+                    for kt in 0..k_tiles {
+                        let (s, round) = (stage_of(it), round_of(it));
+                        let k0 = (kt * Self::BK as u32) as i32;
+                        let stage = base + s * Self::STAGE_BYTES as u32;
+                        unsafe {
+                            if round > 0 {
+                                // The consumers have released this stage's previous tile.
+                                mbarrier_wait(empty(s), (round - 1) & 1);
+                            }
+                            mbarrier_arrive_expect_tx(full(s), Self::STAGE_BYTES as u32);
+                            tma_load_2d(stage, map_a, k0, row0, full(s));
+                            for p in 0..BN / 64 {
+                                let dst = stage + (Self::A_BYTES + p * Self::B_PANEL_BYTES) as u32;
+                                let x = col0 + 64 * p as i32;
+                                if CLUSTER == 1 {
+                                    tma_load_2d(dst, map_b, x, k0, full(s));
+                                } else if p as u32 % CLUSTER == rank {
+                                    // This block's share of B, into every block of the cluster.
+                                    tma_load_2d_multicast(dst, map_b, x, k0, full(s), ((1u32 << CLUSTER) - 1) as u16);
+                                }
+                            }
+                        }
+                        it += 1;
+                    }
+                    t += tile_stride;
+                }
+            }
+        } else {
+            // Consumer warpgroup `cw`: rows 64·cw .. 64·cw + 63 of each tile.
+            setmaxnreg_inc::<CONSUMER_REGS>();
+            let cw = wg - 1;
+            let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
+            let mut it = 0u32;
+            let mut t = first_tile;
+            while t < tiles {
+                let (um, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+                let tm = um * CLUSTER + rank;
+                let mut acc = [0.0f32; 128];
+                for kt in 0..k_tiles {
+                    let s = stage_of(it);
+                    unsafe { mbarrier_wait(full(s), round_of(it) & 1) };
+                    let stage = base + s * Self::STAGE_BYTES as u32;
+                    let a_rows = stage + cw * 64 * 128;
+                    let b_rows = stage + Self::A_BYTES as u32;
+                    wgmma_fence();
+                    for kk in 0..Self::BK / 16 {
+                        let desc_a = matrix_descriptor(a_rows + (kk * 32) as u32, 16, 1024, Swizzle::B128);
+                        let desc_b = matrix_descriptor(b_rows + (kk * 16 * 128) as u32, Self::B_PANEL_BYTES as u32, 1024, Swizzle::B128);
+                        unsafe { wgmma_m64k16::<E, BN, 0, 1>(&mut acc, desc_a, desc_b, true) };
+                    }
+                    wgmma_commit_group();
+                    // Tile kt-1's group is done: its stage can be refilled.
+                    wgmma_wait_group::<1>();
+                    if kt > 0 && lane == 0 {
+                        unsafe { Self::release(empty(stage_of(it - 1))) };
+                    }
+                    it += 1;
+                }
+                wgmma_wait_group::<0>();
+                fence_operands::<BN>(&mut acc);
+                if k_tiles > 0 && lane == 0 {
+                    unsafe { Self::release(empty(stage_of(it - 1))) };
+                }
+
+                // Epilogue as in rung 13: d[4j + i] is row 16·warp + g + 8·(i / 2), column
+                // 8j + 2t + i % 2 of the warpgroup's 64 × BN tile.
+                let row = tm * BM as u32 + cw * 64 + warp_in_wg * 16 + lane / 4;
+                let c = gemm.c().window(row, tn * BN as u32 + lane % 4 * 2);
+                unroll!(BN / 8, |j| {
+                    let col = (j * 8) as u32;
+                    c.store(0, col, acc[4 * j]);
+                    c.store(0, col + 1, acc[4 * j + 1]);
+                    c.store(8, col, acc[4 * j + 2]);
+                    c.store(8, col + 1, acc[4 * j + 3]);
+                });
+                t += tile_stride;
+            }
+        }
+        // No block of a cluster may exit while the other can still arrive on its barriers.
+        if CLUSTER > 1 {
+            cluster_sync();
+        }
+    }
+}
+
+entries! {
+    elem = Bf16;
+    bgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<Bf16, 128, 256, 4, 1, false>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent => WgmmaTma<Bf16, 128, 256, 4, 1, true>,
+    bgemm_14_wgmma_tma_128x128x64_s6 => WgmmaTma<Bf16, 128, 128, 6, 1, false>,
+}
+
+/// The f16 instantiation: same kernel, the f16 wgmma.
+pub mod f16 {
+    use super::WgmmaTma;
+    use crate::spec::F16;
+
+    entries! {
+        elem = F16;
+        hgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<F16, 128, 256, 4, 1, false>,
+    }
+}
