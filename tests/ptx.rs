@@ -92,6 +92,11 @@ fn ptxas_assembles_every_entry_without_spills_or_stack() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("kernels.ptx");
     std::fs::write(&file, ptx::with_launch_bounds(ptx::PTX)).unwrap();
+    // A copy of the PTX as loaded (launch bounds included), e.g. to assemble it with the GPU
+    // machine's own ptxas, whose register counts are closer to its driver's JIT.
+    if let Ok(copy) = std::env::var("RGEMM_WRITE_PTX") {
+        std::fs::write(copy, ptx::with_launch_bounds(ptx::PTX)).unwrap();
+    }
     let out = Command::new(&ptxas).args(["-arch=sm_90a", "-v", "-o"]).arg(dir.join("kernels.cubin")).arg(&file).output().expect("run ptxas");
     let report = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
     std::fs::remove_dir_all(&dir).ok();

@@ -56,10 +56,28 @@ const BOX_K: usize = 32;
 
 /// Block tile `BM × BN`, warp tiles `WM × WN`, `TM × TN` per thread, `STAGES` buffers; K-slices
 /// of 32.
-pub struct Tma<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize, const STAGES: usize>;
+/// `PF`: read the next slice's first A operands before the last 4 steps of a slice compute.
+pub struct Tma<
+    const BM: usize,
+    const BN: usize,
+    const WM: usize,
+    const WN: usize,
+    const TM: usize,
+    const TN: usize,
+    const STAGES: usize,
+    const PF: bool = false,
+>;
 
-impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize, const STAGES: usize>
-    Tma<BM, BN, WM, WN, TM, TN, STAGES>
+impl<
+    const BM: usize,
+    const BN: usize,
+    const WM: usize,
+    const WN: usize,
+    const TM: usize,
+    const TN: usize,
+    const STAGES: usize,
+    const PF: bool,
+> Tma<BM, BN, WM, WN, TM, TN, STAGES, PF>
 {
     const TILING: WarpTiling = WarpTiling::new(BM, BN, WM, WN, TM, TN, ALayout::Swizzled);
     /// Computing threads; the producer warp comes after them.
@@ -79,8 +97,16 @@ impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const T
     };
 }
 
-impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize, const STAGES: usize>
-    GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES>
+impl<
+    const BM: usize,
+    const BN: usize,
+    const WM: usize,
+    const WN: usize,
+    const TM: usize,
+    const TN: usize,
+    const STAGES: usize,
+    const PF: bool,
+> GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES, PF>
 {
     type Elem = f32;
     const SPEC: KernelSpec = {
@@ -173,24 +199,51 @@ impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const T
         let reader = SwizzledReader::<TM>::new(&place, BOX_K);
         let mut acc = ThreadTile::<TM, TN>::zero();
         let (mut s, mut round) = (0usize, 0u32);
-        for _ in 0..k_tiles {
-            unsafe { mbarrier_wait(full(s), round & 1) };
-            let a_ptr = stages.wrapping_add(s * Self::STAGE_BYTES);
-            let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, BN) };
-            for chunk in 0..BOX_K / 8 {
-                for g in 0..2 {
-                    let k = chunk * 8 + 4 * g;
-                    let a_vals = unsafe { reader.load(a_ptr, k / 4) };
-                    four_steps(&mut acc, &a_vals, &b_tile, k, &place);
+        if PF {
+            // A operands double-buffered across slices: the next slice's first 4 steps of A are
+            // read (after waiting for the slice) before this slice's last 4 steps compute.
+            unsafe { mbarrier_wait(full(0), 0) };
+            let mut a_cur = unsafe { reader.load(stages, 0) };
+            for kt in 0..k_tiles {
+                let a_ptr = stages.wrapping_add(s * Self::STAGE_BYTES);
+                let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, BN) };
+                let (ns, nround) = if s + 1 == STAGES { (0, round + 1) } else { (s + 1, round) };
+                for g in 0..BOX_K / 4 {
+                    let a_next = if g + 1 < BOX_K / 4 {
+                        unsafe { reader.load(a_ptr, g + 1) }
+                    } else if kt + 1 < k_tiles {
+                        unsafe { mbarrier_wait(full(ns), nround & 1) };
+                        unsafe { reader.load(stages.wrapping_add(ns * Self::STAGE_BYTES), 0) }
+                    } else {
+                        a_cur
+                    };
+                    four_steps(&mut acc, &a_cur, &b_tile, 4 * g, &place);
+                    a_cur = a_next;
                 }
+                // This thread's reads of stage s are done: the producer may overwrite it.
+                unsafe { mbarrier_arrive(empty(s)) };
+                (s, round) = (ns, nround);
             }
-            // This thread's reads of stage s are done (they are in registers): the producer may
-            // overwrite it.
-            unsafe { mbarrier_arrive(empty(s)) };
-            s += 1;
-            if s == STAGES {
-                s = 0;
-                round += 1;
+        } else {
+            for _ in 0..k_tiles {
+                unsafe { mbarrier_wait(full(s), round & 1) };
+                let a_ptr = stages.wrapping_add(s * Self::STAGE_BYTES);
+                let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, BN) };
+                for chunk in 0..BOX_K / 8 {
+                    for g in 0..2 {
+                        let k = chunk * 8 + 4 * g;
+                        let a_vals = unsafe { reader.load(a_ptr, k / 4) };
+                        four_steps(&mut acc, &a_vals, &b_tile, k, &place);
+                    }
+                }
+                // This thread's reads of stage s are done (they are in registers): the producer may
+                // overwrite it.
+                unsafe { mbarrier_arrive(empty(s)) };
+                s += 1;
+                if s == STAGES {
+                    s = 0;
+                    round += 1;
+                }
             }
         }
 
@@ -204,4 +257,6 @@ entries! {
     sgemm_11_tma_128x128x32_w64x32_t8x8_s4 => Tma<128, 128, 64, 32, 8, 8, 4>,
     sgemm_11_tma_128x64x32_w64x32_t8x8_s4 => Tma<128, 64, 64, 32, 8, 8, 4>,
     sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<128, 128, 32, 32, 4, 8, 4>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_pf => Tma<128, 128, 64, 32, 8, 8, 4, true>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s3_pf => Tma<128, 128, 64, 32, 8, 8, 3, true>,
 }
