@@ -36,6 +36,13 @@
 //! The K-steps of a slice run as chunks of about 512 multiply-adds that LLVM unrolls fully, so
 //! every shared address is a constant offset and ptxas can schedule loads of step `kk + 1` among
 //! the FMAs of step `kk`.
+//!
+//! Tried and dropped (H100, 2026-11-22, 4096³, same run, cuBLAS 51.67 TFLOP/s): double-buffering
+//! the operands across slices by hand (step `kk + 1` read before step `kk` computes, the barrier
+//! and the next slice's first reads placed before the slice's last step) lowered 128×128×8 from
+//! 41.51 to 39.29 TFLOP/s (128 registers) and 64×128×8 from 40.70 to 34.25: ptxas already
+//! schedules the reads within a slice, and holding the last step's FMAs behind the barrier only
+//! delays them.
 
 use crate::prelude::*;
 use crate::transposed_a::TransposedCopy;
@@ -55,11 +62,10 @@ pub struct Warptile<
     const WN: usize,
     const TM: usize,
     const TN: usize,
-    const PF: bool = false,
 >;
 
-impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize, const PF: bool>
-    Warptile<BM, BN, BK, WM, WN, TM, TN, PF>
+impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize>
+    Warptile<BM, BN, BK, WM, WN, TM, TN>
 {
     const THREADS: usize = (BM / WM) * (BN / WN) * 32;
     /// Lanes along a warp tile's rows and columns.
@@ -100,8 +106,8 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
     };
 }
 
-impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize, const PF: bool>
-    GemmKernel for Warptile<BM, BN, BK, WM, WN, TM, TN, PF>
+impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize>
+    GemmKernel for Warptile<BM, BN, BK, WM, WN, TM, TN>
 {
     type Elem = f32;
     const SPEC: KernelSpec = {
@@ -150,79 +156,37 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
         sync_threads();
 
         let mut acc = ThreadTile::<TM, TN>::zero();
-        // One step's operands: TM values of Aᵀ (TM/4 float4s along M), TN of B.
-        let fragment = |at: &SmemTile, b: &SmemTile, kk: usize| {
-            let mut a_col = [0.0f32; TM];
-            let mut b_row = [0.0f32; TN];
-            for mi in 0..TM / 4 {
-                let v = unsafe { ld_shared_v4(at.ptr(kk, m0 + mi * Self::SUB_M)) };
-                a_col[4 * mi..4 * mi + 4].copy_from_slice(&v);
-            }
-            for ni in 0..TN / 4 {
-                let v = unsafe { ld_shared_v4(b.ptr(kk, n0 + ni * Self::SUB_N)) };
-                b_row[4 * ni..4 * ni + 4].copy_from_slice(&v);
-            }
-            (a_col, b_row)
-        };
-        if PF {
-            // Fragments double-buffered across slices: step kk's operands are read before step
-            // kk - 1 computes, and the slice's last step computes after the barrier and after the
-            // reads of the next slice's first step, so their latency hides behind 64 FMAs.
-            let mut cur = fragment(&at0, &b0, 0);
-            for s in 0..steps {
-                let (at_cur, b_cur, at_next, b_next) = if s % 2 == 0 { (at0, b0, at1, b1) } else { (at1, b1, at0, b0) };
-                let more = s + 1 < steps; // uniform over the block
-                let k_next = (s + 1) * BK as u32;
-                let (sa, sb) = if more {
-                    (Self::A_COPY.fetch(t, &a.window(0, k_next)), Self::B_COPY.fetch(t, &b.window(k_next, 0)))
-                } else {
-                    Default::default()
-                };
-                for chunk in 0..BK / Self::UNROLL {
-                    for u in 0..Self::UNROLL {
-                        let kk = chunk * Self::UNROLL + u;
-                        let next = if kk + 1 < BK {
-                            fragment(&at_cur, &b_cur, kk + 1)
-                        } else {
-                            // Every read of this slice is done (the last step's operands are in
-                            // registers): store the next slice, wait for everyone's, read its
-                            // first step (after the last slice: unused, harmless reads).
-                            if more {
-                                Self::A_COPY.store(t, &sa, &at_next);
-                                Self::B_COPY.store(t, &sb, &b_next);
-                            }
-                            sync_threads();
-                            fragment(&at_next, &b_next, 0)
-                        };
-                        acc.outer_product(&cur.0, &cur.1);
-                        cur = next;
+        for s in 0..steps {
+            let (at_cur, b_cur, at_next, b_next) = if s % 2 == 0 { (at0, b0, at1, b1) } else { (at1, b1, at0, b0) };
+            let more = s + 1 < steps; // uniform over the block
+            let k_next = (s + 1) * BK as u32;
+            let (sa, sb) = if more {
+                (Self::A_COPY.fetch(t, &a.window(0, k_next)), Self::B_COPY.fetch(t, &b.window(k_next, 0)))
+            } else {
+                Default::default()
+            };
+            // Steps in chunks of UNROLL, each chunk a loop LLVM unrolls fully (see UNROLL).
+            for chunk in 0..BK / Self::UNROLL {
+                for u in 0..Self::UNROLL {
+                    let kk = chunk * Self::UNROLL + u;
+                    let mut a_col = [0.0f32; TM];
+                    let mut b_row = [0.0f32; TN];
+                    for mi in 0..TM / 4 {
+                        let v = unsafe { ld_shared_v4(at_cur.ptr(kk, m0 + mi * Self::SUB_M)) };
+                        a_col[4 * mi..4 * mi + 4].copy_from_slice(&v);
                     }
-                }
-            }
-        } else {
-            for s in 0..steps {
-                let (at_cur, b_cur, at_next, b_next) = if s % 2 == 0 { (at0, b0, at1, b1) } else { (at1, b1, at0, b0) };
-                let more = s + 1 < steps; // uniform over the block
-                let k_next = (s + 1) * BK as u32;
-                let (sa, sb) = if more {
-                    (Self::A_COPY.fetch(t, &a.window(0, k_next)), Self::B_COPY.fetch(t, &b.window(k_next, 0)))
-                } else {
-                    Default::default()
-                };
-                // Steps in chunks of UNROLL, each chunk a loop LLVM unrolls fully (see UNROLL).
-                for chunk in 0..BK / Self::UNROLL {
-                    for u in 0..Self::UNROLL {
-                        let kk = chunk * Self::UNROLL + u;
-                        let (a_col, b_row) = fragment(&at_cur, &b_cur, kk);
-                        acc.outer_product(&a_col, &b_row);
+                    for ni in 0..TN / 4 {
+                        let v = unsafe { ld_shared_v4(b_cur.ptr(kk, n0 + ni * Self::SUB_N)) };
+                        b_row[4 * ni..4 * ni + 4].copy_from_slice(&v);
                     }
+                    acc.outer_product(&a_col, &b_row);
                 }
-                if more {
-                    Self::A_COPY.store(t, &sa, &at_next);
-                    Self::B_COPY.store(t, &sb, &b_next);
-                }
-                sync_threads();
             }
+            if more {
+                Self::A_COPY.store(t, &sa, &at_next);
+                Self::B_COPY.store(t, &sb, &b_next);
+            }
+            sync_threads();
         }
 
         let c = gemm.c().window(row0, col0);
@@ -249,6 +213,4 @@ entries! {
     sgemm_09_warptile_128x256x8_w64x64_t8x16_s2 => Warptile<128, 256, 8, 64, 64, 8, 16>,
     sgemm_09_warptile_64x128x16_w32x64_t8x8_s2 => Warptile<64, 128, 16, 32, 64, 8, 8>,
     sgemm_09_warptile_128x128x8_w64x64_t8x16_s2 => Warptile<128, 128, 8, 64, 64, 8, 16>,
-    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_pf => Warptile<128, 128, 8, 64, 32, 8, 8, true>,
-    sgemm_09_warptile_64x128x8_w32x64_t8x8_s2_pf => Warptile<64, 128, 8, 32, 64, 8, 8, true>,
 }

@@ -48,6 +48,10 @@
 //!
 //! Without the 8 staging registers of rung 9, 128×128×8 with 8×8 per thread has room under the
 //! 128-register cap that lets two blocks share an SM.
+//!
+//! Tried and dropped (H100, 2026-11-22, 4096³, same run, cuBLAS 51.67): rung 9's hand-written
+//! fragment double-buffering across the slice barrier (see `09_warptile.rs`) on `_at` 128×128×8:
+//! 2/3/4 stages 38.52/40.64/40.49 TFLOP/s against 41.44/42.85/42.82 without it.
 
 use crate::prelude::*;
 use crate::warp_compute::*;
@@ -66,7 +70,6 @@ pub struct CpAsync<
     const TN: usize,
     const STAGES: usize,
     const SWIZZLED: bool,
-    const PF: bool = false,
 >;
 
 impl<
@@ -79,8 +82,7 @@ impl<
     const TN: usize,
     const STAGES: usize,
     const SWIZZLED: bool,
-    const PF: bool,
-> CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, SWIZZLED, PF>
+> CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, SWIZZLED>
 {
     const TILING: WarpTiling =
         WarpTiling::new(BM, BN, WM, WN, TM, TN, if SWIZZLED { ALayout::Swizzled } else { ALayout::Transposed });
@@ -106,7 +108,6 @@ impl<
         assert!(!SWIZZLED || swizzle_width_ok(BK), "swizzled A rows are 32, 64 or 128 bytes");
         assert!(Self::STAGE_BYTES % 128 == 0, "stages start on 128-byte lines");
         assert!(Self::THREADS <= 1024);
-        assert!(!PF || !SWIZZLED, "fragment prefetch is written for the transposed A tile");
     };
 }
 
@@ -120,8 +121,7 @@ impl<
     const TN: usize,
     const STAGES: usize,
     const SWIZZLED: bool,
-    const PF: bool,
-> GemmKernel for CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, SWIZZLED, PF>
+> GemmKernel for CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, SWIZZLED>
 {
     type Elem = f32;
     const SPEC: KernelSpec = {
@@ -187,66 +187,6 @@ impl<
 
         let reader = SwizzledReader::<TM>::new(&place, BK);
         let mut acc = ThreadTile::<TM, TN>::zero();
-        if PF {
-            // Fragments double-buffered across slices (transposed A only): step kk's operands are
-            // read before step kk - 1 computes; a slice's last step computes after the wait, the
-            // barrier, the next copies and the reads of the next slice's first step.
-            let at = |stage: usize| unsafe { SmemTile::new(smem.wrapping_add(a_offset(stage)) as *mut f32, BK, Self::AT_STRIDE) };
-            let bt = |stage: usize| unsafe { SmemTile::new(smem.wrapping_add(b_offset(stage)) as *mut f32, BK, BN) };
-            let fragment = |stage: usize, kk: usize| {
-                let (at, bt) = (at(stage), bt(stage));
-                let mut a_col = [0.0f32; TM];
-                let mut b_row = [0.0f32; TN];
-                for mi in 0..TM / 4 {
-                    let v = unsafe { ld_shared_v4(at.ptr(kk, place.row(4 * mi))) };
-                    a_col[4 * mi..4 * mi + 4].copy_from_slice(&v);
-                }
-                for q in 0..TN / 4 {
-                    let v = unsafe { ld_shared_v4(bt.ptr(kk, place.col4(q))) };
-                    b_row[4 * q..4 * q + 4].copy_from_slice(&v);
-                }
-                (a_col, b_row)
-            };
-            // Slice 0 landed everywhere; slice STAGES-1 goes to the one free buffer.
-            cp_async_wait_pending(STAGES - 2);
-            sync_threads();
-            if ((STAGES - 1) as u32) < k_tiles {
-                load((STAGES - 1) as u32, STAGES - 1);
-            }
-            cp_async_commit_group();
-            let mut cur = fragment(0, 0);
-            let mut read_stage = 0;
-            for kt in 0..k_tiles {
-                let next_stage = if read_stage + 1 == STAGES { 0 } else { read_stage + 1 };
-                for chunk in 0..BK / Self::UNROLL {
-                    for u in 0..Self::UNROLL {
-                        let kk = chunk * Self::UNROLL + u;
-                        let next = if kk + 1 < BK {
-                            fragment(read_stage, kk + 1)
-                        } else {
-                            // Groups committed so far: slices 0 ..= kt + STAGES - 1, so this
-                            // leaves slice kt + 1 landed (for this thread; the barrier: for all).
-                            // After the barrier nobody reads slice kt's buffer again (its last
-                            // step is in registers): slice kt + STAGES goes there.
-                            cp_async_wait_pending(STAGES - 2);
-                            sync_threads();
-                            let far = kt + STAGES as u32;
-                            if far < k_tiles {
-                                load(far, read_stage);
-                            }
-                            cp_async_commit_group();
-                            // After the last slice these reads are unused (and harmless).
-                            fragment(next_stage, 0)
-                        };
-                        acc.outer_product(&cur.0, &cur.1);
-                        cur = next;
-                    }
-                }
-                read_stage = next_stage;
-            }
-            store_tile(&gemm.c().window(row0, col0), &acc, &place);
-            return;
-        }
         let (mut read_stage, mut write_stage) = (0, STAGES - 1);
         for kt in 0..k_tiles {
             // This thread's part of slice kt has landed (the STAGES-2 newer groups may still be in
@@ -351,7 +291,4 @@ entries! {
     sgemm_10_cp_async_128x128x16_w64x32_t8x8_s3_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 3, true>,
     sgemm_10_cp_async_128x128x32_w64x32_t8x8_s3_sw => CpAsync<128, 128, 32, 64, 32, 8, 8, 3, true>,
     sgemm_10_cp_async_128x128x16_w64x32_t8x8_s4_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 4, true>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_atpf => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, false, true>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s4_atpf => CpAsync<128, 128, 8, 64, 32, 8, 8, 4, false, true>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s2_atpf => CpAsync<128, 128, 8, 64, 32, 8, 8, 2, false, true>,
 }

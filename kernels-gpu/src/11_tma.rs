@@ -45,6 +45,12 @@
 //! 128×128 w64x32 t8x8 with 3 or 4 stages 45.2–45.3 TFLOP/s (87.5%), against 42.9 for rung 10's best
 //! and 39.5 for rung 10 with the same swizzled A layout, one block of 9 warps per SM at 163
 //! registers; 128×64 41.9, 128×128 w32x32 t4x8 (17 warps) 41.7.)
+//!
+//! Tried and dropped (H100, 2026-11-22, 4096³): two blocks per SM. 3 stages × 32 KB fit twice in
+//! shared memory, but 2 × 9 warps put 5 warps on one of the 4 schedulers, whose 16384 registers
+//! then allow 96 per thread: ptxas spilled 780 bytes (not run). Reading the next slice's first A
+//! operands before a slice's last four steps (A double-buffered across slices, 168 registers) ran
+//! at 34.4–34.7 TFLOP/s against 45.2 (same run, cuBLAS 51.67).
 
 use crate::prelude::*;
 use crate::warp_compute::*;
@@ -56,7 +62,8 @@ const BOX_K: usize = 32;
 
 /// Block tile `BM × BN`, warp tiles `WM × WN`, `TM × TN` per thread, `STAGES` buffers; K-slices
 /// of 32.
-/// `PF`: read the next slice's first A operands before the last 4 steps of a slice compute.
+/// `WARP_ARRIVE`: one arrival per consumer warp on `empty[s]` (after `bar.warp.sync`) instead of
+/// one per consumer thread.
 pub struct Tma<
     const BM: usize,
     const BN: usize,
@@ -65,7 +72,7 @@ pub struct Tma<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const PF: bool = false,
+    const WARP_ARRIVE: bool = false,
 >;
 
 impl<
@@ -76,8 +83,8 @@ impl<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const PF: bool,
-> Tma<BM, BN, WM, WN, TM, TN, STAGES, PF>
+    const WARP_ARRIVE: bool,
+> Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE>
 {
     const TILING: WarpTiling = WarpTiling::new(BM, BN, WM, WN, TM, TN, ALayout::Swizzled);
     /// Computing threads; the producer warp comes after them.
@@ -105,8 +112,8 @@ impl<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const PF: bool,
-> GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES, PF>
+    const WARP_ARRIVE: bool,
+> GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE>
 {
     type Elem = f32;
     const SPEC: KernelSpec = {
@@ -154,7 +161,7 @@ impl<
             for s in 0..STAGES {
                 unsafe {
                     mbarrier_init(full(s), 1);
-                    mbarrier_init(empty(s), Self::CONSUMERS as u32);
+                    mbarrier_init(empty(s), if WARP_ARRIVE { Self::CONSUMERS / 32 } else { Self::CONSUMERS } as u32);
                 }
             }
             fence_mbarrier_init();
@@ -199,51 +206,32 @@ impl<
         let reader = SwizzledReader::<TM>::new(&place, BOX_K);
         let mut acc = ThreadTile::<TM, TN>::zero();
         let (mut s, mut round) = (0usize, 0u32);
-        if PF {
-            // A operands double-buffered across slices: the next slice's first 4 steps of A are
-            // read (after waiting for the slice) before this slice's last 4 steps compute.
-            unsafe { mbarrier_wait(full(0), 0) };
-            let mut a_cur = unsafe { reader.load(stages, 0) };
-            for kt in 0..k_tiles {
-                let a_ptr = stages.wrapping_add(s * Self::STAGE_BYTES);
-                let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, BN) };
-                let (ns, nround) = if s + 1 == STAGES { (0, round + 1) } else { (s + 1, round) };
-                for g in 0..BOX_K / 4 {
-                    let a_next = if g + 1 < BOX_K / 4 {
-                        unsafe { reader.load(a_ptr, g + 1) }
-                    } else if kt + 1 < k_tiles {
-                        unsafe { mbarrier_wait(full(ns), nround & 1) };
-                        unsafe { reader.load(stages.wrapping_add(ns * Self::STAGE_BYTES), 0) }
-                    } else {
-                        a_cur
-                    };
-                    four_steps(&mut acc, &a_cur, &b_tile, 4 * g, &place);
-                    a_cur = a_next;
+        for _ in 0..k_tiles {
+            unsafe { mbarrier_wait(full(s), round & 1) };
+            let a_ptr = stages.wrapping_add(s * Self::STAGE_BYTES);
+            let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, BN) };
+            for chunk in 0..BOX_K / 8 {
+                for g in 0..2 {
+                    let k = chunk * 8 + 4 * g;
+                    let a_vals = unsafe { reader.load(a_ptr, k / 4) };
+                    four_steps(&mut acc, &a_vals, &b_tile, k, &place);
                 }
-                // This thread's reads of stage s are done: the producer may overwrite it.
-                unsafe { mbarrier_arrive(empty(s)) };
-                (s, round) = (ns, nround);
             }
-        } else {
-            for _ in 0..k_tiles {
-                unsafe { mbarrier_wait(full(s), round & 1) };
-                let a_ptr = stages.wrapping_add(s * Self::STAGE_BYTES);
-                let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, BN) };
-                for chunk in 0..BOX_K / 8 {
-                    for g in 0..2 {
-                        let k = chunk * 8 + 4 * g;
-                        let a_vals = unsafe { reader.load(a_ptr, k / 4) };
-                        four_steps(&mut acc, &a_vals, &b_tile, k, &place);
-                    }
+            // This thread's reads of stage s are done (they are in registers): the producer may
+            // overwrite it.
+            if WARP_ARRIVE {
+                // The warp's reads are done once all its lanes are past them; then one arrival.
+                sync_warp();
+                if t % 32 == 0 {
+                    unsafe { mbarrier_arrive(empty(s)) };
                 }
-                // This thread's reads of stage s are done (they are in registers): the producer may
-                // overwrite it.
+            } else {
                 unsafe { mbarrier_arrive(empty(s)) };
-                s += 1;
-                if s == STAGES {
-                    s = 0;
-                    round += 1;
-                }
+            }
+            s += 1;
+            if s == STAGES {
+                s = 0;
+                round += 1;
             }
         }
 
@@ -257,6 +245,6 @@ entries! {
     sgemm_11_tma_128x128x32_w64x32_t8x8_s4 => Tma<128, 128, 64, 32, 8, 8, 4>,
     sgemm_11_tma_128x64x32_w64x32_t8x8_s4 => Tma<128, 64, 64, 32, 8, 8, 4>,
     sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<128, 128, 32, 32, 4, 8, 4>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_pf => Tma<128, 128, 64, 32, 8, 8, 4, true>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s3_pf => Tma<128, 128, 64, 32, 8, 8, 3, true>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<128, 128, 64, 32, 8, 8, 4, true>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<128, 128, 64, 32, 8, 8, 3, true>,
 }

@@ -58,3 +58,14 @@ pub fn lane_idx() -> u32 {
 pub fn sync_threads() {
     unsafe { nvptx::_syncthreads() }
 }
+
+/// Waits until every lane of the warp has arrived, and orders their memory accesses before it
+/// against those after it (CUDA's `__syncwarp()`).
+///
+/// ```ptx
+/// bar.warp.sync 0xffffffff;
+/// ```
+#[inline(always)]
+pub fn sync_warp() {
+    unsafe { core::arch::asm!("bar.warp.sync 0xffffffff;", options(nostack)) }
+}
