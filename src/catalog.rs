@@ -196,9 +196,10 @@ impl Kernel {
 ///
 /// Measured at M = N = K = 4096 on an NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-22, every
 /// configuration timed in one run ([log](../docs/perf/2026-11-22-h100.md)); rungs 12 and 13 from
-/// the bf16 bench of the same day; rungs 10 and 11 from their first run that day; rung 14 from its
-/// own bf16 run that day ([log](../docs/perf/2026-11-22-h100-rung14.md); the f16 entry is assumed
-/// to rank like bf16). `rgemm tune` prints a replacement for this table from a fresh
+/// the bf16 bench of the same day; rungs 10 and 11 from their first run that day, rung 11's `_wa`
+/// from run 6 of that log; rung 14 from its own bf16 run that day
+/// ([log](../docs/perf/2026-11-22-h100-rung14.md); the f16 entry is assumed to rank like bf16).
+/// `rgemm tune` prints a replacement for this table from a fresh
 /// run.
 ///
 /// A rung with no entry here (a configuration merged after the last tuning run) is represented by
@@ -211,7 +212,7 @@ pub const BEST: &[&str] = &[
     "hgemm_13_wgmma_128x256x64_s4",
     "bgemm_12_mma_sync_128x256x32_w64x64_s4",
     "hgemm_12_mma_sync_128x128x32_w64x32_s4",
-    "sgemm_11_tma_128x128x32_w64x32_t8x8_s4",
+    "sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa",
     "sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_at",
     "sgemm_09_warptile_128x128x8_w64x32_t8x8_s2",
     "sgemm_08_double_buffer_128x128x8_t8x8_s2",

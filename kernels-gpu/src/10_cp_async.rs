@@ -48,6 +48,10 @@
 //!
 //! Without the 8 staging registers of rung 9, 128×128×8 with 8×8 per thread has room under the
 //! 128-register cap that lets two blocks share an SM.
+//!
+//! Tried and dropped (H100, 2026-11-22, 4096³, same run, cuBLAS 51.67): rung 9's hand-written
+//! fragment double-buffering across the slice barrier (see `09_warptile.rs`) on `_at` 128×128×8:
+//! 2/3/4 stages 38.52/40.64/40.49 TFLOP/s against 41.44/42.85/42.82 without it.
 
 use crate::prelude::*;
 use crate::warp_compute::*;

@@ -45,6 +45,18 @@
 //! 128×128 w64x32 t8x8 with 3 or 4 stages 45.2–45.3 TFLOP/s (87.5%), against 42.9 for rung 10's best
 //! and 39.5 for rung 10 with the same swizzled A layout, one block of 9 warps per SM at 163
 //! registers; 128×64 41.9, 128×128 w32x32 t4x8 (17 warps) 41.7.)
+//!
+//! **One arrival per warp** (`_wa`): `empty[s]` counts consumer warps, not threads; each warp
+//! runs `bar.warp.sync` (all its lanes' reads of the stage are done) and its lane 0 arrives. That
+//! is 8 arrivals per slice instead of 256 on one shared-memory word. H100, 2026-11-22, 4096³,
+//! same run, cuBLAS 51.69 TFLOP/s: 128×128 w64x32 t8x8 4 stages 46.45 TFLOP/s (89.9%) against
+//! 45.25 with per-thread arrivals, 3 stages 46.32 against 45.17 (159 registers instead of 163).
+//!
+//! Tried and dropped (H100, 2026-11-22, 4096³): two blocks per SM. 3 stages × 32 KB fit twice in
+//! shared memory, but 2 × 9 warps put 5 warps on one of the 4 schedulers, whose 16384 registers
+//! then allow 96 per thread: ptxas spilled 780 bytes (not run). Reading the next slice's first A
+//! operands before a slice's last four steps (A double-buffered across slices, 168 registers) ran
+//! at 34.4–34.7 TFLOP/s against 45.2 (same run, cuBLAS 51.67).
 
 use crate::prelude::*;
 use crate::warp_compute::*;
@@ -56,10 +68,29 @@ const BOX_K: usize = 32;
 
 /// Block tile `BM × BN`, warp tiles `WM × WN`, `TM × TN` per thread, `STAGES` buffers; K-slices
 /// of 32.
-pub struct Tma<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize, const STAGES: usize>;
+/// `WARP_ARRIVE`: one arrival per consumer warp on `empty[s]` (after `bar.warp.sync`) instead of
+/// one per consumer thread.
+pub struct Tma<
+    const BM: usize,
+    const BN: usize,
+    const WM: usize,
+    const WN: usize,
+    const TM: usize,
+    const TN: usize,
+    const STAGES: usize,
+    const WARP_ARRIVE: bool = false,
+>;
 
-impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize, const STAGES: usize>
-    Tma<BM, BN, WM, WN, TM, TN, STAGES>
+impl<
+    const BM: usize,
+    const BN: usize,
+    const WM: usize,
+    const WN: usize,
+    const TM: usize,
+    const TN: usize,
+    const STAGES: usize,
+    const WARP_ARRIVE: bool,
+> Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE>
 {
     const TILING: WarpTiling = WarpTiling::new(BM, BN, WM, WN, TM, TN, ALayout::Swizzled);
     /// Computing threads; the producer warp comes after them.
@@ -79,8 +110,16 @@ impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const T
     };
 }
 
-impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize, const STAGES: usize>
-    GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES>
+impl<
+    const BM: usize,
+    const BN: usize,
+    const WM: usize,
+    const WN: usize,
+    const TM: usize,
+    const TN: usize,
+    const STAGES: usize,
+    const WARP_ARRIVE: bool,
+> GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE>
 {
     type Elem = f32;
     const SPEC: KernelSpec = {
@@ -127,7 +166,7 @@ impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const T
             for s in 0..STAGES {
                 unsafe {
                     mbarrier_init(full(s), 1);
-                    mbarrier_init(empty(s), Self::CONSUMERS as u32);
+                    mbarrier_init(empty(s), if WARP_ARRIVE { Self::CONSUMERS / 32 } else { Self::CONSUMERS } as u32);
                 }
             }
             fence_mbarrier_init();
@@ -188,7 +227,15 @@ impl<const BM: usize, const BN: usize, const WM: usize, const WN: usize, const T
             }
             // This thread's reads of stage s are done (they are in registers): the producer may
             // overwrite it.
-            unsafe { mbarrier_arrive(empty(s)) };
+            if WARP_ARRIVE {
+                // The warp's reads are done once all its lanes are past them; then one arrival.
+                sync_warp();
+                if t % 32 == 0 {
+                    unsafe { mbarrier_arrive(empty(s)) };
+                }
+            } else {
+                unsafe { mbarrier_arrive(empty(s)) };
+            }
             s += 1;
             if s == STAGES {
                 s = 0;
@@ -207,4 +254,6 @@ entries! {
     sgemm_11_tma_128x128x32_w64x32_t8x8_s4 => Tma<128, 128, 64, 32, 8, 8, 4>,
     sgemm_11_tma_128x64x32_w64x32_t8x8_s4 => Tma<128, 64, 64, 32, 8, 8, 4>,
     sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<128, 128, 32, 32, 4, 8, 4>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<128, 128, 64, 32, 8, 8, 4, true>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<128, 128, 64, 32, 8, 8, 3, true>,
 }

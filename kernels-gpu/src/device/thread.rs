@@ -98,3 +98,14 @@ pub fn setmaxnreg_dec<const N: u32>() {
 pub fn setmaxnreg_inc<const N: u32>() {
     unsafe { core::arch::asm!("setmaxnreg.inc.sync.aligned.u32 {n};", n = const N, options(nostack)) }
 }
+
+/// Waits until every lane of the warp has arrived, and orders their memory accesses before it
+/// against those after it (CUDA's `__syncwarp()`).
+///
+/// ```ptx
+/// bar.warp.sync 0xffffffff;
+/// ```
+#[inline(always)]
+pub fn sync_warp() {
+    unsafe { core::arch::asm!("bar.warp.sync 0xffffffff;", options(nostack)) }
+}

@@ -51,3 +51,11 @@ pub fn setmaxnreg_dec<const N: u32>() {}
 
 /// See [`setmaxnreg_dec`].
 pub fn setmaxnreg_inc<const N: u32>() {}
+
+/// `bar.warp.sync`: every lane of the warp meets here (a lane that never comes is reported as a
+/// divergent warp). It orders no shared memory in the emulator's race detector, which tracks
+/// block barriers only.
+#[track_caller]
+pub fn sync_warp() {
+    super::warp::collective((), |lanes: &[()]| vec![(); lanes.len()])
+}
