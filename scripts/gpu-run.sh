@@ -44,13 +44,13 @@ if [[ $mode == sanitize || $mode == all ]]; then
   for k in $(kernels); do args+=(--kernel "$k"); done
   for tool in memcheck racecheck synccheck; do
     # Odd sizes for every kernel that takes them; kernels that need 16-byte rows (TMA: N, K
-    # multiples of 4) are skipped there and checked again on 67 x 44 x 36.
+    # multiples of 4) are skipped there and checked again on 67 x 48 x 40 (multiples of 8, for bf16 rows too).
     log="$logs/sanitize-$tool.log"
     if compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check --skip-unsupported "${args[@]}" --m 67 --n 45 --k 33 >"$log" 2>&1; then r=clean; else r=FAILED; status=1; fi
     skipped=()
     for k in $(awk '/^SKIPPED/ {sub(":", "", $2); print $2}' "$log"); do skipped+=(--kernel "$k"); done
     if (( ${#skipped[@]} )); then
-      if compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check "${skipped[@]}" --m 67 --n 44 --k 36 >>"$log" 2>&1; then :; else r=FAILED; status=1; fi
+      if compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check "${skipped[@]}" --m 67 --n 48 --k 40 >>"$log" 2>&1; then :; else r=FAILED; status=1; fi
     fi
     note "compute-sanitizer $tool: $r ($(grep -hE '(ERROR|RACECHECK) SUMMARY' "$log" | tail -1); $(grep -h 'passed,' "$log" | paste -sd' ' -))"
     [[ $r == clean ]] || tail -30 "$log"
