@@ -203,6 +203,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
         let round_of = |it: u32| it / STAGES as u32;
 
         if wg == 0 {
+            // ANCHOR: producer
             // Producer warpgroup: one thread issues every copy; the rest have nothing to do.
             setmaxnreg_dec::<PRODUCER_REGS>();
             if tid == 0 {
@@ -239,7 +240,9 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                     t += tile_stride;
                 }
             }
+            // ANCHOR_END: producer
         } else {
+            // ANCHOR: consumer
             // Consumer warpgroup `cw`: rows 64·cw .. 64·cw + 63 of each tile.
             setmaxnreg_inc::<CONSUMER_REGS>();
             let cw = wg - 1;
@@ -275,6 +278,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                 if k_tiles > 0 && lane == 0 {
                     unsafe { Self::release(empty(stage_of(it - 1))) };
                 }
+                // ANCHOR_END: consumer
 
                 // Epilogue as in rung 13: d[4j + i] is row 16·warp + g + 8·(i / 2), column
                 // 8j + 2t + i % 2 of the warpgroup's 64 × BN tile.
