@@ -256,4 +256,7 @@ entries! {
     sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<128, 128, 32, 32, 4, 8, 4>,
     sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<128, 128, 64, 32, 8, 8, 4, true>,
     sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<128, 128, 64, 32, 8, 8, 3, true>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s5_wa => Tma<128, 128, 64, 32, 8, 8, 5, true>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s6_wa => Tma<128, 128, 64, 32, 8, 8, 6, true>,
+    sgemm_11_tma_128x128x32_w32x64_t8x8_s4_wa => Tma<128, 128, 32, 64, 8, 8, 4, true>,
 }
