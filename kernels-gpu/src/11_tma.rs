@@ -41,10 +41,10 @@
 //! **Hangs.** A wrong byte or arrival count leaves a barrier's phase incomplete forever; every wait
 //! here gives up after 20 s with `trap` (the launch fails instead of hanging the GPU).
 //!
-//! Measured: see README table. (First run, H100, 4096³, cuBLAS 51.7 TFLOP/s in the same run:
+//! Measured (first run, H100 80GB HBM3, 2026-11-22, 4096³, cuBLAS 51.7 TFLOP/s in the same run):
 //! 128×128 w64x32 t8x8 with 3 or 4 stages 45.2–45.3 TFLOP/s (87.5%), against 42.9 for rung 10's best
 //! and 39.5 for rung 10 with the same swizzled A layout, one block of 9 warps per SM at 163
-//! registers; 128×64 41.9, 128×128 w32x32 t4x8 (17 warps) 41.7.)
+//! registers; 128×64 41.9, 128×128 w32x32 t4x8 (17 warps) 41.7.
 //!
 //! **One arrival per warp** (`_wa`): `empty[s]` counts consumer warps, not threads; each warp
 //! runs `bar.warp.sync` (all its lanes' reads of the stage are done) and its lane 0 arrives. That
@@ -56,7 +56,10 @@
 //! shared memory, but 2 × 9 warps put 5 warps on one of the 4 schedulers, whose 16384 registers
 //! then allow 96 per thread: ptxas spilled 780 bytes (not run). Reading the next slice's first A
 //! operands before a slice's last four steps (A double-buffered across slices, 168 registers) ran
-//! at 34.4–34.7 TFLOP/s against 45.2 (same run, cuBLAS 51.67).
+//! at 34.4–34.7 TFLOP/s against 45.2 (same run, cuBLAS 51.67). Deeper rings (5 or 6 stages) and a
+//! w32x64 warp tile with per-warp release: within 0.1% of 3–4 stages, w32x64 2.6% slower (run 9 of
+//! `docs/perf/2026-11-22-h100.md`), where the best of this rung reached 89.95% of cuBLAS at 4096³
+//! and 90.5% at 8192³.
 
 use crate::prelude::*;
 use crate::warp_compute::*;
@@ -256,7 +259,4 @@ entries! {
     sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<128, 128, 32, 32, 4, 8, 4>,
     sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<128, 128, 64, 32, 8, 8, 4, true>,
     sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<128, 128, 64, 32, 8, 8, 3, true>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s5_wa => Tma<128, 128, 64, 32, 8, 8, 5, true>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s6_wa => Tma<128, 128, 64, 32, 8, 8, 6, true>,
-    sgemm_11_tma_128x128x32_w32x64_t8x8_s4_wa => Tma<128, 128, 32, 64, 8, 8, 4, true>,
 }
