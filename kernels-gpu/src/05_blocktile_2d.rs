@@ -49,7 +49,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
         KernelSpec::unnamed(
             RUNG,
             Dtype::F32,
-            Tile { bm: BM as u32, bn: BN as u32, bk: BK as u32, wm: 1, wn: 1, tm: TM as u32, tn: TN as u32, stages: 1 },
+            Tile::block(BM as u32, BN as u32, BK as u32).with_thread(TM as u32, TN as u32),
             Self::THREADS as u32,
             ((SmemTile::elems(BM, BK) + SmemTile::elems(BK, BN)) * 4) as u32,
         )

@@ -124,6 +124,25 @@ pub(crate) fn store4(c: &Output, row: u32, col: u32, acc: [f32; 4]) {
 }
 // ANCHOR_END: store4
 
+/// The epilogue of a whole thread tile through [`store4`]: accumulators (i, 4q .. 4q + 4) go to
+/// row `row(i)`, columns `col4(q) .. col4(q) + 4` of `c`. Rungs 6, 7, 8, 10 and 11 share this
+/// loop and differ only in where a thread's rows and runs of four columns lie. (Rung 9 keeps its
+/// own loop nest: with 8×16 thread tiles this flat one does not unroll and `acc` goes to local
+/// memory.)
+#[inline(always)]
+pub(crate) fn store_thread_tile<const TM: usize, const TN: usize>(
+    c: &Output,
+    acc: &ThreadTile<TM, TN>,
+    row: impl Fn(usize) -> usize,
+    col4: impl Fn(usize) -> usize,
+) {
+    for i in 0..TM {
+        for q in 0..TN / 4 {
+            store4(c, row(i) as u32, col4(q) as u32, acc.get4(i, 4 * q));
+        }
+    }
+}
+
 /// Rung 5's kernel with float4 copies, float4 reads of B and float4 stores of C.
 pub struct Vectorized<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const TN: usize>;
 
@@ -148,7 +167,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
         KernelSpec::unnamed(
             RUNG,
             Dtype::F32,
-            Tile { bm: BM as u32, bn: BN as u32, bk: BK as u32, wm: 1, wn: 1, tm: TM as u32, tn: TN as u32, stages: 1 },
+            Tile::block(BM as u32, BN as u32, BK as u32).with_thread(TM as u32, TN as u32),
             Self::THREADS as u32,
             ((SmemTile::elems(BM, BK) + SmemTile::elems(BK, BN)) * 4) as u32,
         )
@@ -191,12 +210,8 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
             k0 += BK as u32;
         }
 
-        let c = gemm.c().window(row0, col0);
-        for i in 0..TM {
-            for q in 0..TN / 4 {
-                store4(&c, (ty * TM + i) as u32, (tx * TN + 4 * q) as u32, acc.get4(i, 4 * q));
-            }
-        }
+        // The thread's TM rows, and its TN columns as runs of four.
+        store_thread_tile(&gemm.c().window(row0, col0), &acc, |i| ty * TM + i, |q| tx * TN + 4 * q);
     }
 }
 

@@ -29,7 +29,7 @@
 //! and the ladder is measured against that floor.
 
 use crate::prelude::*;
-use crate::vectorized::{store4, Staging};
+use crate::vectorized::{store_thread_tile, Staging};
 use crate::vectorized::{RowMajorCopy, MAX_VECS};
 
 pub const RUNG: Rung = Rung { number: 7, slug: "transposed_a", idea: "A tile transposed in shared memory: float4 reads of A and B" };
@@ -136,7 +136,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
         KernelSpec::unnamed(
             RUNG,
             Dtype::F32,
-            Tile { bm: BM as u32, bn: BN as u32, bk: BK as u32, wm: 1, wn: 1, tm: TM as u32, tn: TN as u32, stages: 1 },
+            Tile::block(BM as u32, BN as u32, BK as u32).with_thread(TM as u32, TN as u32),
             Self::THREADS as u32,
             ((SmemTile::elems(BK, TransposedCopy::stride(BM)) + SmemTile::elems(BK, BN)) * 4) as u32,
         )
@@ -180,12 +180,8 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
             k0 += BK as u32;
         }
 
-        let c = gemm.c().window(row0, col0);
-        for i in 0..TM {
-            for q in 0..TN / 4 {
-                store4(&c, (ty * TM + i) as u32, (tx * TN + 4 * q) as u32, acc.get4(i, 4 * q));
-            }
-        }
+        // The thread's TM rows, and its TN columns as runs of four.
+        store_thread_tile(&gemm.c().window(row0, col0), &acc, |i| ty * TM + i, |q| tx * TN + 4 * q);
     }
 }
 

@@ -25,7 +25,7 @@
 
 use crate::prelude::*;
 use crate::transposed_a::TransposedCopy;
-use crate::vectorized::store4;
+use crate::vectorized::store_thread_tile;
 use crate::vectorized::RowMajorCopy;
 
 pub const RUNG: Rung = Rung { number: 8, slug: "double_buffer", idea: "two shared stages; global loads of the next slice overlap compute" };
@@ -56,7 +56,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
         KernelSpec::unnamed(
             RUNG,
             Dtype::F32,
-            Tile { bm: BM as u32, bn: BN as u32, bk: BK as u32, wm: 1, wn: 1, tm: TM as u32, tn: TN as u32, stages: 2 },
+            Tile::block(BM as u32, BN as u32, BK as u32).with_thread(TM as u32, TN as u32).with_stages(2),
             Self::THREADS as u32,
             (2 * Self::STAGE * 4) as u32,
         )
@@ -118,12 +118,8 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
         }
         // ANCHOR_END: main_loop
 
-        let c = gemm.c().window(row0, col0);
-        for i in 0..TM {
-            for q in 0..TN / 4 {
-                store4(&c, (ty * TM + i) as u32, (tx * TN + 4 * q) as u32, acc.get4(i, 4 * q));
-            }
-        }
+        // The thread's TM rows, and its TN columns as runs of four.
+        store_thread_tile(&gemm.c().window(row0, col0), &acc, |i| ty * TM + i, |q| tx * TN + 4 * q);
     }
 }
 

@@ -120,16 +120,10 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
         KernelSpec::unnamed(
             RUNG,
             Dtype::F32,
-            Tile {
-                bm: BM as u32,
-                bn: BN as u32,
-                bk: BK as u32,
-                wm: WM as u32,
-                wn: WN as u32,
-                tm: TM as u32,
-                tn: TN as u32,
-                stages: 2,
-            },
+            Tile::block(BM as u32, BN as u32, BK as u32)
+                .with_warp(WM as u32, WN as u32)
+                .with_thread(TM as u32, TN as u32)
+                .with_stages(2),
             Self::THREADS as u32,
             (2 * Self::STAGE * 4) as u32,
         )

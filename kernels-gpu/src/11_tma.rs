@@ -130,16 +130,10 @@ impl<
         KernelSpec::unnamed(
             RUNG,
             Dtype::F32,
-            Tile {
-                bm: BM as u32,
-                bn: BN as u32,
-                bk: BOX_K as u32,
-                wm: WM as u32,
-                wn: WN as u32,
-                tm: TM as u32,
-                tn: TN as u32,
-                stages: STAGES as u32,
-            },
+            Tile::block(BM as u32, BN as u32, BOX_K as u32)
+                .with_warp(WM as u32, WN as u32)
+                .with_thread(TM as u32, TN as u32)
+                .with_stages(STAGES as u32),
             Self::THREADS as u32,
             Self::SMEM_BYTES as u32,
         )

@@ -95,7 +95,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
         KernelSpec::unnamed(
             RUNG,
             E::DTYPE,
-            Tile { bm: BM as u32, bn: BN as u32, bk: BK as u32, wm: Self::WM as u32, wn: Self::WN as u32, tm: 1, tn: 1, stages: STAGES as u32 },
+            Tile::block(BM as u32, BN as u32, BK as u32).with_warp(Self::WM as u32, Self::WN as u32).with_stages(STAGES as u32),
             Self::THREADS as u32,
             (STAGES * Self::STAGE_BYTES) as u32,
         )

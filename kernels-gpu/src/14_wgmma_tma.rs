@@ -154,7 +154,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
         let spec = KernelSpec::unnamed(
             RUNG,
             E::DTYPE,
-            Tile { bm: BM as u32, bn: BN as u32, bk: Self::BK as u32, wm: 1, wn: 1, tm: 1, tn: 1, stages: STAGES as u32 },
+            Tile::block(BM as u32, BN as u32, Self::BK as u32).with_stages(STAGES as u32),
             Self::THREADS as u32,
             Self::SMEM_BYTES as u32,
         )

@@ -97,6 +97,21 @@ impl Tile {
     pub const fn block(bm: u32, bn: u32, bk: u32) -> Tile {
         Tile { bm, bn, bk, wm: 1, wn: 1, tm: 1, tn: 1, stages: 1 }
     }
+
+    /// This tile with a `wm × wn` warp tile.
+    pub const fn with_warp(self, wm: u32, wn: u32) -> Tile {
+        Tile { wm, wn, ..self }
+    }
+
+    /// This tile with a `tm × tn` thread tile.
+    pub const fn with_thread(self, tm: u32, tn: u32) -> Tile {
+        Tile { tm, tn, ..self }
+    }
+
+    /// This tile with `stages` shared-memory buffers.
+    pub const fn with_stages(self, stages: u32) -> Tile {
+        Tile { stages, ..self }
+    }
 }
 
 /// Shared-memory swizzle the copy engine applies to a tile (`CU_TENSOR_MAP_SWIZZLE_*`).

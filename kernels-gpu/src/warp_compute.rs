@@ -211,13 +211,10 @@ pub(crate) fn transposed_four<const TM: usize>(at: &SmemTile, k: usize, place: &
     a
 }
 
-/// The epilogue: each run of 4 accumulators to C through [`store4`](crate::vectorized::store4)
-/// (float4 when inside and aligned, else element by element; beta = 0 never reads C).
+/// The epilogue: each run of 4 accumulators to C at this thread's place, through
+/// [`store4`](crate::vectorized::store4) (float4 when inside and aligned, else element by element;
+/// beta = 0 never reads C).
 #[inline(always)]
 pub(crate) fn store_tile<const TM: usize, const TN: usize>(c: &Output, acc: &ThreadTile<TM, TN>, place: &Place) {
-    for i in 0..TM {
-        for q in 0..TN / 4 {
-            crate::vectorized::store4(c, place.row(i) as u32, place.col4(q) as u32, acc.get4(i, 4 * q));
-        }
-    }
+    crate::vectorized::store_thread_tile(c, acc, |i| place.row(i), |q| place.col4(q));
 }
