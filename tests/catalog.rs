@@ -39,8 +39,8 @@ fn every_kernel_is_named_by_the_scheme_and_unique() {
         // 10: `_at` transposed A, `_sw` swizzled A).
         let canonical = canonical_name(k.spec);
         let variant = k.name().strip_prefix(canonical.as_str()).unwrap_or(k.name());
-        let tagged = variant.is_empty() || (variant.starts_with('_') && variant[1..].split('_').all(|tag| !tag.is_empty() && tag.chars().all(|c| c.is_ascii_lowercase())));
-        assert!(k.name().starts_with(&canonical) && tagged, "kernel name {} does not follow the scheme {canonical}[_tag]*", k.name());
+        let tagged = variant.is_empty() || (variant.len() > 1 && variant.starts_with('_') && variant[1..].chars().all(|c| c.is_ascii_lowercase()));
+        assert!(k.name().starts_with(&canonical) && tagged, "kernel name {} does not follow the scheme {canonical}[_tag]", k.name());
         assert!(seen.insert(k.name()), "{} appears twice", k.name());
     }
     assert!(seen.len() >= 3);
@@ -247,19 +247,6 @@ fn persistent_kernels_get_one_block_per_sm_at_most_one_per_tile() {
             assert_eq!(kernel.launch(&small).unwrap().on_device(&kernel, 132).grid, (1, 1, 1));
         } else {
             assert_eq!(on_132, launch, "{}", kernel.name());
-        }
-    }
-}
-
-/// `grouped_tile` visits every tile of any grid exactly once.
-#[test]
-fn grouped_tiles_are_a_permutation_of_the_grid() {
-    for (rows, cols, group) in [(1, 1, 8), (32, 32, 8), (33, 7, 8), (5, 40, 8), (17, 3, 4), (8, 8, 1)] {
-        let mut seen = vec![false; (rows * cols) as usize];
-        for id in 0..rows * cols {
-            let (r, c) = kernels_gpu::layout::grouped_tile(id, rows, cols, group);
-            assert!(r < rows && c < cols, "({r}, {c}) outside {rows}x{cols}");
-            assert!(!std::mem::replace(&mut seen[(r * cols + c) as usize], true), "({r}, {c}) twice");
         }
     }
 }

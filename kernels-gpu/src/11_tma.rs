@@ -82,7 +82,6 @@ pub struct Tma<
     const TN: usize,
     const STAGES: usize,
     const WARP_ARRIVE: bool = false,
-    const GROUP_M: u32 = 1,
 >;
 
 impl<
@@ -94,8 +93,7 @@ impl<
     const TN: usize,
     const STAGES: usize,
     const WARP_ARRIVE: bool,
-    const GROUP_M: u32,
-> Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE, GROUP_M>
+> Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE>
 {
     const TILING: WarpTiling = WarpTiling::new(BM, BN, WM, WN, TM, TN, ALayout::Swizzled);
     /// Computing threads; the producer warp comes after them.
@@ -124,8 +122,7 @@ impl<
     const TN: usize,
     const STAGES: usize,
     const WARP_ARRIVE: bool,
-    const GROUP_M: u32,
-> GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE, GROUP_M>
+> GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE>
 {
     type Elem = f32;
     const SPEC: KernelSpec = {
@@ -173,15 +170,7 @@ impl<
         }
         sync_threads();
 
-        // Which tile of C: the grid's own, or (GROUP_M > 1) the grid walked in groups of GROUP_M
-        // block rows, so that the blocks running together share rows of A and columns of B in L2.
-        let (tile_row, tile_col) = if GROUP_M > 1 {
-            let (cols, rows) = grid_dims();
-            grouped_tile(block_row() * cols + block_col(), rows, cols, GROUP_M)
-        } else {
-            (block_row(), block_col())
-        };
-        let (row0, col0) = (tile_row * BM as u32, tile_col * BN as u32);
+        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
         let k_tiles = gemm.k.div_ceil(BOX_K as u32);
 
         // ANCHOR: producer
@@ -264,5 +253,4 @@ entries! {
     sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<128, 128, 32, 32, 4, 8, 4>,
     sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<128, 128, 64, 32, 8, 8, 4, true>,
     sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<128, 128, 64, 32, 8, 8, 3, true>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa_grouped => Tma<128, 128, 64, 32, 8, 8, 4, true, 8>,
 }

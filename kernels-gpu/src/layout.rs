@@ -297,18 +297,3 @@ impl SmemTile {
         self.ptr.wrapping_add(row * self.stride + col)
     }
 }
-
-/// Block row and column of C for linear block `id` of a `rows × cols` grid of tiles walked in
-/// groups of `group` block rows, column by column inside a group: the blocks that run at the same
-/// time then cover a squat patch of C and share rows of A and columns of B in L2, instead of a
-/// few full-width rows of C that need every column of B.
-#[inline(always)]
-pub fn grouped_tile(id: u32, rows: u32, cols: u32, group: u32) -> (u32, u32) {
-    // `max(1)`: never zero for a grid that exists, but the compiler cannot know that, and a
-    // division it cannot prove safe brings in a panic path.
-    let per_group = (group * cols).max(1);
-    let first_row = id / per_group * group;
-    let height = rows.saturating_sub(first_row).min(group).max(1);
-    let within = id % per_group;
-    (first_row + within % height, within / height)
-}
