@@ -59,7 +59,8 @@
 //! at 34.4–34.7 TFLOP/s against 45.2 (same run, cuBLAS 51.67). Deeper rings (5 or 6 stages) and a
 //! w32x64 warp tile with per-warp release: within 0.1% of 3–4 stages, w32x64 2.6% slower (run 9 of
 //! `docs/perf/2026-11-22-h100.md`), where the best of this rung reached 89.95% of cuBLAS at 4096³
-//! and 90.5% at 8192³.
+//! and 90.5% at 8192³. Walking the grid in groups of 8 block rows, for L2 reuse: 1.6% slower
+//! (run 10).
 
 use crate::prelude::*;
 use crate::warp_compute::*;
