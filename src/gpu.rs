@@ -183,11 +183,6 @@ impl Gpu {
         Ok(self.stream.memset_zeros(&mut buffer.slice)?)
     }
 
-    /// Overwrites `dst` with `src` (same length), on the stream.
-    pub fn copy<T: DeviceRepr>(&self, src: &Buffer<T>, dst: &mut Buffer<T>) -> Result<()> {
-        Ok(self.stream.memcpy_dtod(&src.slice, &mut dst.slice)?)
-    }
-
     pub fn synchronize(&self) -> Result<()> {
         Ok(self.stream.synchronize()?)
     }

@@ -79,7 +79,6 @@ pub struct Operands {
     pub b: Buffer<u8>,
     /// `GUARD` sentinels, C, `GUARD` sentinels.
     pub c_guarded: Buffer<f32>,
-    c_initial: Vec<f32>,
 }
 
 impl Operands {
@@ -98,19 +97,12 @@ impl Operands {
             a: gpu.upload(&check::encode(inputs.dtype, &inputs.a))?,
             b: gpu.upload(&check::encode(inputs.dtype, &inputs.b))?,
             c_guarded: gpu.upload(&c_initial)?,
-            c_initial,
         })
     }
 
     /// Device address of C's first element.
     pub fn c_addr(&self, gpu: &Gpu) -> u64 {
         self.c_guarded.addr(gpu) + (GUARD * 4) as u64
-    }
-
-    /// Restores C (and the guards) to the initial, poisoned state.
-    pub fn reset_c(&mut self, gpu: &Gpu) -> Result<()> {
-        self.c_guarded = gpu.upload(&self.c_initial)?;
-        Ok(())
     }
 
     /// C as computed, and the number of guard elements that changed.
