@@ -179,3 +179,17 @@ fn chart_draws_a_report_without_a_gpu() {
     assert!(error_line(&["chart", "--input", dir.join("bad.json").to_str().unwrap()]).contains("invalid report"));
     error_line(&["chart"]);
 }
+
+#[test]
+fn check_of_the_whole_catalog_skips_what_the_size_excludes() {
+    // 67×45×33: the copy-engine kernels need N and K multiples of 4 (8 for bf16); they are
+    // skipped with a reason, every other kernel is checked on the emulator and passes.
+    let out = rgemm(&["check", "--emulate"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.lines().any(|l| l.starts_with("SKIPPED ") && l.contains("16-byte-aligned rows")), "{stdout}");
+    assert!(stdout.contains(" 0 failed"), "{stdout}");
+    // A named kernel that cannot run the size is an error, not a skip.
+    let e = error_line(&["check", "--emulate", "--kernel", "sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa"]);
+    assert!(e.contains("cannot run this problem"), "{e}");
+}
