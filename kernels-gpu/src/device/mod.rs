@@ -8,6 +8,9 @@
 //! target they come from [`emulator`], which runs kernels on the CPU with the same semantics and
 //! checks every access (see `emulator/mod.rs`).
 
+// Bit packing shared by both backends.
+mod descriptor;
+
 #[cfg(target_arch = "nvptx64")]
 mod access;
 #[cfg(target_arch = "nvptx64")]

@@ -16,26 +16,7 @@ use super::tma::swizzled;
 use super::warp::{Scope, collective_at};
 use crate::spec::{Dtype, HalfElem};
 
-pub use crate::spec::Swizzle;
-
-/// The swizzle field of a matrix descriptor (bits 62-63).
-const fn swizzle_bits(swizzle: Swizzle) -> u64 {
-    match swizzle {
-        Swizzle::None => 0,
-        Swizzle::B128 => 1,
-        Swizzle::B64 => 2,
-        Swizzle::B32 => 3,
-    }
-}
-
-/// The matrix descriptor of an operand at shared address `addr` (the same bit layout as on the
-/// GPU: address, leading and stride byte offsets in 16-byte units, swizzle mode).
-pub const fn matrix_descriptor(addr: u32, leading_bytes: u32, stride_bytes: u32, swizzle: Swizzle) -> u64 {
-    const fn enc(x: u32) -> u64 {
-        ((x & 0x3FFFF) >> 4) as u64
-    }
-    enc(addr) | (enc(leading_bytes) << 16) | (enc(stride_bytes) << 32) | (swizzle_bits(swizzle) << 62)
-}
+pub use crate::device::descriptor::{Swizzle, matrix_descriptor};
 
 /// A decoded descriptor: where element (mn, k) of an operand lies.
 struct Operand {
