@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the bundle (see gpu-bundle.sh). Logs go to $OUT (or ./gpu-logs).
-#   bash bundle/run.sh [tests|sanitize|bench|tune|demo|all] [kernel-substring]
+#   bash bundle/run.sh [tests|sanitize|bench|tune|demo|profile|all] [kernel-substring]
 # bench: `rgemm bench` (each rung at its best configuration, or every kernel matching the filter)
 #   (RGEMM_BENCH_FILTER: a regex of kernel names; RGEMM_BENCH_DTYPE: f32|bf16|f16)
 #   over RGEMM_BENCH_SIZES (default: rgemm's list) with RGEMM_BENCH_ITERS launches (default 10);
@@ -102,7 +102,25 @@ if [[ $mode == demo ]]; then
   grep -E "^(row =)|ldsm|lesson_ldmatrix" "$logs/ldmatrix.log" "$logs/ldmatrix-ncu.log" | tee -a "$logs/summary.txt"
 fi
 
+if [[ $mode == profile ]]; then
+  # Where the time goes: Nsight Compute on one launch of each kernel matching the filter, at
+  # RGEMM_PROFILE_SIZE (default 4096) cubed: speed of light, pipes, memory, issue and the average
+  # stall reasons per issued instruction.
+  size=${RGEMM_PROFILE_SIZE:-4096}
+  for k in $(kernels); do
+    log="$logs/profile-$k.txt"
+    ncu -k "regex:^$k\$" --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
+        --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section Occupancy \
+        --section LaunchStats --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
+        "$here/rgemm" run --kernel "$k" --m "$size" --n "$size" --k "$size" --iters 1 >"$log" 2>&1 || status=1
+    note "ncu $k at $size: $(grep -cE 'stalled' "$log") stall metrics"
+    grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Issue Slots Busy|No Eligible|stalled" "$log" \
+      | tee -a "$logs/summary.txt"
+  done
+fi
+
 note "status $status"
 # The device tool returns few files: pack every log except the summary into one archive.
-(cd "$logs" && tar czf ../rgemm-logs.tgz --exclude summary.txt . 2>/dev/null && find . -mindepth 1 ! -name summary.txt -delete && mv ../rgemm-logs.tgz .) || true
+archive=$(mktemp -u /tmp/rgemm-logs.XXXXXX.tgz)
+(cd "$logs" && tar czf "$archive" --exclude summary.txt --exclude 'rgemm-logs*.tgz' . 2>/dev/null && find . -mindepth 1 ! -name summary.txt ! -name 'rgemm-logs*.tgz' -delete && mv "$archive" "rgemm-logs-$mode.tgz") || true
 exit $status

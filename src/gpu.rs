@@ -197,6 +197,14 @@ impl Gpu {
         Ok(f)
     }
 
+    /// Registers per thread and local-memory bytes per thread (spills, stack frames) of `kernel` as
+    /// this GPU's driver compiled it from the PTX: the driver's compiler, not the ptxas CI runs,
+    /// decides what actually executes.
+    pub fn compiled_resources(&self, kernel: Kernel) -> Result<(u32, u32)> {
+        let f = self.function(kernel)?;
+        Ok((f.num_regs()? as u32, f.local_size_bytes()? as u32))
+    }
+
     /// Any entry of the module (the lesson kernels too), allowed `smem_bytes` of dynamic shared
     /// memory; launch it through [`Gpu::stream`].
     pub fn entry(&self, name: &str, smem_bytes: u32) -> Result<CudaFunction> {

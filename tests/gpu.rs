@@ -50,6 +50,21 @@ fn the_check_catches_wrong_results() {
     }
 }
 
+/// CI checks spills with its own ptxas; the driver of the GPU compiles the PTX again with its own
+/// version, which can need a few more registers. What runs must not use local memory either.
+#[test]
+fn the_driver_compiles_every_kernel_without_local_memory() {
+    let Some(gpu) = common::gpu("the_driver_compiles_every_kernel_without_local_memory") else { return };
+    let mut offenders = Vec::new();
+    for kernel in catalog::all() {
+        let (regs, local) = gpu.compiled_resources(kernel).unwrap();
+        if local > 0 {
+            offenders.push(format!("{}: {local} bytes of local memory per thread ({regs} registers)", kernel.name()));
+        }
+    }
+    assert!(offenders.is_empty(), "{}", offenders.join("\n"));
+}
+
 /// Sizes that break tail handling: 1, primes, one past a power of two, and tile multiples.
 const EDGES: &[(u64, u64, u64)] = &[(1, 1, 1), (1, 7, 3), (7, 1, 5), (3, 5, 1), (13, 17, 19), (31, 33, 29), (64, 64, 64), (127, 129, 131), (513, 513, 513), (256, 128, 8), (2, 600, 3), (600, 2, 599)];
 

@@ -74,27 +74,13 @@ impl RowMajorCopy {
         (e / (self.cols / 4), e % (self.cols / 4) * 4)
     }
 
-    /// Reads thread `t`'s float4s of the slice whose origin is `src`'s into registers: vector
-    /// loads when the whole slice is inside the matrix and rows are 16-byte aligned, scalar
-    /// zero-filled loads otherwise. The choice depends only on `src`, so it is the same for the
-    /// whole block.
+    /// Reads thread `t`'s float4s of the slice whose origin is `src`'s into registers (see
+    /// [`fetch_float4s`]).
     #[inline(always)]
-    // ANCHOR: fetch
     pub(crate) fn fetch(&self, t: usize, src: &Matrix<f32>) -> Staging {
         let fast = src.rows_align4() && src.covers(self.rows as u32, self.cols as u32);
-        let mut s = [[0.0; 4]; MAX_VECS];
-        for i in 0..self.vecs() {
-            let (r, c) = self.coords(t, i);
-            s[i] = if fast {
-                // Inside and aligned: checked just above for the whole slice.
-                unsafe { ld_global_v4(src.ptr(r as u32, c as u32)) }
-            } else {
-                src.get4_or_zero(r as u32, c as u32)
-            };
-        }
-        s
+        fetch_float4s(src, fast, self.vecs(), |i| self.coords(t, i))
     }
-    // ANCHOR_END: fetch
 
     /// Writes what [`fetch`](Self::fetch) read to the shared tile `dst` (`rows × stride`, stride
     /// a multiple of 4).
@@ -106,6 +92,27 @@ impl RowMajorCopy {
         }
     }
 }
+
+/// Reads `count` float4s of a slice whose origin is `src`'s into registers, float4 `i` from
+/// (row, column) `coords(i)` of the slice: vector loads when `fast` (the whole slice is
+/// inside the matrix and its rows are 16-byte aligned; the caller decides, the same way for the
+/// whole block), scalar zero-filled loads otherwise.
+#[inline(always)]
+// ANCHOR: fetch
+pub(crate) fn fetch_float4s(src: &Matrix<f32>, fast: bool, count: usize, coords: impl Fn(usize) -> (usize, usize)) -> Staging {
+    let mut s = [[0.0; 4]; MAX_VECS];
+    for i in 0..count {
+        let (r, c) = coords(i);
+        s[i] = if fast {
+            // Inside and aligned: checked by the caller for the whole slice.
+            unsafe { ld_global_v4(src.ptr(r as u32, c as u32)) }
+        } else {
+            src.get4_or_zero(r as u32, c as u32)
+        };
+    }
+    s
+}
+// ANCHOR_END: fetch
 
 /// Writes the epilogue of four accumulators to (row, col..col + 4) of `c`: one float4 (plus one
 /// float4 load of the old C when beta ≠ 0) when all four exist and the row is aligned, else

@@ -30,7 +30,7 @@
 
 use crate::prelude::*;
 use crate::vectorized::{store_thread_tile, Staging};
-use crate::vectorized::{RowMajorCopy, MAX_VECS};
+use crate::vectorized::{fetch_float4s, RowMajorCopy, MAX_VECS};
 
 pub const RUNG: Rung = Rung { number: 7, slug: "transposed_a", idea: "A tile transposed in shared memory: float4 reads of A and B" };
 
@@ -78,23 +78,12 @@ impl TransposedCopy {
         (warp / pairs * 16 + lane % 16, (warp % pairs) * 8 + lane / 16 * 4)
     }
 
-    /// Reads thread `t`'s float4s of the A slice whose origin is `src`'s: vector loads when the
-    /// whole slice is inside A and rows are aligned, scalar zero-filled loads otherwise (a choice
-    /// made the same way by the whole block).
+    /// Reads thread `t`'s float4s of the A slice whose origin is `src`'s (see
+    /// [`fetch_float4s`]).
     #[inline(always)]
     pub(crate) fn fetch(&self, t: usize, src: &Matrix<f32>) -> Staging {
         let fast = src.rows_align4() && src.covers(self.bm as u32, self.bk as u32);
-        let mut s = [[0.0; 4]; MAX_VECS];
-        for i in 0..self.vecs() {
-            let (r, c) = self.coords(t, i);
-            s[i] = if fast {
-                // Inside and aligned: checked just above for the whole slice.
-                unsafe { ld_global_v4(src.ptr(r as u32, c as u32)) }
-            } else {
-                src.get4_or_zero(r as u32, c as u32)
-            };
-        }
-        s
+        fetch_float4s(src, fast, self.vecs(), |i| self.coords(t, i))
     }
 
     /// Writes what [`fetch`](Self::fetch) read, transposed: element (r, c + j) of the slice to
