@@ -46,6 +46,31 @@
 //! groups of `GROUP_M` block rows, column by column inside a group, so blocks running at the same
 //! time share rows of A and columns of B in L2.
 //!
+//! **Epilogues (`EPILOGUE`, see [`epilogue`]).** After its last K-tile a consumer holds 64 × `BN`
+//! floats of C in registers, each thread pairs of neighbouring columns (8j + 2t, 8j + 2t + 1) of
+//! two rows. The consumers cannot multiply while they store, and all blocks finish their tiles
+//! at about the same time, so the store is a per-tile cost. Three ways to write it:
+//! - `SCALAR` (the entries without a tag): one predicated `st.global.f32` per element, 128 per
+//!   thread; a warp's store covers half of each of eight 32-byte sectors.
+//! - `PAIRS` (`_pairs`): one `st.global.v2.f32` per pair when both elements lie inside C and the
+//!   row is 8-byte aligned (N even), two scalar stores otherwise: half the store instructions,
+//!   whole sectors.
+//! - `TMA_STORE` (`_tmast`): the copy engine stores C. Each consumer warpgroup owns two buffers
+//!   of 64 rows × 32 floats after the stages (128-byte rows, 128-byte swizzled:
+//!   `SwizzledF32Rows`, so the pair writes are free of bank conflicts), used in turn for the
+//!   tile's `BN / 32` column slices. Per slice, its 128 threads write alpha · acc into a buffer
+//!   (`st.shared.v2`), make the writes visible to the engine (`fence.proxy.async`) and meet at the
+//!   warpgroup's named barrier (`bar.sync 1 + cw, 128`: the other warpgroups go on); then one
+//!   thread issues `cp.async.bulk.tensor` from shared to global memory and commits it as a bulk
+//!   group. The engine writes whole lines and drops what lies outside C (M and N tails cost
+//!   nothing). Before a buffer is written again, that thread waits until the store two slices
+//!   back has read it (`cp.async.bulk.wait_group.read 1`), ahead of the barrier that opens the
+//!   buffer; before exiting, until all have (`wait_group.read 0`). The stores of a tile's last
+//!   slices are still draining when a persistent consumer starts the next tile's wgmmas. The
+//!   host passes a third tensor map, of C (64 × 32 f32 boxes). The buffers take 32 KiB: with
+//!   them `128x256x64_s4` needs 229,440 bytes of shared memory (of 232,448). With beta ≠ 0 the
+//!   old C must be read, and the consumers fall back to `PAIRS`.
+//!
 //! **Clusters (`CLUSTER = 2`).** Two blocks of neighbouring block rows need the same tile of B. Launched
 //! as a cluster, each loads half of B's panels with a *multicast* copy that the engine writes into
 //! both blocks' shared memory (and signals on both blocks' `full` barriers), which halves B's
@@ -402,8 +427,8 @@ entries! {
     bgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<Bf16, 128, 256, 4, 1, false>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent => WgmmaTma<Bf16, 128, 256, 4, 1, true>,
     bgemm_14_wgmma_tma_128x128x64_s6 => WgmmaTma<Bf16, 128, 128, 6, 1, false>,
-    bgemm_14_wgmma_tma_128x256x64_s4_v2 => WgmmaTma<Bf16, 128, 256, 4, 1, false, PAIRS>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_v2 => WgmmaTma<Bf16, 128, 256, 4, 1, true, PAIRS>,
+    bgemm_14_wgmma_tma_128x256x64_s4_pairs => WgmmaTma<Bf16, 128, 256, 4, 1, false, PAIRS>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<Bf16, 128, 256, 4, 1, true, PAIRS>,
     bgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<Bf16, 128, 256, 4, 1, false, TMA_STORE>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<Bf16, 128, 256, 4, 1, true, TMA_STORE>,
 }
