@@ -176,10 +176,11 @@ impl Kernel {
         if grid_x > MAX_GRID_X {
             return Err(unsupported(format!("N = {} needs {grid_x} block columns", problem.n)));
         }
-        if self.spec.tensor_maps.is_some() {
+        if let Some(maps) = self.spec.tensor_maps {
             let dtype = self.spec.dtype;
             let misaligned = crate::tma::alignment_error(dtype, "A", "K", problem.k)
-                .or_else(|| crate::tma::alignment_error(dtype, "B", "N", problem.n));
+                .or_else(|| crate::tma::alignment_error(dtype, "B", "N", problem.n))
+                .or_else(|| maps.c_box.and_then(|_| crate::tma::alignment_error(Dtype::F32, "C", "N", problem.n)));
             if let Some(reason) = misaligned {
                 return Err(unsupported(reason));
             }

@@ -45,7 +45,7 @@ pub fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: 
     assert_eq!((a.len(), b.len(), c.len()), (la, lb, lc), "operand sizes do not match the problem");
     let dtype = spec.dtype;
     let (a, b) = (check::encode(dtype, a), check::encode(dtype, b));
-    let maps = spec.tensor_maps.map_or(0, |_| 2 * size_of::<TensorMap>());
+    let maps = spec.tensor_maps.map_or(0, |t| t.count() * size_of::<TensorMap>());
     // A, B, C and the tensor maps in one arena, 256-byte aligned like cudaMalloc's, with gaps.
     let mut end = GAP;
     let mut place = |bytes: usize| {
@@ -68,6 +68,10 @@ pub fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: 
         let map_a = emulator::tensor_map(at(oa), bytes, problem.m, problem.k, t.a_box.0, t.a_box.1, t.a_swizzle).map_err(|e| unsupported(format!("tensor map of A: {e}")))?;
         let map_b = emulator::tensor_map(at(ob), bytes, problem.k, problem.n, t.b_box.0, t.b_box.1, t.b_swizzle).map_err(|e| unsupported(format!("tensor map of B: {e}")))?;
         unsafe { std::ptr::copy_nonoverlapping([map_a, map_b].as_ptr(), base.add(om) as *mut TensorMap, 2) };
+        if let Some((rows, cols)) = t.c_box {
+            let map_c = emulator::tensor_map(at(oc), 4, problem.m, problem.n, rows, cols, t.c_swizzle).map_err(|e| unsupported(format!("tensor map of C: {e}")))?;
+            unsafe { std::ptr::write(base.add(om + 2 * size_of::<TensorMap>()) as *mut TensorMap, map_c) };
+        }
     }
     let regions = [
         Region { name: "A", start: at(oa), len: a.len(), writable: false },

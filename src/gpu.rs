@@ -102,9 +102,9 @@ pub struct Gpu {
     module: Arc<CudaModule>,
     blas: CudaBlas,
     functions: Mutex<HashMap<&'static str, CudaFunction>>,
-    /// Tensor maps already in device memory, by (kernel, A, B, M, N, K): encoding and copying
+    /// Tensor maps already in device memory, by (kernel, A, B, C, M, N, K): encoding and copying
     /// them on every launch would put a host-to-device copy inside the timed region.
-    tensor_maps: Mutex<HashMap<(&'static str, u64, u64, u32, u32, u32), Buffer<u64>>>,
+    tensor_maps: Mutex<HashMap<(&'static str, u64, u64, u64, u32, u32, u32), Buffer<u64>>>,
     pub info: DeviceInfo,
 }
 
@@ -225,17 +225,18 @@ impl Gpu {
         let launch = kernel.launch(problem)?.on_device(&kernel, self.info.multiprocessors);
         let f = self.function(kernel)?;
         let cfg = LaunchConfig { grid_dim: launch.grid, block_dim: launch.block, shared_mem_bytes: launch.smem_bytes };
-        let maps = self.tensor_maps_for(kernel, problem, a, b)?;
+        let maps = self.tensor_maps_for(kernel, problem, a, b, c)?;
         let mut args = self.stream.launch_builder(&f);
         args.arg(&a).arg(&b).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.k).arg(&problem.alpha).arg(&problem.beta).arg(&maps);
         unsafe { args.launch(cfg) }?;
         Ok(())
     }
 
-    /// Device address of `[map_a, map_b]` for a kernel that loads through tensor maps, else 0.
-    fn tensor_maps_for(&self, kernel: Kernel, problem: &Problem, a: u64, b: u64) -> Result<u64> {
+    /// Device address of `[map_a, map_b]` (and `map_c` if the kernel stores C through the copy
+    /// engine) for a kernel that uses tensor maps, else 0.
+    fn tensor_maps_for(&self, kernel: Kernel, problem: &Problem, a: u64, b: u64, c: u64) -> Result<u64> {
         let Some(spec) = kernel.spec.tensor_maps else { return Ok(0) };
-        let key = (kernel.name(), a, b, problem.m, problem.n, problem.k);
+        let key = (kernel.name(), a, b, c, problem.m, problem.n, problem.k);
         let mut cache = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(buffer) = cache.get(&key) {
             return Ok(buffer.addr(self));
@@ -243,7 +244,11 @@ impl Gpu {
         let dtype = kernel.spec.dtype;
         let map_a = tma::encode(dtype, a, problem.m, problem.k, spec.a_box.0, spec.a_box.1, spec.a_swizzle)?;
         let map_b = tma::encode(dtype, b, problem.k, problem.n, spec.b_box.0, spec.b_box.1, spec.b_swizzle)?;
-        let both: Vec<u64> = map_a.into_iter().chain(map_b).collect();
+        let map_c = match spec.c_box {
+            Some((rows, cols)) => Some(tma::encode(Dtype::F32, c, problem.m, problem.n, rows, cols, spec.c_swizzle)?),
+            None => None,
+        };
+        let both: Vec<u64> = map_a.into_iter().chain(map_b).chain(map_c.into_iter().flatten()).collect();
         if cache.len() >= 64 {
             cache.clear();
         }

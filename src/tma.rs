@@ -53,11 +53,11 @@ pub fn encode(dtype: Dtype, addr: u64, rows: u32, cols: u32, box_rows: u32, box_
     Ok(map.opaque)
 }
 
-/// Why a TMA kernel cannot read this matrix, if it cannot: the copy engine needs every row to
-/// start on a 16-byte boundary.
+/// Why a TMA kernel cannot read (or write) this matrix, if it cannot: the copy engine needs every
+/// row to start on a 16-byte boundary.
 pub fn alignment_error(dtype: Dtype, name: &str, cols_name: &str, cols: u32) -> Option<String> {
     let per_16_bytes = 16 / dtype.bytes();
     (cols % per_16_bytes != 0).then(|| {
-        format!("it loads {name} with the copy engine (TMA), which needs 16-byte-aligned rows: {cols_name} = {cols} must be a multiple of {per_16_bytes}")
+        format!("it moves {name} with the copy engine (TMA), which needs 16-byte-aligned rows: {cols_name} = {cols} must be a multiple of {per_16_bytes}")
     })
 }

@@ -187,6 +187,77 @@ fn a_tma_box_that_overruns_shared_memory_is_caught() {
     assert!(fault.contains("tma_load_2d") && fault.contains("inside the 2048 bytes"), "{fault}");
 }
 
+/// What the block of [`tma_store_launch`] does wrong, if anything.
+#[derive(Clone, Copy, PartialEq)]
+enum StoreMistake {
+    None,
+    NoBarrier,
+    NoWait,
+    RewriteBeforeWait,
+}
+
+/// A 16×8 box of f32 stored by the copy engine at (column `x`, row `y`) of a 20×20 matrix (all
+/// -1): 64 threads write it to shared memory (element e = 1000 + e), meet at named barrier 1, and
+/// thread 0 stores it, commits and waits for the read.
+fn tma_store_launch(x: i32, y: i32, mistake: StoreMistake) -> (Vec<f32>, Result<(), emulator::Fault>) {
+    use kernels_gpu::device::*;
+    const N: u32 = 20;
+    let mut matrix = vec![-1.0f32; (N * N) as usize];
+    let map = emulator::tensor_map(matrix.as_ptr() as usize, 4, N, N, 16, 8, Swizzle::None).unwrap();
+    let regions = [
+        Region { name: "matrix", start: matrix.as_ptr() as usize, len: 4 * matrix.len(), writable: true },
+        Region { name: "map", start: &map as *const TensorMap as usize, len: size_of::<TensorMap>(), writable: false },
+    ];
+    let launch = Launch { kernel: "tma_store", grid: (1, 1), threads: 64, smem_bytes: 1024, regions: &regions };
+    let map_addr = &map as *const TensorMap as usize;
+    let result = emulator::launch(&launch, &|| unsafe {
+        let smem = dynamic_shared::<f32>();
+        let t = thread_idx() as usize;
+        st_shared_v2(smem.add(2 * t), [1000.0 + 2.0 * t as f32, 1001.0 + 2.0 * t as f32]);
+        fence_proxy_async_shared();
+        if mistake != StoreMistake::NoBarrier {
+            named_barrier_sync::<64>(1);
+        }
+        if t == 0 {
+            tma_store_2d(map_addr as *const TensorMap, x, y, shared_address(smem));
+            bulk_commit_group();
+            if mistake == StoreMistake::RewriteBeforeWait {
+                st_shared_v2(smem, [0.0, 0.0]);
+            }
+            if mistake != StoreMistake::NoWait {
+                bulk_wait_group_read::<0>();
+            }
+        }
+    });
+    (matrix, result)
+}
+
+#[test]
+fn tma_stores_write_the_box_and_drop_what_lies_outside() {
+    for (x, y) in [(0, 0), (12, 4), (14, 10), (-3, -5)] {
+        let (got, result) = tma_store_launch(x, y, StoreMistake::None);
+        result.unwrap();
+        for row in 0..20 {
+            for col in 0..20 {
+                let (r, c) = (row - y, col - x);
+                let want = if (0..16).contains(&r) && (0..8).contains(&c) { 1000.0 + (r * 8 + c) as f32 } else { -1.0 };
+                assert_eq!(got[(row * 20 + col) as usize], want, "box at ({x}, {y}), element ({row}, {col})");
+            }
+        }
+    }
+}
+
+#[test]
+fn tma_store_misuse_is_caught() {
+    let fault = |m| tma_store_launch(0, 0, m).1.unwrap_err().to_string();
+    let f = fault(StoreMistake::NoBarrier);
+    assert!(f.contains("shared-memory race"), "{f}");
+    let f = fault(StoreMistake::NoWait);
+    assert!(f.contains("TMA stores still reading"), "{f}");
+    let f = fault(StoreMistake::RewriteBeforeWait);
+    assert!(f.contains("still reads"), "{f}");
+}
+
 #[test]
 fn swizzles_xor_the_chunk_with_the_row() {
     // 128-byte swizzle: 16-byte chunk c of 128-byte row r lands in chunk c ^ (r % 8).

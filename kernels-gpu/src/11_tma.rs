@@ -143,6 +143,8 @@ impl<
             a_swizzle: crate::spec::Swizzle::B128,
             b_box: (BOX_K as u32, BN as u32),
             b_swizzle: crate::spec::Swizzle::None,
+            c_box: None,
+            c_swizzle: crate::spec::Swizzle::None,
         })
     };
 

@@ -46,6 +46,31 @@
 //! groups of `GROUP_M` block rows, column by column inside a group, so blocks running at the same
 //! time share rows of A and columns of B in L2.
 //!
+//! **Epilogues (`EPILOGUE`, see [`epilogue`]).** After its last K-tile a consumer holds 64 × `BN`
+//! floats of C in registers, each thread pairs of neighbouring columns (8j + 2t, 8j + 2t + 1) of
+//! two rows. The consumers cannot multiply while they store, and all blocks finish their tiles
+//! at about the same time, so the store is a per-tile cost. Three ways to write it:
+//! - `SCALAR` (the entries without a tag): one predicated `st.global.f32` per element, 128 per
+//!   thread; a warp's store covers half of each of eight 32-byte sectors.
+//! - `PAIRS` (`_pairs`): one `st.global.v2.f32` per pair when both elements lie inside C and the
+//!   row is 8-byte aligned (N even), two scalar stores otherwise: half the store instructions,
+//!   whole sectors.
+//! - `TMA_STORE` (`_tmast`): the copy engine stores C. Each consumer warpgroup owns two buffers
+//!   of 64 rows × 32 floats after the stages (128-byte rows, 128-byte swizzled:
+//!   `SwizzledF32Rows`, so the pair writes are free of bank conflicts), used in turn for the
+//!   tile's `BN / 32` column slices. Per slice, its 128 threads write alpha · acc into a buffer
+//!   (`st.shared.v2`), make the writes visible to the engine (`fence.proxy.async`) and meet at the
+//!   warpgroup's named barrier (`bar.sync 1 + cw, 128`: the other warpgroups go on); then one
+//!   thread issues `cp.async.bulk.tensor` from shared to global memory and commits it as a bulk
+//!   group. The engine writes whole lines and drops what lies outside C (M and N tails cost
+//!   nothing). Before a buffer is written again, that thread waits until the store two slices
+//!   back has read it (`cp.async.bulk.wait_group.read 1`), ahead of the barrier that opens the
+//!   buffer; before exiting, until all have (`wait_group.read 0`). The stores of a tile's last
+//!   slices are still draining when a persistent consumer starts the next tile's wgmmas. The
+//!   host passes a third tensor map, of C (64 × 32 f32 boxes). The buffers take 32 KiB: with
+//!   them `128x256x64_s4` needs 229,440 bytes of shared memory (of 232,448). With beta ≠ 0 the
+//!   old C must be read, and the consumers fall back to `PAIRS`.
+//!
 //! **Clusters (`CLUSTER = 2`).** Two blocks of neighbouring block rows need the same tile of B. Launched
 //! as a cluster, each loads half of B's panels with a *multicast* copy that the engine writes into
 //! both blocks' shared memory (and signals on both blocks' `full` barriers), which halves B's
@@ -78,6 +103,20 @@ pub const RUNG: Rung = Rung {
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
 const GROUP_M: u32 = 8;
 
+/// How the consumers write their tile of C: the kernel's `EPILOGUE` parameter.
+pub mod epilogue {
+    /// From the registers, one predicated `st.global.f32` per element.
+    pub const SCALAR: u32 = 0;
+    /// From the registers, one `st.global.v2.f32` per pair of neighbouring columns when the pair
+    /// lies inside C and its row is 8-byte aligned, two scalar stores otherwise.
+    pub const PAIRS: u32 = 1;
+    /// Through shared memory: slices of 64 rows × 32 columns, written to a swizzled buffer and
+    /// stored by the copy engine (`cp.async.bulk.tensor` store), which drops what lies outside C.
+    /// With beta ≠ 0 (C must be read) the consumers use [`PAIRS`] instead.
+    pub const TMA_STORE: u32 = 2;
+}
+use epilogue::{PAIRS, SCALAR, TMA_STORE};
+
 /// Registers per thread of the producer warpgroup and of each consumer warpgroup.
 const PRODUCER_REGS: u32 = 40;
 const CONSUMER_REGS: u32 = 232;
@@ -89,12 +128,14 @@ const CONSUMER_REGS: u32 = 232;
 /// `CLUSTER` (1 or 2) blocks of neighbouring block rows form a cluster and share their tile of
 /// B: each block loads `1 / CLUSTER` of the B panels and the copy engine writes them into every
 /// block of the cluster (see the module documentation).
-pub struct WgmmaTma<E, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool>(
+///
+/// `EPILOGUE` picks how C is written (see [`epilogue`]).
+pub struct WgmmaTma<E, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool, const EPILOGUE: u32 = SCALAR>(
     PhantomData<E>,
 );
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool>
-    WgmmaTma<E, BM, BN, STAGES, CLUSTER, PERSISTENT>
+impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool, const EPILOGUE: u32>
+    WgmmaTma<E, BM, BN, STAGES, CLUSTER, PERSISTENT, EPILOGUE>
 {
     const BK: usize = 64;
     const CONSUMERS: usize = BM / 64;
@@ -103,8 +144,14 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
     #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
     const B_PANEL_BYTES: usize = SwizzledTile::bytes(Self::BK, 64);
     const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(Self::BK, BN);
-    /// The mbarriers sit after the stages: `full[0..STAGES]`, then `empty[0..STAGES]`.
-    const BARRIERS: usize = STAGES * Self::STAGE_BYTES;
+    /// With the TMA store, each consumer warpgroup stages C in two slice buffers of 64 rows × 32
+    /// floats, after the stages, used in turn.
+    const C_SLICE: usize = 32;
+    const C_SLICE_BYTES: usize = SwizzledF32Rows::bytes(64);
+    const C_BUFFERS: usize = STAGES * Self::STAGE_BYTES;
+    const C_BUFFERS_BYTES: usize = if EPILOGUE == TMA_STORE { Self::CONSUMERS * 2 * Self::C_SLICE_BYTES } else { 0 };
+    /// The mbarriers sit after the stages (and C buffers): `full[0..STAGES]`, then `empty[0..STAGES]`.
+    const BARRIERS: usize = Self::C_BUFFERS + Self::C_BUFFERS_BYTES;
     const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * STAGES;
 
     const VALID: () = {
@@ -117,6 +164,9 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
         assert!(!PERSISTENT || CLUSTER == 1, "the persistent launch is one-dimensional, clusters are along M");
         assert!(Self::STAGE_BYTES % 1024 == 0, "every stage starts on a 1024-byte swizzle block");
         assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= 65536, "register exchange fits the SM");
+        assert!(EPILOGUE == SCALAR || EPILOGUE == PAIRS || EPILOGUE == TMA_STORE);
+        assert!(BN % Self::C_SLICE == 0 && (BN / Self::C_SLICE) % 2 == 0, "every tile ends on the second C buffer");
+        assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
     };
 
     /// A consumer warp is done reading the stage whose `empty` barrier is at `bar`: arrive on it
@@ -143,10 +193,71 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
         let i = t % per_group;
         (first_row + i % rows, i / rows)
     }
+
+    /// Writes a consumer warpgroup's 64 × BN accumulators to C at (`row0`, `col0`) from the
+    /// registers: `d[4j + i]` is row 16·warp + g + 8·(i / 2), column 8j + 2t + i % 2 of the
+    /// warpgroup's tile (as in rung 13), so each thread holds pairs of neighbouring columns.
+    #[inline(always)]
+    fn store_from_registers(c: &Output, acc: &[f32; 128], row0: u32, col0: u32) {
+        let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
+        let c = c.window(row0 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2);
+        unroll!(BN / 8, |j| {
+            let col = (j * 8) as u32;
+            if EPILOGUE == SCALAR {
+                c.store(0, col, acc[4 * j]);
+                c.store(0, col + 1, acc[4 * j + 1]);
+                c.store(8, col, acc[4 * j + 2]);
+                c.store(8, col + 1, acc[4 * j + 3]);
+            } else {
+                c.store2(0, col, [acc[4 * j], acc[4 * j + 1]]);
+                c.store2(8, col, [acc[4 * j + 2], acc[4 * j + 3]]);
+            }
+        });
+    }
+
+    /// Writes consumer warpgroup `cw`'s accumulators (times alpha; beta must be 0) to C at
+    /// (`row0`, `col0`) through the copy engine, one 64 × 32 slice at a time: the 128 threads
+    /// write the slice to a swizzled buffer and meet at the warpgroup's named barrier, then the
+    /// warpgroup's first thread issues the TMA store. The two buffers alternate; before a buffer
+    /// is written again, its store (two slices back, possibly of the previous tile) must have read
+    /// it, which that thread waits for before the barrier that opens the buffer.
+    #[inline(always)]
+    unsafe fn store_through_tma(map_c: *const TensorMap, alpha: f32, acc: &[f32; 128], cw: u32, row0: u32, col0: u32) {
+        let smem = dynamic_shared::<u8>();
+        let base = shared_address(smem);
+        let leader = thread_idx() % 128 == 0;
+        let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
+        let (r, c) = (warp_in_wg * 16 + lane / 4, lane % 4 * 2);
+        let barrier = 1 + cw;
+        let slice_groups = Self::C_SLICE / 8;
+        unroll!(BN / 8, |j| {
+            let q = j / slice_groups;
+            let buffer = SwizzledF32Rows::new(Self::C_BUFFERS + (2 * cw as usize + q % 2) * Self::C_SLICE_BYTES);
+            if j % slice_groups == 0 {
+                if leader {
+                    bulk_wait_group_read::<1>();
+                }
+                named_barrier_sync::<128>(barrier);
+            }
+            let col = (j % slice_groups * 8) as u32 + c;
+            for h in 0..2 {
+                let p = smem.wrapping_add(buffer.at(r + 8 * h as u32, col) as usize) as *mut f32;
+                unsafe { st_shared_v2(p, [alpha * acc[4 * j + 2 * h], alpha * acc[4 * j + 2 * h + 1]]) };
+            }
+            if j % slice_groups == slice_groups - 1 {
+                fence_proxy_async_shared();
+                named_barrier_sync::<128>(barrier);
+                if leader {
+                    unsafe { tma_store_2d(map_c, (col0 as usize + q * Self::C_SLICE) as i32, row0 as i32, base + buffer.offset()) };
+                    bulk_commit_group();
+                }
+            }
+        });
+    }
 }
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool> GemmKernel
-    for WgmmaTma<E, BM, BN, STAGES, CLUSTER, PERSISTENT>
+impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool, const EPILOGUE: u32> GemmKernel
+    for WgmmaTma<E, BM, BN, STAGES, CLUSTER, PERSISTENT, EPILOGUE>
 {
     type Elem = E;
     const SPEC: KernelSpec = {
@@ -158,7 +269,14 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
             Self::THREADS as u32,
             Self::SMEM_BYTES as u32,
         )
-        .with_tensor_maps(TensorMaps { a_box: (BM as u32, 64), a_swizzle: Swizzle::B128, b_box: (64, 64), b_swizzle: Swizzle::B128 })
+        .with_tensor_maps(TensorMaps {
+            a_box: (BM as u32, 64),
+            a_swizzle: Swizzle::B128,
+            b_box: (64, 64),
+            b_swizzle: Swizzle::B128,
+            c_box: if EPILOGUE == TMA_STORE { Some((64, Self::C_SLICE as u32)) } else { None },
+            c_swizzle: Swizzle::B128,
+        })
         .with_min_blocks_per_sm(1);
         let spec = spec.with_cluster_m(CLUSTER);
         if PERSISTENT { spec.with_persistent() } else { spec }
@@ -169,7 +287,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
         let base = shared_address(dynamic_shared::<u8>());
         let full = |s: u32| base + (Self::BARRIERS + 8 * s as usize) as u32;
         let empty = |s: u32| base + (Self::BARRIERS + 8 * (STAGES + s as usize)) as u32;
-        let (map_a, map_b) = (gemm.tensor_maps, gemm.tensor_maps.wrapping_add(1));
+        let (map_a, map_b, map_c) = (gemm.tensor_maps, gemm.tensor_maps.wrapping_add(1), gemm.tensor_maps.wrapping_add(2));
         let tid = thread_idx();
         let wg = tid / 128;
 
@@ -186,6 +304,9 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
             unsafe {
                 tma_prefetch_map(map_a);
                 tma_prefetch_map(map_b);
+                if EPILOGUE == TMA_STORE {
+                    tma_prefetch_map(map_c);
+                }
             }
         }
         // The only block-wide barrier: the mbarriers exist before anyone uses them (in a cluster,
@@ -246,7 +367,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
             // Consumer warpgroup `cw`: rows 64·cw .. 64·cw + 63 of each tile.
             setmaxnreg_inc::<CONSUMER_REGS>();
             let cw = wg - 1;
-            let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
+            let lane = lane_idx();
             let mut it = 0u32;
             let mut t = first_tile;
             while t < tiles {
@@ -280,18 +401,18 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                 }
                 // ANCHOR_END: consumer
 
-                // Epilogue as in rung 13: d[4j + i] is row 16·warp + g + 8·(i / 2), column
-                // 8j + 2t + i % 2 of the warpgroup's 64 × BN tile.
-                let row = tm * BM as u32 + cw * 64 + warp_in_wg * 16 + lane / 4;
-                let c = gemm.c().window(row, tn * BN as u32 + lane % 4 * 2);
-                unroll!(BN / 8, |j| {
-                    let col = (j * 8) as u32;
-                    c.store(0, col, acc[4 * j]);
-                    c.store(0, col + 1, acc[4 * j + 1]);
-                    c.store(8, col, acc[4 * j + 2]);
-                    c.store(8, col + 1, acc[4 * j + 3]);
-                });
+                let (row0, col0) = (tm * BM as u32 + cw * 64, tn * BN as u32);
+                let c = gemm.c();
+                if EPILOGUE == TMA_STORE && c.beta == 0.0 {
+                    unsafe { Self::store_through_tma(map_c, c.alpha, &acc, cw, row0, col0) };
+                } else {
+                    Self::store_from_registers(&c, &acc, row0, col0);
+                }
                 t += tile_stride;
+            }
+            if EPILOGUE == TMA_STORE && thread_idx() % 128 == 0 {
+                // The block's shared memory must outlive the stores that read it.
+                bulk_wait_group_read::<0>();
             }
         }
         // No block of a cluster may exit while the other can still arrive on its barriers.
@@ -306,6 +427,10 @@ entries! {
     bgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<Bf16, 128, 256, 4, 1, false>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent => WgmmaTma<Bf16, 128, 256, 4, 1, true>,
     bgemm_14_wgmma_tma_128x128x64_s6 => WgmmaTma<Bf16, 128, 128, 6, 1, false>,
+    bgemm_14_wgmma_tma_128x256x64_s4_pairs => WgmmaTma<Bf16, 128, 256, 4, 1, false, PAIRS>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<Bf16, 128, 256, 4, 1, true, PAIRS>,
+    bgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<Bf16, 128, 256, 4, 1, false, TMA_STORE>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<Bf16, 128, 256, 4, 1, true, TMA_STORE>,
 }
 
 /// The f16 instantiation: same kernel, the f16 wgmma.

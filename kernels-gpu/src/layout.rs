@@ -3,7 +3,7 @@
 //! device module, so the emulator checks each one; on the host the accessors pass their caller's
 //! location on (`track_caller`), so a fault names the line of the kernel that made the access.
 
-use crate::device::{load, store};
+use crate::device::{ld_global_v2, load, st_global_v2, store};
 
 /// A CUDA tensor map (`CUtensorMap`): 128 opaque bytes, encoded by the host, read by the copy
 /// engine. It lives in global memory because this rustc copies large by-value kernel parameters
@@ -22,7 +22,8 @@ pub struct Gemm<E> {
     pub k: u32,
     pub alpha: f32,
     pub beta: f32,
-    /// `[map_a, map_b]` for kernels whose spec asks for tensor maps; null otherwise.
+    /// `[map_a, map_b]` (and `map_c` when the spec has a box of C) for kernels whose spec asks
+    /// for tensor maps; null otherwise.
     pub tensor_maps: *const TensorMap,
 }
 
@@ -199,6 +200,40 @@ impl Output {
                 self.alpha * acc[2] + self.beta * o[2],
                 self.alpha * acc[3] + self.beta * o[3],
             ]
+        }
+    }
+
+    /// [`blend`](Self::blend) for two neighbouring elements; `old` (one vector load) runs only
+    /// when beta ≠ 0.
+    #[inline(always)]
+    pub fn blend2(&self, acc: [f32; 2], old: impl FnOnce() -> [f32; 2]) -> [f32; 2] {
+        if self.beta == 0.0 {
+            [self.alpha * acc[0], self.alpha * acc[1]]
+        } else {
+            let o = old();
+            [self.alpha * acc[0] + self.beta * o[0], self.alpha * acc[1] + self.beta * o[1]]
+        }
+    }
+
+    /// Whether (row, col..col + 2) can be written as one 8-byte vector: both elements exist and
+    /// the row is 8-byte aligned (`col` must be even from an aligned origin).
+    #[inline(always)]
+    pub fn holds2(&self, row: u32, col: u32) -> bool {
+        self.ld % 2 == 0 && row < self.rows && col + 2 <= self.cols
+    }
+
+    /// Writes the epilogue of two accumulators to (row, col..col + 2): one 8-byte vector store
+    /// (plus one vector load of the old C when beta ≠ 0) when both elements exist and the row is
+    /// aligned ([`holds2`](Self::holds2)), else element by element with bounds checks.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub fn store2(&self, row: u32, col: u32, acc: [f32; 2]) {
+        if self.holds2(row, col) {
+            let p = self.ptr(row, col);
+            unsafe { st_global_v2(p, self.blend2(acc, || ld_global_v2(p))) }
+        } else {
+            self.store(row, col, acc[0]);
+            self.store(row, col + 1, acc[1]);
         }
     }
 

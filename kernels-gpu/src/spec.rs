@@ -123,8 +123,9 @@ pub enum Swizzle {
     B128,
 }
 
-/// Tiles a kernel loads with the copy engine (TMA). The host encodes one tensor map per operand
-/// with these boxes (in elements) and passes the kernel a pointer to `[map_a, map_b]`.
+/// Tiles a kernel moves with the copy engine (TMA). The host encodes one tensor map per operand
+/// with these boxes (in elements) and passes the kernel a pointer to `[map_a, map_b]`, or
+/// `[map_a, map_b, map_c]` when the kernel also stores C through the engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TensorMaps {
     /// Box of A: rows (of M) × columns (of K), and how it is swizzled in shared memory.
@@ -133,6 +134,16 @@ pub struct TensorMaps {
     /// Box of B: rows (of K) × columns (of N), and its swizzle.
     pub b_box: (u32, u32),
     pub b_swizzle: Swizzle,
+    /// Box of C (f32): rows × columns, and its swizzle; `None` when C is written by the threads.
+    pub c_box: Option<(u32, u32)>,
+    pub c_swizzle: Swizzle,
+}
+
+impl TensorMaps {
+    /// Maps the kernel receives: 2, or 3 with a map of C.
+    pub const fn count(&self) -> usize {
+        if self.c_box.is_some() { 3 } else { 2 }
+    }
 }
 
 /// Everything the host needs to launch one PTX entry point.

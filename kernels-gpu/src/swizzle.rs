@@ -84,3 +84,40 @@ impl SwizzledTile {
     }
     // ANCHOR_END: chunk
 }
+
+/// A tile of `f32` with 128-byte rows (32 floats) in shared memory, 128-byte swizzled: the layout
+/// the copy engine reads for a box 32 floats wide with `SWIZZLE_128B` (a TMA store of C). Threads
+/// that write pairs of columns `2t, 2t + 1` of eight consecutive rows (the wgmma accumulator
+/// layout) hit eight different chunk positions, so the writes are free of bank conflicts.
+#[derive(Clone, Copy)]
+pub struct SwizzledF32Rows {
+    offset: u32,
+}
+
+impl SwizzledF32Rows {
+    /// Floats per row.
+    pub const COLS: usize = 32;
+
+    /// The tile at byte `offset` of shared memory, a multiple of 1024.
+    #[inline(always)]
+    pub const fn new(offset: usize) -> Self {
+        SwizzledF32Rows { offset: offset as u32 }
+    }
+
+    /// Bytes a tile of `rows` rows occupies.
+    pub const fn bytes(rows: usize) -> usize {
+        rows * Self::COLS * 4
+    }
+
+    /// Shared-memory offset of the tile's first byte.
+    #[inline(always)]
+    pub const fn offset(&self) -> u32 {
+        self.offset
+    }
+
+    /// Byte offset of element (row, col); an even `col` starts an 8-byte pair that stays together.
+    #[inline(always)]
+    pub const fn at(&self, row: u32, col: u32) -> u32 {
+        self.offset + swizzle_128b(row * 128 + col * 4)
+    }
+}

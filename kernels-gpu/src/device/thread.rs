@@ -59,6 +59,19 @@ pub fn sync_threads() {
     unsafe { nvptx::_syncthreads() }
 }
 
+/// Waits until `threads` threads (whole warps) have arrived at the named barrier `id` (1..=15;
+/// 0 is [`sync_threads`]'s), and orders the shared- and global-memory accesses of those threads
+/// before it against theirs after it. Lets a subset of the block (one warpgroup) meet without
+/// stopping the others.
+///
+/// ```ptx
+/// bar.sync id, threads;
+/// ```
+#[inline(always)]
+pub fn named_barrier_sync<const THREADS: u32>(id: u32) {
+    unsafe { core::arch::asm!("bar.sync {id}, {n};", id = in(reg32) id, n = const THREADS, options(nostack)) }
+}
+
 /// Blocks in the grid along x (over N) and y (over M).
 ///
 /// ```ptx

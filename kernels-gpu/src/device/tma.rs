@@ -1,6 +1,11 @@
 //! The copy engine (Tensor Memory Accelerator, sm_90): one thread asks for a whole 2D box of a
 //! matrix described by a tensor map; the engine writes it to shared memory (zeros where the box
 //! leaves the matrix) and reports the bytes on an mbarrier.
+//!
+//! The engine also stores: a box of shared memory goes to the matrix (the parts outside it are
+//! dropped). Stores are tracked per thread in *bulk groups*, like `cp.async` groups: the issuing
+//! thread commits them and waits until their reads of shared memory are done before that memory
+//! is written again (or the block exits).
 
 use core::arch::asm;
 
@@ -47,4 +52,56 @@ pub unsafe fn tma_load_2d(dst: u32, map: *const TensorMap, x: i32, y: i32, bar: 
 #[inline(always)]
 pub unsafe fn tma_prefetch_map(map: *const TensorMap) {
     unsafe { asm!("prefetch.tensormap [{m}];", m = in(reg64) map, options(nostack)) }
+}
+
+/// Copies the box in shared memory at `src` to the box whose first element is (column `x`, row
+/// `y`) of the matrix described by `map`; elements outside the matrix are not written. Joins
+/// this thread's open bulk group.
+///
+/// ```ptx
+/// cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [map, {x, y}], [src];
+/// ```
+///
+/// # Safety
+/// `map` must point to a valid tensor map in global memory, `src` to the box in shared memory
+/// (aligned like a load's destination), written by the generic proxy only before a
+/// [`fence_proxy_async_shared`](super::fence_proxy_async_shared) and a barrier that orders those
+/// writes before this call. The box must stay unchanged until a [`bulk_wait_group_read`] covers
+/// this store.
+#[inline(always)]
+// ANCHOR: tma_store_2d
+pub unsafe fn tma_store_2d(map: *const TensorMap, x: i32, y: i32, src: u32) {
+    unsafe {
+        asm!(
+            "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [{m}, {{{x}, {y}}}], [{s}];",
+            m = in(reg64) map,
+            x = in(reg32) x,
+            y = in(reg32) y,
+            s = in(reg32) src,
+            options(nostack),
+        )
+    }
+}
+// ANCHOR_END: tma_store_2d
+
+/// Closes this thread's bulk copies issued since the last commit into one bulk group.
+///
+/// ```ptx
+/// cp.async.bulk.commit_group;
+/// ```
+#[inline(always)]
+pub fn bulk_commit_group() {
+    unsafe { asm!("cp.async.bulk.commit_group;", options(nostack)) }
+}
+
+/// Waits until at most `N` of this thread's bulk groups still *read* their shared-memory source
+/// (their writes to global memory may still be on the way; a kernel that does not read its
+/// output needs no more).
+///
+/// ```ptx
+/// cp.async.bulk.wait_group.read N;
+/// ```
+#[inline(always)]
+pub fn bulk_wait_group_read<const N: u32>() {
+    unsafe { asm!("cp.async.bulk.wait_group.read {n};", n = const N, options(nostack)) }
 }

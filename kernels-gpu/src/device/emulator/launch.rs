@@ -72,6 +72,8 @@ pub(super) enum State {
     Spinning,
     /// Waiting at the block barrier called from this place.
     Barrier(&'static Location<'static>),
+    /// Waiting at a named barrier (`bar.sync id, count`) called from this place.
+    NamedBarrier(&'static Location<'static>),
     /// Waiting for the rest of its group of this many threads (a warp: 32; a warpgroup: 128) at
     /// the collective called from this place.
     Collective(&'static Location<'static>, u32),
@@ -94,6 +96,10 @@ pub(super) struct Block {
     pub warps: Vec<Group>,
     pub warpgroups: Vec<Group>,
     pub mbarriers: RefCell<super::mbarrier::Mbarriers>,
+    /// Named barriers 0..16 (`bar.sync id, count`; 0 is unused, see `sync_threads`).
+    pub named_barriers: RefCell<Vec<super::thread::NamedBarrier>>,
+    /// Shared memory that copy-engine stores still read: (offset, bytes, issuing thread).
+    pub bulk_reads: RefCell<Vec<(u32, u32, u32)>>,
     pub fault: RefCell<Option<Fault>>,
 }
 
@@ -118,6 +124,8 @@ pub(super) struct Lane {
     yielder: Cell<*const Yielder<(), ()>>,
     /// This thread's `cp.async` copies in flight.
     pub cp_async: RefCell<super::async_copy::Groups>,
+    /// This thread's copy-engine stores whose shared-memory reads are not yet waited for.
+    pub bulk: RefCell<super::tma::BulkGroups>,
 }
 
 impl Lane {
@@ -220,10 +228,12 @@ fn run_block(
         warps: (0..n.div_ceil(32)).map(|w| Group::new((n - 32 * w).min(32) as u32)).collect(),
         warpgroups: (0..n.div_ceil(128)).map(|w| Group::new((n - 128 * w).min(128) as u32)).collect(),
         mbarriers: RefCell::default(),
+        named_barriers: RefCell::new((0..16).map(|_| Default::default()).collect()),
+        bulk_reads: RefCell::default(),
         fault: RefCell::new(None),
     };
     let lanes: Vec<Lane> = (0..n as u32)
-        .map(|tid| Lane { tid, block: &block, yielder: Cell::new(std::ptr::null()), cp_async: RefCell::default() })
+        .map(|tid| Lane { tid, block: &block, yielder: Cell::new(std::ptr::null()), cp_async: RefCell::default(), bulk: RefCell::default() })
         .collect();
     let mut threads: Vec<Coroutine<(), (), (), DefaultStack>> = lanes
         .iter()
@@ -236,6 +246,7 @@ fn run_block(
                 Coroutine::with_stack_unchecked(stack, move |y: &Yielder<(), ()>, ()| {
                     (*lane).yielder.set(y);
                     body();
+                    super::tma::bulk_at_exit();
                 })
             }
         })
@@ -347,6 +358,7 @@ fn deadlock(block: &Block) -> Fault {
         State::Exited => "has exited".to_string(),
         State::Barrier(l) => format!("waits at the block barrier at {l}"),
         State::Collective(l, _) => format!("waits at the collective at {l}"),
+        State::NamedBarrier(l) => format!("waits at the named barrier at {l}"),
         State::Ready | State::Spinning => "is runnable".to_string(),
     };
     for (t, s) in states.iter().enumerate() {

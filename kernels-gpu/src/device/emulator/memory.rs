@@ -100,9 +100,36 @@ pub(super) fn check_by(tid: u32, addr: usize, size: usize, align: usize, kind: K
     fail(format!("out-of-bounds global {verb} of {size} bytes at {addr:#x}: {nearest}, at {at}"))
 }
 
+/// Forgets the shared-memory accesses of the threads in `participants` (a named barrier they all
+/// reached orders them against what they do next). Accesses by other threads are kept, and an
+/// access that several threads read is kept too (the detector no longer knows who they were).
+pub(super) fn ordered_by_barrier(block: &Block, participants: &[u32]) {
+    let mut member = vec![false; block.states.len()];
+    participants.iter().for_each(|&t| member[t as usize] = true);
+    let inside = |t: u32| t != NONE && t != MANY && member[t as usize];
+    for s in block.shadow.borrow_mut().iter_mut() {
+        // Epoch 0 precedes every epoch: the access no longer counts as concurrent.
+        if inside(s.writer) {
+            (s.writer, s.write_epoch) = (NONE, 0);
+        }
+        if inside(s.reader) {
+            (s.reader, s.read_epoch) = (NONE, 0);
+        }
+    }
+}
+
 /// Race detection: within one barrier epoch, a granule written by one thread must not be read or
 /// written by another, and one read by another thread must not be overwritten.
 fn shared_access(block: &Block, tid: u32, offset: usize, size: usize, kind: Kind, at: &Location<'_>) {
+    if kind == Kind::Write {
+        let reads = block.bulk_reads.borrow();
+        if let Some(&(start, len, issuer)) = reads.iter().find(|&&(start, len, _)| offset < (start + len) as usize && start as usize <= offset + size - 1) {
+            drop(reads);
+            fail(format!(
+                "shared-memory write at offset {offset:#x} into the {len} bytes at {start:#x} that a TMA store of thread {issuer} still reads (missing cp.async.bulk.wait_group.read, or a barrier after it) at {at}"
+            ));
+        }
+    }
     let epoch = block.epoch.get();
     let mut shadow = block.shadow.borrow_mut();
     for g in offset / 2..(offset + size).div_ceil(2) {

@@ -5,7 +5,7 @@
 //!   coroutines that switch at barriers and warp collectives (see `launch.rs`).
 //! - Every device function has an emulated twin here with the PTX instruction's semantics
 //!   (indices and barriers, shared memory, scalar and vector loads and stores, `cp.async` groups with zero fill,
-//!   mbarriers, the copy engine, and the warp collectives `ldmatrix` and `mma.sync`, and `wgmma` across a warpgroup).
+//!   mbarriers, named barriers, the copy engine's loads and stores, and the warp collectives `ldmatrix` and `mma.sync`, and `wgmma` across a warpgroup).
 //! - What the hardware would punish is reported as a [`Fault`] naming kernel, block, thread and
 //!   address: out-of-bounds or misaligned global and shared accesses, stores to the inputs, a
 //!   barrier some thread never reaches or reaches at another call site, a warp collective some
@@ -52,7 +52,7 @@ pub mod api {
     };
     pub use super::shared::*;
     pub use super::thread::*;
-    pub use super::tma::{tma_load_2d, tma_prefetch_map};
+    pub use super::tma::{bulk_commit_group, bulk_wait_group_read, tma_load_2d, tma_prefetch_map, tma_store_2d};
     pub use super::vector::*;
     pub use super::wgmma::*;
     pub use super::trap;

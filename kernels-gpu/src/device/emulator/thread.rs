@@ -2,7 +2,7 @@
 
 use std::panic::Location;
 
-use super::launch::{State, lane};
+use super::launch::{State, fail, lane};
 
 pub const WARP_SIZE: u32 = 32;
 
@@ -34,6 +34,45 @@ pub fn sync_threads() {
     lane().suspend(State::Barrier(Location::caller()));
 }
 
+/// `bar.sync id, THREADS`: the thread waits until `THREADS` threads have arrived at named barrier
+/// `id`. Every arrival must name the same count, a multiple of the warp size, and `id` must be
+/// 1..=15 (0 is the block barrier of [`sync_threads`]). When the last one arrives, the race
+/// detector forgets the shared-memory accesses of the participants (they are ordered against
+/// what follows), and all of them go on.
+#[track_caller]
+pub fn named_barrier_sync<const THREADS: u32>(id: u32) {
+    let at = Location::caller();
+    let lane = lane();
+    let block = lane.block();
+    if id == 0 || id > 15 || THREADS == 0 || THREADS % WARP_SIZE != 0 || THREADS > block.states.len() as u32 {
+        fail(format!("bar.sync {id}, {THREADS}: the id must be 1..=15 and the count a non-zero multiple of 32 up to the block size, at {at}"));
+    }
+    let complete = {
+        let mut named = block.named_barriers.borrow_mut();
+        let bar = &mut named[id as usize];
+        if bar.waiting.is_empty() {
+            bar.threads = THREADS;
+        } else if bar.threads != THREADS {
+            let other = bar.threads;
+            drop(named);
+            fail(format!("bar.sync {id}, {THREADS}: other threads wait at this barrier with a count of {other}, at {at}"));
+        }
+        bar.waiting.push(lane.tid);
+        (bar.waiting.len() as u32 == THREADS).then(|| std::mem::take(&mut bar.waiting))
+    };
+    match complete {
+        Some(participants) => {
+            super::memory::ordered_by_barrier(block, &participants);
+            for &t in &participants {
+                if t != lane.tid {
+                    block.states[t as usize].set(State::Ready);
+                }
+            }
+        }
+        None => lane.suspend(State::NamedBarrier(at)),
+    }
+}
+
 /// Blocks in the grid along x and y (`%nctaid`).
 pub fn grid_dims() -> (u32, u32) {
     lane().block().launch().grid
@@ -58,4 +97,11 @@ pub fn setmaxnreg_inc<const N: u32>() {}
 #[track_caller]
 pub fn sync_warp() {
     super::warp::collective((), |lanes: &[()]| vec![(); lanes.len()])
+}
+
+/// One named barrier: the count its current round expects and the threads that have arrived.
+#[derive(Default)]
+pub(crate) struct NamedBarrier {
+    threads: u32,
+    waiting: Vec<u32>,
 }

@@ -1,5 +1,5 @@
-//! 16-byte vector loads and stores (`ld.global.v4.f32` and friends), checked: 16-byte alignment
-//! and the state space the instruction names.
+//! Vector loads and stores (`ld.global.v4.f32`, `st.global.v2.f32` and friends), checked:
+//! alignment to the vector's size and the state space the instruction names.
 
 use std::panic::Location;
 
@@ -7,6 +7,22 @@ use super::memory::{Kind, Space, check};
 
 fn access(p: usize, kind: Kind, space: Space, what: &str, at: &Location<'_>) {
     check(p, 16, 16, kind, space, what, at);
+}
+
+fn access2(p: usize, kind: Kind, space: Space, what: &str, at: &Location<'_>) {
+    check(p, 8, 8, kind, space, what, at);
+}
+
+#[track_caller]
+pub unsafe fn ld_global_v2(p: *const f32) -> [f32; 2] {
+    access2(p as usize, Kind::Read, Space::Global, "ld.global.v2", Location::caller());
+    unsafe { (p as *const [f32; 2]).read() }
+}
+
+#[track_caller]
+pub unsafe fn st_global_v2(p: *mut f32, v: [f32; 2]) {
+    access2(p as usize, Kind::Write, Space::Global, "st.global.v2", Location::caller());
+    unsafe { (p as *mut [f32; 2]).write(v) }
 }
 
 #[track_caller]
@@ -31,4 +47,10 @@ pub unsafe fn ld_shared_v4(p: *const f32) -> [f32; 4] {
 pub unsafe fn st_shared_v4(p: *mut f32, v: [f32; 4]) {
     access(p as usize, Kind::Write, Space::Shared, "st.shared.v4", Location::caller());
     unsafe { (p as *mut [f32; 4]).write(v) }
+}
+
+#[track_caller]
+pub unsafe fn st_shared_v2(p: *mut f32, v: [f32; 2]) {
+    access2(p as usize, Kind::Write, Space::Shared, "st.shared.v2", Location::caller());
+    unsafe { (p as *mut [f32; 2]).write(v) }
 }
