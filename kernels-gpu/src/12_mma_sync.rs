@@ -50,6 +50,10 @@
 use crate::prelude::*;
 use core::marker::PhantomData;
 
+/// Rung 12's plain kernel under a short name, for the variants that reuse its parts.
+type Basic<E, const BM: usize, const BN: usize, const BK: usize, const MT: usize, const NT: usize, const STAGES: usize> =
+    MmaSync<E, BM, BN, BK, MT, NT, STAGES>;
+
 pub const RUNG: Rung = Rung { number: 12, slug: "mma_sync", idea: "tensor cores: ldmatrix + mma.sync from swizzled, cp.async-pipelined tiles" };
 
 /// A `BM × BN` block tile, K-tiles `BK` deep, `STAGES` shared-memory buffers; each warp computes
@@ -103,11 +107,32 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
 
     #[inline(always)]
     unsafe fn run(gemm: &Gemm<E>) {
+        let acc = unsafe { Self::accumulate(gemm) };
+        Self::store(gemm, &acc);
+    }
+}
+
+impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: usize, const NT: usize, const STAGES: usize>
+    MmaSync<E, BM, BN, BK, MT, NT, STAGES>
+{
+    /// The first row and column of this block's tile of C, and of this warp's tile within it.
+    #[inline(always)]
+    fn corners() -> (u32, u32, u32, u32) {
+        let warp = warp_idx() as usize;
+        let (wm0, wn0) = ((warp / (BN / Self::WN) * Self::WM) as u32, (warp % (BN / Self::WN) * Self::WN) as u32);
+        (block_row() * BM as u32, block_col() * BN as u32, wm0, wn0)
+    }
+
+    /// This warp's tile of `A·B`, in the mma accumulator layout.
+    ///
+    /// # Safety
+    /// As for [`GemmKernel::run`].
+    #[inline(always)]
+    unsafe fn accumulate(gemm: &Gemm<E>) -> [[[f32; 4]; NT]; MT] {
         let smem: *mut u8 = dynamic_shared();
         let smem_addr = shared_address(smem);
-        let (tid, warp, lane) = (thread_idx(), warp_idx() as usize, lane_idx());
-        let (wm0, wn0) = ((warp / (BN / Self::WN) * Self::WM) as u32, (warp % (BN / Self::WN) * Self::WN) as u32);
-        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
+        let (tid, lane) = (thread_idx(), lane_idx());
+        let (row0, col0, wm0, wn0) = Self::corners();
         let (a, b) = (gemm.a().window(row0, 0), gemm.b().window(0, col0));
         let (a_vec, b_vec) = aligned_rows(gemm);
         let k_tiles = gemm.k.div_ceil(BK as u32);
@@ -171,7 +196,14 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
         }
         // No copies of real tiles are pending here (the last groups are empty), so the shared
         // memory can be left as is.
+        acc
+    }
 
+    /// Writes `alpha·acc + beta·C` for this warp's tile.
+    #[inline(always)]
+    fn store(gemm: &Gemm<E>, acc: &[[[f32; 4]; NT]; MT]) {
+        let (row0, col0, wm0, wn0) = Self::corners();
+        let lane = lane_idx();
         // ANCHOR: epilogue
         // Epilogue: lane (g, t) holds rows g and g+8, columns 2t and 2t+1 of each 16×8 tile.
         let c = gemm.c().window(row0 + wm0, col0 + wn0);
@@ -194,7 +226,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
 /// `wm0 + l % 16`, column `8·(l / 16)`; of B, row `l % 16`, column `wn0 + 8·(l / 16)` (lane `l`
 /// addresses row `l % 16`, columns `8·(l / 16) .. +8` of a 16×16 block: the four 8×8 matrices of
 /// `ldmatrix.x4` in fragment order, see `device/ldmatrix.rs`). Every other step, fragment and
-/// stage is a [`SwizzledTile::moved`] of these plus the stage's offset.
+/// stage is a [`SwizzledTile::moved`] of these from the stage's address.
 #[derive(Clone, Copy)]
 struct LaneChunks {
     a: u32,
@@ -221,10 +253,10 @@ impl<const MT: usize, const NT: usize> StepFragments<MT, NT> {
     unsafe fn load(stage_addr: u32, a_tile: SwizzledTile, b_tile: SwizzledTile, lane: LaneChunks, k: u32) -> Self {
         let mut f = Self::EMPTY;
         for mt in 0..MT {
-            f.a[mt] = unsafe { ldmatrix_x4(stage_addr + a_tile.moved(lane.a, (mt * 16) as u32, k)) };
+            f.a[mt] = unsafe { ldmatrix_x4(a_tile.moved(stage_addr, lane.a, (mt * 16) as u32, k)) };
         }
         for np in 0..NT / 2 {
-            let r = unsafe { ldmatrix_x4_trans(stage_addr + b_tile.moved(lane.b, k, (np * 16) as u32)) };
+            let r = unsafe { ldmatrix_x4_trans(b_tile.moved(stage_addr, lane.b, k, (np * 16) as u32)) };
             f.b[2 * np] = [r[0], r[1]];
             f.b[2 * np + 1] = [r[2], r[3]];
         }
@@ -264,7 +296,7 @@ unsafe fn copy_interior_tile<E: HalfElem>(smem_addr: u32, tile: SwizzledTile, sr
     let (first_dst, first_src) = (tile.chunk(r0, c), src.window(r0, c));
     for i in 0..rows * chunks_per_row / threads {
         let r = i as u32 * dr;
-        unsafe { cp_async_cg_16(smem_addr + tile.moved(first_dst, r, 0), first_src.ptr(r, 0)) };
+        unsafe { cp_async_cg_16(tile.moved(smem_addr, first_dst, r, 0), first_src.ptr(r, 0)) };
     }
 }
 // ANCHOR_END: copy_interior
@@ -305,7 +337,8 @@ impl<
     const STEPS: usize = BK / 16;
 
     const VALID: () = {
-        let () = MmaSync::<E, BM, BN, BK, MT, NT, STAGES>::VALID;
+        let () = Basic::<E, BM, BN, BK, MT, NT, STAGES>::VALID;
+        let () = Basic::<E, BM, BN, 32, MT, NT, STAGES>::VALID;
         assert!(BK % 32 == 0, "an even number of mma steps per K-tile");
         assert!(Self::THREADS % (BK / 8) == 0 && Self::THREADS % (BN / 8) == 0, "a thread copies one column of chunks");
         assert!(MIN_BLOCKS >= 1 && MIN_BLOCKS * STAGES * Self::STAGE_BYTES <= 227 * 1024, "shared memory of MIN_BLOCKS blocks");
@@ -320,7 +353,7 @@ impl<
 
     #[inline(always)]
     const fn tiles(stage: usize) -> (SwizzledTile, SwizzledTile) {
-        MmaSync::<E, BM, BN, BK, MT, NT, STAGES>::tiles(stage)
+        Basic::<E, BM, BN, BK, MT, NT, STAGES>::tiles(stage)
     }
 }
 
@@ -350,32 +383,60 @@ impl<
 
     #[inline(always)]
     unsafe fn run(gemm: &Gemm<E>) {
-        let smem: *mut u8 = dynamic_shared();
-        let smem_addr = shared_address(smem);
-        let (tid, warp, lane) = (thread_idx(), warp_idx() as usize, lane_idx());
-        let (wm0, wn0) = ((warp / (BN / Self::WN) * Self::WM) as u32, (warp % (BN / Self::WN) * Self::WN) as u32);
-        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
-        let (a, b) = (gemm.a().window(row0, 0), gemm.b().window(0, col0));
+        let (row0, col0, _, _) = Basic::<E, BM, BN, BK, MT, NT, STAGES>::corners();
         let (a_vec, b_vec) = aligned_rows(gemm);
-        let k_tiles = gemm.k.div_ceil(BK as u32);
-        // The block's rows of A and columns of B all exist and are 16-byte aligned: then every
-        // K-tile but a partial last one takes the fast copies.
-        let interior = a_vec && b_vec && a.covers(BM as u32, 1) && b.covers(1, BN as u32);
-        let full_k_tiles = if interior { gemm.k / BK as u32 } else { 0 };
+        // Interior: the block's rows of A and columns of B all exist, every K-tile is whole and
+        // every row is 16-byte aligned, so every copy is a plain one. Other blocks (at the edges
+        // of C, or any block when K % BK ≠ 0 or rows are unaligned) run rung 12's plain pipeline
+        // on the same block and warp tiles.
+        let interior = a_vec
+            && b_vec
+            && gemm.k % BK as u32 == 0
+            && gemm.a().window(row0, 0).covers(BM as u32, 1)
+            && gemm.b().window(0, col0).covers(1, BN as u32);
+        // The plain pipeline takes K-tiles of 32 whatever BK is: half as many copies per thread
+        // (and registers to address them) for BK = 64, in at most half of this kernel's shared
+        // memory.
+        let acc = if interior {
+            unsafe { Self::accumulate_interior(gemm) }
+        } else {
+            unsafe { Basic::<E, BM, BN, 32, MT, NT, STAGES>::accumulate(gemm) }
+        };
+        Basic::<E, BM, BN, BK, MT, NT, STAGES>::store(gemm, &acc);
+    }
+}
 
-        let loader = TileLoader { smem, smem_addr, a, b, a_vec, b_vec, tid, threads: Self::THREADS };
+impl<
+    E: HalfElem,
+    const BM: usize,
+    const BN: usize,
+    const BK: usize,
+    const MT: usize,
+    const NT: usize,
+    const STAGES: usize,
+    const MIN_BLOCKS: usize,
+> MmaSyncPipelined<E, BM, BN, BK, MT, NT, STAGES, MIN_BLOCKS>
+{
+    /// This warp's tile of `A·B` for an interior block (see `run`).
+    ///
+    /// # Safety
+    /// As for [`GemmKernel::run`]; the block is interior.
+    #[inline(always)]
+    unsafe fn accumulate_interior(gemm: &Gemm<E>) -> [[[f32; 4]; NT]; MT] {
+        let smem_addr = shared_address(dynamic_shared::<u8>());
+        let (tid, lane) = (thread_idx(), lane_idx());
+        let (row0, col0, wm0, wn0) = Basic::<E, BM, BN, BK, MT, NT, STAGES>::corners();
+        let (a, b) = (gemm.a().window(row0, 0), gemm.b().window(0, col0));
+        let k_tiles = gemm.k / BK as u32;
+
         // ANCHOR: pipelined_load
         // Issue the copies of K-tile `kt` into buffer `stage`.
         let load = |kt: u32, stage: usize| {
             let (a_tile, b_tile) = Self::tiles(stage);
             let k0 = kt * BK as u32;
-            if kt < full_k_tiles {
-                unsafe {
-                    copy_interior_tile(smem_addr, a_tile, a.window(0, k0), BM, BK, tid, Self::THREADS);
-                    copy_interior_tile(smem_addr, b_tile, b.window(k0, 0), BK, BN, tid, Self::THREADS);
-                }
-            } else {
-                unsafe { loader.load(a_tile, b_tile, k0, BM, BN, BK) };
+            unsafe {
+                copy_interior_tile(smem_addr, a_tile, a.window(0, k0), BM, BK, tid, Self::THREADS);
+                copy_interior_tile(smem_addr, b_tile, b.window(k0, 0), BK, BN, tid, Self::THREADS);
             }
         };
         // ANCHOR_END: pipelined_load
@@ -433,20 +494,7 @@ impl<
             write_stage = next(write_stage);
         }
         // ANCHOR_END: pipelined
-
-        // Epilogue: lane (g, t) holds rows g and g+8, columns 2t and 2t+1 of each 16×8 tile.
-        let c = gemm.c().window(row0 + wm0, col0 + wn0);
-        let (g, t2) = (lane / 4, lane % 4 * 2);
-        for mt in 0..MT {
-            for nt in 0..NT {
-                let (r, col) = ((mt * 16) as u32 + g, (nt * 8) as u32 + t2);
-                let d = acc[mt][nt];
-                c.store(r, col, d[0]);
-                c.store(r, col + 1, d[1]);
-                c.store(r + 8, col, d[2]);
-                c.store(r + 8, col + 1, d[3]);
-            }
-        }
+        acc
     }
 }
 
@@ -539,6 +587,9 @@ entries! {
     bgemm_12_mma_sync_128x256x32_w64x64_s3 => MmaSync<Bf16, 128, 256, 32, 4, 8, 3>,
     bgemm_12_mma_sync_128x256x32_w64x64_s4 => MmaSync<Bf16, 128, 256, 32, 4, 8, 4>,
     bgemm_12_mma_sync_128x256x32_w64x64_s4_fp => MmaSyncPipelined<Bf16, 128, 256, 32, 4, 8, 4>,
+    bgemm_12_mma_sync_128x256x64_w64x64_s3_fp => MmaSyncPipelined<Bf16, 128, 256, 64, 4, 8, 3>,
+    bgemm_12_mma_sync_128x256x64_w64x64_s4_fp => MmaSyncPipelined<Bf16, 128, 256, 64, 4, 8, 4>,
+    bgemm_12_mma_sync_128x128x64_w64x64_s3_fp => MmaSyncPipelined<Bf16, 128, 128, 64, 4, 8, 3, 2>,
 }
 
 /// The f16 instantiation: same kernel, the f16 mma.
