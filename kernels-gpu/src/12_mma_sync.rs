@@ -46,6 +46,29 @@
 //! 757.3) and 284.5 at 8192³ (36.2%). The floor here is the tensor cores' 1070 TFLOP/s dense bf16
 //! peak (132 SMs × 4096 flops per clock × 1.98 GHz); `mma.sync` is Ampere's instruction, issued per
 //! warp from registers that `ldmatrix` must fill, and the next rung replaces both.
+//!
+//! **Hiding the latencies** (`_fp`, [`MmaSyncPipelined`]). In the kernel above every K-tile starts
+//! with a barrier, then the copies of a later tile (a few dozen instructions of edge checks each),
+//! then `ldmatrix`, whose result the first mma waits for: with one block of 8 warps per SM (two
+//! per scheduler), the tensor cores idle through all of that. The `_fp` variants:
+//! - load the fragments of step `kk + 1` before issuing the mmas of step `kk` (two fragment
+//!   buffers: the step `kk` of every tile uses buffer `kk % 2`), and across the tile boundary:
+//!   before the last step of tile `kt`, wait for tile `kt + 1`, pass the barrier and load its first
+//!   fragments, so the last step's mmas cover the barrier and the `ldmatrix` latency. That barrier
+//!   also means every warp has read all of tile `kt`, whose buffer the next tile's copies reuse:
+//!   still one barrier per K-tile;
+//! - copy interior blocks (all their rows of A and columns of B inside the matrices, K a multiple
+//!   of BK, rows 16-byte aligned) with plain `cp.async`, no edge checks: each thread copies one
+//!   column of chunks, so its only per-thread addresses are its first chunk's; the other chunks'
+//!   shared-memory offsets are immediates (whole swizzle blocks further) and their source offsets
+//!   are values the whole block shares. `ldmatrix` addresses likewise come from one chunk per lane
+//!   by [`SwizzledTile::moved`] (an XOR for a step along the 128-byte line, an immediate for whole
+//!   swizzle blocks down), which keeps two fragment buffers, 128 accumulators and the addresses
+//!   within 255 registers;
+//! - send every other block (at the edges of C, K not a multiple of BK, unaligned rows) through the
+//!   plain pipeline above with 32-deep K-tiles, on the same block and warp tiles;
+//! - offer BK = 64 (half the barriers per flop), block tiles of 256×128, and 128×128 with four
+//!   64×64 warps at two blocks per SM (whose barriers then need not line up).
 
 use crate::prelude::*;
 use core::marker::PhantomData;
@@ -301,10 +324,10 @@ unsafe fn copy_interior_tile<E: HalfElem>(smem_addr: u32, tile: SwizzledTile, sr
 }
 // ANCHOR_END: copy_interior
 
-/// Rung 12 with the latencies hidden: fragments of the next mma step are loaded while the tensor
-/// cores work on the current one, across the K-tile boundary too, and K-tiles wholly inside A and
-/// B are copied without edge checks. Same tiles, layout and tails as [`MmaSync`]; `BK` is a
-/// multiple of 32 (an even number of mma steps, so the step `kk` uses fragment buffer `kk % 2`
+/// Rung 12 with the latencies hidden (see the module documentation): fragments of the next mma
+/// step are loaded while the tensor cores work on the current one, across the K-tile boundary too,
+/// and interior blocks copy without edge checks. Same tiles, layout and tails as [`MmaSync`];
+/// `BK` is 32 or 64 (an even number of mma steps, so the step `kk` uses fragment buffer `kk % 2`
 /// in every K-tile). `MIN_BLOCKS` blocks share an SM (`.minnctapersm`; 1 leaves ptxas free).
 pub struct MmaSyncPipelined<
     E,
@@ -355,68 +378,7 @@ impl<
     const fn tiles(stage: usize) -> (SwizzledTile, SwizzledTile) {
         Basic::<E, BM, BN, BK, MT, NT, STAGES>::tiles(stage)
     }
-}
 
-impl<
-    E: HalfElem,
-    const BM: usize,
-    const BN: usize,
-    const BK: usize,
-    const MT: usize,
-    const NT: usize,
-    const STAGES: usize,
-    const MIN_BLOCKS: usize,
-> GemmKernel for MmaSyncPipelined<E, BM, BN, BK, MT, NT, STAGES, MIN_BLOCKS>
-{
-    type Elem = E;
-    const SPEC: KernelSpec = {
-        let () = Self::VALID;
-        let spec = KernelSpec::unnamed(
-            RUNG,
-            E::DTYPE,
-            Tile::block(BM as u32, BN as u32, BK as u32).with_warp(Self::WM as u32, Self::WN as u32).with_stages(STAGES as u32),
-            Self::THREADS as u32,
-            (STAGES * Self::STAGE_BYTES) as u32,
-        );
-        if MIN_BLOCKS > 1 { spec.with_min_blocks_per_sm(MIN_BLOCKS as u32) } else { spec }
-    };
-
-    #[inline(always)]
-    unsafe fn run(gemm: &Gemm<E>) {
-        let (row0, col0, _, _) = Basic::<E, BM, BN, BK, MT, NT, STAGES>::corners();
-        let (a_vec, b_vec) = aligned_rows(gemm);
-        // Interior: the block's rows of A and columns of B all exist, every K-tile is whole and
-        // every row is 16-byte aligned, so every copy is a plain one. Other blocks (at the edges
-        // of C, or any block when K % BK ≠ 0 or rows are unaligned) run rung 12's plain pipeline
-        // on the same block and warp tiles.
-        let interior = a_vec
-            && b_vec
-            && gemm.k % BK as u32 == 0
-            && gemm.a().window(row0, 0).covers(BM as u32, 1)
-            && gemm.b().window(0, col0).covers(1, BN as u32);
-        // The plain pipeline takes K-tiles of 32 whatever BK is: half as many copies per thread
-        // (and registers to address them) for BK = 64, in at most half of this kernel's shared
-        // memory.
-        let acc = if interior {
-            unsafe { Self::accumulate_interior(gemm) }
-        } else {
-            unsafe { Basic::<E, BM, BN, 32, MT, NT, STAGES>::accumulate(gemm) }
-        };
-        Basic::<E, BM, BN, BK, MT, NT, STAGES>::store(gemm, &acc);
-    }
-}
-
-impl<
-    E: HalfElem,
-    const BM: usize,
-    const BN: usize,
-    const BK: usize,
-    const MT: usize,
-    const NT: usize,
-    const STAGES: usize,
-    const MIN_BLOCKS: usize,
-> MmaSyncPipelined<E, BM, BN, BK, MT, NT, STAGES, MIN_BLOCKS>
-{
     /// This warp's tile of `A·B` for an interior block (see `run`).
     ///
     /// # Safety
@@ -497,6 +459,56 @@ impl<
         acc
     }
 }
+
+impl<
+    E: HalfElem,
+    const BM: usize,
+    const BN: usize,
+    const BK: usize,
+    const MT: usize,
+    const NT: usize,
+    const STAGES: usize,
+    const MIN_BLOCKS: usize,
+> GemmKernel for MmaSyncPipelined<E, BM, BN, BK, MT, NT, STAGES, MIN_BLOCKS>
+{
+    type Elem = E;
+    const SPEC: KernelSpec = {
+        let () = Self::VALID;
+        let spec = KernelSpec::unnamed(
+            RUNG,
+            E::DTYPE,
+            Tile::block(BM as u32, BN as u32, BK as u32).with_warp(Self::WM as u32, Self::WN as u32).with_stages(STAGES as u32),
+            Self::THREADS as u32,
+            (STAGES * Self::STAGE_BYTES) as u32,
+        );
+        if MIN_BLOCKS > 1 { spec.with_min_blocks_per_sm(MIN_BLOCKS as u32) } else { spec }
+    };
+
+    #[inline(always)]
+    unsafe fn run(gemm: &Gemm<E>) {
+        let (row0, col0, _, _) = Basic::<E, BM, BN, BK, MT, NT, STAGES>::corners();
+        let (a_vec, b_vec) = aligned_rows(gemm);
+        // Interior: the block's rows of A and columns of B all exist, every K-tile is whole and
+        // every row is 16-byte aligned, so every copy is a plain one. Other blocks (at the edges
+        // of C, or any block when K % BK ≠ 0 or rows are unaligned) run rung 12's plain pipeline
+        // on the same block and warp tiles.
+        let interior = a_vec
+            && b_vec
+            && gemm.k % BK as u32 == 0
+            && gemm.a().window(row0, 0).covers(BM as u32, 1)
+            && gemm.b().window(0, col0).covers(1, BN as u32);
+        // The plain pipeline takes K-tiles of 32 whatever BK is: half as many copies per thread
+        // (and registers to address them) for BK = 64, in at most half of this kernel's shared
+        // memory.
+        let acc = if interior {
+            unsafe { Self::accumulate_interior(gemm) }
+        } else {
+            unsafe { Basic::<E, BM, BN, 32, MT, NT, STAGES>::accumulate(gemm) }
+        };
+        Basic::<E, BM, BN, BK, MT, NT, STAGES>::store(gemm, &acc);
+    }
+}
+
 
 /// Whether the rows of A and of B start on 16-byte boundaries (so 16-byte `cp.async` applies):
 /// K (for A) or N (for B) a multiple of 8 elements, and the matrix itself 16-byte aligned.
@@ -589,6 +601,7 @@ entries! {
     bgemm_12_mma_sync_128x256x32_w64x64_s4_fp => MmaSyncPipelined<Bf16, 128, 256, 32, 4, 8, 4>,
     bgemm_12_mma_sync_128x256x64_w64x64_s3_fp => MmaSyncPipelined<Bf16, 128, 256, 64, 4, 8, 3>,
     bgemm_12_mma_sync_128x256x64_w64x64_s4_fp => MmaSyncPipelined<Bf16, 128, 256, 64, 4, 8, 4>,
+    bgemm_12_mma_sync_256x128x64_w64x64_s4_fp => MmaSyncPipelined<Bf16, 256, 128, 64, 4, 8, 4>,
     bgemm_12_mma_sync_128x128x64_w64x64_s3_fp => MmaSyncPipelined<Bf16, 128, 128, 64, 4, 8, 3, 2>,
 }
 
