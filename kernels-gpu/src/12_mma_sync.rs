@@ -46,9 +46,36 @@
 //! 757.3) and 284.5 at 8192³ (36.2%). The floor here is the tensor cores' 1070 TFLOP/s dense bf16
 //! peak (132 SMs × 4096 flops per clock × 1.98 GHz); `mma.sync` is Ampere's instruction, issued per
 //! warp from registers that `ldmatrix` must fill, and the next rung replaces both.
+//!
+//! **Hiding the latencies** (`_fp`, [`MmaSyncPipelined`]). In the kernel above every K-tile starts
+//! with a barrier, then the copies of a later tile (a few dozen instructions of edge checks each),
+//! then `ldmatrix`, whose result the first mma waits for: with one block of 8 warps per SM (two
+//! per scheduler), the tensor cores idle through all of that. The `_fp` variants:
+//! - load the fragments of step `kk + 1` before issuing the mmas of step `kk` (two fragment
+//!   buffers: the step `kk` of every tile uses buffer `kk % 2`), and across the tile boundary:
+//!   before the last step of tile `kt`, wait for tile `kt + 1`, pass the barrier and load its first
+//!   fragments, so the last step's mmas cover the barrier and the `ldmatrix` latency. That barrier
+//!   also means every warp has read all of tile `kt`, whose buffer the next tile's copies reuse:
+//!   still one barrier per K-tile;
+//! - copy interior blocks (all their rows of A and columns of B inside the matrices, K a multiple
+//!   of BK, rows 16-byte aligned) with plain `cp.async`, no edge checks: each thread copies one
+//!   column of chunks, so its only per-thread addresses are its first chunk's; the other chunks'
+//!   shared-memory offsets are immediates (whole swizzle blocks further) and their source offsets
+//!   are values the whole block shares. `ldmatrix` addresses likewise come from one chunk per lane
+//!   by [`SwizzledTile::moved`] (an XOR for a step along the 128-byte line, an immediate for whole
+//!   swizzle blocks down), which keeps two fragment buffers, 128 accumulators and the addresses
+//!   within 255 registers;
+//! - send every other block (at the edges of C, K not a multiple of BK, unaligned rows) through the
+//!   plain pipeline above with 32-deep K-tiles, on the same block and warp tiles;
+//! - offer BK = 64 (half the barriers per flop), block tiles of 256×128, and 128×128 with four
+//!   64×64 warps at two blocks per SM (whose barriers then need not line up).
 
 use crate::prelude::*;
 use core::marker::PhantomData;
+
+/// Rung 12's plain kernel under a short name, for the variants that reuse its parts.
+type Basic<E, const BM: usize, const BN: usize, const BK: usize, const MT: usize, const NT: usize, const STAGES: usize> =
+    MmaSync<E, BM, BN, BK, MT, NT, STAGES>;
 
 pub const RUNG: Rung = Rung { number: 12, slug: "mma_sync", idea: "tensor cores: ldmatrix + mma.sync from swizzled, cp.async-pipelined tiles" };
 
@@ -80,7 +107,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
 
     /// Shared-memory tiles of A (`BM × BK`) and B (`BK × BN`) of one stage.
     #[inline(always)]
-    fn tiles(stage: usize) -> (SwizzledTile, SwizzledTile) {
+    const fn tiles(stage: usize) -> (SwizzledTile, SwizzledTile) {
         let base = stage * Self::STAGE_BYTES;
         (SwizzledTile::new(base, BM, BK), SwizzledTile::new(base + Self::A_BYTES, BK, BN))
     }
@@ -103,11 +130,32 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
 
     #[inline(always)]
     unsafe fn run(gemm: &Gemm<E>) {
+        let acc = unsafe { Self::accumulate(gemm) };
+        Self::store(gemm, &acc);
+    }
+}
+
+impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: usize, const NT: usize, const STAGES: usize>
+    MmaSync<E, BM, BN, BK, MT, NT, STAGES>
+{
+    /// The first row and column of this block's tile of C, and of this warp's tile within it.
+    #[inline(always)]
+    fn corners() -> (u32, u32, u32, u32) {
+        let warp = warp_idx() as usize;
+        let (wm0, wn0) = ((warp / (BN / Self::WN) * Self::WM) as u32, (warp % (BN / Self::WN) * Self::WN) as u32);
+        (block_row() * BM as u32, block_col() * BN as u32, wm0, wn0)
+    }
+
+    /// This warp's tile of `A·B`, in the mma accumulator layout.
+    ///
+    /// # Safety
+    /// As for [`GemmKernel::run`].
+    #[inline(always)]
+    unsafe fn accumulate(gemm: &Gemm<E>) -> [[[f32; 4]; NT]; MT] {
         let smem: *mut u8 = dynamic_shared();
         let smem_addr = shared_address(smem);
-        let (tid, warp, lane) = (thread_idx(), warp_idx() as usize, lane_idx());
-        let (wm0, wn0) = ((warp / (BN / Self::WN) * Self::WM) as u32, (warp % (BN / Self::WN) * Self::WN) as u32);
-        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
+        let (tid, lane) = (thread_idx(), lane_idx());
+        let (row0, col0, wm0, wn0) = Self::corners();
         let (a, b) = (gemm.a().window(row0, 0), gemm.b().window(0, col0));
         let (a_vec, b_vec) = aligned_rows(gemm);
         let k_tiles = gemm.k.div_ceil(BK as u32);
@@ -171,7 +219,14 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
         }
         // No copies of real tiles are pending here (the last groups are empty), so the shared
         // memory can be left as is.
+        acc
+    }
 
+    /// Writes `alpha·acc + beta·C` for this warp's tile.
+    #[inline(always)]
+    fn store(gemm: &Gemm<E>, acc: &[[[f32; 4]; NT]; MT]) {
+        let (row0, col0, wm0, wn0) = Self::corners();
+        let lane = lane_idx();
         // ANCHOR: epilogue
         // Epilogue: lane (g, t) holds rows g and g+8, columns 2t and 2t+1 of each 16×8 tile.
         let c = gemm.c().window(row0 + wm0, col0 + wn0);
@@ -189,6 +244,271 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
         // ANCHOR_END: epilogue
     }
 }
+
+/// The chunks of a lane's `ldmatrix` rows for step 0 of its warp tile in stage 0: of A, row
+/// `wm0 + l % 16`, column `8·(l / 16)`; of B, row `l % 16`, column `wn0 + 8·(l / 16)` (lane `l`
+/// addresses row `l % 16`, columns `8·(l / 16) .. +8` of a 16×16 block: the four 8×8 matrices of
+/// `ldmatrix.x4` in fragment order, see `device/ldmatrix.rs`). Every other step, fragment and
+/// stage is a [`SwizzledTile::moved`] of these from the stage's address.
+#[derive(Clone, Copy)]
+struct LaneChunks {
+    a: u32,
+    b: u32,
+}
+
+/// The operands of one 16-deep mma step of a warp tile: `MT` A fragments (16×16 each) and `NT`
+/// B fragments (16×8 each), as `ldmatrix` leaves them.
+#[derive(Clone, Copy)]
+struct StepFragments<const MT: usize, const NT: usize> {
+    a: [[u32; 4]; MT],
+    b: [[u32; 2]; NT],
+}
+
+impl<const MT: usize, const NT: usize> StepFragments<MT, NT> {
+    const EMPTY: Self = StepFragments { a: [[0; 4]; MT], b: [[0; 2]; NT] };
+
+    /// Loads step `k` (a multiple of 16) from the stage at shared address `stage_addr`, whose
+    /// tiles have the shapes of `a_tile` and `b_tile` (those of stage 0).
+    ///
+    /// # Safety
+    /// The stage lies in this block's shared memory; all 32 lanes call it together.
+    #[inline(always)]
+    unsafe fn load(stage_addr: u32, a_tile: SwizzledTile, b_tile: SwizzledTile, lane: LaneChunks, k: u32) -> Self {
+        let mut f = Self::EMPTY;
+        for mt in 0..MT {
+            f.a[mt] = unsafe { ldmatrix_x4(a_tile.moved(stage_addr, lane.a, (mt * 16) as u32, k)) };
+        }
+        for np in 0..NT / 2 {
+            let r = unsafe { ldmatrix_x4_trans(b_tile.moved(stage_addr, lane.b, k, (np * 16) as u32)) };
+            f.b[2 * np] = [r[0], r[1]];
+            f.b[2 * np + 1] = [r[2], r[3]];
+        }
+        f
+    }
+
+    /// `acc += A · B` for this step: `MT · NT` mmas.
+    #[inline(always)]
+    fn mma<E: HalfElem>(&self, acc: &mut [[[f32; 4]; NT]; MT]) {
+        for mt in 0..MT {
+            for nt in 0..NT {
+                mma_m16n8k16::<E>(&mut acc[mt][nt], self.a[mt], self.b[nt]);
+            }
+        }
+    }
+}
+
+/// Copies the `rows × cols` tile at the origin of `src` into the swizzled `tile` with plain 16-byte
+/// `cp.async.cg`: the fast path for tiles wholly inside the matrix with 16-byte-aligned rows, no
+/// edge checks and no zero-fill. Chunks are dealt out as in [`copy_tile`] (chunk `tid + i·threads`),
+/// and since `threads` is a multiple of the chunks per row, a thread copies one column of chunks,
+/// `dr = threads / chunks_per_row` rows apart. So its first chunk is the only per-thread address:
+/// the others are `i·dr` rows on, the same shared-memory move for every thread (an immediate, as
+/// `dr` rows are whole swizzle blocks) and the same source offset `i·dr·ld` (a value the whole
+/// block shares).
+///
+/// # Safety
+/// As for [`copy_tile`], and the whole window lies inside the matrix with 16-byte-aligned rows;
+/// `tile.moves_by_blocks(dr)`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+// ANCHOR: copy_interior
+unsafe fn copy_interior_tile<E: HalfElem>(smem_addr: u32, tile: SwizzledTile, src: Matrix<E>, rows: usize, cols: usize, tid: u32, threads: usize) {
+    let chunks_per_row = cols / 8;
+    let (r0, c) = (tid / chunks_per_row as u32, tid % chunks_per_row as u32 * 8);
+    let dr = (threads / chunks_per_row) as u32;
+    let (first_dst, first_src) = (tile.chunk(r0, c), src.window(r0, c));
+    for i in 0..rows * chunks_per_row / threads {
+        let r = i as u32 * dr;
+        unsafe { cp_async_cg_16(tile.moved(smem_addr, first_dst, r, 0), first_src.ptr(r, 0)) };
+    }
+}
+// ANCHOR_END: copy_interior
+
+/// Rung 12 with the latencies hidden (see the module documentation): fragments of the next mma
+/// step are loaded while the tensor cores work on the current one, across the K-tile boundary too,
+/// and interior blocks copy without edge checks. Same tiles, layout and tails as [`MmaSync`];
+/// `BK` is 32 or 64 (an even number of mma steps, so the step `kk` uses fragment buffer `kk % 2`
+/// in every K-tile). `MIN_BLOCKS` blocks share an SM (`.minnctapersm`; 1 leaves ptxas free).
+pub struct MmaSyncPipelined<
+    E,
+    const BM: usize,
+    const BN: usize,
+    const BK: usize,
+    const MT: usize,
+    const NT: usize,
+    const STAGES: usize,
+    const MIN_BLOCKS: usize = 1,
+>(PhantomData<E>);
+
+impl<
+    E: HalfElem,
+    const BM: usize,
+    const BN: usize,
+    const BK: usize,
+    const MT: usize,
+    const NT: usize,
+    const STAGES: usize,
+    const MIN_BLOCKS: usize,
+> MmaSyncPipelined<E, BM, BN, BK, MT, NT, STAGES, MIN_BLOCKS>
+{
+    const WM: usize = 16 * MT;
+    const WN: usize = 8 * NT;
+    const THREADS: usize = (BM / Self::WM) * (BN / Self::WN) * 32;
+    const A_BYTES: usize = SwizzledTile::bytes(BM, BK);
+    const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(BK, BN);
+    /// mma steps per K-tile.
+    const STEPS: usize = BK / 16;
+
+    const VALID: () = {
+        let () = Basic::<E, BM, BN, BK, MT, NT, STAGES>::VALID;
+        let () = Basic::<E, BM, BN, 32, MT, NT, STAGES>::VALID;
+        assert!(BK % 32 == 0, "an even number of mma steps per K-tile");
+        assert!(Self::THREADS % (BK / 8) == 0 && Self::THREADS % (BN / 8) == 0, "a thread copies one column of chunks");
+        assert!(MIN_BLOCKS >= 1 && MIN_BLOCKS * STAGES * Self::STAGE_BYTES <= 227 * 1024, "shared memory of MIN_BLOCKS blocks");
+        // Fragment addresses are moves from one chunk per lane (SwizzledTile::moved): down by
+        // whole swizzle blocks, right within one 128-byte line.
+        let (a_tile, b_tile) = Self::tiles(0);
+        assert!(a_tile.moves_by_blocks(16) && b_tile.moves_by_blocks(16));
+        assert!(BK <= 64 && 64 % Self::WN == 0, "steps and n-tiles stay within a 128-byte line");
+        // So are the fast copies' moves (see copy_interior_tile).
+        assert!(a_tile.moves_by_blocks((Self::THREADS / (BK / 8)) as u32) && b_tile.moves_by_blocks((Self::THREADS / (BN / 8)) as u32));
+    };
+
+    #[inline(always)]
+    const fn tiles(stage: usize) -> (SwizzledTile, SwizzledTile) {
+        Basic::<E, BM, BN, BK, MT, NT, STAGES>::tiles(stage)
+    }
+
+    /// This warp's tile of `A·B` for an interior block (see `run`).
+    ///
+    /// # Safety
+    /// As for [`GemmKernel::run`]; the block is interior.
+    #[inline(always)]
+    unsafe fn accumulate_interior(gemm: &Gemm<E>) -> [[[f32; 4]; NT]; MT] {
+        let smem_addr = shared_address(dynamic_shared::<u8>());
+        let (tid, lane) = (thread_idx(), lane_idx());
+        let (row0, col0, wm0, wn0) = Basic::<E, BM, BN, BK, MT, NT, STAGES>::corners();
+        let (a, b) = (gemm.a().window(row0, 0), gemm.b().window(0, col0));
+        let k_tiles = gemm.k / BK as u32;
+
+        // ANCHOR: pipelined_load
+        // Issue the copies of K-tile `kt` into buffer `stage`.
+        let load = |kt: u32, stage: usize| {
+            let (a_tile, b_tile) = Self::tiles(stage);
+            let k0 = kt * BK as u32;
+            unsafe {
+                copy_interior_tile(smem_addr, a_tile, a.window(0, k0), BM, BK, tid, Self::THREADS);
+                copy_interior_tile(smem_addr, b_tile, b.window(k0, 0), BK, BN, tid, Self::THREADS);
+            }
+        };
+        // ANCHOR_END: pipelined_load
+        let (a_tile0, b_tile0) = Self::tiles(0);
+        let (r16, c8) = (lane % 16, lane / 16 * 8);
+        let lane_chunks = LaneChunks { a: a_tile0.chunk(wm0 + r16, c8), b: b_tile0.chunk(r16, wn0 + c8) };
+        let fragments = |stage: usize, step: usize| {
+            let stage_addr = smem_addr + (stage * Self::STAGE_BYTES) as u32;
+            unsafe { StepFragments::<MT, NT>::load(stage_addr, a_tile0, b_tile0, lane_chunks, (step * 16) as u32) }
+        };
+        let next = |stage: usize| if stage + 1 == STAGES { 0 } else { stage + 1 };
+
+        // ANCHOR: pipelined
+        // Prologue: the first STAGES-1 tiles in flight, one group each; wait for tile 0 and load
+        // the fragments of its first step.
+        for s in 0..STAGES - 1 {
+            if (s as u32) < k_tiles {
+                load(s as u32, s);
+            }
+            cp_async_commit_group();
+        }
+        cp_async_wait_pending(STAGES - 2);
+        sync_threads();
+
+        let mut acc = [[[0.0f32; 4]; NT]; MT];
+        // Step kk of every K-tile uses buffer kk % 2; buffer 0 holds the first step of tile 0.
+        let mut frags = [fragments(0, 0), StepFragments::<MT, NT>::EMPTY];
+        let (mut read_stage, mut write_stage) = (0, STAGES - 1);
+        for kt in 0..k_tiles {
+            // Buffer `write_stage` held tile kt-1, which every warp finished reading before the
+            // barrier of the previous iteration.
+            let ahead = kt + STAGES as u32 - 1;
+            if ahead < k_tiles {
+                load(ahead, write_stage);
+            }
+            cp_async_commit_group();
+
+            // Unrolled: the fragment buffers must be indexed by constants to stay in registers.
+            unroll!(Self::STEPS, |kk| {
+                // Load the operands of the following step before the mmas of this one.
+                if kk + 1 < Self::STEPS {
+                    frags[(kk + 1) % 2] = fragments(read_stage, kk + 1);
+                } else if kt + 1 < k_tiles {
+                    // The following step is the first of tile kt+1: wait until it has landed for
+                    // this thread, then for every thread. The barrier also means every warp has
+                    // read all of tile kt (its last step is in registers), so the next iteration
+                    // may overwrite that buffer.
+                    cp_async_wait_pending(STAGES - 2);
+                    sync_threads();
+                    frags[0] = fragments(next(read_stage), 0);
+                }
+                frags[kk % 2].mma::<E>(&mut acc);
+            });
+            read_stage = next(read_stage);
+            write_stage = next(write_stage);
+        }
+        // ANCHOR_END: pipelined
+        acc
+    }
+}
+
+impl<
+    E: HalfElem,
+    const BM: usize,
+    const BN: usize,
+    const BK: usize,
+    const MT: usize,
+    const NT: usize,
+    const STAGES: usize,
+    const MIN_BLOCKS: usize,
+> GemmKernel for MmaSyncPipelined<E, BM, BN, BK, MT, NT, STAGES, MIN_BLOCKS>
+{
+    type Elem = E;
+    const SPEC: KernelSpec = {
+        let () = Self::VALID;
+        let spec = KernelSpec::unnamed(
+            RUNG,
+            E::DTYPE,
+            Tile::block(BM as u32, BN as u32, BK as u32).with_warp(Self::WM as u32, Self::WN as u32).with_stages(STAGES as u32),
+            Self::THREADS as u32,
+            (STAGES * Self::STAGE_BYTES) as u32,
+        );
+        if MIN_BLOCKS > 1 { spec.with_min_blocks_per_sm(MIN_BLOCKS as u32) } else { spec }
+    };
+
+    #[inline(always)]
+    unsafe fn run(gemm: &Gemm<E>) {
+        let (row0, col0, _, _) = Basic::<E, BM, BN, BK, MT, NT, STAGES>::corners();
+        let (a_vec, b_vec) = aligned_rows(gemm);
+        // Interior: the block's rows of A and columns of B all exist, every K-tile is whole and
+        // every row is 16-byte aligned, so every copy is a plain one. Other blocks (at the edges
+        // of C, or any block when K % BK ≠ 0 or rows are unaligned) run rung 12's plain pipeline
+        // on the same block and warp tiles.
+        let interior = a_vec
+            && b_vec
+            && gemm.k % BK as u32 == 0
+            && gemm.a().window(row0, 0).covers(BM as u32, 1)
+            && gemm.b().window(0, col0).covers(1, BN as u32);
+        // The plain pipeline takes K-tiles of 32 whatever BK is: half as many copies per thread
+        // (and registers to address them) for BK = 64, in at most half of this kernel's shared
+        // memory.
+        let acc = if interior {
+            unsafe { Self::accumulate_interior(gemm) }
+        } else {
+            unsafe { Basic::<E, BM, BN, 32, MT, NT, STAGES>::accumulate(gemm) }
+        };
+        Basic::<E, BM, BN, BK, MT, NT, STAGES>::store(gemm, &acc);
+    }
+}
+
 
 /// Whether the rows of A and of B start on 16-byte boundaries (so 16-byte `cp.async` applies):
 /// K (for A) or N (for B) a multiple of 8 elements, and the matrix itself 16-byte aligned.
@@ -278,6 +598,11 @@ entries! {
     bgemm_12_mma_sync_128x128x32_w64x32_s4 => MmaSync<Bf16, 128, 128, 32, 4, 4, 4>,
     bgemm_12_mma_sync_128x256x32_w64x64_s3 => MmaSync<Bf16, 128, 256, 32, 4, 8, 3>,
     bgemm_12_mma_sync_128x256x32_w64x64_s4 => MmaSync<Bf16, 128, 256, 32, 4, 8, 4>,
+    bgemm_12_mma_sync_128x256x32_w64x64_s4_fp => MmaSyncPipelined<Bf16, 128, 256, 32, 4, 8, 4>,
+    bgemm_12_mma_sync_128x256x64_w64x64_s3_fp => MmaSyncPipelined<Bf16, 128, 256, 64, 4, 8, 3>,
+    bgemm_12_mma_sync_128x256x64_w64x64_s4_fp => MmaSyncPipelined<Bf16, 128, 256, 64, 4, 8, 4>,
+    bgemm_12_mma_sync_256x128x64_w64x64_s4_fp => MmaSyncPipelined<Bf16, 256, 128, 64, 4, 8, 4>,
+    bgemm_12_mma_sync_128x128x64_w64x64_s3_fp => MmaSyncPipelined<Bf16, 128, 128, 64, 4, 8, 3, 2>,
 }
 
 /// The f16 instantiation: same kernel, the f16 mma.

@@ -83,6 +83,30 @@ impl SwizzledTile {
         self.offset + panel * self.panel_bytes() + swizzle_128b(row * self.row_bytes + c * 2)
     }
     // ANCHOR_END: chunk
+
+    /// The shared address `base` plus the offset of the chunk `dr` rows down and `dc` columns
+    /// right of the chunk at offset `at`, a value of [`chunk`](Self::chunk)`(row, col)`, without
+    /// recomputing the swizzle: kernels compute one chunk per lane and reach the others with one
+    /// XOR and an immediate offset. Moving down by whole 1024-byte blocks keeps the XOR pattern
+    /// (an addition), and moving right within a 128-byte line only flips bits of the chunk index,
+    /// which commutes with the XOR. So `dr · row bytes` must be a multiple of 1024 (see
+    /// [`moves_by_blocks`](Self::moves_by_blocks)), and `dc / 8` must share no bit with the index
+    /// (0–7) of the chunk of (row, col) within its 128-byte line, their sum staying below 8.
+    ///
+    /// `base` is added before the row move so that the move stays a separate addition (an
+    /// immediate offset of the instruction) rather than being merged into the XOR.
+    #[inline(always)]
+    // ANCHOR: moved
+    pub const fn moved(&self, base: u32, at: u32, dr: u32, dc: u32) -> u32 {
+        base + (at ^ (dc * 2)) + dr * self.row_bytes
+    }
+    // ANCHOR_END: moved
+
+    /// Whether moving down by `rows` rows moves by whole 1024-byte swizzle blocks (as
+    /// [`moved`](Self::moved) requires).
+    pub const fn moves_by_blocks(&self, rows: u32) -> bool {
+        rows * self.row_bytes % 1024 == 0
+    }
 }
 
 /// A tile of `f32` with 128-byte rows (32 floats) in shared memory, 128-byte swizzled: the layout
