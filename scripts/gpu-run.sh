@@ -114,7 +114,7 @@ if [[ $mode == profile ]]; then
         --section LaunchStats --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
         "$here/rgemm" run --kernel "$k" --m "$size" --n "$size" --k "$size" --iters 1 >"$log" 2>&1 || status=1
     note "ncu $k at $size: $(grep -cE 'stalled' "$log") stall metrics"
-    grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Issue Slots Busy|No Eligible|stalled" "$log" \
+    grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Issue Slots Busy|No Eligible|L2 Hit Rate|DRAM Throughput|Mem Busy|Max Bandwidth|stalled" "$log" \
       | tee -a "$logs/summary.txt"
   done
 fi

@@ -83,7 +83,6 @@ pub struct Tma<
     const TN: usize,
     const STAGES: usize,
     const WARP_ARRIVE: bool = false,
-    const UNROLL: usize = 1,
 >;
 
 impl<
@@ -95,8 +94,7 @@ impl<
     const TN: usize,
     const STAGES: usize,
     const WARP_ARRIVE: bool,
-    const UNROLL: usize,
-> Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE, UNROLL>
+> Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE>
 {
     const TILING: WarpTiling = WarpTiling::new(BM, BN, WM, WN, TM, TN, ALayout::Swizzled);
     /// Computing threads; the producer warp comes after them.
@@ -125,8 +123,7 @@ impl<
     const TN: usize,
     const STAGES: usize,
     const WARP_ARRIVE: bool,
-    const UNROLL: usize,
-> GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE, UNROLL>
+> GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE>
 {
     type Elem = f32;
     const SPEC: KernelSpec = {
@@ -221,15 +218,12 @@ impl<
             unsafe { mbarrier_wait(full(s), round & 1) };
             let a_ptr = stages.wrapping_add(s * Self::STAGE_BYTES);
             let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, BN) };
-            for outer in 0..BOX_K / 8 / UNROLL {
-                unroll!(UNROLL, |inner| {
-                    let chunk = outer * UNROLL + inner;
-                    for g in 0..2 {
-                        let k = chunk * 8 + 4 * g;
-                        let a_vals = unsafe { reader.load(a_ptr, k / 4) };
-                        four_steps(&mut acc, &a_vals, &b_tile, k, &place);
-                    }
-                });
+            for chunk in 0..BOX_K / 8 {
+                for g in 0..2 {
+                    let k = chunk * 8 + 4 * g;
+                    let a_vals = unsafe { reader.load(a_ptr, k / 4) };
+                    four_steps(&mut acc, &a_vals, &b_tile, k, &place);
+                }
             }
             // This thread's reads of stage s are done (they are in registers): the producer may
             // overwrite it.
@@ -262,6 +256,4 @@ entries! {
     sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<128, 128, 32, 32, 4, 8, 4>,
     sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<128, 128, 64, 32, 8, 8, 4, true>,
     sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<128, 128, 64, 32, 8, 8, 3, true>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wau => Tma<128, 128, 64, 32, 8, 8, 4, true, 2>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wauu => Tma<128, 128, 64, 32, 8, 8, 4, true, 4>,
 }

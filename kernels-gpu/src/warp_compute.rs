@@ -138,10 +138,17 @@ pub(crate) const fn swizzle_width_ok(cols: usize) -> bool {
 }
 
 /// Reads a thread's A operands from a swizzled tile: one float4 (4 K-steps) per row.
+///
+/// The 128-byte swizzle XORs a row's chunk index with bits 7–9 of the row's byte offset, so rows
+/// 1024 bytes apart are swizzled alike: when a thread's rows are that far apart (8 rows of 128
+/// bytes, as in every configuration of rung 11), chunk `c` of row `i` is chunk `c` of its first
+/// row plus `i` row steps, and one XOR per chunk serves all rows (the rest are immediate offsets).
 #[derive(Clone, Copy)]
 pub(crate) struct SwizzledReader<const TM: usize> {
     /// Per row: byte offset of the row's first chunk, already XOR-ed with the row's line mask.
     rows: [u32; TM],
+    /// Bytes between the thread's rows when they are a multiple of 1024, else 0.
+    alike_step: u32,
 }
 
 impl<const TM: usize> SwizzledReader<TM> {
@@ -154,7 +161,8 @@ impl<const TM: usize> SwizzledReader<TM> {
             // offset is this XOR 16·c (the chunk bits of an unswizzled row offset are free).
             *r = swizzled_chunk(place.row(i), 0, cols);
         }
-        SwizzledReader { rows }
+        let step = (place.m_step * cols * 4) as u32;
+        SwizzledReader { rows, alike_step: if step % 1024 == 0 { step } else { 0 } }
     }
 
     /// `a[i][u]` = A(row `i` of this thread, column `4c + u`) from the tile at `tile`.
@@ -164,8 +172,9 @@ impl<const TM: usize> SwizzledReader<TM> {
     #[inline(always)]
     pub(crate) unsafe fn load(&self, tile: *const u8, c: usize) -> [[f32; 4]; TM] {
         let mut a = [[0.0f32; 4]; TM];
+        let first = self.rows[0] ^ (16 * c as u32);
         for i in 0..TM {
-            let offset = self.rows[i] ^ (16 * c as u32);
+            let offset = if self.alike_step > 0 { first + i as u32 * self.alike_step } else { self.rows[i] ^ (16 * c as u32) };
             a[i] = unsafe { ld_shared_v4(tile.wrapping_add(offset as usize) as *const f32) };
         }
         a
