@@ -207,12 +207,12 @@ impl Kernel {
 /// its first configuration in the catalog, and `best` tries such rungs after every listed one,
 /// highest rung first.
 pub const BEST: &[&str] = &[
-    "bgemm_14_wgmma_tma_128x256x64_s4",
-    "hgemm_14_wgmma_tma_128x256x64_s4",
+    "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs",
+    "hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs",
     "bgemm_13_wgmma_128x256x64_s4",
     "hgemm_13_wgmma_128x256x64_s4",
-    "bgemm_12_mma_sync_128x256x32_w64x64_s4",
-    "hgemm_12_mma_sync_128x128x32_w64x32_s4",
+    "bgemm_12_mma_sync_128x128x64_w64x64_s3_fp",
+    "hgemm_12_mma_sync_128x128x64_w64x64_s3_fp",
     "sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa",
     "sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_at",
     "sgemm_09_warptile_128x128x8_w64x32_t8x8_s2",

@@ -60,7 +60,19 @@
 //! w32x64 warp tile with per-warp release: within 0.1% of 3–4 stages, w32x64 2.6% slower (run 9 of
 //! `docs/perf/2026-11-22-h100.md`), where the best of this rung reached 89.95% of cuBLAS at 4096³
 //! and 90.5% at 8192³. Walking the grid in groups of 8 block rows, for L2 reuse: 1.6% slower
-//! (run 10).
+//! (run 10). A persistent launch (one block per SM walking the tiles, the ring carrying on from
+//! tile to tile): 82% (run 12; ptxas scheduled the loop nested in a tile loop worse). L2
+//! promotion of 256 bytes instead of 128 in the tensor maps: no change (run 12). Unrolling two or
+//! four 8-step chunks of a slice instead of one: 89.5% and 82.6% (run 13; a longer loop body).
+//!
+//! **One XOR per chunk** (run 15). The SASS of the consumer loop showed 16 `LOP3` (XOR) per 512
+//! FMAs: every A read computed `row offset ^ 16·chunk` for each of the thread's 8 rows. Those
+//! rows are 8 apart (1024 bytes of 128-byte rows), and the 128-byte swizzle depends only on
+//! bits 7–9 of the offset, so all 8 rows are swizzled alike: `SwizzledReader` now XORs the first
+//! row once per chunk and reaches the others by immediate offsets (554 instructions per 512 FMAs
+//! instead of 568). H100, 2026-11-22, same runs: 128×128 w64x32 t8x8 4 stages, per-warp
+//! arrivals, 47.78 TFLOP/s = 92.5% of cuBLAS (51.67) at 4096³ (two runs), 48.09 = 93.1% at
+//! 8192³; the other 128×128 configurations of the rung 92.2–92.7% and 93.0–93.3%.
 
 use crate::prelude::*;
 use crate::warp_compute::*;

@@ -607,11 +607,12 @@ entries! {
 
 /// The f16 instantiation: same kernel, the f16 mma.
 pub mod f16 {
-    use super::MmaSync;
+    use super::{MmaSync, MmaSyncPipelined};
     use crate::spec::F16;
 
     entries! {
         elem = F16;
         hgemm_12_mma_sync_128x128x32_w64x32_s4 => MmaSync<F16, 128, 128, 32, 4, 4, 4>,
+        hgemm_12_mma_sync_128x128x64_w64x64_s3_fp => MmaSyncPipelined<F16, 128, 128, 64, 4, 8, 3, 2>,
     }
 }

@@ -435,11 +435,12 @@ entries! {
 
 /// The f16 instantiation: same kernel, the f16 wgmma.
 pub mod f16 {
-    use super::WgmmaTma;
+    use super::{WgmmaTma, PAIRS};
     use crate::spec::F16;
 
     entries! {
         elem = F16;
         hgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<F16, 128, 256, 4, 1, false>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<F16, 128, 256, 4, 1, true, PAIRS>,
     }
 }
