@@ -69,6 +69,13 @@
 //!   plain pipeline above with 32-deep K-tiles, on the same block and warp tiles;
 //! - offer BK = 64 (half the barriers per flop), block tiles of 256×128, and 128×128 with four
 //!   64×64 warps at two blocks per SM (whose barriers then need not line up).
+//!
+//! Measured (same H100, 2026-11-22, runs 13–16 of `docs/perf/2026-11-22-h100.md`, cuBLAS in the
+//! same runs): the `_fp` kernels ran 1.35–1.55× the plain pipeline. 128×128×64 at two blocks per
+//! SM: 427.0 TFLOP/s = 56.4% of cuBLAS at 4096³ and 51.3–53.3% at 8192³ (f16: 57.2% and 52.0%);
+//! 128×256×32 with 4 stages: 51.5% at 4096³ and 55.8–56.1% at 8192³; 128×256×64: 51.9% and 52.0%.
+//! Before: 36.0% and 36.2%. The profile of the plain kernel (run 11) had the warps mostly in
+//! "wait" (fixed-latency dependencies) and at the barrier with 31% of issue slots used.
 
 use crate::prelude::*;
 use core::marker::PhantomData;
