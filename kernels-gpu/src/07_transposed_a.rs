@@ -86,6 +86,13 @@ impl TransposedCopy {
         fetch_float4s(src, fast, self.vecs(), |i| self.coords(t, i))
     }
 
+    /// [`fetch`](Self::fetch) for a caller that knows the slice lies wholly inside the matrix with
+    /// 16-byte aligned rows: vector loads only, no checks.
+    #[inline(always)]
+    pub(crate) fn fetch_inside(&self, t: usize, src: &Matrix<f32>) -> Staging {
+        fetch_float4s(src, true, self.vecs(), |i| self.coords(t, i))
+    }
+
     /// Writes what [`fetch`](Self::fetch) read, transposed: element (r, c + j) of the slice to
     /// row c + j, column r of `dst`.
     #[inline(always)]

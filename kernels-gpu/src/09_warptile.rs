@@ -44,6 +44,23 @@
 //! schedules the reads within a slice, and holding the last step's FMAs behind the barrier only
 //! delays them.
 //!
+//! The checked loop carries the edge handling through every slice: the decision between vector and
+//! zero-filled scalar copies, the predicates and 64-bit offsets of the scalar path, and the branch
+//! around the prefetch of a slice that does not exist, all live across the arithmetic: for
+//! 128×128×8 the SASS of a slice holds about 85 instructions besides its 512 FMAs and 32 shared
+//! loads, and the registers for them. (The interior loop below: about 30.) Variants with the
+//! `INTERIOR` loop (tag `_interior`) test once per block whether every slice lies inside aligned
+//! matrices (K a multiple of BK, full tiles of A and B). Such blocks run a loop whose copies are
+//! plain float4 loads from windows that advance by one slice per step, with the last slice outside
+//! the loop, so the body has no branch and holds only two pointers for the copy; ptxas then has the
+//! registers to keep more shared loads in flight, and the block's 128 registers are no longer all
+//! needed (assembled under a 124-register limit it does not spill, where the checked loop does).
+//! Blocks on an edge copy the next slice, checked, before computing the current one, so nothing
+//! waits in registers across their arithmetic.
+//!
+//! `MIDSTORE` (tag `_midstore`) is the same with the prefetched slice written to shared memory
+//! after the first half of the current slice's steps instead of after all of them.
+//!
 //! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, 4096³, `rgemm bench`, cuBLAS SGEMM 51.69 TFLOP/s in
 //! the same run): 41.43 TFLOP/s (80.2% of cuBLAS) for 128×128×8 with 64×32 warp tiles, ×1.15 rung
 //! 8. With B's reads conflict-free and two blocks per SM, the kernel is at 62% of the 2.05 ms
@@ -58,8 +75,20 @@ use crate::vectorized::RowMajorCopy;
 
 pub const RUNG: Rung = Rung { number: 9, slug: "warptile", idea: "block → warp → thread tiles; conflict-free float4 reads" };
 
+/// How a kernel runs its K loop (the last parameter of [`Warptile`]): every block through the
+/// checked loop, whose copies test each slice against the matrix edges.
+pub const CHECKED: u8 = 0;
+/// Blocks whose every slice lies inside aligned matrices (K a multiple of BK) run a loop with
+/// unchecked float4 copies from windows that advance one slice per step, and the last slice
+/// outside the loop, so the loop body has no branch; other blocks run the checked loop.
+pub const INTERIOR: u8 = 1;
+/// [`INTERIOR`], with the prefetched slice written to shared memory halfway through the
+/// arithmetic of the current one rather than after it.
+pub const MIDSTORE: u8 = 2;
+
 /// Block tile `BM × BN`, K-slices of `BK`, warp tiles `WM × WN`, `TM × TN` accumulators per thread
-/// in 4×4 blocks; `(BM/WM)·(BN/WN)` warps; two shared stages.
+/// in 4×4 blocks; `(BM/WM)·(BN/WN)` warps; two shared stages; `LOOP` picks the K loop
+/// ([`CHECKED`], [`INTERIOR`] or [`MIDSTORE`]).
 pub struct Warptile<
     const BM: usize,
     const BN: usize,
@@ -68,10 +97,19 @@ pub struct Warptile<
     const WN: usize,
     const TM: usize,
     const TN: usize,
+    const LOOP: u8 = CHECKED,
 >;
 
-impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize>
-    Warptile<BM, BN, BK, WM, WN, TM, TN>
+impl<
+    const BM: usize,
+    const BN: usize,
+    const BK: usize,
+    const WM: usize,
+    const WN: usize,
+    const TM: usize,
+    const TN: usize,
+    const LOOP: u8,
+> Warptile<BM, BN, BK, WM, WN, TM, TN, LOOP>
 {
     const THREADS: usize = (BM / WM) * (BN / WN) * 32;
     /// Lanes along a warp tile's rows and columns.
@@ -107,12 +145,146 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
         assert!(WM % TM == 0 && WN % TN == 0, "thread tiles must tile the warp tile");
         assert!(Self::LANES_M * Self::LANES_N == 32, "a warp tile holds exactly 32 thread tiles");
         assert!(Self::THREADS <= 1024, "at most 1024 threads");
+        assert!(LOOP == CHECKED || LOOP == INTERIOR || LOOP == MIDSTORE, "unknown K loop");
+        assert!(LOOP != MIDSTORE || BK % 2 == 0, "the store splits a slice in halves");
         let _ = (Self::A_COPY, Self::B_COPY);
     };
+
+    /// Steps `first .. first + count` of the slice in (`at`, `b`): for each, a column of `Aᵀ` and a
+    /// row of B from shared memory into registers, then their outer product into `acc`. The steps
+    /// run in chunks of UNROLL (fewer if `count` is smaller), each chunk a loop LLVM unrolls fully.
+    #[inline(always)]
+    fn compute_steps(
+        at: &SmemTile,
+        b: &SmemTile,
+        m0: usize,
+        n0: usize,
+        acc: &mut ThreadTile<TM, TN>,
+        first: usize,
+        count: usize,
+    ) {
+        if count == 0 {
+            return;
+        }
+        let unroll = if count < Self::UNROLL { count } else { Self::UNROLL };
+        for chunk in 0..count / unroll {
+            for u in 0..unroll {
+                let kk = first + chunk * unroll + u;
+                let mut a_col = [0.0f32; TM];
+                let mut b_row = [0.0f32; TN];
+                for mi in 0..TM / 4 {
+                    let v = unsafe { ld_shared_v4(at.ptr(kk, m0 + mi * Self::SUB_M)) };
+                    a_col[4 * mi..4 * mi + 4].copy_from_slice(&v);
+                }
+                for ni in 0..TN / 4 {
+                    let v = unsafe { ld_shared_v4(b.ptr(kk, n0 + ni * Self::SUB_N)) };
+                    b_row[4 * ni..4 * ni + 4].copy_from_slice(&v);
+                }
+                acc.outer_product(&a_col, &b_row);
+            }
+        }
+    }
+
+    /// Whether every K-slice of this block lies inside A and B with 16-byte aligned rows, so the
+    /// block may copy without checks: full `BM` rows of A and `BN` columns of B from the windows'
+    /// origins, and K a (nonzero) multiple of BK. The same for all threads of the block.
+    #[inline(always)]
+    fn interior(k: u32, a: &Matrix<f32>, b: &Matrix<f32>) -> bool {
+        k > 0
+            && k % BK as u32 == 0
+            && a.rows_align4()
+            && b.rows_align4()
+            && a.covers(BM as u32, k)
+            && b.covers(k, BN as u32)
+    }
+
+    /// The kernel with the [`INTERIOR`] or [`MIDSTORE`] K loop.
+    #[inline(always)]
+    unsafe fn run_split(gemm: &Gemm<f32>) {
+        let () = Self::CHECKS;
+        let at0 = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };
+        let b0 = unsafe { SmemTile::new(at0.end(), BK, BN) };
+        let at1 = unsafe { SmemTile::new(b0.end(), BK, TransposedCopy::stride(BM)) };
+        let b1 = unsafe { SmemTile::new(at1.end(), BK, BN) };
+
+        let t = thread_idx() as usize;
+        let (warp, lane) = (t / 32, t % 32);
+        // This lane's first row and column in the block tile; its 4×4 blocks are SUB_M rows and
+        // SUB_N columns apart from there.
+        let m0 = warp / (BN / WN) * WM + lane / Self::LANES_N * 4;
+        let n0 = warp % (BN / WN) * WN + lane % Self::LANES_N * 4;
+
+        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
+        let a = gemm.a().window(row0, 0);
+        let b = gemm.b().window(0, col0);
+        let steps = gemm.k.div_ceil(BK as u32);
+
+        Self::A_COPY.store(t, &Self::A_COPY.fetch(t, &a), &at0);
+        Self::B_COPY.store(t, &Self::B_COPY.fetch(t, &b), &b0);
+        sync_threads();
+
+        let mut acc = ThreadTile::<TM, TN>::zero();
+        if Self::interior(gemm.k, &a, &b) {
+            // ANCHOR: interior_loop
+            // Every slice but the last prefetches the next one, unchecked; the windows advance
+            // by one slice per step.
+            let (mut a_next, mut b_next) = (a, b);
+            for s in 0..steps - 1 {
+                let (at_cur, b_cur, at_next, b_next_tile) = if s % 2 == 0 { (at0, b0, at1, b1) } else { (at1, b1, at0, b0) };
+                a_next = a_next.window(0, BK as u32);
+                b_next = b_next.window(BK as u32, 0);
+                let sa = Self::A_COPY.fetch_inside(t, &a_next);
+                let sb = Self::B_COPY.fetch_inside(t, &b_next);
+                // The next stage was last read before the previous barrier: it may be written
+                // at any point of this slice.
+                let first = if LOOP == MIDSTORE { BK / 2 } else { BK };
+                Self::compute_steps(&at_cur, &b_cur, m0, n0, &mut acc, 0, first);
+                Self::A_COPY.store(t, &sa, &at_next);
+                Self::B_COPY.store(t, &sb, &b_next_tile);
+                Self::compute_steps(&at_cur, &b_cur, m0, n0, &mut acc, first, BK - first);
+                sync_threads();
+            }
+            let (at_last, b_last) = if (steps - 1) % 2 == 0 { (at0, b0) } else { (at1, b1) };
+            Self::compute_steps(&at_last, &b_last, m0, n0, &mut acc, 0, BK);
+            // ANCHOR_END: interior_loop
+        } else {
+            // Blocks on an edge copy the next slice, checked, into the other stage before
+            // computing the current one: nothing stays in registers across the arithmetic, so
+            // this loop needs no more registers than the interior one.
+            for s in 0..steps {
+                let (at_cur, b_cur, at_next, b_next) = if s % 2 == 0 { (at0, b0, at1, b1) } else { (at1, b1, at0, b0) };
+                if s + 1 < steps {
+                    let k_next = (s + 1) * BK as u32;
+                    Self::A_COPY.store(t, &Self::A_COPY.fetch(t, &a.window(0, k_next)), &at_next);
+                    Self::B_COPY.store(t, &Self::B_COPY.fetch(t, &b.window(k_next, 0)), &b_next);
+                }
+                Self::compute_steps(&at_cur, &b_cur, m0, n0, &mut acc, 0, BK);
+                sync_threads();
+            }
+        }
+
+        let c = gemm.c().window(row0, col0);
+        for mi in 0..TM / 4 {
+            for i in 0..4 {
+                for ni in 0..TN / 4 {
+                    let (row, col) = (m0 + mi * Self::SUB_M + i, n0 + ni * Self::SUB_N);
+                    store4(&c, row as u32, col as u32, acc.get4(4 * mi + i, 4 * ni));
+                }
+            }
+        }
+    }
 }
 
-impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const WN: usize, const TM: usize, const TN: usize>
-    GemmKernel for Warptile<BM, BN, BK, WM, WN, TM, TN>
+impl<
+    const BM: usize,
+    const BN: usize,
+    const BK: usize,
+    const WM: usize,
+    const WN: usize,
+    const TM: usize,
+    const TN: usize,
+    const LOOP: u8,
+> GemmKernel for Warptile<BM, BN, BK, WM, WN, TM, TN, LOOP>
 {
     type Elem = f32;
     const SPEC: KernelSpec = {
@@ -132,6 +304,10 @@ impl<const BM: usize, const BN: usize, const BK: usize, const WM: usize, const W
 
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
+        if LOOP != CHECKED {
+            unsafe { Self::run_split(gemm) };
+            return;
+        }
         let at0 = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };
         let b0 = unsafe { SmemTile::new(at0.end(), BK, BN) };
         let at1 = unsafe { SmemTile::new(b0.end(), BK, TransposedCopy::stride(BM)) };
@@ -215,4 +391,7 @@ entries! {
     sgemm_09_warptile_128x256x8_w64x64_t8x16_s2 => Warptile<128, 256, 8, 64, 64, 8, 16>,
     sgemm_09_warptile_64x128x16_w32x64_t8x8_s2 => Warptile<64, 128, 16, 32, 64, 8, 8>,
     sgemm_09_warptile_128x128x8_w64x64_t8x16_s2 => Warptile<128, 128, 8, 64, 64, 8, 16>,
+    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior => Warptile<128, 128, 8, 64, 32, 8, 8, INTERIOR>,
+    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_midstore => Warptile<128, 128, 8, 64, 32, 8, 8, MIDSTORE>,
+    sgemm_09_warptile_64x128x8_w32x64_t8x8_s2_interior => Warptile<64, 128, 8, 32, 64, 8, 8, INTERIOR>,
 }
