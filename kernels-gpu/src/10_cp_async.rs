@@ -315,8 +315,6 @@ entries! {
     sgemm_10_cp_async_128x128x8_w64x32_t8x8_s2_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 2, false>,
     sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, false>,
     sgemm_10_cp_async_128x128x8_w64x32_t8x8_s4_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 4, false>,
-    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s3_at => CpAsync<128, 128, 16, 64, 32, 8, 8, 3, false>,
-    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s4_at => CpAsync<128, 128, 16, 64, 32, 8, 8, 4, false>,
     sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_sw => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, true>,
     sgemm_10_cp_async_128x128x16_w64x32_t8x8_s3_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 3, true>,
     sgemm_10_cp_async_128x128x32_w64x32_t8x8_s3_sw => CpAsync<128, 128, 32, 64, 32, 8, 8, 3, true>,
