@@ -67,6 +67,14 @@
 //! arithmetic floor's rate (66.9 TFLOP/s); what remains is instruction issue: every 64 FMAs of a
 //! step share the scheduler with 4 shared loads, address arithmetic and the copy of the next slice
 //! through registers, which rungs 10 and 11 take off the computing threads.
+//!
+//! With the interior loop (same H100, runs 17 and 20 of `docs/perf/2026-11-22-h100.md`, cuBLAS in
+//! the same runs): 128×128×8 `_interior` 45.66–45.73 TFLOP/s = 88.3–88.4% of cuBLAS, ×1.10 the
+//! checked loop (41.11 = 79.6% in run 17), ×1.27 rung 8. `_midstore` 42.96 (83.1%): writing the
+//! prefetched slice halfway makes the second half of the steps wait for the global loads.
+//! 64×128×8 `_interior` (4 blocks of 4 warps per SM) 40.60 (78.6%). Tried before and dropped:
+//! BK = 16 or 32 slices computed in parts, each part prefetching its share of the next slice
+//! (78.3% and 69.5%; the 16-deep one spilled under the driver's compiler).
 
 use crate::prelude::*;
 use crate::transposed_a::TransposedCopy;

@@ -49,6 +49,15 @@
 //! Without the 8 staging registers of rung 9, 128×128×8 with 8×8 per thread has room under the
 //! 128-register cap that lets two blocks share an SM.
 //!
+//! **Interior blocks** (as in rung 9's `_interior` loop): a block whose tiles of A and B lie
+//! wholly inside the matrices, with K a multiple of BK and aligned rows, issues plain `cp.async`
+//! copies, no sizes or edge checks; other blocks keep the zero-filling copies. Same H100, runs 18
+//! and 20 of `docs/perf/2026-11-22-h100.md`: `_at` 128×128×8 with 4 stages 45.85–45.93 TFLOP/s =
+//! 88.7–88.8% of cuBLAS (from 82.9%), 3 stages 87.5–87.6%, against rung 9's best 88.3–88.4% in
+//! the same runs: once neither pays for edge checks, the asynchronous copies gain little over
+//! rung 9's copy through registers at this tile shape, because both still meet at one block
+//! barrier per slice. BK = 16 with the transposed A (128 registers): 83.4–83.5%.
+//!
 //! Tried and dropped (H100, 2026-11-22, 4096³, same run, cuBLAS 51.67): rung 9's hand-written
 //! fragment double-buffering across the slice barrier (see `09_warptile.rs`) on `_at` 128×128×8:
 //! 2/3/4 stages 38.52/40.64/40.49 TFLOP/s against 41.44/42.85/42.82 without it.
