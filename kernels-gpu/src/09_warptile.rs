@@ -193,6 +193,30 @@ impl<
         }
     }
 
+    /// The two stages in dynamic shared memory: transposed A and B tiles of each.
+    #[inline(always)]
+    fn stages() -> (SmemTile, SmemTile, SmemTile, SmemTile) {
+        let at0 = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };
+        let b0 = unsafe { SmemTile::new(at0.end(), BK, BN) };
+        let at1 = unsafe { SmemTile::new(b0.end(), BK, TransposedCopy::stride(BM)) };
+        let b1 = unsafe { SmemTile::new(at1.end(), BK, BN) };
+        (at0, b0, at1, b1)
+    }
+
+    /// Writes the thread's accumulators (4×4 blocks SUB_M rows and SUB_N columns apart from
+    /// (`m0`, `n0`)) to the block's window of C.
+    #[inline(always)]
+    fn store_acc(c: &Output, acc: &ThreadTile<TM, TN>, m0: usize, n0: usize) {
+        for mi in 0..TM / 4 {
+            for i in 0..4 {
+                for ni in 0..TN / 4 {
+                    let (row, col) = (m0 + mi * Self::SUB_M + i, n0 + ni * Self::SUB_N);
+                    store4(c, row as u32, col as u32, acc.get4(4 * mi + i, 4 * ni));
+                }
+            }
+        }
+    }
+
     /// Whether every K-slice of this block lies inside A and B with 16-byte aligned rows, so the
     /// block may copy without checks: full `BM` rows of A and `BN` columns of B from the windows'
     /// origins, and K a (nonzero) multiple of BK. The same for all threads of the block.
@@ -210,10 +234,7 @@ impl<
     #[inline(always)]
     unsafe fn run_split(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
-        let at0 = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };
-        let b0 = unsafe { SmemTile::new(at0.end(), BK, BN) };
-        let at1 = unsafe { SmemTile::new(b0.end(), BK, TransposedCopy::stride(BM)) };
-        let b1 = unsafe { SmemTile::new(at1.end(), BK, BN) };
+        let (at0, b0, at1, b1) = Self::stages();
 
         let t = thread_idx() as usize;
         let (warp, lane) = (t / 32, t % 32);
@@ -271,15 +292,7 @@ impl<
             }
         }
 
-        let c = gemm.c().window(row0, col0);
-        for mi in 0..TM / 4 {
-            for i in 0..4 {
-                for ni in 0..TN / 4 {
-                    let (row, col) = (m0 + mi * Self::SUB_M + i, n0 + ni * Self::SUB_N);
-                    store4(&c, row as u32, col as u32, acc.get4(4 * mi + i, 4 * ni));
-                }
-            }
-        }
+        Self::store_acc(&gemm.c().window(row0, col0), &acc, m0, n0);
     }
 }
 
@@ -316,10 +329,7 @@ impl<
             unsafe { Self::run_split(gemm) };
             return;
         }
-        let at0 = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };
-        let b0 = unsafe { SmemTile::new(at0.end(), BK, BN) };
-        let at1 = unsafe { SmemTile::new(b0.end(), BK, TransposedCopy::stride(BM)) };
-        let b1 = unsafe { SmemTile::new(at1.end(), BK, BN) };
+        let (at0, b0, at1, b1) = Self::stages();
 
         let t = thread_idx() as usize;
         // ANCHOR: mapping
@@ -375,15 +385,7 @@ impl<
             sync_threads();
         }
 
-        let c = gemm.c().window(row0, col0);
-        for mi in 0..TM / 4 {
-            for i in 0..4 {
-                for ni in 0..TN / 4 {
-                    let (row, col) = (m0 + mi * Self::SUB_M + i, n0 + ni * Self::SUB_N);
-                    store4(&c, row as u32, col as u32, acc.get4(4 * mi + i, 4 * ni));
-                }
-            }
-        }
+        Self::store_acc(&gemm.c().window(row0, col0), &acc, m0, n0);
     }
 }
 
