@@ -193,6 +193,26 @@ impl<
         }
     }
 
+    /// Thread `t`'s first row and column in the block tile; its 4×4 blocks are SUB_M rows and
+    /// SUB_N columns apart from there.
+    #[inline(always)]
+    // ANCHOR: mapping
+    fn lane_origin(t: usize) -> (usize, usize) {
+        let (warp, lane) = (t / 32, t % 32);
+        let m0 = warp / (BN / WN) * WM + lane / Self::LANES_N * 4;
+        let n0 = warp % (BN / WN) * WN + lane % Self::LANES_N * 4;
+        (m0, n0)
+    }
+    // ANCHOR_END: mapping
+
+    /// Copies the first slice (origins of `a` and `b`) into stage 0 and waits for the block.
+    #[inline(always)]
+    fn copy_first_slice(t: usize, a: &Matrix<f32>, b: &Matrix<f32>, at0: &SmemTile, b0: &SmemTile) {
+        Self::A_COPY.store(t, &Self::A_COPY.fetch(t, a), at0);
+        Self::B_COPY.store(t, &Self::B_COPY.fetch(t, b), b0);
+        sync_threads();
+    }
+
     /// The two stages in dynamic shared memory: transposed A and B tiles of each.
     #[inline(always)]
     fn stages() -> (SmemTile, SmemTile, SmemTile, SmemTile) {
@@ -235,22 +255,13 @@ impl<
     unsafe fn run_split(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
         let (at0, b0, at1, b1) = Self::stages();
-
         let t = thread_idx() as usize;
-        let (warp, lane) = (t / 32, t % 32);
-        // This lane's first row and column in the block tile; its 4×4 blocks are SUB_M rows and
-        // SUB_N columns apart from there.
-        let m0 = warp / (BN / WN) * WM + lane / Self::LANES_N * 4;
-        let n0 = warp % (BN / WN) * WN + lane % Self::LANES_N * 4;
-
+        let (m0, n0) = Self::lane_origin(t);
         let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
         let a = gemm.a().window(row0, 0);
         let b = gemm.b().window(0, col0);
         let steps = gemm.k.div_ceil(BK as u32);
-
-        Self::A_COPY.store(t, &Self::A_COPY.fetch(t, &a), &at0);
-        Self::B_COPY.store(t, &Self::B_COPY.fetch(t, &b), &b0);
-        sync_threads();
+        Self::copy_first_slice(t, &a, &b, &at0, &b0);
 
         let mut acc = ThreadTile::<TM, TN>::zero();
         if Self::interior(gemm.k, &a, &b) {
@@ -330,24 +341,13 @@ impl<
             return;
         }
         let (at0, b0, at1, b1) = Self::stages();
-
         let t = thread_idx() as usize;
-        // ANCHOR: mapping
-        let (warp, lane) = (t / 32, t % 32);
-        // This lane's first row and column in the block tile; its 4×4 blocks are SUB_M rows and
-        // SUB_N columns apart from there.
-        let m0 = warp / (BN / WN) * WM + lane / Self::LANES_N * 4;
-        let n0 = warp % (BN / WN) * WN + lane % Self::LANES_N * 4;
-        // ANCHOR_END: mapping
-
+        let (m0, n0) = Self::lane_origin(t);
         let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
         let a = gemm.a().window(row0, 0);
         let b = gemm.b().window(0, col0);
         let steps = gemm.k.div_ceil(BK as u32);
-
-        Self::A_COPY.store(t, &Self::A_COPY.fetch(t, &a), &at0);
-        Self::B_COPY.store(t, &Self::B_COPY.fetch(t, &b), &b0);
-        sync_threads();
+        Self::copy_first_slice(t, &a, &b, &at0, &b0);
 
         let mut acc = ThreadTile::<TM, TN>::zero();
         for s in 0..steps {
