@@ -5,7 +5,7 @@
 //! - [`problem`]: a GEMM's sizes and scalars, validated before anything touches the GPU.
 //! - [`gpu`]: the CUDA context, the loaded module, launches and cuBLAS (through cudarc).
 //! - [`check`]: inputs, the f64 reference and the relative Frobenius error.
-//! - [`bench`]: timing with CUDA events, and the runner of `rgemm bench` / `rgemm tune`.
+//! - [`bench`](mod@bench): timing with CUDA events, and the runner of `rgemm bench` / `rgemm tune`.
 //! - [`report`]: benchmark results: JSON, CSV and the printed tables.
 //! - [`chart`]: the ladder as PNG and SVG charts (plotters, font loaded at run time).
 //! - [`emulate`]: running kernels on the CPU through the device module's emulator.

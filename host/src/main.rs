@@ -64,21 +64,11 @@ struct BenchArgs {
     /// Element type of A and B: f32, bf16 or f16 [default: f32, or the type of the --kernel names]
     #[arg(long, value_parser = parse_dtype)]
     dtype: Option<Dtype>,
-    /// Timed launches per kernel and size (median, min, max and spread are reported).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    iters: u64,
-    /// Untimed launches first.
-    #[arg(long, default_value_t = 3)]
-    warmup: usize,
+    #[command(flatten)]
+    timing: TimingArgs,
     /// Folder for results.json, results.csv, chart.svg and chart.png (created if missing).
     #[arg(long, default_value = "bench-results")]
     out: PathBuf,
-    /// Seed of the random inputs.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Do not flush the L2 cache between timed launches.
-    #[arg(long)]
-    no_flush: bool,
     /// TrueType font for the PNG chart (default: DejaVuSans from the usual places).
     #[arg(long)]
     font: Option<PathBuf>,
@@ -95,20 +85,44 @@ struct TuneArgs {
     /// Problem size: N for N×N×N, or MxNxK.
     #[arg(long, default_value = "4096", value_parser = parse_shape, allow_hyphen_values = true)]
     size: Shape,
-    /// Timed launches per configuration.
+    #[command(flatten)]
+    timing: TimingArgs,
+    /// Also write the results as JSON to this file (`rgemm chart --input` draws it).
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+/// How `bench` and `tune` time each kernel.
+#[derive(clap::Args)]
+struct TimingArgs {
+    /// Timed launches per kernel and size (median, min, max and spread are reported).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     iters: u64,
     /// Untimed launches first.
     #[arg(long, default_value_t = 3)]
     warmup: usize,
-    /// Also write the results as JSON to this file (`rgemm chart --input` draws it).
-    #[arg(long)]
-    json: Option<PathBuf>,
+    /// Seed of the random inputs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Do not flush the L2 cache between timed launches.
     #[arg(long)]
     no_flush: bool,
+}
+
+impl TimingArgs {
+    fn plan(&self, command: &str, dtype: Dtype, kernels: Vec<Kernel>, sizes: Vec<Shape>) -> Plan {
+        Plan {
+            command: command.into(),
+            dtype,
+            kernels,
+            sizes,
+            warmup: self.warmup,
+            iters: self.iters as usize,
+            seed: self.seed,
+            flush_l2: !self.no_flush,
+            git_commit: git_commit(),
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -439,17 +453,7 @@ fn bench_command(args: &BenchArgs) -> Result<ExitCode, Error> {
     let gpu = Gpu::open()?;
     // Before the run, so that a folder that cannot be made fails now, not after it.
     create_dir(&args.out)?;
-    let plan = Plan {
-        command: "bench".into(),
-        dtype,
-        kernels,
-        sizes,
-        warmup: args.warmup,
-        iters: args.iters as usize,
-        seed: args.seed,
-        flush_l2: !args.no_flush,
-        git_commit: git_commit(),
-    };
+    let plan = args.timing.plan("bench", dtype, kernels, sizes);
     let report = run_plan(&gpu, &plan)?;
     print!("{}", report::table(&report));
     write_outputs(&report, &args.out, args.font.as_deref())?;
@@ -498,17 +502,7 @@ fn tune_command(args: &TuneArgs) -> Result<ExitCode, Error> {
     if let Some(parent) = args.json.as_deref().and_then(Path::parent).filter(|p| !p.as_os_str().is_empty()) {
         create_dir(parent)?;
     }
-    let plan = Plan {
-        command: "tune".into(),
-        dtype: args.dtype,
-        kernels,
-        sizes: vec![args.size],
-        warmup: args.warmup,
-        iters: args.iters as usize,
-        seed: args.seed,
-        flush_l2: !args.no_flush,
-        git_commit: git_commit(),
-    };
+    let plan = args.timing.plan("tune", args.dtype, kernels, vec![args.size]);
     let report = run_plan(&gpu, &plan)?;
     print!("{}", report::tune_table(&report));
     if let Some(path) = &args.json {

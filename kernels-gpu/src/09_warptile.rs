@@ -158,6 +158,7 @@ impl<
         let _ = (Self::A_COPY, Self::B_COPY);
     };
 
+    // ANCHOR: inner_loop
     /// Steps `first .. first + count` of the slice in (`at`, `b`): for each, a column of `Aᵀ` and a
     /// row of B from shared memory into registers, then their outer product into `acc`. The steps
     /// run in chunks of UNROLL (fewer if `count` is smaller), each chunk a loop LLVM unrolls fully.
@@ -192,6 +193,7 @@ impl<
             }
         }
     }
+    // ANCHOR_END: inner_loop
 
     /// Thread `t`'s first row and column in the block tile; its 4×4 blocks are SUB_M rows and
     /// SUB_N columns apart from there.
@@ -359,25 +361,7 @@ impl<
             } else {
                 Default::default()
             };
-            // Steps in chunks of UNROLL, each chunk a loop LLVM unrolls fully (see UNROLL).
-            // ANCHOR: inner_loop
-            for chunk in 0..BK / Self::UNROLL {
-                for u in 0..Self::UNROLL {
-                    let kk = chunk * Self::UNROLL + u;
-                    let mut a_col = [0.0f32; TM];
-                    let mut b_row = [0.0f32; TN];
-                    for mi in 0..TM / 4 {
-                        let v = unsafe { ld_shared_v4(at_cur.ptr(kk, m0 + mi * Self::SUB_M)) };
-                        a_col[4 * mi..4 * mi + 4].copy_from_slice(&v);
-                    }
-                    for ni in 0..TN / 4 {
-                        let v = unsafe { ld_shared_v4(b_cur.ptr(kk, n0 + ni * Self::SUB_N)) };
-                        b_row[4 * ni..4 * ni + 4].copy_from_slice(&v);
-                    }
-                    acc.outer_product(&a_col, &b_row);
-                }
-            }
-            // ANCHOR_END: inner_loop
+            Self::compute_steps(&at_cur, &b_cur, m0, n0, &mut acc, 0, BK);
             if more {
                 Self::A_COPY.store(t, &sa, &at_next);
                 Self::B_COPY.store(t, &sb, &b_next);

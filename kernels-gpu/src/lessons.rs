@@ -5,7 +5,7 @@
 use crate::device::*;
 use crate::layout::TensorMap;
 
-/// Box loaded by [`lesson_tma_box`]: 32 × 32 f32.
+/// Box loaded by the kernel `lesson_tma_box`: 32 × 32 f32.
 pub const TMA_BOX: u32 = 32;
 
 /// One copy-engine load of a `TMA_BOX²` box at column `x`, row `y` of the matrix behind `map`,
@@ -55,7 +55,7 @@ pub unsafe fn tma_box(map: *const TensorMap, out: *mut f32, x: i32, y: i32) {
 }
 // ANCHOR_END: lesson_tma_box
 
-/// Halves in the shared tile of [`lesson_ldmatrix_x2`]: 128 rows × 16, element `i` holding `i`.
+/// Halves in the shared tile of the kernel `lesson_ldmatrix_x2`: 128 rows × 16, element `i` holding `i`.
 pub const LDMATRIX_TILE: u32 = 128 * 16;
 
 /// Every warp loads two 8×8 matrices with `ldmatrix.x2` from a 128×16 tile of 16-bit integers
@@ -179,7 +179,7 @@ pub unsafe extern "gpu-kernel" fn lesson_cp_async_wait_group(src: *const f32, ou
     }
 }
 
-/// Chunks per thread in [`lesson_cp_async_wait_group`]: one older, the rest newer.
+/// Chunks per thread in the kernel `lesson_cp_async_wait_group`: one older, the rest newer.
 pub const WAIT_CHUNKS: u32 = 9;
 /// Floats between the newer group's chunks of one thread (64 KiB).
 pub const WAIT_STRIDE: u32 = 16384;
