@@ -23,7 +23,7 @@ export LD_LIBRARY_PATH
 status=0
 note() { echo "== $* ==" | tee -a "$logs/summary.txt"; }
 
-kernels() { "$here/rgemm" list | awk 'NR>1 && $1 ~ /^[a-z]gemm_/ {print $1}' | grep -- "$filter"; }
+kernels() { "$here/rgemm" list --names | grep -- "$filter"; }
 
 note "$(date -u +%FT%TZ) commit $(cat "$here/COMMIT" 2>/dev/null) mode $mode"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader | tee -a "$logs/summary.txt"
@@ -78,7 +78,7 @@ if [[ $mode == bench || $mode == all ]]; then
   args=(--out "$logs" --iters "${RGEMM_BENCH_ITERS:-10}")
   [ -n "${RGEMM_BENCH_SIZES:-}" ] && args+=(--sizes "$RGEMM_BENCH_SIZES")
   if [ -n "$bench_filter" ]; then
-    for k in $("$here/rgemm" list | awk 'NR>1 && $1 ~ /^[a-z]gemm_/ {print $1}' | grep -E -- "$bench_filter"); do args+=(--kernel "$k"); done
+    for k in $("$here/rgemm" list --names | grep -E -- "$bench_filter"); do args+=(--kernel "$k"); done
   fi
   if "$here/rgemm" bench "${args[@]}" ${RGEMM_BENCH_DTYPE:+--dtype "$RGEMM_BENCH_DTYPE"} >"$logs/bench.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
   note "rgemm bench: $r"

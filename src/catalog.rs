@@ -156,6 +156,16 @@ impl Kernel {
         shape_error(self.spec)
     }
 
+    /// The sizes this kernel takes beyond M, N, K ≥ 1, in words (what [`Kernel::launch`] checks):
+    /// kernels that move A, B or C with the copy engine need 16-byte-aligned rows.
+    pub fn size_rule(&self) -> String {
+        let Some(maps) = self.spec.tensor_maps else { return "any M, N, K".into() };
+        let per_row = 16 / self.spec.dtype.bytes();
+        // C is f32 (4 per 16 bytes); A and B are f32 (4) or 16-bit (8), so the larger is the lcm.
+        let n = if maps.c_box.is_some() { per_row.max(16 / Dtype::F32.bytes()) } else { per_row };
+        if n == per_row { format!("K, N multiples of {per_row}") } else { format!("K a multiple of {per_row}, N of {n}") }
+    }
+
     /// The launch for `problem`, or why this kernel cannot run it.
     pub fn launch(&self, problem: &Problem) -> Result<Launch> {
         let unsupported = |reason: String| Error::Unsupported { kernel: self.name().into(), reason };

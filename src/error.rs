@@ -35,6 +35,8 @@ pub enum Error {
     InvalidReport { path: String, message: String },
     #[error("chart: {0}")]
     Chart(String),
+    #[error("ptxas: {0}")]
+    Ptxas(String),
 }
 
 struct Suggestions<'a>(&'a [String]);

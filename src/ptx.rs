@@ -5,7 +5,11 @@
 //! writes it into the PTX as `.maxntid` before the module is loaded (and before the CI's ptxas
 //! check), so the assembler compiles each entry for exactly its block.
 
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
 use crate::catalog;
+use crate::error::{Error, Result};
 
 /// The PTX of every kernel, as rustc wrote it.
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
@@ -48,3 +52,98 @@ pub fn with_launch_bounds(ptx: &str) -> String {
     out
 }
 // ANCHOR_END: with_launch_bounds
+
+/// Registers and local memory of one entry as ptxas assembles it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Resources {
+    pub registers: u32,
+    /// Bytes of stack frame per thread (a register array that went to local memory).
+    pub stack_bytes: u32,
+    /// Bytes of spill stores plus spill loads per thread.
+    pub spill_bytes: u32,
+}
+
+/// What ptxas said about a module: its version (`13.5, V13.5.37`), each entry's resources, and the whole
+/// report (for warnings).
+#[derive(Debug)]
+pub struct Assembly {
+    pub version: String,
+    pub entries: Vec<(String, Resources)>,
+    pub report: String,
+}
+
+/// ptxas: `$RGEMM_PTXAS`, else the one of the `nvidia-cuda-nvcc` wheel, else `ptxas` on PATH.
+pub fn find_ptxas() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("RGEMM_PTXAS") {
+        return Some(PathBuf::from(p));
+    }
+    let from_wheel = Command::new("python3")
+        .args(["-c", "import nvidia, os; print([os.path.join(p, 'cu13', 'bin', 'ptxas') for p in nvidia.__path__][0])"])
+        .output()
+        .ok()
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
+        .filter(|p| p.is_file());
+    from_wheel.or_else(|| Command::new("ptxas").arg("--version").output().ok().filter(|o| o.status.success()).map(|_| PathBuf::from("ptxas")))
+}
+
+/// Assembles `ptx` for sm_90a with `ptxas -v` and reads back every entry's resources. The entries
+/// are split among one ptxas process per core (`--entry`), since one process assembles them one
+/// after another.
+pub fn assemble(ptxas: &Path, ptx: &str) -> Result<Assembly> {
+    let fail = |what: String| Error::Ptxas(format!("{} {what}", ptxas.display()));
+    let version = Command::new(ptxas).arg("--version").output().map_err(|e| fail(format!("could not be run: {e}")))?;
+    let version = String::from_utf8_lossy(&version.stdout);
+    let version = version.lines().find_map(|l| l.split("release ").nth(1)).unwrap_or("of unknown version").trim().to_string();
+
+    let dir = std::env::temp_dir().join(format!("rgemm-ptxas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
+    let file = dir.join("kernels.ptx");
+    let result = std::fs::write(&file, ptx).map_err(|e| fail(format!("input could not be written: {e}"))).and_then(|()| {
+        let names = entry_names(ptx);
+        let jobs = std::thread::available_parallelism().map_or(1, |n| n.get()).min(names.len()).max(1);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..jobs)
+                .map(|j| {
+                    let mine: Vec<&str> = names.iter().skip(j).step_by(jobs).copied().collect();
+                    let file = &file;
+                    scope.spawn(move || Command::new(ptxas).args(["-arch=sm_90a", "-v", "-o", "/dev/null", "-e", &mine.join(",")]).arg(file).output())
+                })
+                .collect();
+            let mut report = String::new();
+            for h in handles {
+                let out = h.join().map_err(|_| fail("could not be run".into()))?.map_err(|e| fail(format!("could not be run: {e}")))?;
+                let text = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+                if !out.status.success() {
+                    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message");
+                    return Err(fail(format!("failed: {first}")));
+                }
+                report.push_str(&text);
+            }
+            Ok(report)
+        })
+    });
+    std::fs::remove_dir_all(&dir).ok();
+    let report = result?;
+    Ok(Assembly { version, entries: parse_report(&report), report })
+}
+
+/// Each entry of a `ptxas -v` report with its registers, stack frame and spills.
+pub fn parse_report(report: &str) -> Vec<(String, Resources)> {
+    let number_before = |line: &str, word: &str| -> u32 {
+        line.find(word).and_then(|i| line[..i].split_whitespace().last()).and_then(|n| n.parse().ok()).unwrap_or(0)
+    };
+    let mut out: Vec<(String, Resources)> = Vec::new();
+    for line in report.lines() {
+        if let Some(rest) = line.split("Compiling entry function '").nth(1) {
+            out.push((rest.split('\'').next().unwrap_or(rest).to_string(), Resources::default()));
+        } else if let Some((_, r)) = out.last_mut() {
+            if line.contains("bytes stack frame") {
+                r.stack_bytes = number_before(line, "bytes stack frame");
+                r.spill_bytes = number_before(line, "bytes spill stores") + number_before(line, "bytes spill loads");
+            } else if line.contains("Used") && line.contains("registers") {
+                r.registers = number_before(line, "registers");
+            }
+        }
+    }
+    out
+}

@@ -4,9 +4,6 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
-use std::process::Command;
-
 use rgemm::{catalog, ptx};
 
 #[test]
@@ -33,54 +30,9 @@ fn launch_bounds_are_added_to_every_entry() {
     assert_eq!(bounded.matches(".maxntid").count(), catalog::all().count());
 }
 
-/// ptxas from the `nvidia-cuda-nvcc` wheel (or `RGEMM_PTXAS`, or `ptxas` on PATH).
-fn find_ptxas() -> Option<PathBuf> {
-    if let Ok(p) = std::env::var("RGEMM_PTXAS") {
-        return Some(PathBuf::from(p));
-    }
-    let from_wheel = Command::new("python3")
-        .args(["-c", "import nvidia, os; print([os.path.join(p, 'cu13', 'bin', 'ptxas') for p in nvidia.__path__][0])"])
-        .output()
-        .ok()
-        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
-        .filter(|p| p.is_file());
-    from_wheel.or_else(|| {
-        Command::new("ptxas").arg("--version").output().ok().filter(|o| o.status.success()).map(|_| PathBuf::from("ptxas"))
-    })
-}
-
-/// Resources of one entry as ptxas reports them.
-#[derive(Debug, Default)]
-struct Resources {
-    registers: u32,
-    stack_bytes: u32,
-    spill_bytes: u32,
-}
-
-fn parse_ptxas(report: &str) -> Vec<(String, Resources)> {
-    let mut out: Vec<(String, Resources)> = Vec::new();
-    let number_before = |line: &str, word: &str| -> u32 {
-        let idx = line.find(word).unwrap();
-        line[..idx].split_whitespace().last().unwrap().parse().unwrap()
-    };
-    for line in report.lines() {
-        if let Some(rest) = line.split("Compiling entry function '").nth(1) {
-            out.push((rest.split('\'').next().unwrap().to_string(), Resources::default()));
-        } else if let Some((_, r)) = out.last_mut() {
-            if line.contains("bytes stack frame") {
-                r.stack_bytes = number_before(line, "bytes stack frame");
-                r.spill_bytes = number_before(line, "bytes spill stores") + number_before(line, "bytes spill loads");
-            } else if line.contains("Used") && line.contains("registers") {
-                r.registers = number_before(line, "registers");
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn ptxas_assembles_every_entry_without_spills_or_stack() {
-    let Some(ptxas) = find_ptxas() else {
+    let Some(ptxas) = ptx::find_ptxas() else {
         let msg = "ptxas not found (pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS)";
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("{msg}: CI must check the PTX");
@@ -88,21 +40,16 @@ fn ptxas_assembles_every_entry_without_spills_or_stack() {
         common::say(&format!("SKIPPED ptxas_assembles_every_entry_without_spills_or_stack: {msg}"));
         return;
     };
-    let dir = std::env::temp_dir().join(format!("rgemm-ptxas-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("kernels.ptx");
-    std::fs::write(&file, ptx::with_launch_bounds(ptx::PTX)).unwrap();
+    let bounded = ptx::with_launch_bounds(ptx::PTX);
     // RGEMM_DUMP_PTX=path keeps a copy of what ptxas reads (e.g. to assemble it on the GPU
     // machine and check the SASS with cuobjdump).
     if let Ok(path) = std::env::var("RGEMM_DUMP_PTX") {
-        std::fs::copy(&file, path).unwrap();
+        std::fs::write(path, &bounded).unwrap();
     }
-    let out = Command::new(&ptxas).args(["-arch=sm_90a", "-v", "-o"]).arg(dir.join("kernels.cubin")).arg(&file).output().expect("run ptxas");
-    let report = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
-    std::fs::remove_dir_all(&dir).ok();
-    assert!(out.status.success(), "ptxas failed:\n{report}");
+    let assembly = ptx::assemble(&ptxas, &bounded).unwrap_or_else(|e| panic!("{e}"));
+    let report = &assembly.report;
     assert!(!report.contains("warning"), "ptxas warned:\n{report}");
-    let entries = parse_ptxas(&report);
+    let entries = assembly.entries;
     assert_eq!(entries.len(), ptx::entry_names(ptx::PTX).len(), "ptxas reported a different number of entries:\n{report}");
     let report_filter = std::env::var("RGEMM_PTXAS_REPORT").ok();
     for (name, r) in &entries {
@@ -115,4 +62,23 @@ fn ptxas_assembles_every_entry_without_spills_or_stack() {
         assert_eq!(r.stack_bytes, 0, "{name} has a stack frame (a register array in local memory?): {r:?}");
         assert!(r.registers > 0, "{name}: no register count parsed");
     }
+}
+
+#[test]
+fn a_ptxas_report_is_read_entry_by_entry() {
+    let report = "ptxas info    : Compiling entry function 'k_one' for 'sm_90a'\n\
+ptxas info    : Function properties for k_one\n\
+    16 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n\
+ptxas info    : Used 168 registers, used 1 barriers\n\
+ptxas info    : Compiling entry function 'k_two' for 'sm_90a'\n\
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n\
+ptxas info    : Used 40 registers\n";
+    let entries = ptx::parse_report(report);
+    assert_eq!(
+        entries,
+        vec![
+            ("k_one".to_string(), ptx::Resources { registers: 168, stack_bytes: 16, spill_bytes: 12 }),
+            ("k_two".to_string(), ptx::Resources { registers: 40, stack_bytes: 0, spill_bytes: 0 }),
+        ]
+    );
 }

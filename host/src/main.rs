@@ -11,7 +11,7 @@ use rgemm::catalog::{self, Dtype, Kernel};
 use rgemm::problem::{self, Shape};
 use rgemm::report::{self, Report};
 use rgemm::verify::{self, Operands};
-use rgemm::{check, chart, emulate, Error, Gpu, Problem};
+use rgemm::{check, chart, emulate, ptx, Error, Gpu, Problem};
 
 #[derive(Parser)]
 #[command(name = "rgemm", version, about = "GEMM kernels in Rust on the GPU, checked and timed against cuBLAS")]
@@ -22,8 +22,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List every kernel with its tile configuration, threads and shared memory.
-    List,
+    /// List every kernel with its threads, shared memory, registers (from ptxas) and the sizes
+    /// it takes.
+    List(ListArgs),
     /// Run one kernel: validate it against a reference, time it and cuBLAS in the same run.
     Run(RunArgs),
     /// Validate kernels (all by default) on one problem, without timing: for quick checks and
@@ -72,6 +73,16 @@ struct BenchArgs {
     /// TrueType font for the PNG chart (default: DejaVuSans from the usual places).
     #[arg(long)]
     font: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct ListArgs {
+    /// Only the kernel names, one per line (for scripts).
+    #[arg(long)]
+    names: bool,
+    /// Skip ptxas (no register counts).
+    #[arg(long)]
+    no_ptxas: bool,
 }
 
 #[derive(clap::Args)]
@@ -234,7 +245,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::List => list(),
+        Command::List(args) => list(&args),
         Command::Run(args) => run(&args),
         Command::Check(args) => check_kernels(&args),
         Command::Bench(args) => bench_command(&args),
@@ -252,28 +263,53 @@ fn main() -> ExitCode {
     }
 }
 
-fn list() -> Result<ExitCode, Error> {
-    println!("{:<40} {:>4} {:>18} {:>7} {:>8}  idea", "kernel", "rung", "tile BMxBNxBK", "threads", "smem B");
-    for k in catalog::all() {
-        let t = &k.spec.tile;
-        println!(
-            "{:<40} {:>4} {:>18} {:>7} {:>8}  {}",
-            k.name(),
-            k.spec.rung.number,
-            format!("{}x{}x{}", t.bm, t.bn, t.bk),
-            k.spec.threads,
-            k.spec.smem_bytes,
-            k.spec.rung.idea
-        );
+fn list(args: &ListArgs) -> Result<ExitCode, Error> {
+    if args.names {
+        catalog::all().for_each(|k| println!("{}", k.name()));
+        return Ok(ExitCode::SUCCESS);
     }
-    println!("\nEvery kernel accepts any M, N, K >= 1 whose grid fits (ceil(M/BM) <= 65535 block rows);");
-    println!("kernels that load through TMA also need 16-byte-aligned rows of A and B.");
+    let (resources, source) = if args.no_ptxas { (Vec::new(), "not asked for (--no-ptxas)".to_string()) } else { ptxas_resources() };
+    println!("registers and local memory per thread: {source}");
+    let mut rung = 0;
+    for k in catalog::all() {
+        if k.spec.rung.number != rung {
+            rung = k.spec.rung.number;
+            println!("\nrung {rung}: {}", k.spec.rung.idea);
+            println!("  {:<50} {:>7} {:>8} {:>5} {:>7}  sizes", "kernel", "threads", "smem B", "regs", "local B");
+        }
+        let (regs, local) = match resources.iter().find(|(name, _)| name == k.name()) {
+            Some((_, r)) => (r.registers.to_string(), (r.stack_bytes + r.spill_bytes).to_string()),
+            None => ("-".into(), "-".into()),
+        };
+        let mut sizes = k.size_rule();
+        if k.spec.min_blocks_per_sm > 1 {
+            sizes.push_str(&format!("; {} blocks per SM", k.spec.min_blocks_per_sm));
+        }
+        if k.spec.persistent {
+            sizes.push_str("; one block per SM walks the tiles");
+        }
+        println!("  {:<50} {:>7} {:>8} {:>5} {:>7}  {sizes}", k.name(), k.spec.threads, k.spec.smem_bytes, regs, local);
+    }
+    println!("\nEvery kernel also needs its grid to fit: ceil(M / BM) <= 65535 block rows.");
     for &(alias, dtype) in catalog::BEST_ALIASES {
         let candidates: Vec<&str> = catalog::best_candidates(dtype).iter().map(|k| k.name()).collect();
         let tried = if candidates.is_empty() { "no kernel of this type yet".to_string() } else { candidates.join(", ") };
         println!("--kernel {alias:<9} tries, in order: {tried}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every entry's resources as ptxas assembles the PTX the host loads, and where they come from;
+/// none (with the reason) when ptxas is missing or fails, since the list is useful without them.
+fn ptxas_resources() -> (Vec<(String, ptx::Resources)>, String) {
+    let Some(ptxas) = ptx::find_ptxas() else {
+        return (Vec::new(), "- (ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS)".into());
+    };
+    eprintln!("assembling the kernels with {} ...", ptxas.display());
+    match ptx::assemble(&ptxas, &ptx::with_launch_bounds(ptx::PTX)) {
+        Ok(a) => (a.entries, format!("ptxas {}, sm_90a, the PTX as loaded (launch bounds included)", a.version)),
+        Err(e) => (Vec::new(), format!("- ({e})")),
+    }
 }
 
 fn run(args: &RunArgs) -> Result<ExitCode, Error> {

@@ -62,13 +62,37 @@ fn no_gpu_is_a_sentence_not_a_panic() {
 }
 
 #[test]
-fn list_shows_every_rung() {
+fn list_shows_every_kernel_with_its_resources_and_sizes() {
+    let with_ptxas = rgemm::ptx::find_ptxas().is_some();
+    if !with_ptxas {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("ptxas not found: CI must check the register column of `rgemm list`");
+        }
+        eprintln!("SKIPPED the register column of list_shows_every_kernel_with_its_resources_and_sizes: ptxas not found (pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS)");
+    }
     let out = rgemm(&["list"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    for rung in ["naive", "coalesced", "smem_tiling"] {
-        assert!(text.contains(rung), "{rung} missing from list");
+    for k in rgemm::catalog::all() {
+        let line = text.lines().find(|l| l.split_whitespace().next() == Some(k.name())).unwrap_or_else(|| panic!("{} missing from list", k.name()));
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(cols[1..3], [k.spec.threads.to_string(), k.spec.smem_bytes.to_string()], "{line}");
+        if with_ptxas {
+            assert!(cols[3].parse::<u32>().is_ok_and(|r| r > 0), "no register count: {line}");
+            assert_eq!(cols[4], "0", "local memory: {line}");
+        }
+        assert!(line.contains(&k.size_rule()), "{line}");
     }
+    let tma = text.lines().find(|l| l.trim_start().starts_with("sgemm_11_")).expect("a rung-11 kernel");
+    assert!(tma.contains("K, N multiples of 4"), "{tma}");
+}
+
+#[test]
+fn list_names_prints_only_the_names() {
+    let out = rgemm(&["list", "--names"]);
+    let names: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(String::from).collect();
+    let catalog: Vec<String> = rgemm::catalog::all().map(|k| k.name().to_string()).collect();
+    assert_eq!(names, catalog);
 }
 
 #[test]
@@ -109,7 +133,7 @@ fn run_accepts_best() {
 
 #[test]
 fn list_names_what_best_tries() {
-    let out = rgemm(&["list"]);
+    let out = rgemm(&["list", "--no-ptxas"]);
     let text = String::from_utf8_lossy(&out.stdout);
     let line = text.lines().find(|l| l.starts_with("--kernel best ")).expect("a line for best");
     let first_f32 = rgemm::catalog::best_candidates(rgemm::catalog::Dtype::F32)[0].name();
