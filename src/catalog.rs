@@ -113,7 +113,7 @@ pub fn find(name: &str) -> Result<Kernel> {
 /// Up to three kernel names close to `name`: the ones containing it, else the nearest by edit
 /// distance.
 pub fn suggest(name: &str) -> Vec<String> {
-    let needle = name.to_lowercase();
+    let needle = zero_pad_rung(&name.to_lowercase());
     let containing: Vec<String> = all()
         .map(|k| k.spec.name)
         .filter(|n| !needle.is_empty() && n.contains(&needle))
@@ -129,6 +129,17 @@ pub fn suggest(name: &str) -> Vec<String> {
     scored.sort();
     let limit = needle.len().max(4) * 2 / 3;
     scored.into_iter().filter(|(d, _)| *d <= limit).take(3).map(|(_, n)| n.to_string()).collect()
+}
+
+/// `sgemm_9…` → `sgemm_09…`: rung numbers in names have two digits.
+fn zero_pad_rung(name: &str) -> String {
+    let Some((prefix, rest)) = name.split_once('_') else { return name.to_string() };
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    if prefix.ends_with("gemm") && digits == 1 && rest[1..].chars().next().is_none_or(|c| c == '_') {
+        format!("{prefix}_0{rest}")
+    } else {
+        name.to_string()
+    }
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {

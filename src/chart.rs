@@ -111,6 +111,13 @@ pub struct Written {
 
 /// Writes `chart.svg` and, when a font is found, `chart.png` into `dir`.
 pub fn write_charts(report: &Report, dir: &Path, font: Option<&Path>) -> Result<Written> {
+    if report.kernels.len() > MAX_KERNELS || report.sizes.len() > MAX_SIZES {
+        return Err(Error::Chart(format!(
+            "{} kernels and {} sizes are too many to draw (at most {MAX_KERNELS} kernels and {MAX_SIZES} sizes); results.csv holds them all",
+            report.kernels.len(),
+            report.sizes.len()
+        )));
+    }
     let font = find_font(font)?;
     if let Some(path) = &font {
         load_font(path)?;
@@ -133,6 +140,10 @@ pub fn write_charts(report: &Report, dir: &Path, font: Option<&Path>) -> Result<
     };
     Ok(Written { svg, png, png_note })
 }
+
+/// The most kernels and sizes one chart shows (its height grows with both).
+pub const MAX_KERNELS: usize = 200;
+pub const MAX_SIZES: usize = 64;
 
 /// Width and height of the chart of `report`.
 pub fn dimensions(report: &Report) -> (u32, u32) {
@@ -238,8 +249,11 @@ fn draw_panel<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, area: &DrawingA
     let count = kernels.len().max(1);
     let tflops = |name: &str| size.runs.iter().find(|r| r.kernel == name).and_then(|r| r.timing.as_ref()).map(|t| t.tflops);
     let cublas = size.cublas.as_ref().map(|c| c.tflops);
-    let top = kernels.iter().filter_map(|k| tflops(&k.name)).chain(cublas).fold(0.0f64, f64::max);
+    let top = kernels.iter().filter_map(|k| tflops(&k.name)).chain(cublas).filter(|t| t.is_finite()).fold(0.0f64, f64::max);
     let y_max = if top > 0.0 { top * 1.18 } else { 1.0 };
+    if !y_max.is_finite() {
+        return Err(Error::Chart(format!("{}: speeds too large to draw", size.name())));
+    }
 
     let mut chart = ChartBuilder::on(&body)
         .x_label_area_size(22)

@@ -107,7 +107,23 @@ struct Line([u8; 256]);
 /// [`FULL_REFERENCE_LIMIT`] multiply-adds). Writes outside C are faults, so no guard bands.
 pub fn verify(kernel: Kernel, problem: &Problem, seed: u64) -> Result<Verdict> {
     kernel.launch(problem)?;
+    check_size(problem)?;
     verify_entry(kernel.spec, entry(kernel), problem, seed)
+}
+
+/// The most multiply-adds one emulated run may take: about a minute at the emulator's few million
+/// per second (640³ is 2.6·10⁸).
+pub const MAX_EMULATED_MACS: u64 = 1 << 28;
+
+/// Refuses problems the emulator would take hours on (or run out of host memory for).
+pub fn check_size(problem: &Problem) -> Result<()> {
+    let macs = problem.m as u64 * problem.n as u64 * problem.k as u64;
+    if macs > MAX_EMULATED_MACS {
+        return Err(Error::InvalidProblem(format!(
+            "{problem} is {macs} multiply-adds; the CPU emulator runs a few million per second and takes at most {MAX_EMULATED_MACS} (e.g. 640x640x640)"
+        )));
+    }
+    Ok(())
 }
 
 /// [`verify`] for any entry.

@@ -18,6 +18,9 @@ pub enum Error {
     UnknownKernel { name: String, suggestions: Vec<String> },
     #[error("invalid problem: {0}")]
     InvalidProblem(String),
+    /// A command-line value that is well-formed but cannot be used (not a problem's sizes).
+    #[error("{0}")]
+    InvalidArgument(String),
     #[error("kernel {kernel} cannot run this problem: {reason}")]
     Unsupported { kernel: String, reason: String },
     #[error("not enough GPU memory: this run needs {need_mib} MiB and {free_mib} MiB are free")]
@@ -55,8 +58,18 @@ impl From<cudarc::driver::DriverError> for Error {
         use cudarc::driver::sys::CUresult;
         match e.0 {
             CUresult::CUDA_ERROR_OUT_OF_MEMORY => Error::Cuda("out of GPU memory".into()),
-            code => Error::Cuda(format!("{code:?}")),
+            _ => Error::Cuda(driver_message(&e)),
         }
+    }
+}
+
+/// The driver's own name and sentence for an error (`CUDA_ERROR_ILLEGAL_ADDRESS: an illegal
+/// memory access was encountered`). Only called after a driver call failed, so the driver is loaded.
+pub(crate) fn driver_message(e: &cudarc::driver::DriverError) -> String {
+    let name = e.error_name().map_or_else(|_| format!("{:?}", e.0), |s| s.to_string_lossy().into_owned());
+    match e.error_string() {
+        Ok(text) => format!("{name}: {}", text.to_string_lossy()),
+        Err(_) => name,
     }
 }
 

@@ -115,11 +115,11 @@ impl Gpu {
         if !unsafe { cudarc::driver::sys::is_culib_present() } {
             return Err(Error::NoDriver);
         }
-        let count = CudaContext::device_count().map_err(|e| Error::NoDevice(format!("{:?}", e.0)))?;
+        let count = CudaContext::device_count().map_err(|e| Error::NoDevice(crate::error::driver_message(&e)))?;
         if count < 1 {
             return Err(Error::NoDevice("the driver reports no devices".into()));
         }
-        let ctx = CudaContext::new(0).map_err(|e| Error::NoDevice(format!("{:?}", e.0)))?;
+        let ctx = CudaContext::new(0).map_err(|e| Error::NoDevice(crate::error::driver_message(&e)))?;
         let attr = |a| ctx.attribute(a).map_err(Error::from);
         let info = DeviceInfo {
             name: ctx.name()?,
@@ -138,7 +138,7 @@ impl Gpu {
         let stream = ctx.default_stream();
         let module = ctx
             .load_module(Ptx::from_src(ptx::with_launch_bounds(ptx::PTX)))
-            .map_err(|e| Error::Cuda(format!("loading the PTX module failed: {:?}", e.0)))?;
+            .map_err(|e| Error::Cuda(format!("loading the PTX module failed: {}", crate::error::driver_message(&e))))?;
         if !unsafe { blas_sys::is_culib_present() } {
             return Err(Error::NoCublas);
         }
@@ -211,7 +211,7 @@ impl Gpu {
         let f = self
             .module
             .load_function(name)
-            .map_err(|e| Error::Cuda(format!("kernel {name} is not in the loaded module: {:?}", e.0)))?;
+            .map_err(|e| Error::Cuda(format!("kernel {name} is not in the loaded module: {}", crate::error::driver_message(&e))))?;
         // Above 48 KiB a block's dynamic shared memory must be allowed explicitly.
         f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem_bytes as i32)?;
         Ok(f)

@@ -136,6 +136,14 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Finite, positive times and a speed below 10⁶ TFLOP/s (what a report can hold and a chart
+    /// can scale to).
+    pub fn is_plausible(&self) -> bool {
+        let time_ok = |ms: f64| ms.is_finite() && ms > 0.0;
+        time_ok(self.median_ms) && time_ok(self.min_ms) && time_ok(self.max_ms) && self.samples_ms.iter().all(|&ms| time_ok(ms))
+            && self.tflops.is_finite() && (0.0..1e6).contains(&self.tflops)
+    }
+
     pub fn new(timing: &Timing, problem: &Problem) -> Stats {
         let median_ms = timing.median_ms();
         Stats {
@@ -195,9 +203,20 @@ impl Report {
     }
 
     pub fn from_json(text: &str, path: &str) -> Result<Report> {
-        let report: Report = serde_json::from_str(text).map_err(|e| Error::InvalidReport { path: path.to_string(), message: e.to_string() })?;
-        if report.schema != SCHEMA {
-            return Err(Error::InvalidReport { path: path.to_string(), message: format!("schema {} (this rgemm reads schema {SCHEMA})", report.schema) });
+        let invalid = |message: String| Error::InvalidReport { path: path.to_string(), message };
+        // The schema first, so that a report of another version says so rather than naming a field.
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| invalid(e.to_string()))?;
+        match value.get("schema").and_then(serde_json::Value::as_u64) {
+            Some(schema) if schema == u64::from(SCHEMA) => {}
+            Some(schema) => return Err(invalid(format!("schema {schema} (this rgemm reads schema {SCHEMA})"))),
+            None => return Err(invalid("no schema number: not a report written by rgemm bench or tune".into())),
+        }
+        let report: Report = serde_json::from_value(value).map_err(|e| invalid(e.to_string()))?;
+        for size in &report.sizes {
+            let timings = size.cublas.iter().chain(size.runs.iter().filter_map(|r| r.timing.as_ref()));
+            if let Some(bad) = timings.into_iter().find(|t| !t.is_plausible()) {
+                return Err(invalid(format!("size {}: a timing of {} ms at {} TFLOP/s is not a measurement", size.name(), bad.median_ms, bad.tflops)));
+            }
         }
         Ok(report)
     }

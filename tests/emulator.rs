@@ -202,7 +202,7 @@ enum StoreMistake {
 fn tma_store_launch(x: i32, y: i32, mistake: StoreMistake) -> (Vec<f32>, Result<(), emulator::Fault>) {
     use kernels_gpu::device::*;
     const N: u32 = 20;
-    let mut matrix = vec![-1.0f32; (N * N) as usize];
+    let matrix = vec![-1.0f32; (N * N) as usize];
     let map = emulator::tensor_map(matrix.as_ptr() as usize, 4, N, N, 16, 8, Swizzle::None).unwrap();
     let regions = [
         Region { name: "matrix", start: matrix.as_ptr() as usize, len: 4 * matrix.len(), writable: true },

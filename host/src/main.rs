@@ -45,12 +45,24 @@ enum Command {
     /// `cp_async_no_barrier` reads another warp's cp.async data without a barrier (a hazard under
     /// compute-sanitizer racecheck), `cp_async_with_barrier` with one (clean).
     Lesson {
-        /// ldmatrix, cp_async_no_barrier or cp_async_with_barrier.
-        name: String,
+        name: LessonName,
         /// Blocks of the ldmatrix launches.
-        #[arg(long, default_value_t = 1024)]
+        #[arg(long, default_value_t = 1024, allow_negative_numbers = true)]
         blocks: u32,
     },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum LessonName {
+    /// Fragment layout of ldmatrix.x2 and the four address patterns of the bank-conflict study.
+    #[value(name = "ldmatrix")]
+    Ldmatrix,
+    /// Reads another warp's cp.async data without a barrier (a hazard under racecheck).
+    #[value(name = "cp_async_no_barrier")]
+    CpAsyncNoBarrier,
+    /// The same with the barrier (clean under racecheck).
+    #[value(name = "cp_async_with_barrier")]
+    CpAsyncWithBarrier,
 }
 
 #[derive(clap::Args)]
@@ -88,7 +100,7 @@ struct ListArgs {
 #[derive(clap::Args)]
 struct TuneArgs {
     /// Rungs to tune (repeatable); default: every rung of --dtype.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     rung: Vec<u8>,
     /// Element type of A and B: f32, bf16 or f16.
     #[arg(long, default_value = "f32", value_parser = parse_dtype)]
@@ -107,13 +119,13 @@ struct TuneArgs {
 #[derive(clap::Args)]
 struct TimingArgs {
     /// Timed launches per kernel and size (median, min, max and spread are reported).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, default_value_t = 10, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     iters: u64,
     /// Untimed launches first.
-    #[arg(long, default_value_t = 3)]
-    warmup: usize,
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    warmup: u64,
     /// Seed of the random inputs.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     seed: u64,
     /// Do not flush the L2 cache between timed launches.
     #[arg(long)]
@@ -127,7 +139,7 @@ impl TimingArgs {
             dtype,
             kernels,
             sizes,
-            warmup: self.warmup,
+            warmup: self.warmup as usize,
             iters: self.iters as usize,
             seed: self.seed,
             flush_l2: !self.no_flush,
@@ -164,7 +176,8 @@ struct CheckArgs {
     alpha: f32,
     #[arg(long, default_value_t = 0.5, allow_negative_numbers = true)]
     beta: f32,
-    #[arg(long, default_value_t = 1)]
+    /// Seed of the random inputs.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     seed: u64,
     /// Run on the CPU emulator instead of the GPU (no GPU needed).
     #[arg(long)]
@@ -196,10 +209,10 @@ struct RunArgs {
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     beta: f32,
     /// Timed launches (the median is reported).
-    #[arg(long, default_value_t = 20)]
-    iters: usize,
+    #[arg(long, default_value_t = 20, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    iters: u64,
     /// Seed of the random inputs.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     seed: u64,
     /// Run on the CPU emulator instead of the GPU: checks the result and reports out-of-bounds
     /// accesses, races and barrier errors; no timing (CPU time says nothing about the GPU).
@@ -229,8 +242,19 @@ fn parse_dtype(s: &str) -> Result<Dtype, String> {
 }
 
 fn main() -> ExitCode {
+    // `rgemm list | head`: a closed pipe ends the process quietly, as for other command-line
+    // tools, instead of failing the next write.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     // A panic would be a bug in rgemm; still, the user gets one line, not a backtrace.
-    std::panic::set_hook(Box::new(|info| eprintln!("error: internal error: {info}")));
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let message = payload.downcast_ref::<&str>().copied().or_else(|| payload.downcast_ref::<String>().map(String::as_str)).unwrap_or("panic");
+        let place = info.location().map_or_else(String::new, |l| format!(" at {}:{}", l.file(), l.line()));
+        eprintln!("error: internal error{place}: {}", message.split_whitespace().collect::<Vec<_>>().join(" "));
+    }));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
@@ -238,9 +262,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            let rendered = e.render().to_string();
-            let first = rendered.lines().next().unwrap_or("invalid arguments");
-            eprintln!("{first} (see `rgemm --help`)");
+            eprintln!("{} (see `rgemm --help`)", one_line(&e));
             return ExitCode::from(2);
         }
     };
@@ -251,8 +273,9 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench_command(&args),
         Command::Tune(args) => tune_command(&args),
         Command::Chart(args) => chart_command(&args),
-        Command::Lesson { name, blocks } if name == "ldmatrix" => lesson_ldmatrix(blocks),
-        Command::Lesson { name, .. } => lesson(&name),
+        Command::Lesson { name: LessonName::Ldmatrix, blocks } => lesson_ldmatrix(blocks),
+        Command::Lesson { name: LessonName::CpAsyncNoBarrier, .. } => lesson("cp_async_no_barrier"),
+        Command::Lesson { name: LessonName::CpAsyncWithBarrier, .. } => lesson("cp_async_with_barrier"),
     };
     match result {
         Ok(code) => code,
@@ -261,6 +284,24 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// clap's message without its usage block, on one line: the error, the missing arguments or the
+/// closest valid name it suggests.
+fn one_line(e: &clap::Error) -> String {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+        return "error: a command is needed: list, run, check, bench, tune, chart or lesson".into();
+    }
+    let rendered = e.render().to_string();
+    let parts: Vec<&str> = rendered.lines().take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information")).map(str::trim).filter(|l| !l.is_empty()).collect();
+    let mut line = String::new();
+    for part in parts {
+        let sep = if line.is_empty() { "" } else if part.starts_with("tip:") { "; " } else { " " };
+        line.push_str(sep);
+        line.push_str(part);
+    }
+    if line.is_empty() { "error: invalid arguments".into() } else { line }
 }
 
 fn list(args: &ListArgs) -> Result<ExitCode, Error> {
@@ -334,18 +375,19 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
 
     let inputs = check::Inputs::random(&problem, kernel.spec.dtype, args.seed);
     let ops = Operands::upload(&gpu, &problem, &inputs)?;
-    let cmp = verify::time_against_cublas(&gpu, kernel, &problem, &ops, 3, args.iters)?;
+    let cmp = verify::time_against_cublas(&gpu, kernel, &problem, &ops, 3, args.iters as usize)?;
     let (k_ms, c_ms) = (cmp.kernel.median_ms(), cmp.cublas.median_ms());
     println!("kernel   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", kernel.name(), k_ms, problem.tflops(k_ms), 100.0 * cmp.kernel.spread());
     let baseline = if kernel.spec.dtype == catalog::Dtype::F32 { "cublasSgemm".to_string() } else { format!("cublasGemmEx {}", kernel.spec.dtype.name()) };
     println!("cuBLAS   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", baseline, c_ms, problem.tflops(c_ms), 100.0 * cmp.cublas.spread());
-    println!("ratio    {:.1}% of cuBLAS (median of {} launches each)", 100.0 * c_ms / k_ms, args.iters.max(1));
+    println!("ratio    {:.1}% of cuBLAS (median of {} launches each)", 100.0 * c_ms / k_ms, args.iters);
     println!("check    {verdict}");
     Ok(if verdict.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 /// `run --emulate`: the kernel on the CPU, checked against f64; a fault is a failed check.
 fn run_emulated(kernel: Kernel, problem: &Problem, seed: u64) -> Result<ExitCode, Error> {
+    emulate::check_size(problem)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("device   CPU emulator ({cores} threads): no cuBLAS and no timing under emulation");
     println!("problem  {problem}, seed {seed}");
@@ -377,6 +419,8 @@ fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
     } else {
         args.kernel.iter().map(|name| catalog::resolve(name, &problem)).collect::<Result<_, _>>()?
     };
+    // Without a GPU there is nothing to skip for: say so first, in one line.
+    let gpu = if args.emulate { None } else { Some(Gpu::open()?) };
     let mut runnable = Vec::new();
     for kernel in kernels {
         match kernel.launch(&problem) {
@@ -387,28 +431,31 @@ fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
         }
     }
     let kernels = runnable;
-    if args.emulate {
-        println!("device   CPU emulator; problem {problem}, seed {}", args.seed);
-        let mut failed = 0;
-        for &kernel in &kernels {
-            let (line, passed) = match emulate::verify(kernel, &problem, args.seed) {
-                Ok(v) => (v.to_string(), v.passed()),
-                Err(Error::Fault(fault)) => (format!("FAIL: {fault}"), false),
-                Err(e) => return Err(e),
-            };
-            failed += usize::from(!passed);
-            println!("{:<44} {line}", kernel.name());
-        }
-        println!("{} passed, {failed} failed", kernels.len() - failed);
-        return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE });
-    }
-    let gpu = Gpu::open()?;
+    let Some(gpu) = gpu else { return check_emulated(&kernels, &problem, args.seed) };
     println!("device   {}; problem {problem}, seed {}", gpu.info.name, args.seed);
     let mut failed = 0;
     for &kernel in &kernels {
         let verdict = verify::verify(&gpu, kernel, &problem, args.seed)?;
         failed += usize::from(!verdict.passed());
         println!("{:<44} {verdict}", kernel.name());
+    }
+    println!("{} passed, {failed} failed", kernels.len() - failed);
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// `check --emulate`: each kernel on the CPU emulator; a fault fails like a wrong result.
+fn check_emulated(kernels: &[Kernel], problem: &Problem, seed: u64) -> Result<ExitCode, Error> {
+    emulate::check_size(problem)?;
+    println!("device   CPU emulator; problem {problem}, seed {seed}");
+    let mut failed = 0;
+    for &kernel in kernels {
+        let (line, passed) = match emulate::verify(kernel, problem, seed) {
+            Ok(v) => (v.to_string(), v.passed()),
+            Err(Error::Fault(fault)) => (format!("FAIL: {fault}"), false),
+            Err(e) => return Err(e),
+        };
+        failed += usize::from(!passed);
+        println!("{:<44} {line}", kernel.name());
     }
     println!("{} passed, {failed} failed", kernels.len() - failed);
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
@@ -427,14 +474,14 @@ fn bench_kernels(names: &[String], dtype: Option<Dtype>) -> Result<(Vec<Kernel>,
         let dtype = dtype.unwrap_or(Dtype::F32);
         let ladder = catalog::ladder(dtype);
         if ladder.is_empty() {
-            return Err(Error::InvalidProblem(format!("the catalog has no {} kernels (`rgemm list` shows every kernel)", dtype.name())));
+            return Err(Error::InvalidArgument(format!("the catalog has no {} kernels (`rgemm list` shows every kernel)", dtype.name())));
         }
         return Ok((ladder, dtype));
     }
     let mut kernels: Vec<Kernel> = Vec::new();
     for name in names {
         if catalog::best_alias(name).is_some() {
-            return Err(Error::InvalidProblem(format!("'{name}' depends on the size; bench runs each rung at its best configuration when --kernel is omitted")));
+            return Err(Error::InvalidArgument(format!("'{name}' depends on the size; bench runs each rung at its best configuration when --kernel is omitted")));
         }
         let kernel = catalog::find(name)?;
         if !kernels.contains(&kernel) {
@@ -443,7 +490,7 @@ fn bench_kernels(names: &[String], dtype: Option<Dtype>) -> Result<(Vec<Kernel>,
     }
     let dtype = dtype.unwrap_or(kernels[0].spec.dtype);
     if let Some(other) = kernels.iter().find(|k| k.spec.dtype != dtype) {
-        return Err(Error::InvalidProblem(format!(
+        return Err(Error::InvalidArgument(format!(
             "{} takes {} operands but this run is {}: one run compares kernels of one element type with cuBLAS of that type",
             other.name(),
             other.spec.dtype.name(),
@@ -524,16 +571,19 @@ fn print_charts(written: &chart::Written) {
 fn tune_command(args: &TuneArgs) -> Result<ExitCode, Error> {
     let available = catalog::rungs(args.dtype);
     if available.is_empty() {
-        return Err(Error::InvalidProblem(format!("the catalog has no {} kernels (`rgemm list` shows every kernel)", args.dtype.name())));
+        return Err(Error::InvalidArgument(format!("the catalog has no {} kernels (`rgemm list` shows every kernel)", args.dtype.name())));
     }
     let mut rungs = if args.rung.is_empty() { available.clone() } else { args.rung.clone() };
     rungs.sort_unstable();
     rungs.dedup();
     if let Some(missing) = rungs.iter().find(|r| !available.contains(r)) {
         let list: Vec<String> = available.iter().map(u8::to_string).collect();
-        return Err(Error::InvalidProblem(format!("rung {missing} has no {} kernels; {} rungs: {}", args.dtype.name(), args.dtype.name(), list.join(", "))));
+        return Err(Error::InvalidArgument(format!("rung {missing} has no {} kernels; {} rungs: {}", args.dtype.name(), args.dtype.name(), list.join(", "))));
     }
     let kernels: Vec<Kernel> = rungs.iter().flat_map(|&r| catalog::configurations(r, args.dtype)).collect();
+    if let Some(path) = args.json.as_deref().filter(|p| p.is_dir()) {
+        return Err(Error::InvalidArgument(format!("--json {} is a folder; name a file to write", path.display())));
+    }
     let gpu = Gpu::open()?;
     if let Some(parent) = args.json.as_deref().and_then(Path::parent).filter(|p| !p.as_os_str().is_empty()) {
         create_dir(parent)?;
@@ -562,7 +612,7 @@ fn chart_command(args: &ChartArgs) -> Result<ExitCode, Error> {
 
 fn lesson_ldmatrix(blocks: u32) -> Result<ExitCode, Error> {
     if blocks == 0 || blocks > 65_535 {
-        return Err(Error::InvalidProblem(format!("--blocks {blocks}: choose 1..=65535")));
+        return Err(Error::InvalidArgument(format!("--blocks {blocks}: choose 1..=65535")));
     }
     let gpu = Gpu::open()?;
     println!("ldmatrix.sync.aligned.m8n8.x2.shared.b16 on a 128x16 tile of 16-bit integers, element i = i");

@@ -19,6 +19,17 @@ fn error_line(args: &[&str]) -> String {
 
 const KERNEL: &str = "sgemm_03_smem_tiling_32x32x32";
 
+/// For a command that needs a GPU and failed: under `RGEMM_REQUIRE_GPU=1` (the GPU bundle) that is
+/// a failure; otherwise the failure must be the one-line "no GPU" sentence, and the test says
+/// loudly that it checked only that.
+fn expect_no_gpu(test: &str, out: &Output) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(std::env::var("RGEMM_REQUIRE_GPU").as_deref() != Ok("1"), "{test}: RGEMM_REQUIRE_GPU=1 but the run failed: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("a CUDA GPU and its driver are needed") || stderr.contains("Hopper"), "{stderr}");
+    eprintln!("SKIPPED the GPU part of {test}: {}", stderr.trim());
+}
+
 #[test]
 fn unknown_kernel_suggests_names() {
     let e = error_line(&["run", "--kernel", "smem_tilin"]);
@@ -43,22 +54,44 @@ fn sizes_a_kernel_cannot_launch_are_refused_before_the_gpu() {
 
 #[test]
 fn unknown_flags_and_missing_kernel_are_one_line() {
-    error_line(&["run", "--kernal", KERNEL]);
-    error_line(&["run"]);
+    assert!(error_line(&["run", "--kernal", KERNEL]).contains("similar argument exists: '--kernel'"));
+    assert!(error_line(&["run"]).contains("--kernel <KERNEL>"));
+    assert!(error_line(&[]).contains("a command is needed"));
     error_line(&["frobnicate"]);
+    assert!(error_line(&["lesson", "foo"]).contains("cp_async_no_barrier"));
+    assert!(error_line(&["run", "--kernel", KERNEL, "--seed", "-1"]).contains("'-1' for '--seed"));
+    assert!(error_line(&["run", "--kernel", KERNEL, "--iters", "0"]).contains("--iters"));
+    assert!(error_line(&["bench", "--warmup", "20000"]).contains("--warmup"));
+    assert!(error_line(&["run", "--kernel", "sgemm_9"]).contains("did you mean sgemm_09_"));
+}
+
+#[test]
+fn the_emulator_refuses_sizes_it_would_take_hours_on() {
+    let e = error_line(&["run", "--kernel", KERNEL, "--emulate", "--m", "30000", "--n", "30000", "--k", "30000"]);
+    assert!(e.contains("the CPU emulator") && e.contains("at most"), "{e}");
+}
+
+#[test]
+fn chart_refuses_reports_it_cannot_draw() {
+    let dir = temp_dir("bad-report");
+    let other_schema = dir.join("schema.json");
+    std::fs::write(&other_schema, r#"{"schema": 99}"#).unwrap();
+    assert!(error_line(&["chart", "--input", other_schema.to_str().unwrap()]).contains("schema 99"));
+    let not_a_report = dir.join("other.json");
+    std::fs::write(&not_a_report, r#"{"name": "x"}"#).unwrap();
+    assert!(error_line(&["chart", "--input", not_a_report.to_str().unwrap()]).contains("no schema number"));
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn no_gpu_is_a_sentence_not_a_panic() {
     let out = rgemm(&["run", "--kernel", KERNEL, "--m", "64", "--n", "64", "--k", "64"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
     if out.status.success() {
         // A GPU is present: the run itself must have passed its check.
         assert!(String::from_utf8_lossy(&out.stdout).contains("PASS"));
         return;
     }
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("a CUDA GPU and its driver are needed") || stderr.contains("Hopper"), "{stderr}");
+    expect_no_gpu("no_gpu_is_a_sentence_not_a_panic", &out);
 }
 
 #[test]
@@ -121,12 +154,11 @@ fn bench_and_tune_refuse_bad_arguments_in_one_line() {
 fn run_accepts_best() {
     // `best` resolves on the CPU; what follows needs a GPU (or reports its absence in one line).
     let out = rgemm(&["run", "--kernel", "best", "--m", "64", "--n", "64", "--k", "64"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
     if out.status.success() {
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(stdout.contains("best     best is ") && stdout.contains("PASS"), "{stdout}");
     } else {
-        assert!(stderr.contains("a CUDA GPU and its driver are needed") || stderr.contains("Hopper"), "{stderr}");
+        expect_no_gpu("run_accepts_best", &out);
     }
     assert!(error_line(&["run", "--kernel", "best", "--m", "20000000", "--n", "1", "--k", "1"]).contains("no candidate supports it"));
 }
@@ -202,6 +234,12 @@ fn chart_draws_a_report_without_a_gpu() {
     std::fs::write(dir.join("bad.json"), "[1, 2]").unwrap();
     assert!(error_line(&["chart", "--input", dir.join("bad.json").to_str().unwrap()]).contains("invalid report"));
     error_line(&["chart"]);
+    // A speed no GPU reaches would make the axis infinite: refused before drawing.
+    let mut absurd = report.clone();
+    absurd.sizes[0].cublas = Some(stats(0.05, 1.7e308));
+    absurd.write_json(&dir.join("absurd.json")).unwrap();
+    assert!(error_line(&["chart", "--input", dir.join("absurd.json").to_str().unwrap()]).contains("not a measurement"));
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
