@@ -399,17 +399,31 @@ fn run_emulated(kernel: Kernel, problem: &Problem, seed: u64) -> Result<ExitCode
 
 /// Prints an emulated verdict; a fault the emulator caught fails like a wrong result (exit 1).
 fn report_emulated(verdict: Result<verify::Verdict, Error>) -> Result<ExitCode, Error> {
+    let (line, passed) = verdict_line(verdict)?;
+    println!("check    {line}");
+    Ok(if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// A verdict as printed, and whether it passed; a fault the emulator caught is a failed check,
+/// any other error stops the command.
+fn verdict_line(verdict: Result<verify::Verdict, Error>) -> Result<(String, bool), Error> {
     match verdict {
-        Ok(v) => {
-            println!("check    {v}");
-            Ok(if v.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
-        }
-        Err(Error::Fault(fault)) => {
-            println!("check    FAIL: {fault}");
-            Ok(ExitCode::FAILURE)
-        }
+        Ok(v) => Ok((v.to_string(), v.passed())),
+        Err(Error::Fault(fault)) => Ok((format!("FAIL: {fault}"), false)),
         Err(e) => Err(e),
     }
+}
+
+/// One line per kernel with its verdict from `verify`, then the totals; exit 1 if any failed.
+fn print_checks(kernels: &[Kernel], mut verify: impl FnMut(Kernel) -> Result<verify::Verdict, Error>) -> Result<ExitCode, Error> {
+    let mut failed = 0;
+    for &kernel in kernels {
+        let (line, passed) = verdict_line(verify(kernel))?;
+        failed += usize::from(!passed);
+        println!("{:<44} {line}", kernel.name());
+    }
+    println!("{} passed, {failed} failed", kernels.len() - failed);
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
@@ -431,34 +445,18 @@ fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
         }
     }
     let kernels = runnable;
-    let Some(gpu) = gpu else { return check_emulated(&kernels, &problem, args.seed) };
-    println!("device   {}; problem {problem}, seed {}", gpu.info.name, args.seed);
-    let mut failed = 0;
-    for &kernel in &kernels {
-        let verdict = verify::verify(&gpu, kernel, &problem, args.seed)?;
-        failed += usize::from(!verdict.passed());
-        println!("{:<44} {verdict}", kernel.name());
+    let seed = args.seed;
+    match gpu {
+        Some(gpu) => {
+            println!("device   {}; problem {problem}, seed {seed}", gpu.info.name);
+            print_checks(&kernels, |kernel| verify::verify(&gpu, kernel, &problem, seed))
+        }
+        None => {
+            emulate::check_size(&problem)?;
+            println!("device   CPU emulator; problem {problem}, seed {seed}");
+            print_checks(&kernels, |kernel| emulate::verify(kernel, &problem, seed))
+        }
     }
-    println!("{} passed, {failed} failed", kernels.len() - failed);
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
-}
-
-/// `check --emulate`: each kernel on the CPU emulator; a fault fails like a wrong result.
-fn check_emulated(kernels: &[Kernel], problem: &Problem, seed: u64) -> Result<ExitCode, Error> {
-    emulate::check_size(problem)?;
-    println!("device   CPU emulator; problem {problem}, seed {seed}");
-    let mut failed = 0;
-    for &kernel in kernels {
-        let (line, passed) = match emulate::verify(kernel, problem, seed) {
-            Ok(v) => (v.to_string(), v.passed()),
-            Err(Error::Fault(fault)) => (format!("FAIL: {fault}"), false),
-            Err(e) => return Err(e),
-        };
-        failed += usize::from(!passed);
-        println!("{:<44} {line}", kernel.name());
-    }
-    println!("{} passed, {failed} failed", kernels.len() - failed);
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 /// The commit to record: `RGEMM_COMMIT` from the environment (the GPU bundle sets it), else the
