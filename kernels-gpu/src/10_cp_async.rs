@@ -35,7 +35,7 @@
 //!
 //! Measured (first run, H100 80GB HBM3, 2026-11-22, 4096³, same run as cuBLAS 51.7 TFLOP/s and rung 9's
 //! best 41.4: `_at` 128×128×8 with 2 stages 41.6, 3 or 4 stages 42.9 (82.9%); `_sw` 37.1 (BK 8)
-//! to 39.5 (BK 32): the swizzled layout's extra live registers (193–217, one block per SM)
+//! to 39.5 (BK 32): the swizzled layout's extra live registers (about 200, one block per SM)
 //! cost more than its 16-byte copies save).
 //!
 //! **Tails.** Every M, N, K ≥ 1 works, with no scalar path in the main loop: a 16-byte chunk that
