@@ -217,10 +217,10 @@ impl Kernel {
 /// The best configuration of each rung, fastest rung first: what `best` and `rgemm bench` use.
 ///
 /// Measured at M = N = K = 4096 on an NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-22, every
-/// configuration timed in one run ([log](../docs/perf/2026-11-22-h100.md)); rungs 12 and 13 from
-/// the bf16 bench of the same day; rungs 10 and 11 from their first run that day, rung 11's `_wa`
-/// from run 6 of that log; rung 14 from its own bf16 run that day
-/// ([log](../docs/perf/2026-11-22-h100-rung14.md); the f16 entry is assumed to rank like bf16).
+/// configuration timed in one run ([log](../docs/perf/2026-11-22-h100.md)): rungs 9 and 10 from
+/// runs 17–19 of that log, rung 11's `_wa` from runs 6 and 15, rung 12's `_fp` from run 13, rung 14
+/// from runs 13–25 (the higher median at 8192³; see the rung-14 chapter); the f16 entries rank
+/// like bf16 (run 20).
 /// `rgemm tune` prints a replacement for this table from a fresh
 /// run.
 ///

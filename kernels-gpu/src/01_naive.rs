@@ -7,7 +7,7 @@
 //! 32 elements of C that are N floats apart, so every access of the warp costs up to 32 separate
 //! memory transactions instead of one. The next rung changes only that mapping.
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench`, cuBLAS SGEMM 51.70
+//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
 //! TFLOP/s in the same run): 0.50 TFLOP/s (1.0% of cuBLAS), 276 ms. Nowhere near either floor: the
 //! time goes to memory transactions the warp could have merged. The floors at this size:
 //! arithmetic, 137.4 GFLOP at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read and C

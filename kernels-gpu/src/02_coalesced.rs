@@ -6,7 +6,7 @@
 //! 128-byte transaction), and they write C in one transaction too. The memory system merges the
 //! warp's accesses into as few transactions as the addresses allow: that is coalescing.
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench`, cuBLAS SGEMM 51.70
+//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
 //! TFLOP/s in the same run): 5.74 TFLOP/s (11.1% of cuBLAS), 11.5× rung 1, from the mapping change
 //! alone. Every multiply-add still reads two floats from global memory (through L1/L2), so the
 //! caches' bandwidth, not arithmetic, bounds it. The floors at this size: arithmetic, 137.4 GFLOP

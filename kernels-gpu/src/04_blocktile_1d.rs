@@ -14,7 +14,7 @@
 //! `BK·BN/threads` of B per step, consecutive threads on consecutive columns (coalesced), with
 //! zeros outside the matrices as in rung 3.
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench`, cuBLAS SGEMM 51.70
+//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
 //! TFLOP/s in the same run): 18.78 TFLOP/s (36.3% of cuBLAS) with 64×64×16 and 16 outputs per
 //! thread, 2.2× rung 3: one shared load of B now feeds `TM` multiply-adds. The floors at this size:
 //! arithmetic, 137.4 GFLOP at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read and C

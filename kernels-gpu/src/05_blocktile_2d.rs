@@ -15,7 +15,7 @@
 //! Loading is as in rung 4 (scalar, coalesced, zero-filled); a block of `BM·BN/(TM·TN)` threads
 //! (256 for 128×128 with 8×8) copies a 128×8 and an 8×128 tile per step.
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench`, cuBLAS SGEMM 51.70
+//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
 //! TFLOP/s in the same run): 26.41 TFLOP/s (51.1% of cuBLAS) with 64×64×16 and 4×4 per thread, 1.4×
 //! rung 4: `TM + TN` loads feed `TM·TN` multiply-adds. The floors at this size: arithmetic, 137.4
 //! GFLOP at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read and C written once (201 MB)

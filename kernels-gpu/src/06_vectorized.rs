@@ -17,7 +17,7 @@
 //! Each thread still reads its `TM` values of A one float at a time: they lie in a column of the
 //! row-major A tile. The next rung stores A transposed to fix that.
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench`, cuBLAS SGEMM 51.70
+//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
 //! TFLOP/s in the same run): 31.95 TFLOP/s (61.8% of cuBLAS) with 64×64×16 and 4×4 per thread, 1.2×
 //! rung 5: a quarter of the load and store instructions on the global side and for B. The floors at
 //! this size: arithmetic, 137.4 GFLOP at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read

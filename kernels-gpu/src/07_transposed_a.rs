@@ -21,7 +21,7 @@
 //! row, would avoid the wasted floats but costs an address computation on every read in the inner
 //! loop; the pad costs `4·BK` floats of shared memory and nothing else.)
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench`, cuBLAS SGEMM 51.70
+//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
 //! TFLOP/s in the same run): 35.36 TFLOP/s (68.4% of cuBLAS) with 64×128×8 and 8×8 per thread, 1.1×
 //! rung 6: float4 reads of A too, and no bank conflicts on the transposed stores. The floors at
 //! this size: arithmetic, 137.4 GFLOP at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read

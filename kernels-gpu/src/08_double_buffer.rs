@@ -14,7 +14,7 @@
 //! `s − 1`, which follows the writes of that pair. The price is twice the shared memory and the
 //! registers that hold a slice in transit (`BM·BK/4/threads + BK·BN/4/threads` float4s).
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench`, cuBLAS SGEMM 51.70
+//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
 //! TFLOP/s in the same run): 35.96 TFLOP/s (69.6% of cuBLAS) with 128×128×8 and 8×8 per thread,
 //! 1.02× rung 7: one barrier per step instead of two, and the global loads of the next slice
 //! overlap the arithmetic. The small gain says the bound is elsewhere: the warp's shared-memory

@@ -15,8 +15,8 @@
 //!   the warp tile, `WM/(TM/4)` rows and `WN/(TN/4)` columns apart.
 //!
 //! In one step `kk` a lane reads, for each sub-tile row, one float4 of `Aᵀ` and, for each sub-tile
-//! column, one float4 of B. Neighbouring lanes read neighbouring float4s (`WN/TN` of them, 128
-//! bytes for 8 lanes): no bank conflict, and the `WM/TM` lanes of a column share theirs by
+//! column, one float4 of B. Neighbouring lanes read neighbouring float4s (`WN/TN` of them: 4
+//! lanes and 64 bytes for a 64×32 warp tile): no bank conflict, and the `WM/TM` lanes of a column share theirs by
 //! broadcast. A warp's working set per step is a `WM`-float column of `Aᵀ` and a `WN`-float row
 //! of B, reused by all of it, so shared-memory traffic per multiply-add is the lowest of the
 //! ladder; with 8×8 thread tiles a step is 64 FMAs for 4 `ld.shared.v4`.
@@ -25,7 +25,8 @@
 //! next slice prefetched into registers during the arithmetic, one barrier per step.
 //!
 //! On Hopper the configuration that matters is 128×128×8 with 256 threads and 8×8 per thread:
-//! 64 accumulators plus 16 operands plus 8 staged floats fit in 128 registers, so two blocks
+//! 64 accumulators, two steps' operands (32), 8 staged floats and about 24 for addresses fit in
+//! 128 registers, so two blocks
 //! (16 warps) share an SM, enough to keep the FMA pipes fed while others wait on shared memory
 //! or barriers. Left alone, ptxas takes a few more than 128 and only one block fits; the spec
 //! asks for two blocks per SM (`.minnctapersm 2`, CUDA's `__launch_bounds__(256, 2)`) when the
@@ -69,7 +70,7 @@
 //! through registers, which rungs 10 and 11 take off the computing threads.
 //!
 //! With the interior loop (same H100, runs 17 and 20 of `docs/perf/2026-11-22-h100.md`, cuBLAS in
-//! the same runs): 128×128×8 `_interior` 45.66–45.73 TFLOP/s = 88.3–88.4% of cuBLAS, ×1.10 the
+//! the same runs): 128×128×8 `_interior` 45.66–45.73 TFLOP/s = 88.4% of cuBLAS, ×1.11 the
 //! checked loop (41.11 = 79.6% in run 17), ×1.27 rung 8. `_midstore` 42.96 (83.1%): writing the
 //! prefetched slice halfway makes the second half of the steps wait for the global loads.
 //! 64×128×8 `_interior` (4 blocks of 4 warps per SM) 40.60 (78.6%). Tried before and dropped:

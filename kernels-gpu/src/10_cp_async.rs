@@ -33,10 +33,10 @@
 //!   multiply-add as the transposed tile, but 4·TM floats of A are live at once (see
 //!   `warp_compute.rs`). This is the layout the TMA engine of rung 11 must use anyway.
 //!
-//! Measured (first run, H100 80GB HBM3, 2026-11-22, 4096³, same run as cuBLAS 51.7 TFLOP/s and rung 9's
-//! best 41.4: `_at` 128×128×8 with 2 stages 41.6, 3 or 4 stages 42.9 (82.9%); `_sw` 37.1 (BK 8)
-//! to 39.5 (BK 32): the swizzled layout's extra live registers (about 200, one block per SM)
-//! cost more than its 16-byte copies save).
+//! Measured (run 5 of `docs/perf/2026-11-22-h100.md`, H100 80GB HBM3, 2026-11-22, 4096³, same run
+//! as cuBLAS 51.67 TFLOP/s and rung 9's best then, 41.51): `_at` 128×128×8 with 2 stages 41.44,
+//! 3 or 4 stages 42.85 (82.9%); `_sw` 37.05 (BK 8) to 39.40 (BK 32): the swizzled layout's extra
+//! live registers (about 200, one block per SM) cost more than its 16-byte copies save.
 //!
 //! **Tails.** Every M, N, K ≥ 1 works, with no scalar path in the main loop: a 16-byte chunk that
 //! hangs over the edge of A or B is copied with the zero-fill form
@@ -51,12 +51,13 @@
 //!
 //! **Interior blocks** (as in rung 9's `_interior` loop): a block whose tiles of A and B lie
 //! wholly inside the matrices, with K a multiple of BK and aligned rows, issues plain `cp.async`
-//! copies, no sizes or edge checks; other blocks keep the zero-filling copies. Same H100, runs 18
-//! and 20 of `docs/perf/2026-11-22-h100.md`: `_at` 128×128×8 with 4 stages 45.85–45.93 TFLOP/s =
+//! copies, no sizes or edge checks; other blocks keep the zero-filling copies. Same H100, runs
+//! 18–20 of `docs/perf/2026-11-22-h100.md`: `_at` 128×128×8 with 4 stages 45.85–45.93 TFLOP/s =
 //! 88.7–88.8% of cuBLAS (from 82.9%), 3 stages 87.5–87.6%, against rung 9's best 88.3–88.4% in
 //! the same runs: once neither pays for edge checks, the asynchronous copies gain little over
 //! rung 9's copy through registers at this tile shape, because both still meet at one block
-//! barrier per slice. BK = 16 with the transposed A (128 registers): 83.4–83.5%.
+//! barrier per slice. Tried and dropped (run 19): BK = 16 with the transposed A (128 registers),
+//! 83.4–83.5%.
 //!
 //! Tried and dropped (H100, 2026-11-22, 4096³, same run, cuBLAS 51.67): rung 9's hand-written
 //! fragment double-buffering across the slice barrier (see `09_warptile.rs`) on `_at` 128×128×8:

@@ -41,23 +41,23 @@
 //! **Hangs.** A wrong byte or arrival count leaves a barrier's phase incomplete forever; every wait
 //! here gives up after 20 s with `trap` (the launch fails instead of hanging the GPU).
 //!
-//! Measured (first run, H100 80GB HBM3, 2026-11-22, 4096³, cuBLAS 51.7 TFLOP/s in the same run):
-//! 128×128 w64x32 t8x8 with 3 or 4 stages 45.2–45.3 TFLOP/s (87.5%), against 42.9 for rung 10's best
-//! and 39.5 for rung 10 with the same swizzled A layout, one block of 9 warps per SM at 163
-//! registers; 128×64 41.9, 128×128 w32x32 t4x8 (17 warps) 41.7.
+//! Measured (run 4 of `docs/perf/2026-11-22-h100.md`, H100 80GB HBM3, 2026-11-22, 4096³, cuBLAS
+//! 51.7 TFLOP/s in the same run): 128×128 w64x32 t8x8 with 3 or 4 stages 45.2–45.3 TFLOP/s (87.5%),
+//! against 43.1 for rung 10's best then, one block of 9 warps per SM at 159 registers (ptxas 13.5);
+//! 128×64 41.9, 128×128 w32x32 t4x8 (17 warps) 41.7.
 //!
 //! **One arrival per warp** (`_wa`): `empty[s]` counts consumer warps, not threads; each warp
 //! runs `bar.warp.sync` (all its lanes' reads of the stage are done) and its lane 0 arrives. That
 //! is 8 arrivals per slice instead of 256 on one shared-memory word. H100, 2026-11-22, 4096³,
 //! same run, cuBLAS 51.69 TFLOP/s: 128×128 w64x32 t8x8 4 stages 46.45 TFLOP/s (89.9%) against
-//! 45.25 with per-thread arrivals, 3 stages 46.32 against 45.17 (159 registers instead of 163).
+//! 45.25 with per-thread arrivals, 3 stages 46.32 against 45.17 (161 registers against 159).
 //!
 //! Tried and dropped (H100, 2026-11-22, 4096³): two blocks per SM. 3 stages × 32 KB fit twice in
 //! shared memory, but 2 × 9 warps put 5 warps on one of the 4 schedulers, whose 16384 registers
-//! then allow 96 per thread: ptxas spilled 780 bytes (not run). Reading the next slice's first A
+//! then allow 96 per thread: ptxas spilled 780 bytes (from ptxas, not timed). Reading the next slice's first A
 //! operands before a slice's last four steps (A double-buffered across slices, 168 registers) ran
 //! at 34.4–34.7 TFLOP/s against 45.2 (same run, cuBLAS 51.67). Deeper rings (5 or 6 stages) and a
-//! w32x64 warp tile with per-warp release: within 0.1% of 3–4 stages, w32x64 2.6% slower (run 9 of
+//! w32x64 warp tile with per-warp release: within 0.1% of 3–4 stages, w32x64 2.9% slower (run 9 of
 //! `docs/perf/2026-11-22-h100.md`), where the best of this rung reached 89.95% of cuBLAS at 4096³
 //! and 90.5% at 8192³. Walking the grid in groups of 8 block rows, for L2 reuse: 1.6% slower
 //! (run 10). A persistent launch (one block per SM walking the tiles, the ring carrying on from
@@ -68,7 +68,7 @@
 //! **One XOR per chunk** (run 15). The SASS of the consumer loop showed 16 `LOP3` (XOR) per 512
 //! FMAs: every A read computed `row offset ^ 16·chunk` for each of the thread's 8 rows. Those
 //! rows are 8 apart (1024 bytes of 128-byte rows), and the 128-byte swizzle depends only on
-//! bits 7–9 of the offset, so all 8 rows are swizzled alike: `SwizzledReader` now XORs the first
+//! bits 7–9 of the offset, so all 8 rows are swizzled alike: `SwizzledReader` XORs the first
 //! row once per chunk and reaches the others by immediate offsets (554 instructions per 512 FMAs
 //! instead of 568). H100, 2026-11-22, same runs: 128×128 w64x32 t8x8 4 stages, per-warp
 //! arrivals, 47.78 TFLOP/s = 92.5% of cuBLAS (51.67) at 4096³ (two runs), 48.09 = 93.1% at

@@ -2,12 +2,13 @@
 //!
 //! From here on A and B are 16-bit (bf16 or f16) and the multiplications run on the tensor
 //! cores, which multiply whole tiles per instruction. `mma.sync.m16n8k16` makes one warp compute a
-//! 16×8 block of C from a 16×16 slice of A and a 16×8 slice of B: 4096 multiply-adds in one
+//! 16×8 block of C from a 16×16 slice of A and a 16×8 slice of B: 2048 multiply-adds in one
 //! instruction, with the operands spread over the warp's registers in fixed *fragments* (the
 //! table is in `device/mma.rs`). Everything in this kernel exists to feed those fragments fast
 //! enough.
 //!
-//! **Tiles.** A block of `BM × BN` of C, 8 warps; each warp owns an `MT·16 × NT·8` warp tile
+//! **Tiles.** A block of `BM × BN` of C, `(BM / 16MT)·(BN / 8NT)` warps (8 for 128×256 with
+//! 64×64 warp tiles, 4 for 128×128); each warp owns an `MT·16 × NT·8` warp tile
 //! (`MT × NT` mma tiles, `MT·NT·4` f32 accumulators per thread). Per 16-wide slice of K a warp
 //! loads `MT` A fragments and `NT` B fragments and issues `MT·NT` mmas, so every fragment is
 //! reused `NT` (or `MT`) times from registers.
@@ -70,9 +71,10 @@
 //! - offer BK = 64 (half the barriers per flop), block tiles of 256×128, and 128×128 with four
 //!   64×64 warps at two blocks per SM (whose barriers then need not line up).
 //!
-//! Measured (same H100, 2026-11-22, runs 13–16 of `docs/perf/2026-11-22-h100.md`, cuBLAS in the
-//! same runs): the `_fp` kernels ran 1.35–1.55× the plain pipeline. 128×128×64 at two blocks per
-//! SM: 427.0 TFLOP/s = 56.4% of cuBLAS at 4096³ and 51.3–53.3% at 8192³ (f16: 57.2% and 52.0%);
+//! Measured (same H100, 2026-11-22, runs 13–20 of `docs/perf/2026-11-22-h100.md`, cuBLAS in the
+//! same runs): the `_fp` kernels ran ×1.43–1.45 the plain pipeline of the same tile (run 13).
+//! 128×128×64 at two blocks per SM: 56.4–56.7% of cuBLAS at 4096³ and 51.3–54.6% at 8192³ (f16:
+//! 57.2–57.4% and 52.0–54.5%);
 //! 128×256×32 with 4 stages: 51.5% at 4096³ and 55.8–56.1% at 8192³; 128×256×64: 51.9% and 52.0%.
 //! Before: 36.0% and 36.2%. The profile of the plain kernel (run 11) had the warps mostly in
 //! "wait" (fixed-latency dependencies) and at the barrier with 31% of issue slots used.

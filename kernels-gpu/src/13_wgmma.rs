@@ -40,7 +40,9 @@
 //!
 //! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, bf16, `rgemm bench`, `cublasGemmEx` in the same
 //! run): 128×256×64, 4 stages: 418.9 TFLOP/s at 4096³ (55.3% of cuBLAS) and 475.5 at 8192³ (60.5%),
-//! ×1.5–1.7 rung 12, with `HGMMA.64x256x16.F32.BF16` in the SASS. Every thread still copies tiles
+//! ×1.5–1.7 rung 12's plain pipeline, about even with its pipelined `_fp` best (run 20: 418.8
+//! against 426.0 TFLOP/s at 4096³, 464.6 against 425.4 at 8192³), with `HGMMA.64x256x16.F32.BF16`
+//! in the SASS. Every thread still copies tiles
 //! and waits at a block barrier per K-tile; rung 14 takes the copies away.
 
 use crate::mma_sync::{TileLoader, aligned_rows};

@@ -84,8 +84,8 @@
 //! the multiplying warps bought 42–45%. The persistent launch gave +0.9% at 4096³ and varied
 //! between −10% and −1% at 8192³; `_c2` gave −3% / −13% for 128×256 tiles and +1% / +4% for
 //! 128×128 tiles. With `.release.cluster` on the cluster arrivals the `_c2` kernels ran at half
-//! speed (283 at 4096³). The catalog therefore keeps no cluster configuration (the code stays, one
-//! `entries!` line away); the CPU emulator runs clusters of one block only.
+//! speed (283 at 4096³). The catalog therefore keeps no cluster configuration (the kernel supports
+//! `CLUSTER = 2`; no entry instantiates it); the CPU emulator runs clusters of one block only.
 //!
 //! **The epilogue was the per-tile cost** (runs 13–16 of `docs/perf/2026-11-22-h100.md`, same
 //! H100, cuBLAS in the same runs). At 4096³ a block runs 64 K-tiles, at 8192³ 128, and the
@@ -93,10 +93,10 @@
 //! cuBLAS against 88%). Pair stores alone: 93.4–94.1% at 4096³; TMA stores 95.1–97.1%; TMA
 //! stores with the persistent launch, whose consumers start the next tile while the last slices
 //! drain, 97.9–99.3%; pair stores with the persistent launch 95.3–95.9%. At 8192³ these kernels
-//! vary from run to run far more than cuBLAS does (cuBLAS within 1%): `_persistent_pairs`
-//! (`best-bf16`) measured 86.0–97.0% over seven runs (median 93.2%), `_pairs` 86.5–98.3%
-//! (median 92.4%), `_persistent_tmast` 82.2–94.8%. f16, `_persistent_pairs`: 95.0% at 4096³,
-//! 96.2% at 8192³. Clusters of two with pair or TMA stores stayed slower (82–88% at 8192³).
+//! vary from process to process far more than cuBLAS does (cuBLAS within 1%): `_persistent_pairs`
+//! (`best-bf16`) measured 86.0–98.8% over 18 processes of runs 13–25 (median 97.05%),
+//! `_persistent_tmast` 82.2–99.1% over 11 (median 94.8%; it leads at 4096³ in every run), `_pairs`
+//! 84.7–98.3%. f16, `_persistent_pairs` (run 20): 95.6% at 4096³, 96.3% at 8192³. Clusters of two with pair or TMA stores stayed slower (82–88% at 8192³).
 //!
 //! **Limits.** The copy engine needs 16-byte-aligned rows: the catalog refuses this rung when K
 //! or N is not a multiple of 8 (bf16/f16), and `best` then falls back to rung 13.

@@ -1,5 +1,5 @@
 //! Named views of matrices and tiles. Kernels ask for "row r, column c of this tile"; the
-//! address arithmetic lives here, once. Every access goes through [`load`] and [`store`] of the
+//! address arithmetic lives here, once. Every scalar access goes through [`load`] and [`store`] of the
 //! device module, so the emulator checks each one; on the host the accessors pass their caller's
 //! location on (`track_caller`), so a fault names the line of the kernel that made the access.
 

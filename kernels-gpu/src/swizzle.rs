@@ -1,4 +1,5 @@
-//! Swizzled shared-memory tiles of 16-bit elements, the layout both tensor-core rungs use.
+//! Swizzled shared-memory tiles: 16-bit tiles for the tensor-core rungs 12–14, and the f32
+//! helpers (`SwizzledF32Rows`, `swizzle_128b`) of rungs 10, 11 and 14.
 //!
 //! Shared memory has 32 banks of 4 bytes: one 128-byte line spans every bank once, as eight
 //! 16-byte *chunks*. The tensor-core loads (`ldmatrix`, `wgmma`) read eight rows of a tile at the
@@ -13,7 +14,7 @@
 //! `offset ^ ((offset >> 3) & 0x70)`, a permutation within each 1024-byte block.
 //!
 //! It is also exactly the pattern the Hopper copy engine (TMA) writes and `wgmma` reads in its
-//! "128-byte swizzle" mode, so the wgmma rung keeps this layout as is and only describes it to the
+//! "128-byte swizzle" mode, so the wgmma rungs keep this layout as is and only describe it to the
 //! hardware (see `13_wgmma.rs`).
 //!
 //! Tiles wider than 64 elements are stored as column *panels* 64 elements (128 bytes) wide, one

@@ -9,7 +9,7 @@
 /// Loads `*p`.
 ///
 /// ```ptx
-/// ld.global.f32 %f, [%rd];    // or ld.shared.f32, per the pointer's origin
+/// ld.global.b32 %r, [%rd];    // or ld.shared.b32, per the pointer's origin
 /// ```
 ///
 /// # Safety
@@ -22,7 +22,7 @@ pub unsafe fn load<T: Copy>(p: *const T) -> T {
 /// Stores `value` to `*p`.
 ///
 /// ```ptx
-/// st.global.f32 [%rd], %f;    // or st.shared.f32
+/// st.global.b32 [%rd], %r;    // or st.shared.b32
 /// ```
 ///
 /// # Safety

@@ -137,8 +137,9 @@ cp_async_zfill!(
     cp_async_ca_16_zfill, "cp.async.ca.shared.global", "16"
 );
 cp_async_zfill!(
-    /// Copies the first `src_bytes` of 16 bytes and zero-fills the rest (L2 only). The tensor-core
-    /// rungs load every tile with this: rows past M or N and columns past K get `src_bytes = 0`.
+    /// Copies the first `src_bytes` of 16 bytes and zero-fills the rest (L2 only). Rungs 10, 12
+    /// and 13 copy their edge tiles with this: rows past M or N and columns past K get
+    /// `src_bytes = 0`.
     ///
     /// ```ptx
     /// cp.async.cg.shared.global [%r_dst], [%rd_src], 16, %r_src_bytes;

@@ -5,12 +5,13 @@
 //! row-major matrix are 16-byte aligned when the leading dimension is a multiple of 4 and the base
 //! pointer is aligned, shared tiles when their stride is a multiple of 4).
 //!
-//! These are ordinary loads and stores of a 16-byte-aligned type, not `asm!`: LLVM then emits the
-//! vector instruction and still sees an ordinary memory access it may schedule, combine and fold
-//! addresses into. The state space (`.global` or `.shared`) comes from where the pointer came
+//! Most are ordinary loads and stores of an aligned type, not `asm!`: LLVM then emits the vector
+//! instruction (as `.b32` moves of the bits) and still sees an ordinary memory access it may
+//! schedule, combine and fold addresses into. The two global `v2` accesses are `asm!`, so that
+//! their form is fixed. The state space (`.global` or `.shared`) comes from where the pointer came
 //! from: LLVM tracks kernel pointer arguments as global memory and [`dynamic_shared`] pointers as
 //! shared memory (`InferAddressSpaces`), so each function names the instruction it becomes when
-//! used as intended, and the kernels' PTX is checked for it.
+//! used as intended (the PTX of the kernels shows it).
 //!
 //! [`dynamic_shared`]: super::dynamic_shared
 
@@ -27,7 +28,7 @@ struct Vec2([f32; 2]);
 /// Loads four consecutive floats of global memory.
 ///
 /// ```ptx
-/// ld.global.v4.f32 {%f0, %f1, %f2, %f3}, [%rd];
+/// ld.global.v4.b32 {%r0, %r1, %r2, %r3}, [%rd];
 /// ```
 ///
 /// # Safety
@@ -42,7 +43,7 @@ pub unsafe fn ld_global_v4(p: *const f32) -> [f32; 4] {
 /// Stores four consecutive floats to global memory.
 ///
 /// ```ptx
-/// st.global.v4.f32 [%rd], {%f0, %f1, %f2, %f3};
+/// st.global.v4.b32 [%rd], {%r0, %r1, %r2, %r3};
 /// ```
 ///
 /// # Safety
@@ -55,7 +56,7 @@ pub unsafe fn st_global_v4(p: *mut f32, v: [f32; 4]) {
 /// Loads four consecutive floats of shared memory.
 ///
 /// ```ptx
-/// ld.shared.v4.f32 {%f0, %f1, %f2, %f3}, [%rd];
+/// ld.shared.v4.b32 {%r0, %r1, %r2, %r3}, [%rd];
 /// ```
 ///
 /// # Safety
@@ -68,7 +69,7 @@ pub unsafe fn ld_shared_v4(p: *const f32) -> [f32; 4] {
 /// Stores four consecutive floats to shared memory.
 ///
 /// ```ptx
-/// st.shared.v4.f32 [%rd], {%f0, %f1, %f2, %f3};
+/// st.shared.v4.b32 [%rd], {%r0, %r1, %r2, %r3};
 /// ```
 ///
 /// # Safety
@@ -128,7 +129,7 @@ pub unsafe fn st_global_v2(p: *mut f32, v: [f32; 2]) {
 /// Stores two consecutive floats to shared memory.
 ///
 /// ```ptx
-/// st.shared.v2.f32 [%rd], {%f0, %f1};
+/// st.shared.v2.b32 [%rd], {%r0, %r1};
 /// ```
 ///
 /// # Safety

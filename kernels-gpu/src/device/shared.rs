@@ -9,7 +9,7 @@ pub struct SharedAlign([u8; 128]);
 ///
 /// ```ptx
 /// .extern .shared .align 128 .b8 gpu_launch_sized_workgroup_mem[];
-/// mov.u64 %rd, gpu_launch_sized_workgroup_mem;
+/// mov.b64 %rd, gpu_launch_sized_workgroup_mem;
 /// ```
 /// Loads and stores through the pointer become `ld.shared` / `st.shared`.
 #[inline(always)]

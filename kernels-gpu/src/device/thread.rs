@@ -52,7 +52,7 @@ pub fn lane_idx() -> u32 {
 /// writes before the barrier visible to the block after it.
 ///
 /// ```ptx
-/// barrier.sync 0;
+/// bar.sync 0;
 /// ```
 #[inline(always)]
 pub fn sync_threads() {
