@@ -86,14 +86,19 @@ pub fn find_ptxas() -> Option<PathBuf> {
     from_wheel.or_else(|| Command::new("ptxas").arg("--version").output().ok().filter(|o| o.status.success()).map(|_| PathBuf::from("ptxas")))
 }
 
+/// The release of `ptxas` as it prints it (`13.5, V13.5.37`).
+pub fn ptxas_version(ptxas: &Path) -> Result<String> {
+    let out = Command::new(ptxas).arg("--version").output().map_err(|e| Error::Ptxas(format!("{} could not be run: {e}", ptxas.display())))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    Ok(text.lines().find_map(|l| l.split("release ").nth(1)).unwrap_or("of unknown version").trim().to_string())
+}
+
 /// Assembles `ptx` for sm_90a with `ptxas -v` and reads back every entry's resources. The entries
 /// are split among one ptxas process per core (`--entry`), since one process assembles them one
 /// after another.
 pub fn assemble(ptxas: &Path, ptx: &str) -> Result<Assembly> {
     let fail = |what: String| Error::Ptxas(format!("{} {what}", ptxas.display()));
-    let version = Command::new(ptxas).arg("--version").output().map_err(|e| fail(format!("could not be run: {e}")))?;
-    let version = String::from_utf8_lossy(&version.stdout);
-    let version = version.lines().find_map(|l| l.split("release ").nth(1)).unwrap_or("of unknown version").trim().to_string();
+    let version = ptxas_version(ptxas)?;
 
     let dir = std::env::temp_dir().join(format!("rgemm-ptxas-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| fail(format!("needs a temporary folder: {e}")))?;

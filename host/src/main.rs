@@ -346,9 +346,34 @@ fn ptxas_resources() -> (Vec<(String, ptx::Resources)>, String) {
     let Some(ptxas) = ptx::find_ptxas() else {
         return (Vec::new(), "- (ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS)".into());
     };
+    let source = |version: &str| format!("ptxas {version}, sm_90a, the PTX as loaded (launch bounds included)");
+    let version = match ptx::ptxas_version(&ptxas) {
+        Ok(v) => v,
+        Err(e) => return (Vec::new(), format!("- ({e})")),
+    };
+    let bounded = ptx::with_launch_bounds(ptx::PTX);
+    // The report of this PTX by this ptxas is kept in the temporary folder, so that only the
+    // first `list` after a build waits for the assembler.
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (bounded.as_str(), ptxas.as_path(), version.as_str()).hash(&mut h);
+        h.finish()
+    };
+    let cache = std::env::temp_dir().join(format!("rgemm-ptxas-report-{key:016x}.txt"));
+    if let Ok(report) = std::fs::read_to_string(&cache) {
+        let entries = ptx::parse_report(&report);
+        if entries.len() == ptx::entry_names(&bounded).len() {
+            return (entries, source(&version));
+        }
+    }
     eprintln!("assembling the kernels with {} ...", ptxas.display());
-    match ptx::assemble(&ptxas, &ptx::with_launch_bounds(ptx::PTX)) {
-        Ok(a) => (a.entries, format!("ptxas {}, sm_90a, the PTX as loaded (launch bounds included)", a.version)),
+    match ptx::assemble(&ptxas, &bounded) {
+        Ok(a) => {
+            // A cache that cannot be written only costs the next `list` the same wait.
+            let _ = std::fs::write(&cache, &a.report);
+            (a.entries, source(&a.version))
+        }
         Err(e) => (Vec::new(), format!("- ({e})")),
     }
 }
