@@ -63,11 +63,9 @@ pub struct Resources {
     pub spill_bytes: u32,
 }
 
-/// What ptxas said about a module: its version (`13.5, V13.5.37`), each entry's resources, and the whole
-/// report (for warnings).
+/// What ptxas said about a module: each entry's resources, and the whole report (for warnings).
 #[derive(Debug)]
 pub struct Assembly {
-    pub version: String,
     pub entries: Vec<(String, Resources)>,
     pub report: String,
 }
@@ -98,8 +96,6 @@ pub fn ptxas_version(ptxas: &Path) -> Result<String> {
 /// after another.
 pub fn assemble(ptxas: &Path, ptx: &str) -> Result<Assembly> {
     let fail = |what: String| Error::Ptxas(format!("{} {what}", ptxas.display()));
-    let version = ptxas_version(ptxas)?;
-
     let dir = std::env::temp_dir().join(format!("rgemm-ptxas-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
     let file = dir.join("kernels.ptx");
@@ -129,7 +125,7 @@ pub fn assemble(ptxas: &Path, ptx: &str) -> Result<Assembly> {
     });
     std::fs::remove_dir_all(&dir).ok();
     let report = result?;
-    Ok(Assembly { version, entries: parse_report(&report), report })
+    Ok(Assembly { entries: parse_report(&report), report })
 }
 
 /// Each entry of a `ptxas -v` report with its registers, stack frame and spills.

@@ -372,7 +372,7 @@ fn ptxas_resources() -> (Vec<(String, ptx::Resources)>, String) {
         Ok(a) => {
             // A cache that cannot be written only costs the next `list` the same wait.
             let _ = std::fs::write(&cache, &a.report);
-            (a.entries, source(&a.version))
+            (a.entries, source(&version))
         }
         Err(e) => (Vec::new(), format!("- ({e})")),
     }
