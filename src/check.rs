@@ -48,7 +48,9 @@ pub fn encode(dtype: Dtype, values: &[f32]) -> Vec<u8> {
 pub const POISON: f32 = f32::from_bits(0x7fc0_dead);
 // ANCHOR_END: poison
 
-/// The inputs of one check: A, B and the initial C.
+/// The inputs of one check: A, B and the initial C, as the products see them (whatever the
+/// layout: A as M×K, B as K×N, row-major, matrix after matrix of the batch; a broadcast operand
+/// has one matrix). [`crate::storage`] lays them out as the problem stores them.
 pub struct Inputs {
     /// Element type of A and B; `a` and `b` hold values exactly representable in it.
     pub dtype: Dtype,
@@ -56,6 +58,16 @@ pub struct Inputs {
     pub b: Vec<f32>,
     /// Random when beta ≠ 0 (it is an input then), otherwise all [`POISON`].
     pub c: Vec<f32>,
+}
+
+impl Inputs {
+    /// Product `z`'s A (M×K), B (K×N) and initial C (M×N), row-major.
+    pub fn product(&self, problem: &Problem, z: usize) -> (&[f32], &[f32], &[f32]) {
+        let (m, n, k) = (problem.m as usize, problem.n as usize, problem.k as usize);
+        let za = if problem.matrices_a() == 1 { 0 } else { z };
+        let zb = if problem.matrices_b() == 1 { 0 } else { z };
+        (&self.a[za * m * k..(za + 1) * m * k], &self.b[zb * k * n..(zb + 1) * k * n], &self.c[z * m * n..(z + 1) * m * n])
+    }
 }
 
 impl Inputs {
@@ -85,13 +97,20 @@ fn to_f64(m: ArrayView2<'_, f32>) -> Array2<f64> {
     m.mapv(f64::from)
 }
 
-/// `alpha·A·B + beta·C` in f64 for the whole matrix (C is read only when beta ≠ 0).
+/// `alpha·A·B + beta·C` in f64 for every product of the batch (C is read only when beta ≠ 0):
+/// `batch·M` rows of N, product after product.
 pub fn reference(problem: &Problem, inputs: &Inputs) -> Array2<f64> {
-    let a = to_f64(view(&inputs.a, problem.m, problem.k));
-    let b = to_f64(view(&inputs.b, problem.k, problem.n));
-    let mut out = a.dot(&b) * problem.alpha as f64;
-    if problem.beta != 0.0 {
-        out.scaled_add(problem.beta as f64, &to_f64(view(&inputs.c, problem.m, problem.n)));
+    let (m, n) = (problem.m as usize, problem.n as usize);
+    let mut out = Array2::<f64>::zeros((problem.batch as usize * m, n));
+    for z in 0..problem.batch as usize {
+        let (a, b, c) = inputs.product(problem, z);
+        let a = to_f64(view(a, problem.m, problem.k));
+        let b = to_f64(view(b, problem.k, problem.n));
+        let mut block = out.slice_mut(ndarray::s![z * m..(z + 1) * m, ..]);
+        block.assign(&(a.dot(&b) * problem.alpha as f64));
+        if problem.beta != 0.0 {
+            block.scaled_add(problem.beta as f64, &to_f64(view(c, problem.m, problem.n)));
+        }
     }
     out
 }
@@ -142,10 +161,22 @@ impl Sample {
         Sample { rows: pick(problem.m), cols: pick(problem.n) }
     }
 
-    /// Relative error of `got` (all of C) on the sampled rows and columns, against f64.
+    /// Relative error of `got` (all of C, product after product) on the sampled rows and
+    /// columns of the first and the last product, against f64.
     pub fn relative_error(&self, problem: &Problem, inputs: &Inputs, got: &[f32]) -> f64 {
+        let mn = problem.m as usize * problem.n as usize;
+        let mut products = vec![0, problem.batch as usize - 1];
+        products.dedup();
+        let pairs: Vec<(f32, f64)> = products
+            .into_iter()
+            .flat_map(|z| self.pairs(problem, inputs.product(problem, z), &got[z * mn..(z + 1) * mn]))
+            .collect();
+        relative_error(pairs)
+    }
+
+    /// (computed, f64) for the sampled rows and columns of one product.
+    fn pairs(&self, problem: &Problem, (a, b, c0): (&[f32], &[f32], &[f32]), got: &[f32]) -> Vec<(f32, f64)> {
         let (m, n, k) = (problem.m as usize, problem.n as usize, problem.k as usize);
-        let (a, b, c0) = (&inputs.a, &inputs.b, &inputs.c);
         let expected = |row: usize, col: usize, dot: f64| -> f64 {
             let mut v = problem.alpha as f64 * dot;
             if problem.beta != 0.0 {
@@ -173,6 +204,6 @@ impl Sample {
                 pairs.push((got[row * n + col], expected(row, col, dot)));
             }
         }
-        relative_error(pairs)
+        pairs
     }
 }

@@ -13,6 +13,8 @@
 //! - [`lesson`]: host side of the race lessons (for compute-sanitizer).
 //! - [`tma`]: tensor maps for kernels that load through the copy engine.
 
+pub mod api;
+pub mod baseline;
 pub mod bench;
 pub mod catalog;
 pub mod chart;
@@ -24,10 +26,11 @@ pub mod lesson;
 pub mod problem;
 pub mod ptx;
 pub mod report;
+pub mod storage;
 pub mod tma;
 pub mod verify;
 
 pub use catalog::Kernel;
 pub use error::{Error, Result};
 pub use gpu::Gpu;
-pub use problem::Problem;
+pub use problem::{Batch, Layout, LeadingDims, Op, Problem};

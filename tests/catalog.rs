@@ -88,7 +88,7 @@ proptest! {
         let p = Problem::new(m, n, k, 1.0, 0.0).unwrap();
         for kernel in catalog::all() {
             let t = kernel.spec.tile;
-            match kernel.launch(&p) {
+            match kernel.geometry(&p) {
                 Ok(l) => {
                     let (gx, gy) = (l.grid.0 as u64, l.grid.1 as u64);
                     prop_assert!(gx * t.bn as u64 >= n && (gx - 1) * (t.bn as u64) < n);
@@ -151,7 +151,7 @@ fn best_resolves_to_the_first_kernel_that_supports_the_problem() {
     // For every problem, `best` is the first candidate whose launch the catalog accepts.
     for (m, n, k) in [(1, 1, 1), (3001, 2999, 3003), (1_048_561, 8, 8), (4_000_000, 1, 1)] {
         let p = Problem::new(m, n, k, 1.0, 0.0).unwrap();
-        let expected = catalog::best_candidates(Dtype::F32).into_iter().find(|c| c.launch(&p).is_ok());
+        let expected = catalog::best_candidates(Dtype::F32).into_iter().find(|c| c.geometry(&p).is_ok());
         match (catalog::resolve("best", &p), expected) {
             (Ok(got), Some(want)) => assert_eq!(got, want),
             (Err(Error::Unsupported { kernel, reason }), None) => assert!(kernel == "best" && reason.contains("no candidate"), "{reason}"),
@@ -162,7 +162,7 @@ fn best_resolves_to_the_first_kernel_that_supports_the_problem() {
     let tall = Problem::new(65_535 * 16 + 1, 8, 8, 1.0, 0.0).unwrap();
     let small = catalog::find("sgemm_03_smem_tiling_16x16x16").unwrap();
     let large = catalog::find("sgemm_03_smem_tiling_32x32x32").unwrap();
-    assert!(small.launch(&tall).is_err() && large.launch(&tall).is_ok());
+    assert!(small.geometry(&tall).is_err() && large.geometry(&tall).is_ok());
     assert_eq!(catalog::first_supporting(&[small, large], &tall, "best").unwrap(), large);
     let Err(Error::Unsupported { reason, .. }) = catalog::first_supporting(&[small], &tall, "best") else { panic!("expected unsupported") };
     assert!(reason.contains("16x16x16") && reason.contains("block rows"), "{reason}");
@@ -237,14 +237,14 @@ fn every_catalog_configuration_passes_the_shape_check() {
 #[test]
 fn persistent_kernels_get_one_block_per_sm_at_most_one_per_tile() {
     for kernel in catalog::all() {
-        let p = Problem { m: 4096, n: 4096, k: 64, alpha: 1.0, beta: 0.0 };
-        let Ok(launch) = kernel.launch(&p) else { continue };
+        let p = Problem::new(4096, 4096, 64, 1.0, 0.0).unwrap();
+        let Ok(launch) = kernel.geometry(&p) else { continue };
         let tiles = launch.grid.0 * launch.grid.1;
         let on_132 = launch.on_device(&kernel, 132);
         if kernel.spec.persistent {
             assert_eq!(on_132.grid, (tiles.min(132), 1, 1), "{}", kernel.name());
-            let small = Problem { m: 1, n: 8, k: 8, alpha: 1.0, beta: 0.0 };
-            assert_eq!(kernel.launch(&small).unwrap().on_device(&kernel, 132).grid, (1, 1, 1));
+            let small = Problem::new(1, 8, 8, 1.0, 0.0).unwrap();
+            assert_eq!(kernel.geometry(&small).unwrap().on_device(&kernel, 132).grid, (1, 1, 1));
         } else {
             assert_eq!(on_132, launch, "{}", kernel.name());
         }

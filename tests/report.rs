@@ -66,6 +66,10 @@ pub fn synthetic() -> Report {
         ],
         sizes: vec![
             SizeRecord {
+                layout: None,
+                batch: None,
+                cublas_classic: None,
+                cublas_lt: None,
                 m: 4096,
                 n: 4096,
                 k: 4096,
@@ -79,6 +83,10 @@ pub fn synthetic() -> Report {
                 ],
             },
             SizeRecord {
+                layout: None,
+                batch: None,
+                cublas_classic: None,
+                cublas_lt: None,
                 m: 3001,
                 n: 2999,
                 k: 3003,
@@ -92,6 +100,10 @@ pub fn synthetic() -> Report {
                 ],
             },
             SizeRecord {
+                layout: None,
+                batch: None,
+                cublas_classic: None,
+                cublas_lt: None,
                 m: 65536,
                 n: 65536,
                 k: 65536,

@@ -207,6 +207,10 @@ fn chart_draws_a_report_without_a_gpu() {
         seed: 1,
         kernels: vec![KernelRecord { name: KERNEL.into(), rung: 3, label: "r3".into() }],
         sizes: vec![SizeRecord {
+            layout: None,
+            batch: None,
+            cublas_classic: None,
+            cublas_lt: None,
             m: 1024,
             n: 1024,
             k: 1024,
