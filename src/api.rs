@@ -189,7 +189,7 @@ impl Plan {
         if self.kernel.needs_aligned_matrices() && (pa % 16 != 0 || pb % 16 != 0 || pc % 16 != 0) {
             return Err(Error::Unsupported {
                 kernel: self.kernel.name().into(),
-                reason: "it needs A, B and C to start on 16-byte boundaries (the general kernels take any start: name one, e.g. sgemm_general_16x16_nn)".into(),
+                reason: "it needs A, B and C to start on 16-byte boundaries (the general kernels take any start: name one, e.g. sgemm_00_general_16x16x16)".into(),
             });
         }
         // SAFETY: the buffers are at least as long as the problem's extents (checked above), of

@@ -168,7 +168,7 @@ impl Kernel {
     /// boundaries: every rung does (vector and asynchronous copies check the leading dimension
     /// at run time, and take the start as aligned); the general kernel reads element by element.
     pub fn needs_aligned_matrices(&self) -> bool {
-        self.spec.rung.number > 0
+        !self.spec.any_alignment
     }
 
     /// Why this kernel's configuration could never launch on Hopper, if it could not.
@@ -200,7 +200,7 @@ impl Kernel {
                 problem.layout.name()
             )));
         }
-        if !self.spec.persistent && problem.batch as u64 > MAX_GRID_Z {
+        if !self.spec.persistent && !self.spec.batch_loop && problem.batch as u64 > MAX_GRID_Z {
             return Err(unsupported(format!("a batch of {} needs one grid plane per product (the grid allows {MAX_GRID_Z})", problem.batch)));
         }
         let t = &self.spec.tile;
@@ -242,7 +242,7 @@ impl Kernel {
                 )));
             }
         }
-        let planes = if self.spec.persistent { 1 } else { problem.batch };
+        let planes = if self.spec.persistent { 1 } else { problem.batch.min(MAX_GRID_Z as u32) };
         Ok(Launch {
             grid: (grid_x as u32, grid_y as u32, planes),
             block: (self.spec.threads, 1, 1),

@@ -97,7 +97,7 @@ pub fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: 
     let tiles = (problem.n.div_ceil(t.bn), problem.m.div_ceil(t.bm));
     // A persistent kernel gets fewer blocks than tiles, as on a GPU, so each walks several tiles
     // (of every product of the batch); other kernels get one grid plane per product.
-    let grid = if spec.persistent { ((tiles.0 * tiles.1 * problem.batch).min(EMULATED_SMS), 1, 1) } else { (tiles.0, tiles.1, problem.batch) };
+    let grid = if spec.persistent { ((tiles.0 * tiles.1 * problem.batch).min(EMULATED_SMS), 1, 1) } else { (tiles.0, tiles.1, problem.batch.min(crate::catalog::MAX_GRID_Z as u32)) };
     let launch = Launch {
         kernel: spec.name,
         grid,

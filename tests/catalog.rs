@@ -4,7 +4,8 @@ use proptest::prelude::*;
 use rgemm::catalog::{self, Dtype, KernelSpec, MAX_GRID_Y};
 use rgemm::{Error, Problem};
 
-/// The naming scheme: `{sgemm|bgemm|hgemm}_{NN}_{slug}_{BM}x{BN}x{BK}[_w{WM}x{WN}][_t{TM}x{TN}][_s{S}][_c{C}][_persistent]`.
+/// The naming scheme: `{sgemm|bgemm|hgemm}_{NN}_{slug}_{BM}x{BN}x{BK}[_w{WM}x{WN}][_t{TM}x{TN}][_s{S}][_c{C}][_persistent][_tag][_{layout}]`
+/// (the layout suffix `nt`, `tn` or `tt` exactly when the kernel reads that layout).
 fn canonical_name(s: &KernelSpec) -> String {
     let t = &s.tile;
     let prefix = match s.dtype {
@@ -38,7 +39,14 @@ fn every_kernel_is_named_by_the_scheme_and_unique() {
         // A rung may add one lowercase variant tag for what the tile shape does not say (rung
         // 10: `_at` transposed A, `_sw` swizzled A).
         let canonical = canonical_name(k.spec);
-        let variant = k.name().strip_prefix(canonical.as_str()).unwrap_or(k.name());
+        let layout = k.spec.layout;
+        let name = if layout == rgemm::Layout::NN {
+            k.name()
+        } else {
+            let suffix = format!("_{}", layout.name());
+            k.name().strip_suffix(suffix.as_str()).unwrap_or_else(|| panic!("{} reads {} and must end in {suffix}", k.name(), layout.name()))
+        };
+        let variant = name.strip_prefix(canonical.as_str()).unwrap_or(name);
         let tagged = variant.is_empty() || (variant.len() > 1 && variant.starts_with('_') && variant[1..].chars().all(|c| c.is_ascii_lowercase()));
         assert!(k.name().starts_with(&canonical) && tagged, "kernel name {} does not follow the scheme {canonical}[_tag]", k.name());
         assert!(seen.insert(k.name()), "{} appears twice", k.name());
@@ -85,8 +93,8 @@ proptest! {
     /// that a clustered kernel's block rows are rounded up to whole clusters.
     #[test]
     fn launch_covers_the_matrix(m in 1u64..5_000_000, n in 1u64..5_000_000, k in 1u64..100) {
-        let p = Problem::new(m, n, k, 1.0, 0.0).unwrap();
         for kernel in catalog::all() {
+            let p = Problem::general(m, n, k, 1.0, 0.0, kernel.spec.layout, Default::default(), rgemm::Batch::packed(1)).unwrap();
             let t = kernel.spec.tile;
             match kernel.geometry(&p) {
                 Ok(l) => {
@@ -100,7 +108,9 @@ proptest! {
                 Err(Error::Unsupported { reason, .. }) => {
                     let too_tall = m.div_ceil(t.bm as u64).next_multiple_of(kernel.spec.cluster_m.max(1) as u64) > MAX_GRID_Y;
                     let per_16_bytes = 16 / kernel.spec.dtype.bytes() as u64;
-                    let misaligned = kernel.spec.tensor_maps.is_some() && (k % per_16_bytes != 0 || n % per_16_bytes != 0);
+                    let c_map = kernel.spec.tensor_maps.is_some_and(|t| t.c_box.is_some());
+                    let misaligned = kernel.spec.tensor_maps.is_some()
+                        && (p.lda as u64 % per_16_bytes != 0 || p.ldb as u64 % per_16_bytes != 0 || (c_map && p.ldc % 4 != 0));
                     prop_assert!(too_tall || misaligned, "rejected without cause: {}", reason);
                     prop_assert!(reason.contains("block rows") || reason.contains("16-byte-aligned rows"), "{}", reason);
                 }

@@ -18,7 +18,10 @@ fn problem(m: u32, n: u32, k: u32, alpha: f32, beta: f32) -> Problem {
 /// engine (TMA) need 16-byte-aligned rows, every other kernel takes any size.
 fn problem_for(kernel: catalog::Kernel, m: u32, n: u32, k: u32, alpha: f32, beta: f32) -> Problem {
     let align = if kernel.spec.tensor_maps.is_some() { 16 / kernel.spec.dtype.bytes() } else { 1 };
-    problem(m, n.next_multiple_of(align), k.next_multiple_of(align), alpha, beta)
+    // In the kernel's layout; a TMA kernel needs every stored row a multiple of 16 bytes.
+    let (m, n, k) = if kernel.spec.tensor_maps.is_some() { (m.next_multiple_of(align), n.next_multiple_of(align), k.next_multiple_of(align)) } else { (m, n, k) };
+    let layout = kernel.spec.layout;
+    Problem::general(m as u64, n as u64, k as u64, alpha, beta, layout, Default::default(), rgemm::Batch::packed(1)).unwrap()
 }
 
 /// Shapes up to 70 in every dimension: every tile size of the catalog gets partial tiles, single

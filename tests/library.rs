@@ -70,12 +70,14 @@ fn layout_kernels_are_right_on_the_emulator() {
         let tma = kernel.spec.tensor_maps.is_some();
         // TMA needs 16-byte rows and matrices: pad the leading dimensions and strides to 8.
         let (m, n, k) = if tma { (130, 260, 72) } else { (37, 29, 23) };
-        let (sa, sb) = problem::Case { shape: (m, n, k), layout: kernel.spec.layout, batch: 1 }.problem(LeadingDims::default()).unwrap().extents_pair();
         let pad = |v: u64| if tma { (v + 8).next_multiple_of(8) } else { v + 3 };
         let (a_cols, b_cols) = (if kernel.spec.layout.a.is_t() { m } else { k }, if kernel.spec.layout.b.is_t() { k } else { n });
-        let ld = LeadingDims { lda: Some(pad(a_cols)), ldb: Some(pad(b_cols)), ldc: Some(n + 5) };
-        let _ = (sa, sb);
-        let batch = Batch { count: 2, stride_a: Some(0), stride_b: None, stride_c: None };
+        let ld = LeadingDims { lda: Some(pad(a_cols)), ldb: Some(pad(b_cols)), ldc: Some(pad(n)) };
+        // Matrices of the batch 16-byte aligned (every rung's rule), with a gap between them.
+        let single = Problem::general(m, n, k, 1.0, 0.0, kernel.spec.layout, ld, Batch::packed(1)).unwrap();
+        let (_, b_span, c_span) = single.extents();
+        let gap = |span: usize| (span as u64 + 9).next_multiple_of(8);
+        let batch = Batch { count: 2, stride_a: Some(0), stride_b: Some(gap(b_span)), stride_c: Some(gap(c_span)) };
         let p = Problem::general(m, n, k, 0.75, if i % 2 == 0 { 0.5 } else { 0.0 }, kernel.spec.layout, ld, batch).unwrap();
         let verdict = emulate::verify(kernel, &p, 11).unwrap_or_else(|e| panic!("{}: {e}", kernel.name()));
         assert!(verdict.passed(), "{} on {p}: {verdict}", kernel.name());
@@ -101,17 +103,6 @@ fn the_automatic_choice_never_picks_a_kernel_that_rejects_the_problem() {
     let p = Problem::general(4096, 4096, 4096, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap();
     let (kernel, _) = api::choose(Dtype::Bf16, &p, &KernelChoice::Auto).unwrap();
     assert!(kernel.name().starts_with("bgemm_14") && kernel.name().ends_with("_nt"), "{}", kernel.name());
-}
-
-trait ExtentsPair {
-    fn extents_pair(&self) -> (usize, usize);
-}
-
-impl ExtentsPair for Problem {
-    fn extents_pair(&self) -> (usize, usize) {
-        let (a, b, _) = self.extents();
-        (a, b)
-    }
 }
 
 /// A random problem for the GPU fuzz: any layout, padded or tight leading dimensions, a batch

@@ -117,7 +117,7 @@ fn list_shows_every_kernel_with_its_resources_and_sizes() {
         assert!(line.contains(&k.size_rule()), "{line}");
     }
     let tma = text.lines().find(|l| l.trim_start().starts_with("sgemm_11_")).expect("a rung-11 kernel");
-    assert!(tma.contains("K, N multiples of 4"), "{tma}");
+    assert!(tma.contains("nn, lda, ldb multiples of 4"), "{tma}");
 }
 
 #[test]

@@ -7,8 +7,11 @@
 //! B). Reads are scalar (no alignment needed), widened to f32 ([`Widen`]) in shared memory, and
 //! outside the matrix read as zero.
 //!
+//! Batches: a block loops over the products `z, z + planes, ...` of its grid plane, so a batch
+//! may hold more products than the grid has planes (65,535).
+//!
 //! Cost: one global load per element per tile like rung 3, uncoalesced along the transposed
-//! dimension. It is the fallback, not a rung: the catalog lists it after every rung of its type.
+//! dimension. It is the fallback, not a rung (number 0): the automatic choice tries it last.
 
 use crate::prelude::*;
 use core::marker::PhantomData;
@@ -40,9 +43,29 @@ impl<E: Widen + ElemType, L: Storage> GemmKernel for General<E, L> {
         (BS * BS) as u32,
         (2 * SmemTile::elems(BS, BS) * 4) as u32,
     )
-    .with_layout(L::LAYOUT);
+    .with_layout(L::LAYOUT)
+    .with_any_alignment_and_batch_loop();
 
     unsafe fn run(gemm: &Gemm<E>) {
+        // Products z, z + planes, ...: a batch may have more products than the grid has planes.
+        let planes = grid_planes();
+        let mut product = *gemm;
+        loop {
+            // SAFETY: the caller's guarantee, for each product of the batch.
+            unsafe { Self::product(&product) };
+            let next = product.z + planes;
+            if next >= gemm.batch {
+                break;
+            }
+            product = Gemm { z: next, ..product.at_batch(planes) };
+        }
+    }
+}
+
+impl<E: Widen + ElemType, L: Storage> General<E, L> {
+    /// One product of the batch: rung 3's loop with layout-aware reads.
+    #[inline(always)]
+    unsafe fn product(gemm: &Gemm<E>) {
         // SAFETY: the spec gives the block two BS × BS tiles of f32.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
         // SAFETY: as above, right after the first tile.
@@ -72,10 +95,10 @@ impl<E: Widen + ElemType, L: Storage> GemmKernel for General<E, L> {
 
 entries! {
     elem = f32;
-    sgemm_general_16x16_nn => General<f32, Nn>,
-    sgemm_general_16x16_nt => General<f32, Nt>,
-    sgemm_general_16x16_tn => General<f32, Tn>,
-    sgemm_general_16x16_tt => General<f32, Tt>,
+    sgemm_00_general_16x16x16 => General<f32, Nn>,
+    sgemm_00_general_16x16x16_nt => General<f32, Nt>,
+    sgemm_00_general_16x16x16_tn => General<f32, Tn>,
+    sgemm_00_general_16x16x16_tt => General<f32, Tt>,
 }
 
 /// The bf16 instantiations.
@@ -85,10 +108,10 @@ pub mod bf16 {
 
     entries! {
         elem = Bf16;
-        bgemm_general_16x16_nn => General<Bf16, Nn>,
-        bgemm_general_16x16_nt => General<Bf16, Nt>,
-        bgemm_general_16x16_tn => General<Bf16, Tn>,
-        bgemm_general_16x16_tt => General<Bf16, Tt>,
+        bgemm_00_general_16x16x16 => General<Bf16, Nn>,
+        bgemm_00_general_16x16x16_nt => General<Bf16, Nt>,
+        bgemm_00_general_16x16x16_tn => General<Bf16, Tn>,
+        bgemm_00_general_16x16x16_tt => General<Bf16, Tt>,
     }
 }
 
@@ -99,9 +122,9 @@ pub mod f16 {
 
     entries! {
         elem = F16;
-        hgemm_general_16x16_nn => General<F16, Nn>,
-        hgemm_general_16x16_nt => General<F16, Nt>,
-        hgemm_general_16x16_tn => General<F16, Tn>,
-        hgemm_general_16x16_tt => General<F16, Tt>,
+        hgemm_00_general_16x16x16 => General<F16, Nn>,
+        hgemm_00_general_16x16x16_nt => General<F16, Nt>,
+        hgemm_00_general_16x16x16_tn => General<F16, Tn>,
+        hgemm_00_general_16x16x16_tt => General<F16, Tt>,
     }
 }

@@ -85,6 +85,9 @@ macro_rules! rungs {
 }
 
 rungs!(
+    general,
+    general::bf16,
+    general::f16,
     naive,
     coalesced,
     smem_tiling,
@@ -102,9 +105,6 @@ rungs!(
     wgmma::f16,
     wgmma_tma,
     wgmma_tma::f16,
-    general,
-    general::bf16,
-    general::f16,
 );
 
 #[cfg(not(target_arch = "nvptx64"))]

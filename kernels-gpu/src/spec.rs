@@ -307,6 +307,12 @@ pub struct KernelSpec {
     pub cluster_m: u32,
     /// How the kernel reads A and B (the teaching ladder: `NN`, row-major).
     pub layout: Layout,
+    /// The kernel reads and writes element by element, so A, B and C may start anywhere (every
+    /// other kernel takes matrices that start on 16-byte boundaries).
+    pub any_alignment: bool,
+    /// The kernel walks the products of a batch itself (product `z`, `z + planes`, ...), so a
+    /// batch may have more products than the grid has planes.
+    pub batch_loop: bool,
 }
 
 impl KernelSpec {
@@ -324,6 +330,8 @@ impl KernelSpec {
             persistent: false,
             cluster_m: 1,
             layout: Layout::NN,
+            any_alignment: false,
+            batch_loop: false,
         }
     }
 
@@ -346,6 +354,13 @@ impl KernelSpec {
     /// This spec for a kernel that reads A and B stored as `layout` says.
     pub const fn with_layout(self, layout: Layout) -> Self {
         KernelSpec { layout, ..self }
+    }
+
+    /// This spec for a kernel that reads and writes element by element, at any alignment, and
+    /// loops over the products of a batch (see [`KernelSpec::any_alignment`],
+    /// [`KernelSpec::batch_loop`]).
+    pub const fn with_any_alignment_and_batch_loop(self) -> Self {
+        KernelSpec { any_alignment: true, batch_loop: true, ..self }
     }
 
     /// This spec for a kernel that loops over tiles (see [`KernelSpec::persistent`]).

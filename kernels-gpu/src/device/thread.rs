@@ -47,6 +47,16 @@ pub fn block_batch() -> u32 {
     unsafe { nvptx::_block_idx_z() as u32 }
 }
 
+/// Planes of the grid (`%nctaid.z`): products of a batch launched at once.
+///
+/// ```ptx
+/// mov.u32 %r, %nctaid.z;
+/// ```
+#[inline(always)]
+pub fn grid_planes() -> u32 {
+    unsafe { nvptx::_grid_dim_z() as u32 }
+}
+
 /// Index of this thread's warp in its block.
 #[inline(always)]
 pub fn warp_idx() -> u32 {

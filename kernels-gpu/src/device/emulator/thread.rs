@@ -22,6 +22,10 @@ pub fn block_batch() -> u32 {
     lane().block().idx.2
 }
 
+pub fn grid_planes() -> u32 {
+    lane().block().launch().grid.2
+}
+
 pub fn warp_idx() -> u32 {
     thread_idx() / WARP_SIZE
 }
