@@ -14,7 +14,7 @@
 //!
 //! Everything here is deterministic text: the same inputs give the same bytes.
 
-mod probe;
+pub mod probe;
 mod svg;
 mod tables;
 
@@ -198,18 +198,7 @@ fn coalescing(rung: u8) -> String {
     }
     s.thick_rect(x0, y0, bs as f64 * cell, bs as f64 * cell, INK, 1.0);
     s.text(x0 + bs as f64 * cell / 2.0, y0 - 8.0, 12.0, "middle", &format!("block tile of C, {bs}×{bs}"));
-    // 128-byte segments one step of the dot product touches, for K = N = 4096 (f32).
-    let (k, n) = (4096u64, 4096u64);
-    let seg = |addrs: Vec<u64>| {
-        let mut v: Vec<u64> = addrs.into_iter().map(|a| a / 128).collect();
-        v.sort();
-        v.dedup();
-        v.len()
-    };
-    let elems: Vec<(u32, u32)> = (0..32).map(|l| element_of_thread(rung, bs, l)).collect();
-    let a = seg(elems.iter().map(|&(r, _)| r as u64 * k * 4).collect());
-    let b = seg(elems.iter().map(|&(_, c)| c as u64 * 4).collect());
-    let cst = seg(elems.iter().map(|&(r, c)| (r as u64 * n + c as u64) * 4).collect());
+    let [a, b, cst] = coalescing_segments(rung);
     let x1 = 320.0;
     s.bold(x1, 56.0, 13.0, "start", "128-byte segments one warp instruction touches");
     for (i, (what, count)) in [("load A(row, i)", a), ("load B(i, col)", b), ("store C(row, col)", cst)].iter().enumerate() {
@@ -345,21 +334,54 @@ fn transposed_copy_coords(lane: u32) -> (u32, u32) {
     (lane % 16, lane / 16 * 4)
 }
 
+/// Rung 7's padding in floats, read back from its spec: shared memory holds `bk` rows of
+/// `bm + pad` floats of A and `bk × bn` floats of B.
+pub fn rung7_padding() -> u32 {
+    let sp = spec(7, Dtype::F32);
+    let t = &sp.tile;
+    sp.smem_bytes / 4 / t.bk - t.bn - t.bm
+}
+
+/// Bank of every lane's word in warp 0's first store of rung 7's transposed copy, with rows of
+/// `stride` floats; returns the lanes per bank.
+pub fn transposed_store_banks(stride: u32) -> Vec<Vec<u32>> {
+    let mut lanes_of_bank: Vec<Vec<u32>> = vec![Vec::new(); 32];
+    for lane in 0..32 {
+        let (r, c) = transposed_copy_coords(lane);
+        // Element (r, c + j) of the slice goes to row c + j, column r; j = 0 here.
+        let word = c * stride + r;
+        lanes_of_bank[(word % 32) as usize].push(lane);
+    }
+    lanes_of_bank
+}
+
+/// The number of 128-byte segments warp 0's loads of A, of B and its store of C touch in one
+/// step of rung 1's or rung 2's K loop, with K = N = 4096 floats.
+pub fn coalescing_segments(rung: u8) -> [usize; 3] {
+    let bs = spec(rung, Dtype::F32).tile.bm;
+    let (k, n) = (4096u64, 4096u64);
+    let seg = |addrs: Vec<u64>| {
+        let mut v: Vec<u64> = addrs.into_iter().map(|a| a / 128).collect();
+        v.sort();
+        v.dedup();
+        v.len()
+    };
+    let elems: Vec<(u32, u32)> = (0..32).map(|l| element_of_thread(rung, bs, l)).collect();
+    [
+        seg(elems.iter().map(|&(r, _)| r as u64 * k * 4).collect()),
+        seg(elems.iter().map(|&(_, c)| c as u64 * 4).collect()),
+        seg(elems.iter().map(|&(r, c)| (r as u64 * n + c as u64) * 4).collect()),
+    ]
+}
+
 fn banks_transposed() -> String {
     let sp = spec(7, Dtype::F32);
     let t = &sp.tile;
-    // Shared memory = bk rows of (bm + pad) floats for A, bk × bn for B: the pad follows from the spec.
-    let pad = sp.smem_bytes / 4 / t.bk - t.bn - t.bm;
+    let pad = rung7_padding();
     let mut s = Svg::new(760.0, 390.0);
     for (row, stride) in [t.bm, t.bm + pad].into_iter().enumerate() {
         let y = 50.0 + 160.0 * row as f64;
-        let mut lanes_of_bank: Vec<Vec<u32>> = vec![Vec::new(); 32];
-        for lane in 0..32 {
-            let (r, c) = transposed_copy_coords(lane);
-            // Element (r, c + j) of the slice goes to row c + j, column r; j = 0 here.
-            let word = c * stride + r;
-            lanes_of_bank[(word % 32) as usize].push(lane);
-        }
+        let lanes_of_bank = transposed_store_banks(stride);
         let degree = lanes_of_bank.iter().map(|v| v.len()).max().unwrap();
         s.bold(12.0, y - 14.0, 13.0, "start", &format!(
             "row stride {stride} floats{}: the warp's first store hits {} bank{} at most {degree} time{} ({degree}-way)",
