@@ -136,6 +136,7 @@ fn spec(rung: u8, dtype: Dtype) -> &'static KernelSpec {
 fn caption(s: &mut Svg, y: f64, lines: &[String]) {
     for (i, l) in lines.iter().enumerate() {
         s.text(12.0, y + 16.0 * i as f64, 12.0, "start", l);
+        s.ensure_width(24.0 + 6.9 * l.chars().count() as f64);
     }
 }
 
@@ -200,7 +201,7 @@ fn coalescing(rung: u8) -> String {
     s.text(x0 + bs as f64 * cell / 2.0, y0 - 8.0, 12.0, "middle", &format!("block tile of C, {bs}×{bs}"));
     let [a, b, cst] = coalescing_segments(rung);
     let x1 = 320.0;
-    s.bold(x1, 56.0, 13.0, "start", "128-byte segments one warp instruction touches");
+    s.bold(x1, 56.0, 13.0, "start", "128-byte segments per warp instruction");
     for (i, (what, count)) in [("load A(row, i)", a), ("load B(i, col)", b), ("store C(row, col)", cst)].iter().enumerate() {
         let y = 80.0 + 50.0 * i as f64;
         s.text(x1, y, 12.0, "start", &format!("{what}: {count}"));
@@ -266,7 +267,7 @@ fn blocktile(rung: u8) -> String {
         let (x, y) = (cx + c as f64 * scale, cy + r as f64 * scale);
         s.rect(x, y, tw, th, PALETTE[color], INK);
         // The rows of A and columns of B this thread reads from shared memory.
-        s.rect(ax, y, kw, th, PALETTE[color], "none");
+        s.rect(ax + kw / 2.0 * color as f64, y, kw / 2.0, th, PALETTE[color], "none");
         s.rect(x, by, tw, kw, PALETTE[color], "none");
     }
     s.text(cx + cw / 2.0, cy + ch + 18.0, 12.0, "middle", &format!("C block tile {}×{}", t.bm, t.bn));
@@ -288,10 +289,10 @@ fn blocktile(rung: u8) -> String {
     }
     let fmas = t.bm as u64 * t.bn as u64 * t.bk as u64;
     let loads = (t.bm as u64 + t.bn as u64) * t.bk as u64;
-    let cap = [format!(
-        "Per K step the block loads {loads} floats into shared memory and does {fmas} FMAs: {:.1} FMAs per float loaded from global memory.",
-        fmas as f64 / loads as f64
-    )];
+    let cap = [
+        format!("Per K step the block loads {loads} floats into shared memory and does {fmas} FMAs:"),
+        format!("{:.1} FMAs per float loaded from global memory.", fmas as f64 / loads as f64),
+    ];
     caption(&mut s, cy + ch + 50.0, &cap);
     s.finish(&format!("Rung {rung}: the {}×{} block tile, its thread tiles and the K slices", t.bm, t.bn))
 }
@@ -790,18 +791,18 @@ fn wgmma_smem() -> String {
     let a_tile = SwizzledTile::new(0, bm, bk);
     let a_bytes = SwizzledTile::bytes(bm, bk);
     let b_tile = SwizzledTile::new(a_bytes, bk, bn);
-    let mut s = Svg::new(900.0, 640.0);
+    let mut s = Svg::new(900.0, 690.0);
     // A: bm rows of 128 bytes, atoms of 8 rows.
     let (ax, ay, aw, rowh) = (40.0, 60.0, 128.0, 2.2);
     s.bold(ax, 40.0, 13.0, "start", &format!("A: {bm}×{bk} (K-major)"));
     for atom in 0..bm / 8 {
         let y = ay + (atom * 8) as f64 * rowh;
-        s.rect(ax, y, aw, 8.0 * rowh, if atom < 8 { LIGHT[0] } else { LIGHT[4] }, "#777777");
+        s.rect(ax, y, aw, 8.0 * rowh, if atom < bm / 16 { LIGHT[0] } else { LIGHT[4] }, "#777777");
         s.text(ax + aw + 4.0, y + 8.0 * rowh - 4.0, 8.0, "start", &format!("{}", a_tile.chunk((atom * 8) as u32, 0)));
     }
     s.arrow(ax - 8.0, ay, ax - 8.0, ay + 8.0 * rowh, PALETTE[3]);
     s.text(ax - 12.0, ay + 34.0, 10.0, "end", "SBO");
-    s.text(ax + aw / 2.0, ay + bm as f64 * rowh + 16.0, 10.0, "middle", "warpgroup 0: atoms 0-7, warpgroup 1: 8-15");
+    s.text(ax, ay + bm as f64 * rowh + 16.0, 10.0, "start", &format!("warpgroup 0: atoms 0-{}, warpgroup 1: {}-{}", bm / 16 - 1, bm / 16, bm / 8 - 1));
     // B: bn / 64 panels of bk rows × 128 bytes.
     let (bx, byy) = (260.0, 60.0);
     let panels = bn / 64;
@@ -819,7 +820,7 @@ fn wgmma_smem() -> String {
     s.arrow(bx, byy + bk as f64 * bh * 2.0 + 26.0, bx + 140.0, byy + bk as f64 * bh * 2.0 + 26.0, PALETTE[3]);
     s.text(bx + 70.0, byy + bk as f64 * bh * 2.0 + 40.0, 10.0, "middle", &format!("LBO = {} B", b_tile.panel_bytes()));
     // One atom, chunk by chunk.
-    let (ox, oy, cw, ch) = (260.0, 330.0, 34.0, 18.0);
+    let (ox, oy, cw, ch) = (260.0, byy + bk as f64 * bh * 2.0 + 80.0, 34.0, 18.0);
     s.bold(ox, oy - 10.0, 12.0, "start", "one atom: 8 rows × 128 B = 1024 B; cell = 16-byte chunk holding k 8c..8c+7");
     for r in 0..8u32 {
         for c in 0..8u32 {
@@ -832,7 +833,7 @@ fn wgmma_smem() -> String {
     let wg1 = a_tile.offset() + 64 * 128;
     let lines = descriptor_lines(wg1, b_tile.offset(), b_tile.panel_bytes());
     for (i, l) in lines.iter().enumerate() {
-        s.text(40.0, 510.0 + 15.0 * i as f64, 11.0, "start", l);
+        s.text(40.0, oy + 8.0 * ch + 40.0 + 15.0 * i as f64, 11.0, "start", l);
     }
     s.text(ax, ay + bm as f64 * rowh + 30.0, 9.0, "start", "numbers: byte offset of each atom");
     s.finish("Rung 13: wgmma's shared-memory atoms, strides and descriptors")
@@ -986,7 +987,7 @@ fn roofline(bench: &[BenchRecord], repo: &Path) -> Result<String, String> {
         s.polyline(&[(px(xmin), py(tbs * xmin)), (px(ridge), py(p)), (px(xmax), py(p))], color, 2.0);
         s.text(px(xmax) - 4.0, py(p) - 6.0, 11.0, "end", &format!("{label}: {p:.1} TFLOP/s (ridge {ridge:.0} flop/B)"));
     }
-    s.text(px(0.12), py(tbs * 0.12) - 10.0, 10.0, "start", &format!("HBM {:.2} TB/s", tbs));
+    s.text(px(0.6), py(tbs * 0.6) + 18.0, 10.0, "start", &format!("HBM {:.2} TB/s", tbs));
     for rec in bench {
         if rec.dtype == Dtype::F16 {
             continue;
@@ -997,13 +998,14 @@ fn roofline(bench: &[BenchRecord], repo: &Path) -> Result<String, String> {
             let ai = tile_intensity(k.spec);
             let color = if rec.dtype == Dtype::F32 { PALETTE[0] } else { PALETTE[1] };
             s.circle(px(ai), py(r.tflops), 4.0, color);
-            s.text(px(ai) + 6.0, py(r.tflops) + 4.0, 10.0, "start", &format!("r{}", r.rung));
+            let dy = (r.rung % 3) as f64 * 10.0 - 6.0;
+            s.text(px(ai) + 7.0, py(r.tflops) + dy, 10.0, "start", &format!("r{}", r.rung));
         }
         let flops = 2.0 * 4096f64.powi(3);
         let bytes = 4096f64.powi(2) * (2.0 * rec.dtype.bytes() as f64 + 4.0);
         let ai = flops / bytes;
         s.dashed(px(ai), y0, px(ai), y0 + h, if rec.dtype == Dtype::F32 { PALETTE[0] } else { PALETTE[1] });
-        s.text(px(ai) - 4.0, y0 + 14.0 + if rec.dtype == Dtype::F32 { 0.0 } else { 14.0 }, 9.0, "end", &format!("whole {} problem, 4096³: {ai:.0}", rec.dtype.name()));
+        s.text(px(ai) - 4.0, y0 + h - 24.0 + if rec.dtype == Dtype::F32 { 0.0 } else { 14.0 }, 9.0, "end", &format!("whole {} problem, 4096³: {ai:.0}", rec.dtype.name()));
     }
     let cap = [
         "Points: each rung at 4096³ (measured, L2 flushed), placed at 2·bm·bn / ((bm + bn)·bytes): the flops a block does per byte it loads.".to_string(),

@@ -24,6 +24,11 @@ impl Svg {
         Svg { width, height, body: String::new() }
     }
 
+    /// Widens the picture to at least `width`.
+    pub fn ensure_width(&mut self, width: f64) {
+        self.width = self.width.max(width);
+    }
+
     pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, stroke: &str) {
         let _ = writeln!(self.body, r#"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" fill="{fill}" stroke="{stroke}" stroke-width="0.6"/>"#);
     }
