@@ -367,3 +367,21 @@ fn the_rendered_book_has_no_broken_images_or_links() {
     assert!(checked > 100, "only {checked} references checked in {}", build.display());
     assert!(errors.is_empty(), "{} broken reference(s) in the rendered book:\n{}", errors.len(), errors.join("\n"));
 }
+
+#[test]
+fn every_rung_chapter_quotes_the_ladder_run() {
+    // One measured figure per rung, generated from the bench JSON (`rgemm figures`).
+    let src = book_src();
+    let mut missing = Vec::new();
+    for entry in fs::read_dir(&src).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().to_string();
+        if let Some(rest) = name.strip_prefix("rung-") {
+            let number = &rest[..2];
+            let text = fs::read_to_string(src.join(&name)).unwrap();
+            if !text.contains(&format!("{{{{#include generated/rung-{number}.md}}}}")) || !text.contains("## What limits it now") || !text.contains("## Try it") {
+                missing.push(name);
+            }
+        }
+    }
+    assert!(missing.is_empty(), "rung chapters without the generated measurement, What limits it now or Try it: {missing:?}");
+}

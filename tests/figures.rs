@@ -109,3 +109,15 @@ fn try_it_rungs_1_2_segments_per_warp_access() {
     assert_eq!(figures::coalescing_segments(1), [32, 1, 32]);
     assert_eq!(figures::coalescing_segments(2), [1, 1, 1]);
 }
+
+/// Try it (rung 13): with A's stride byte offset at 512 instead of 1024 the tensor cores read the
+/// wrong rows: the accumulators no longer hold their own rows.
+#[test]
+fn try_it_rung13_a_wrong_stride_byte_offset_reads_the_wrong_rows() {
+    let right = probe::wgmma_accumulators();
+    let wrong = probe::wgmma_accumulators_with_sbo(512);
+    let differ = right.iter().zip(&wrong).flat_map(|(r, w)| r.iter().zip(w.iter())).filter(|(r, w)| r.0 != w.0).count();
+    assert!(differ > 64 * 256 / 4, "only {differ} accumulators changed rows");
+    // The columns (from B, whose descriptor is unchanged) stay right wherever A's row is non-zero.
+    assert!(right.iter().zip(&wrong).all(|(r, w)| r.iter().zip(w.iter()).all(|(r, w)| w.1 == r.1 || w.0 == 0 || w.1 == 0)));
+}

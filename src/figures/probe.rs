@@ -108,6 +108,12 @@ pub const WGMMA_N: usize = 256;
 /// `wgmma.mma_async.m64n256k16`, observed like the `mma.sync` one: `D = row`, then `D = column`,
 /// with operands placed by `swizzle.rs`'s tiles and described by rung 13's descriptors.
 pub fn wgmma_accumulators() -> Vec<[Rc; 128]> {
+    wgmma_accumulators_with_sbo(1024)
+}
+
+/// [`wgmma_accumulators`] with A's stride byte offset set to `sbo_a` instead of rung 13's 1024:
+/// what the tensor cores compute when the descriptor is wrong (rung 13's "Try it").
+pub fn wgmma_accumulators_with_sbo(sbo_a: u32) -> Vec<[Rc; 128]> {
     let run = |a_of_m: &(dyn Fn(u32) -> f32 + Sync), b_of_n: &(dyn Fn(u32) -> f32 + Sync)| -> Vec<[f32; 128]> {
         let a_tile = SwizzledTile::new(0, 64, 64);
         let a_bytes = SwizzledTile::bytes(64, 64);
@@ -140,7 +146,7 @@ pub fn wgmma_accumulators() -> Vec<[Rc; 128]> {
             fence_proxy_async_shared();
             sync_threads();
             let base = shared_address(smem);
-            let desc_a = matrix_descriptor(base + a_tile.offset(), 16, 1024, Swizzle::B128);
+            let desc_a = matrix_descriptor(base + a_tile.offset(), 16, sbo_a, Swizzle::B128);
             let desc_b = matrix_descriptor(base + b_tile.offset(), b_tile.panel_bytes(), 1024, Swizzle::B128);
             let mut acc = [0f32; 128];
             wgmma_fence();
