@@ -50,6 +50,7 @@ pub fn generate(repo: &Path) -> Result<Vec<Generated>, String> {
     let bench = tables::load(repo)?;
     let mut out = Vec::new();
     let mut fig = |name: &str, svg: String| out.push(Generated { path: Path::new(FIGURE_DIR).join(format!("{name}.svg")), contents: svg });
+    fig("catalog", catalog_entries());
     fig("launch-grid", launch_grid());
     fig("coalescing-r01", coalescing(1));
     fig("coalescing-r02", coalescing(2));
@@ -142,6 +143,41 @@ fn caption(s: &mut Svg, y: f64, lines: &[String]) {
 
 // ---------------------------------------------------------------------------------------------
 // Foundations
+
+/// Every entry point of the PTX module, rung by rung: what the `entries!` macros instantiate.
+fn catalog_entries() -> String {
+    let kernels: Vec<_> = catalog::all().collect();
+    let (x0, y0, rh, cw) = (90.0, 40.0, 22.0, 9.0);
+    let mut s = Svg::new(700.0, y0 + 14.0 * rh + 70.0);
+    let colour = |d: Dtype| match d {
+        Dtype::F32 => PALETTE[0],
+        Dtype::Bf16 => PALETTE[1],
+        Dtype::F16 => PALETTE[2],
+    };
+    let mut widest = 0usize;
+    for rung in 1..=14u8 {
+        let y = y0 + (rung - 1) as f64 * rh;
+        let mine: Vec<_> = kernels.iter().filter(|k| k.spec.rung.number == rung).collect();
+        let featured: Vec<&str> = [Dtype::F32, Dtype::Bf16, Dtype::F16].iter().filter_map(|&d| catalog::best_of_rung(rung, d)).map(|k| k.name()).collect();
+        s.text(x0 - 8.0, y + 14.0, 11.0, "end", &format!("rung {rung}"));
+        for (i, k) in mine.iter().enumerate() {
+            let x = x0 + i as f64 * (cw + 2.0);
+            s.rect(x, y + 3.0, cw, rh - 6.0, colour(k.spec.dtype), if featured.contains(&k.name()) { INK } else { "#ffffff" });
+            if featured.contains(&k.name()) {
+                s.thick_rect(x - 1.0, y + 2.0, cw + 2.0, rh - 4.0, INK, 1.5);
+            }
+        }
+        widest = widest.max(mine.len());
+        s.text(x0 + mine.len() as f64 * (cw + 2.0) + 6.0, y + 14.0, 10.0, "start", &format!("{}", mine.len()));
+    }
+    s.ensure_width(x0 + widest as f64 * (cw + 2.0) + 40.0);
+    let cap = [
+        format!("The {} entry points of the PTX module, one box per configuration that an entries! macro instantiates.", kernels.len()),
+        "Blue: f32, orange: bf16, green: f16. Outlined: the featured configuration of the rung (BEST in src/catalog.rs), the one the chapters measure.".to_string(),
+    ];
+    caption(&mut s, y0 + 14.0 * rh + 20.0, &cap);
+    s.finish("The catalog: every kernel configuration, rung by rung")
+}
 
 /// The grid of blocks over C for a small problem with rung 1: what the host's launch computes.
 fn launch_grid() -> String {
