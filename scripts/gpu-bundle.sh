@@ -4,6 +4,7 @@
 #
 #   scripts/gpu-bundle.sh            # writes ./bundle
 #   (on the GPU machine)  bash bundle/run.sh [tests|sanitize|bench|all] [kernel-filter]
+#   (on the GPU machine)  OUT=dir bash bundle/ncu.sh [rung ...]   # the book's Nsight Compute metrics
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bundle
@@ -22,5 +23,6 @@ for line in sys.stdin:
   | while read -r exe; do cp "$exe" "$out/tests/$(basename "$exe" | sed 's/-[0-9a-f]*$//')"; done
 strip "$out/rgemm" "$out"/tests/*
 cp scripts/gpu-run.sh "$out/run.sh"
+cp scripts/gpu-ncu.sh "$out/ncu.sh"
 git rev-parse --short HEAD > "$out/COMMIT" 2>/dev/null || true
 du -sh "$out"

@@ -9,6 +9,7 @@
 //! - [`report`]: benchmark results: JSON, CSV and the printed tables.
 //! - [`chart`]: the ladder as PNG and SVG charts (plotters, font loaded at run time).
 //! - [`emulate`]: running kernels on the CPU through the device module's emulator.
+//! - [`figures`]: the book's figures and measured-number tables, drawn from the code and docs/perf.
 //! - [`ptx`]: the embedded PTX and the launch bounds added to it.
 //! - [`lesson`]: host side of the race lessons (for compute-sanitizer).
 //! - [`tma`]: tensor maps for kernels that load through the copy engine.
@@ -21,6 +22,7 @@ pub mod chart;
 pub mod check;
 pub mod emulate;
 pub mod error;
+pub mod figures;
 pub mod gpu;
 pub mod lesson;
 pub mod problem;

@@ -51,6 +51,13 @@ enum Command {
         #[arg(long, default_value_t = 1024, allow_negative_numbers = true)]
         blocks: u32,
     },
+    /// Draw the book's figures and measured-number tables from the kernels' code and the bench
+    /// JSON in docs/perf (no GPU needed); writes book/src/figures and book/src/generated.
+    Figures {
+        /// Repository root.
+        #[arg(long, default_value = ".")]
+        repo: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -339,6 +346,10 @@ fn main() -> ExitCode {
         Command::Lesson { name: LessonName::Ldmatrix, blocks } => lesson_ldmatrix(blocks),
         Command::Lesson { name: LessonName::CpAsyncNoBarrier, .. } => lesson("cp_async_no_barrier"),
         Command::Lesson { name: LessonName::CpAsyncWithBarrier, .. } => lesson("cp_async_with_barrier"),
+        Command::Figures { repo } => rgemm::figures::write(&repo).map_err(Error::InvalidArgument).map(|written| {
+            println!("wrote {} files under {}", written.len(), repo.display());
+            ExitCode::SUCCESS
+        }),
     };
     match result {
         Ok(code) => code,
@@ -354,7 +365,7 @@ fn main() -> ExitCode {
 fn one_line(e: &clap::Error) -> String {
     use clap::error::ErrorKind;
     if matches!(e.kind(), ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
-        return "error: a command is needed: list, run, check, bench, tune, chart or lesson".into();
+        return "error: a command is needed: list, run, check, bench, tune, chart, lesson or figures".into();
     }
     let rendered = e.render().to_string();
     let parts: Vec<&str> = rendered.lines().take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information")).map(str::trim).filter(|l| !l.is_empty()).collect();
