@@ -30,7 +30,7 @@ fn run() -> rgemm::Result<()> {
     // ANCHOR: problem
     let kernel = catalog::find("sgemm_01_naive_32x32x1")?;
     let problem = Problem::new(1000, 700, 500, 1.0, 0.0)?;
-    let (m, n, k) = problem.elems();
+    let (m, n, k) = (problem.m as usize, problem.n as usize, problem.k as usize);
     // Small integers: every product and sum is exact in f32, so the check below can be exact.
     let a: Vec<f32> = (0..m * k).map(|i| ((i * 7) % 13) as f32 - 6.0).collect();
     let b: Vec<f32> = (0..k * n).map(|i| ((i * 5) % 11) as f32 - 5.0).collect();
@@ -45,18 +45,23 @@ fn run() -> rgemm::Result<()> {
 
     // ANCHOR: launch
     // Grid, block and shared memory from the kernel's spec: ⌈N/32⌉ × ⌈M/32⌉ blocks of 1024 threads.
-    let geometry = kernel.launch(&problem)?;
+    let geometry = kernel.geometry(&problem)?;
     let f = gpu.entry(kernel.name(), geometry.smem_bytes)?;
     let cfg = LaunchConfig { grid_dim: geometry.grid, block_dim: geometry.block, shared_mem_bytes: geometry.smem_bytes };
     // The kernel's parameters, in the order of `Gemm`'s fields: three device addresses, the sizes,
-    // the scalars, and the tensor-map pointer (null: rung 1 does not use the copy engine).
+    // the scalars, the tensor-map pointer (null: rung 1 does not use the copy engine), the
+    // leading dimensions (row-major, tight: K, N, N) and the batch (one product; its strides
+    // are never used).
     let (a_addr, b_addr, c_addr, no_maps) = (a_dev.addr(&gpu), b_dev.addr(&gpu), c_dev.addr(&gpu), 0u64);
     let mut args = gpu.stream().launch_builder(&f);
     args.arg(&a_addr).arg(&b_addr).arg(&c_addr);
     args.arg(&problem.m).arg(&problem.n).arg(&problem.k).arg(&problem.alpha).arg(&problem.beta);
     args.arg(&no_maps);
+    args.arg(&problem.lda).arg(&problem.ldb).arg(&problem.ldc).arg(&problem.batch);
+    args.arg(&problem.stride_a).arg(&problem.stride_b).arg(&problem.stride_c);
     // SAFETY: the addresses hold M×K, K×N and M×N floats, the types and order match the entry's
-    // parameters, and the configuration is the one the catalog computed for this kernel.
+    // parameters (`entries!` in kernels-gpu/src/entry.rs), and the configuration is the one the
+    // catalog computed for this kernel.
     unsafe { args.launch(cfg) }?;
     // ANCHOR_END: launch
 

@@ -74,6 +74,7 @@ pub fn generate(repo: &Path) -> Result<Vec<Generated>, String> {
     fig("mma-warptile-r12", mma_warptile());
     fig("wgmma-smem-r13", wgmma_smem());
     fig("wgmma-accumulators", wgmma_accumulators(&probe::wgmma_accumulators()));
+    fig("layouts-r14", layouts());
     fig("ladder", ladder(&bench));
     fig("roofline", roofline(&bench, repo)?);
     for (name, text) in tables::markdown(&bench) {
@@ -183,7 +184,7 @@ fn catalog_entries() -> String {
 fn launch_grid() -> String {
     let kernel = catalog::best_of_rung(1, Dtype::F32).unwrap();
     let problem = Problem::new(100, 70, 64, 1.0, 0.0).unwrap();
-    let launch = kernel.launch(&problem).unwrap();
+    let launch = kernel.geometry(&problem).unwrap();
     let bs = kernel.spec.tile.bm as f64;
     let (m, n) = (problem.m as f64, problem.n as f64);
     let px = 3.0;
@@ -873,6 +874,51 @@ fn wgmma_smem() -> String {
     }
     s.text(ax, ay + bm as f64 * rowh + 30.0, 9.0, "start", "numbers: byte offset of each atom");
     s.finish("Rung 13: wgmma's shared-memory atoms, strides and descriptors")
+}
+
+/// Rung 14's stage for each of the four layouts, drawn from the catalog's specs: the boxes the
+/// copy engine loads (as the operand is stored) and whether wgmma reads the operand K-major or
+/// MN-major.
+fn layouts() -> String {
+    let persistent_pairs = |suffix: &str| {
+        let name = format!("bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs{suffix}");
+        catalog::find(&name).unwrap_or_else(|_| panic!("{name} is in the catalog")).spec
+    };
+    let mut s = Svg::new(1080.0, 520.0);
+    let scale = 0.55;
+    for (i, suffix) in ["", "_nt", "_tn", "_tt"].into_iter().enumerate() {
+        let sp = persistent_pairs(suffix);
+        let maps = sp.tensor_maps.expect("rung 14 loads through tensor maps");
+        let (x0, y0) = (30.0 + (i % 2) as f64 * 530.0, 40.0 + (i / 2) as f64 * 240.0);
+        let t = &sp.tile;
+        s.bold(x0, y0, 13.0, "start", &format!("layout {}: {}", sp.layout.name(), sp.name.trim_start_matches("bgemm_14_wgmma_tma_")));
+        for (j, (name, rows, cols, stored, boxed)) in [
+            ("A", t.bm, t.bk, sp.layout.a.is_t(), maps.a_box),
+            ("B", t.bn, t.bk, sp.layout.b.is_t(), maps.b_box),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            // The operand's tile as the product sees it (rows × K), then the boxes as stored.
+            let k_major = (name == "A") != stored;
+            let (box_rows, box_cols) = boxed;
+            let boxes = rows * cols / (box_rows * box_cols);
+            let bx = x0 + j as f64 * 210.0;
+            let by = y0 + 20.0;
+            let (w, h) = if k_major { (cols as f64 * 2.0 * scale, rows as f64 * scale) } else { (rows as f64 * 2.0 * scale, cols as f64 * scale) };
+            let label = if k_major { "K-major: rows run along K" } else { "MN-major: rows run along M/N" };
+            for b in 0..boxes {
+                let (dx, dy) = if k_major { (0.0, b as f64 * h / boxes as f64) } else { (b as f64 * w / boxes as f64, 0.0) };
+                let (bw, bh) = if k_major { (w, h / boxes as f64) } else { (w / boxes as f64, h) };
+                s.rect(bx + dx, by + dy, bw, bh, LIGHT[(2 * b as usize + j) % LIGHT.len()], "#666666");
+            }
+            let stored_as = if stored { "stored transposed" } else { "stored as in the product" };
+            s.text(bx, by + h + 14.0, 10.0, "start", &format!("{name}: {rows}×{cols} tile, {stored_as}"));
+            s.text(bx, by + h + 27.0, 10.0, "start", &format!("{boxes} box(es) of {box_rows}×{box_cols} elements"));
+            s.text(bx, by + h + 40.0, 10.0, "start", label);
+        }
+    }
+    s.finish("Rung 14: one stage in each layout, as the copy engine loads it and wgmma reads it")
 }
 
 /// The descriptor arithmetic of rung 13, on real numbers (stage 0, shared offset 0).

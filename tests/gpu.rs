@@ -9,16 +9,22 @@ use rgemm::catalog::{self, Kernel};
 use rgemm::verify::{verify, verify_with, Operands};
 use rgemm::{Gpu, Problem};
 
-/// The problem a kernel is tested on: kernels that load through the copy engine (TMA) need N and
-/// K multiples of 4 (16-byte rows; the catalog rejects the rest, see tests/catalog.rs), so for them
-/// N and K are rounded up to the next multiple of 4. Every other kernel gets the problem as drawn.
+/// The problem a kernel is tested on, in the kernel's layout: kernels that load through the copy
+/// engine (TMA) need 16-byte rows (the catalog rejects the rest, see tests/catalog.rs), so for
+/// them the sizes that are stored row lengths (K or M for A, N or K for B, N for C) are rounded
+/// up to whole 16 bytes. Every other kernel gets the sizes as drawn.
 fn fit(kernel: Kernel, problem: &Problem) -> Problem {
-    if kernel.spec.tensor_maps.is_none() {
-        return *problem;
+    let layout = kernel.spec.layout;
+    let (mut m, mut n, mut k) = (problem.m as u64, problem.n as u64, problem.k as u64);
+    if kernel.spec.tensor_maps.is_some() {
+        let align = (16 / kernel.spec.dtype.bytes()) as u64;
+        let round = |v: &mut u64| *v = v.next_multiple_of(align);
+        round(if layout.a.is_t() { &mut m } else { &mut k });
+        round(if layout.b.is_t() { &mut k } else { &mut n });
+        round(&mut n);
     }
-    let per_16_bytes = 16 / kernel.spec.dtype.bytes();
-    let (n, k) = (problem.n.next_multiple_of(per_16_bytes), problem.k.next_multiple_of(per_16_bytes));
-    Problem::new(problem.m as u64, n as u64, k as u64, problem.alpha, problem.beta).expect("a valid problem stays valid with N, K rounded up")
+    Problem::general(m, n, k, problem.alpha, problem.beta, layout, Default::default(), rgemm::Batch::packed(1))
+        .expect("a valid problem stays valid with its sizes rounded up")
 }
 
 fn check(gpu: &Gpu, kernel: Kernel, problem: &Problem, seed: u64) -> Result<(), TestCaseError> {
