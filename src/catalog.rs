@@ -358,6 +358,19 @@ pub fn first_supporting(candidates: &[Kernel], problem: &Problem, what: &str) ->
     })
 }
 
+/// Why each kernel tried before `chosen` in `candidates` was passed over for `problem`: (name,
+/// the catalog's reason), in the order they were tried.
+pub fn passed_over(candidates: &[Kernel], chosen: Kernel, problem: &Problem) -> Vec<(&'static str, String)> {
+    candidates
+        .iter()
+        .take_while(|k| **k != chosen)
+        .filter_map(|k| match k.geometry(problem) {
+            Err(Error::Unsupported { reason, .. }) => Some((k.name(), reason)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A kernel by name, where the `best` aliases resolve to the fastest kernel of their type that
 /// supports `problem` (falling back down [`best_candidates`]).
 pub fn resolve(name: &str, problem: &Problem) -> Result<Kernel> {

@@ -460,16 +460,14 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     let kernel: Kernel = catalog::resolve(&args.kernel, &problem)?;
     kernel.geometry(&problem)?;
     if args.emulate {
-        return run_emulated(kernel, &problem, args.seed);
+        return run_emulated(&args.kernel, kernel, &problem, args.seed);
     }
     let gpu = Gpu::open()?;
     gpu.require_memory(Operands::bytes(&problem))?;
 
     println!("device   {} ({} SMs, compute capability {}.{})", gpu.info.name, gpu.info.multiprocessors, gpu.info.compute_capability.0, gpu.info.compute_capability.1);
     println!("problem  {problem}, seed {}", args.seed);
-    if catalog::best_alias(&args.kernel).is_some() {
-        println!("best     {} is {} for this problem", args.kernel, kernel.name());
-    }
+    explain_choice(&args.kernel, kernel, &problem);
     let geometry = kernel.geometry(&problem)?;
     let (verdict, ops) = verify::verify_with(&gpu, &problem, kernel.spec.dtype, args.seed, |ops| ops.launch(&gpu, kernel, &geometry))?;
     let cmp = verify::time_against_cublas(&gpu, kernel, &ops, 3, args.iters as usize)?;
@@ -491,12 +489,32 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     Ok(if verdict.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
+/// For a `best` alias: the kernel it resolved to, and why the ones tried before it were passed
+/// over (the first three, in `best`'s order).
+fn explain_choice(name: &str, kernel: Kernel, problem: &Problem) {
+    let Some(dtype) = catalog::best_alias(name) else { return };
+    println!("best     {name} is {} for this problem", kernel.name());
+    let skipped = catalog::passed_over(&catalog::auto_candidates(dtype), kernel, problem);
+    // The telling ones first: kernels of the problem's layout, and the rule each one broke.
+    let (same, other): (Vec<_>, Vec<_>) = skipped.iter().partition(|(n, _)| catalog::find(n).is_ok_and(|k| k.spec.layout == problem.layout));
+    for (name, reason) in same.iter().take(3) {
+        println!("         passed over {name}: {reason}");
+    }
+    if same.len() > 3 {
+        println!("         passed over {} more kernels of layout {}", same.len() - 3, problem.layout.name());
+    }
+    if !other.is_empty() {
+        println!("         passed over {} kernels of other layouts", other.len());
+    }
+}
+
 /// `run --emulate`: the kernel on the CPU, checked against f64; a fault is a failed check.
-fn run_emulated(kernel: Kernel, problem: &Problem, seed: u64) -> Result<ExitCode, Error> {
+fn run_emulated(name: &str, kernel: Kernel, problem: &Problem, seed: u64) -> Result<ExitCode, Error> {
     emulate::check_size(problem)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("device   CPU emulator ({cores} threads): no cuBLAS and no timing under emulation");
     println!("problem  {problem}, seed {seed}");
+    explain_choice(name, kernel, problem);
     let start = std::time::Instant::now();
     let verdict = emulate::verify(kernel, problem, seed);
     println!("kernel   {:<40} emulated in {:.2} s", kernel.name(), start.elapsed().as_secs_f64());
