@@ -108,13 +108,71 @@ impl Gemm {
         Problem::general(self.m, self.n, self.k, self.alpha, self.beta, self.layout, self.ld, self.batch)
     }
 
-    /// Validates the problem and picks its kernel for element type `T`.
+    /// Validates the problem and picks its kernel for element type `T` on `gpu` (whose SM
+    /// count decides whether K is split).
     pub fn plan<T: Element>(&self, gpu: &Gpu, choice: KernelChoice) -> Result<Plan> {
-        let problem = self.problem()?;
-        let _ = gpu;
-        let (kernel, geometry) = choose(T::DTYPE, &problem, &choice)?;
-        Ok(Plan { problem, kernel, geometry })
+        plan(T::DTYPE, &self.problem()?, &choice, gpu.info.multiprocessors)
     }
+}
+
+/// The plan for `problem` with operands of `dtype` on a GPU of `sms` multiprocessors: the
+/// kernel [`choose`] picks, and with [`KernelChoice::Auto`] a split of K ([`split_k`]) when the
+/// problem has too few tiles for the SMs and a long K.
+pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) -> Result<Plan> {
+    let (kernel, geometry) = choose(dtype, problem, choice)?;
+    let split = match choice {
+        KernelChoice::Auto => split_k(dtype, problem, &geometry, sms),
+        KernelChoice::Named(_) => None,
+    };
+    Ok(Plan { problem: *problem, kernel, geometry, split })
+}
+
+/// A problem computed as `splits` slices of K (see kernels-gpu/src/split_k.rs): `kernel` runs
+/// `problem`, the slices as a strided batch into a workspace, and the partials are summed into C.
+#[derive(Clone, Debug)]
+pub struct Split {
+    pub splits: u32,
+    pub kernel: Kernel,
+    pub problem: Problem,
+    pub geometry: Launch,
+}
+
+/// Slices of K are at least this deep: fewer multiply-adds per partial and the workspace traffic
+/// outweighs the parallelism.
+pub const MIN_SLICE: u32 = 256;
+
+/// How to split `problem`'s K, if it pays: when the direct launch (`geometry`) fills at most half
+/// the SMs and K holds at least two slices of [`MIN_SLICE`], into the largest power of two `S`
+/// of slices that divides K into multiples of [`MIN_SLICE`], with `S` times the tiles still at
+/// most one per SM (at most 64 slices). Only single products are split.
+pub fn split_k(dtype: Dtype, problem: &Problem, geometry: &Launch, sms: u32) -> Option<Split> {
+    let tiles = geometry.grid.0 as u64 * geometry.grid.1 as u64;
+    if problem.batch != 1 || tiles * 2 > sms as u64 {
+        return None;
+    }
+    let k = problem.k;
+    let mut splits = 1u32;
+    while splits < 64 && tiles * (2 * splits) as u64 <= sms as u64 && k % (2 * splits * MIN_SLICE) == 0 {
+        splits *= 2;
+    }
+    if splits < 2 {
+        return None;
+    }
+    let slice = (k / splits) as u64;
+    let (m, n) = (problem.m as u64, problem.n as u64);
+    let stride_a = if problem.layout.a.is_t() { slice * problem.lda as u64 } else { slice };
+    let stride_b = if problem.layout.b.is_t() { slice } else { slice * problem.ldb as u64 };
+    // Partials packed, each starting on a 16-byte boundary.
+    let stride_c = (m * n).next_multiple_of(4);
+    let ld = LeadingDims { lda: Some(problem.lda as u64), ldb: Some(problem.ldb as u64), ldc: Some(n) };
+    let batch = Batch { count: splits as u64, stride_a: Some(stride_a), stride_b: Some(stride_b), stride_c: Some(stride_c) };
+    let sliced = Problem::general(m, n, slice, 1.0, 0.0, problem.layout, ld, batch).ok()?;
+    let (kernel, geometry) = choose(dtype, &sliced, &KernelChoice::Auto).ok()?;
+    // Only worth it on a fast kernel: the general one gains nothing from the split.
+    if kernel.spec.any_alignment {
+        return None;
+    }
+    Some(Split { splits, kernel, problem: sliced, geometry })
 }
 
 /// The kernel for `problem` and why: the first of the type's candidates that takes it, else
@@ -143,12 +201,13 @@ pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<
     }
 }
 
-/// A planned GEMM: the problem, its kernel and launch.
+/// A planned GEMM: the problem, its kernel and launch, and the split of K if any.
 #[derive(Clone, Debug)]
 pub struct Plan {
     problem: Problem,
     kernel: Kernel,
     geometry: Launch,
+    split: Option<Split>,
 }
 
 impl Plan {
@@ -156,8 +215,46 @@ impl Plan {
         &self.problem
     }
 
+    /// The kernel that computes the products (of the K slices, with a split).
     pub fn kernel(&self) -> Kernel {
-        self.kernel
+        self.split.as_ref().map_or(self.kernel, |s| s.kernel)
+    }
+
+    /// Slices of K (1: no split).
+    pub fn splits(&self) -> u32 {
+        self.split.as_ref().map_or(1, |s| s.splits)
+    }
+
+    /// The plan in words: the kernel, and the split if any (`..._split8`).
+    pub fn name(&self) -> String {
+        match &self.split {
+            Some(s) => format!("{}_split{}", s.kernel.name(), s.splits),
+            None => self.kernel.name().to_string(),
+        }
+    }
+
+    /// Queues the plan on A, B, C at the given device addresses.
+    ///
+    /// # Safety
+    /// The addresses must hold the problem's operands (its extents; the plan's element type for
+    /// A and B, f32 for C), aligned as the kernel needs, C not overlapping A or B.
+    pub unsafe fn launch_at(&self, gpu: &Gpu, a: u64, b: u64, c: u64) -> Result<()> {
+        match &self.split {
+            None => {
+                // SAFETY: the caller's guarantee; the geometry is the kernel's own for the problem.
+                unsafe { gpu.launch(self.kernel, &self.geometry, &self.problem, a, b, c) }
+            }
+            Some(s) => {
+                let (_, _, partials) = s.problem.extents();
+                let ws = gpu.workspace(partials)?;
+                // SAFETY: the sliced problem reads exactly the original A and B (its extents are
+                // theirs); the workspace holds its C (all partials); then the sum into C.
+                unsafe {
+                    gpu.launch(s.kernel, &s.geometry, &s.problem, a, b, ws)?;
+                    gpu.reduce_splits(&self.problem, s.splits, ws, c)
+                }
+            }
+        }
     }
 
     /// Queues the product on `gpu`'s stream after checking the buffers against the problem.
@@ -186,16 +283,15 @@ impl Plan {
         if pa % elem_align != 0 || pb % elem_align != 0 || pc % 4 != 0 {
             return Err(Error::InvalidArgument("A, B and C must be aligned to their element size".into()));
         }
-        if self.kernel.needs_aligned_matrices() && (pa % 16 != 0 || pb % 16 != 0 || pc % 16 != 0) {
+        if self.kernel().needs_aligned_matrices() && (pa % 16 != 0 || pb % 16 != 0 || pc % 16 != 0) {
             return Err(Error::Unsupported {
-                kernel: self.kernel.name().into(),
+                kernel: self.kernel().name().into(),
                 reason: "it needs A, B and C to start on 16-byte boundaries (the general kernels take any start: name one, e.g. sgemm_00_general_16x16x16)".into(),
             });
         }
         // SAFETY: the buffers are at least as long as the problem's extents (checked above), of
-        // the kernel's element type, aligned as the kernel needs, C does not overlap A or B, and
-        // the geometry is the kernel's own for this problem (made in `Gemm::plan`).
-        unsafe { gpu.launch(self.kernel, &self.geometry, &self.problem, pa, pb, pc) }
+        // the kernel's element type, aligned as the kernel needs, and C does not overlap A or B.
+        unsafe { self.launch_at(gpu, pa, pb, pc) }
     }
 }
 

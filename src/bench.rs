@@ -215,7 +215,9 @@ pub fn run(gpu: &Gpu, plan: &Plan, mut progress: impl FnMut(u64, u64, &str)) -> 
 /// The kernels the automatic choice ran, in order of first use.
 fn chosen_kernels(sizes: &[SizeRecord]) -> Vec<Kernel> {
     let mut out: Vec<Kernel> = Vec::new();
-    for kernel in sizes.iter().flat_map(|s| &s.runs).filter_map(|r| crate::catalog::find(&r.kernel).ok()) {
+    // A split plan is recorded as `<kernel>_split<S>`: its kernel is the catalog's.
+    let catalog_name = |name: &str| name.rsplit_once("_split").map_or(name.to_string(), |(k, s)| if s.parse::<u32>().is_ok() { k.to_string() } else { name.to_string() });
+    for kernel in sizes.iter().flat_map(|s| &s.runs).filter_map(|r| crate::catalog::find(&catalog_name(&r.kernel)).ok()) {
         if !out.contains(&kernel) {
             out.push(kernel);
         }
@@ -234,14 +236,18 @@ fn skip_reason(e: &Error) -> Option<String> {
 }
 
 fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2Flush>, step: &mut impl FnMut(String)) -> Result<SizeRecord> {
+    // The automatic choice runs the library's plan (its kernel, and a split of K if it picks
+    // one); other runs each listed kernel directly.
     let chosen;
-    let plan = if plan.auto {
-        let (kernel, _) = crate::api::choose(plan.dtype, problem, &crate::api::KernelChoice::Auto)?;
-        chosen = Plan { kernels: vec![kernel], ..plan.clone() };
-        &chosen
-    } else {
-        plan
+    let auto = if plan.auto { Some(crate::api::plan(plan.dtype, problem, &crate::api::KernelChoice::Auto, gpu.info.multiprocessors)?) } else { None };
+    let plan = match &auto {
+        Some(p) => {
+            chosen = Plan { kernels: vec![p.kernel()], ..plan.clone() };
+            &chosen
+        }
+        None => plan,
     };
+    let label = |kernel: Kernel| auto.as_ref().map_or_else(|| kernel.name().to_string(), |p| p.name());
     let mut record = SizeRecord::new(problem);
     let name = record.name();
     if let Err(e) = gpu.require_memory(Operands::bytes(problem)) {
@@ -256,18 +262,22 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
 
     // Validation: once per kernel, each on operands of its own (freed before the timing).
     for &kernel in &plan.kernels {
-        step(format!("{name} {}: check", kernel.name()));
-        let run = match verify::verify(gpu, kernel, problem, plan.seed) {
+        step(format!("{name} {}: check", label(kernel)));
+        let verdict = match &auto {
+            Some(p) => verify::verify_with(gpu, problem, plan.dtype, plan.seed, |ops| ops.run_plan(gpu, p)).map(|(v, _)| v),
+            None => verify::verify(gpu, kernel, problem, plan.seed),
+        };
+        let run = match verdict {
             Ok(verdict) => RunRecord {
-                kernel: kernel.name().to_string(),
+                kernel: label(kernel),
                 outcome: if verdict.passed() { Outcome::Pass } else { Outcome::Fail },
                 timing: None,
                 check: Some(verdict.to_string()),
                 note: None,
             },
             Err(e) => match skip_reason(&e) {
-                Some(reason) => RunRecord::skipped(kernel.name(), reason),
-                None => RunRecord { kernel: kernel.name().to_string(), outcome: Outcome::Error, timing: None, check: None, note: Some(e.to_string()) },
+                Some(reason) => RunRecord::skipped(&label(kernel), reason),
+                None => RunRecord { kernel: label(kernel), outcome: Outcome::Error, timing: None, check: None, note: Some(e.to_string()) },
             },
         };
         record.runs.push(run);
@@ -305,7 +315,7 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
         record.cublas_error = Some(errors.join("; "));
     }
     for (run, &kernel) in record.runs.iter_mut().zip(&plan.kernels) {
-        step(format!("{name} {}: timing", kernel.name()));
+        step(format!("{name} {}: timing", label(kernel)));
         if !matches!(run.outcome, Outcome::Pass | Outcome::Fail) {
             continue;
         }
@@ -317,7 +327,11 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
                 continue;
             }
         };
-        match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || ops.launch(gpu, kernel, &geometry)) {
+        let launch = || match &auto {
+            Some(p) => ops.run_plan(gpu, p),
+            None => ops.launch(gpu, kernel, &geometry),
+        };
+        match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), launch) {
             Ok(t) => run.timing = Some(Stats::new(&t, problem)),
             Err(e) => {
                 run.outcome = Outcome::Error;

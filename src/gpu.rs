@@ -109,6 +109,8 @@ pub struct Gpu {
     stream: Arc<CudaStream>,
     module: Arc<CudaModule>,
     blas: CudaBlas,
+    /// The split-K workspace, grown to the largest need so far and kept (see [`Gpu::workspace`]).
+    workspace: Mutex<Option<CudaSlice<f32>>>,
     /// cuBLASLt, made on first use (it allocates a 32 MiB workspace).
     blas_lt: std::sync::OnceLock<CublasLt>,
     functions: Mutex<HashMap<&'static str, CudaFunction>>,
@@ -171,6 +173,7 @@ impl Gpu {
             module,
             blas,
             blas_lt: std::sync::OnceLock::new(),
+            workspace: Mutex::new(None),
             functions: Mutex::new(HashMap::new()),
             tensor_maps: Mutex::new(HashMap::new()),
             info,
@@ -295,6 +298,39 @@ impl Gpu {
         let addr = buffer.addr(self);
         cache.insert(key, buffer);
         Ok(addr)
+    }
+
+    /// Device address of a workspace of at least `floats` f32, allocated on first need and grown
+    /// only when a larger one is asked for (split-K's partial products). The address stays valid
+    /// until a larger workspace is asked for; work queued on the stream before that is ordered
+    /// before the old buffer is freed.
+    pub fn workspace(&self, floats: usize) -> Result<u64> {
+        let mut ws = self.workspace.lock().unwrap_or_else(|e| e.into_inner());
+        if ws.as_ref().is_none_or(|w| w.len() < floats) {
+            self.require_memory(floats as u64 * 4)?;
+            *ws = Some(self.stream.alloc_zeros::<f32>(floats)?);
+        }
+        let buffer = ws.as_ref().expect("just made");
+        let (ptr, _sync) = buffer.device_ptr(&self.stream);
+        Ok(ptr)
+    }
+
+    /// Sums the `splits` partial products at `ws` (packed M×N each) into C:
+    /// `C = alpha·Σ + beta·C` (kernels-gpu/src/split_k.rs), in slice order.
+    ///
+    /// # Safety
+    /// `ws` must hold `splits·M·N` floats and `c` the problem's C (rows `ldc` apart), one product.
+    pub unsafe fn reduce_splits(&self, problem: &Problem, splits: u32, ws: u64, c: u64) -> Result<()> {
+        use kernels_gpu::split_k::REDUCE_THREADS;
+        let f = self.entry("reduce_splits", 0)?;
+        let rows = problem.m.min(crate::catalog::MAX_GRID_Y as u32);
+        let cfg = LaunchConfig { grid_dim: (problem.n.div_ceil(REDUCE_THREADS), rows, 1), block_dim: (REDUCE_THREADS, 1, 1), shared_mem_bytes: 0 };
+        let mut args = self.stream.launch_builder(&f);
+        args.arg(&ws).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.ldc).arg(&splits).arg(&problem.alpha).arg(&problem.beta);
+        // SAFETY: the arguments match `reduce_splits`'s parameters; the caller guarantees the
+        // buffers.
+        unsafe { args.launch(cfg) }?;
+        Ok(())
     }
 
     /// cuBLAS on the row-major problem: the classic call or cuBLASLt (see [`baseline`]).

@@ -143,6 +143,17 @@ impl Operands {
         unsafe { gpu.launch(kernel, geometry, &self.problem, self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu)) }
     }
 
+    /// A library plan ([`crate::api::Plan`], split-K included) on these operands.
+    pub fn run_plan(&self, gpu: &Gpu, plan: &crate::api::Plan) -> Result<()> {
+        if *plan.problem() != self.problem || plan.kernel().spec.dtype != self.dtype {
+            return Err(Error::InvalidArgument(format!("the plan is for {} in {}, these operands for {} in {}", plan.problem(), plan.kernel().spec.dtype.name(), self.problem, self.dtype.name())));
+        }
+        let (a, b, c) = (self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu));
+        // SAFETY: the buffers were sized for this problem and element type (checked above);
+        // device allocations are 256-byte aligned and C starts 4 KiB into its guard band.
+        unsafe { plan.launch_at(gpu, a, b, c) }
+    }
+
     /// cuBLAS on these operands.
     pub fn cublas(&self, gpu: &Gpu, library: Library) -> Result<()> {
         // SAFETY: the buffers hold this problem's operands of this element type.

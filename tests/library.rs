@@ -212,3 +212,65 @@ fn both_cublas_baselines_are_right_on_the_gpu() {
         }
     }
 }
+
+/// Split-K on the emulator: a problem with one tile and a long K is planned as slices of K; the
+/// slices (a strided batch of the plan's kernel) and the reduction kernel, both emulated, give
+/// the f64 reference's C, and the order of the sum is fixed.
+#[test]
+fn split_k_is_right_on_the_emulator() {
+    use kernels_gpu::device::emulator::{self, Launch, Region};
+    for (dtype, layout, beta) in [(Dtype::Bf16, Layout::NN, 0.0f32), (Dtype::Bf16, Layout::NT, 0.5), (Dtype::F32, Layout::NN, 0.0)] {
+        let p = Problem::general(70, 90, 2048, 1.5, beta, layout, LeadingDims::default(), Batch::packed(1)).unwrap();
+        let plan = api::plan(dtype, &p, &KernelChoice::Auto, 132).unwrap();
+        assert!(plan.splits() >= 2, "{p} was not split: {}", plan.name());
+        let split = api::split_k(dtype, &p, &api::choose(dtype, &p, &KernelChoice::Auto).unwrap().1, 132).unwrap();
+        let inputs = Inputs::random(&p, dtype, 3);
+        // The slices' operands as their problem sees them: slice s of A is columns s·K/S.. of A,
+        // of B rows s·K/S.. of B.
+        let (m, n, k, s) = (p.m as usize, p.n as usize, p.k as usize, split.splits as usize);
+        let slice = k / s;
+        let a: Vec<f32> = (0..s).flat_map(|z| (0..m).flat_map(move |r| (0..slice).map(move |c| (r, z * slice + c)))).map(|(r, c)| inputs.a[r * k + c]).collect();
+        let b: Vec<f32> = (0..s).flat_map(|z| (0..slice).flat_map(move |r| (0..n).map(move |c| (z * slice + r, c)))).map(|(r, c)| inputs.b[r * n + c]).collect();
+        let mut partials = vec![0.0f32; s * m * n];
+        emulate::run(split.kernel, &split.problem, &a, &b, &mut partials).unwrap_or_else(|e| panic!("{}: {e}", split.kernel.name()));
+        // The partials lie packed with each matrix starting on a 16-byte boundary.
+        let plane = split.problem.stride_c as usize;
+        let mut ws = vec![0.0f32; s * plane];
+        for z in 0..s {
+            ws[z * plane..z * plane + m * n].copy_from_slice(&partials[z * m * n..(z + 1) * m * n]);
+        }
+        let mut c = inputs.c.clone();
+        let regions = [
+            Region { name: "workspace", start: ws.as_ptr() as usize, len: 4 * ws.len(), writable: false },
+            Region { name: "C", start: c.as_mut_ptr() as usize, len: 4 * c.len(), writable: true },
+        ];
+        let threads = kernels_gpu::split_k::REDUCE_THREADS;
+        let launch = Launch { kernel: "reduce_splits", grid: ((n as u32).div_ceil(threads), 16, 1), threads, smem_bytes: 0, regions: &regions };
+        let (wsp, cp) = (ws.as_ptr() as usize, c.as_mut_ptr() as usize);
+        assert_eq!(plane, m * n, "this test packs the partials as the reduction reads them");
+        emulator::launch(&launch, &move || unsafe { kernels_gpu::split_k::reduce(wsp as *const f32, cp as *mut f32, m as u32, n as u32, n as u32, s as u32, p.alpha, p.beta) }).unwrap();
+        let err = check::relative_error_full(&c, &check::reference(&p, &inputs));
+        assert!(err <= check::tolerance(dtype), "{} on {p}: {err:.2e}", plan.name());
+    }
+}
+
+/// Split-K through the API on the GPU: problems with few tiles and a long K are split, and the
+/// result meets the f64 reference (C's padding untouched), for every element type.
+#[test]
+fn split_k_is_right_on_the_gpu() {
+    let Some(guard) = common::gpu("split_k_is_right_on_the_gpu") else { return };
+    let gpu = &*guard;
+    for (i, (m, n, k, layout, beta)) in [(64, 96, 4096, Layout::NN, 0.0), (200, 300, 8192, Layout::NT, -0.5), (1, 4096, 4096, Layout::NT, 0.0), (256, 256, 32768, Layout::NN, 0.25)].into_iter().enumerate() {
+        for dtype in [Dtype::F32, Dtype::Bf16, Dtype::F16] {
+            let p = Problem::general(m, n, k, 0.5, beta, layout, LeadingDims::default(), Batch::packed(1)).unwrap();
+            let plan = api::plan(dtype, &p, &KernelChoice::Auto, gpu.info.multiprocessors).unwrap();
+            if dtype != Dtype::F32 || layout == Layout::NN {
+                assert!(plan.splits() >= 2, "{p} in {} was not split: {}", dtype.name(), plan.name());
+            }
+            let inputs = Inputs::random(&p, dtype, 40 + i as u64);
+            let (values, stray) = run_api(gpu, &p, &inputs).unwrap_or_else(|e| panic!("{}: {e}", plan.name()));
+            let err = check::relative_error_full(&values, &check::reference(&p, &inputs));
+            assert!(err <= check::tolerance(dtype) && stray == 0, "{} on {p}: error {err:.2e}, {stray} stray writes", plan.name());
+        }
+    }
+}

@@ -39,6 +39,7 @@ mod warp_compute;
 pub mod device;
 
 pub mod lessons;
+pub mod split_k;
 
 #[path = "01_naive.rs"]
 pub mod naive;

@@ -1,0 +1,58 @@
+//! Split-K: the second half of a GEMM whose K was cut into slices.
+//!
+//! A problem with few tiles of C and a long K leaves most SMs idle: 256×256×131072 has two
+//! 128×256 tiles for 132 SMs. Cut K into `S` slices and the GEMM kernel computes `S` partial
+//! products, one per slice, as a strided batch (slice `s` of A starts `s·K/S` columns in, of B
+//! `s·K/S` rows down) into a workspace of `S` matrices of M×N: `S` times the tiles to share out.
+//! This kernel then sums the partials into C, in a fixed order (slice 0, 1, …), so the result is
+//! the same from run to run: no atomics whose order changes it.
+//!
+//! Invariant: the workspace holds `splits` packed M×N matrices, slice after slice. Cost: one read
+//! of `splits·M·N` floats and one write (and read, when beta ≠ 0) of C, against the `2·M·N·K`
+//! flops of the products; worth it when K is long compared with `splits`.
+
+use crate::device::*;
+
+/// Threads per block of `reduce_splits`: one column of C each.
+pub const REDUCE_THREADS: u32 = 256;
+
+/// `C = alpha·Σ_s W[s] + beta·C` over the `splits` partial products in `ws` (M×N each, packed),
+/// into C (M×N, rows `ldc` apart). Launch with [`REDUCE_THREADS`] threads, a grid of
+/// `⌈N / REDUCE_THREADS⌉ × rows` blocks (any number of rows: each block walks rows `y, y +
+/// rows, …`).
+#[cfg(target_arch = "nvptx64")]
+#[unsafe(no_mangle)]
+pub unsafe extern "gpu-kernel" fn reduce_splits(ws: *const f32, c: *mut f32, m: u32, n: u32, ldc: u32, splits: u32, alpha: f32, beta: f32) {
+    // SAFETY: the launch's contract, passed on.
+    unsafe { reduce(ws, c, m, n, ldc, splits, alpha, beta) }
+}
+
+/// The body of `reduce_splits`, for the GPU and the emulator.
+///
+/// # Safety
+/// `ws` holds `splits·m·n` floats, `c` an M×N matrix with rows `ldc ≥ n` apart; launched as
+/// [`reduce_splits`] says.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn reduce(ws: *const f32, c: *mut f32, m: u32, n: u32, ldc: u32, splits: u32, alpha: f32, beta: f32) {
+    let col = block_col() * REDUCE_THREADS + thread_idx();
+    let (_, rows) = grid_dims();
+    if col >= n {
+        return;
+    }
+    let plane = m as usize * n as usize;
+    let mut row = block_row();
+    while row < m {
+        let at = row as usize * n as usize + col as usize;
+        let mut sum = 0.0f32;
+        for s in 0..splits as usize {
+            // SAFETY: s < splits, (row, col) inside M×N: inside the workspace.
+            sum += unsafe { load(ws.add(s * plane + at)) };
+        }
+        let p = c.wrapping_add(row as usize * ldc as usize + col as usize);
+        // As every epilogue: with beta = 0 the old C is not read (it may hold anything).
+        // SAFETY: (row, col) is inside C.
+        unsafe { store(p, if beta == 0.0 { alpha * sum } else { alpha * sum + beta * load(p) }) };
+        row += rows;
+    }
+}
