@@ -251,7 +251,7 @@ impl Plan {
                 // theirs); the workspace holds its C (all partials); then the sum into C.
                 unsafe {
                     gpu.launch(s.kernel, &s.geometry, &s.problem, a, b, ws)?;
-                    gpu.reduce_splits(&self.problem, s.splits, ws, c)
+                    gpu.reduce_splits(&self.problem, s.splits, s.problem.stride_c, ws, c)
                 }
             }
         }

@@ -315,18 +315,19 @@ impl Gpu {
         Ok(ptr)
     }
 
-    /// Sums the `splits` partial products at `ws` (packed M×N each) into C:
+    /// Sums the `splits` partial products at `ws` (M×N each, `plane` floats apart) into C:
     /// `C = alpha·Σ + beta·C` (kernels-gpu/src/split_k.rs), in slice order.
     ///
     /// # Safety
-    /// `ws` must hold `splits·M·N` floats and `c` the problem's C (rows `ldc` apart), one product.
-    pub unsafe fn reduce_splits(&self, problem: &Problem, splits: u32, ws: u64, c: u64) -> Result<()> {
+    /// `ws` must hold `splits` M×N matrices `plane ≥ M·N` floats apart and `c` the problem's C
+    /// (rows `ldc` apart), one product.
+    pub unsafe fn reduce_splits(&self, problem: &Problem, splits: u32, plane: u64, ws: u64, c: u64) -> Result<()> {
         use kernels_gpu::split_k::REDUCE_THREADS;
         let f = self.entry("reduce_splits", 0)?;
         let rows = problem.m.min(crate::catalog::MAX_GRID_Y as u32);
         let cfg = LaunchConfig { grid_dim: (problem.n.div_ceil(REDUCE_THREADS), rows, 1), block_dim: (REDUCE_THREADS, 1, 1), shared_mem_bytes: 0 };
         let mut args = self.stream.launch_builder(&f);
-        args.arg(&ws).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.ldc).arg(&splits).arg(&problem.alpha).arg(&problem.beta);
+        args.arg(&ws).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.ldc).arg(&splits).arg(&plane).arg(&problem.alpha).arg(&problem.beta);
         // SAFETY: the arguments match `reduce_splits`'s parameters; the caller guarantees the
         // buffers.
         unsafe { args.launch(cfg) }?;

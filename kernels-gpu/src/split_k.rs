@@ -7,7 +7,8 @@
 //! This kernel then sums the partials into C, in a fixed order (slice 0, 1, …), so the result is
 //! the same from run to run: no atomics whose order changes it.
 //!
-//! Invariant: the workspace holds `splits` packed M×N matrices, slice after slice. Cost: one read
+//! Invariant: the workspace holds `splits` M×N matrices, slice after slice, `plane` floats apart
+//! (M·N rounded up to whole 16 bytes, so each starts aligned for the GEMM kernel's stores). Cost: one read
 //! of `splits·M·N` floats and one write (and read, when beta ≠ 0) of C, against the `2·M·N·K`
 //! flops of the products; worth it when K is long compared with `splits`.
 
@@ -16,31 +17,32 @@ use crate::device::*;
 /// Threads per block of `reduce_splits`: one column of C each.
 pub const REDUCE_THREADS: u32 = 256;
 
-/// `C = alpha·Σ_s W[s] + beta·C` over the `splits` partial products in `ws` (M×N each, packed),
+/// `C = alpha·Σ_s W[s] + beta·C` over the `splits` partial products in `ws` (M×N each, `plane`
+/// floats apart),
 /// into C (M×N, rows `ldc` apart). Launch with [`REDUCE_THREADS`] threads, a grid of
 /// `⌈N / REDUCE_THREADS⌉ × rows` blocks (any number of rows: each block walks rows `y, y +
 /// rows, …`).
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
-pub unsafe extern "gpu-kernel" fn reduce_splits(ws: *const f32, c: *mut f32, m: u32, n: u32, ldc: u32, splits: u32, alpha: f32, beta: f32) {
+pub unsafe extern "gpu-kernel" fn reduce_splits(ws: *const f32, c: *mut f32, m: u32, n: u32, ldc: u32, splits: u32, plane: u64, alpha: f32, beta: f32) {
     // SAFETY: the launch's contract, passed on.
-    unsafe { reduce(ws, c, m, n, ldc, splits, alpha, beta) }
+    unsafe { reduce(ws, c, m, n, ldc, splits, plane, alpha, beta) }
 }
 
 /// The body of `reduce_splits`, for the GPU and the emulator.
 ///
 /// # Safety
-/// `ws` holds `splits·m·n` floats, `c` an M×N matrix with rows `ldc ≥ n` apart; launched as
+/// `ws` holds `splits` M×N matrices `plane ≥ m·n` floats apart, `c` an M×N matrix with rows `ldc ≥ n` apart; launched as
 /// [`reduce_splits`] says.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn reduce(ws: *const f32, c: *mut f32, m: u32, n: u32, ldc: u32, splits: u32, alpha: f32, beta: f32) {
+pub unsafe fn reduce(ws: *const f32, c: *mut f32, m: u32, n: u32, ldc: u32, splits: u32, plane: u64, alpha: f32, beta: f32) {
     let col = block_col() * REDUCE_THREADS + thread_idx();
     let (_, rows) = grid_dims();
     if col >= n {
         return;
     }
-    let plane = m as usize * n as usize;
+    let plane = plane as usize;
     let mut row = block_row();
     while row < m {
         let at = row as usize * n as usize + col as usize;
