@@ -212,7 +212,7 @@ pub fn run(gpu: &Gpu, plan: &Plan, mut progress: impl FnMut(u64, u64, &str)) -> 
 fn skip_reason(e: &Error) -> Option<String> {
     match e {
         Error::Unsupported { reason, .. } => Some(reason.clone()),
-        Error::OutOfMemory { .. } => Some(e.to_string()),
+        Error::OutOfMemory { .. } | Error::OutOfHostMemory { .. } => Some(e.to_string()),
         _ => None,
     }
 }
@@ -220,7 +220,7 @@ fn skip_reason(e: &Error) -> Option<String> {
 fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2Flush>, step: &mut impl FnMut(String)) -> Result<SizeRecord> {
     let mut record = SizeRecord::new(problem);
     let name = record.name();
-    if let Err(e) = gpu.require_memory(Operands::bytes(problem)) {
+    if let Err(e) = verify::require_memory(gpu, problem) {
         let reason = skip_reason(&e).ok_or(e)?;
         for _ in 0..2 * plan.kernels.len() + 1 {
             step(format!("{name}: skipped"));
@@ -266,9 +266,7 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
             return Ok(record);
         }
     };
-    let (a, b, c) = (ops.a.addr(gpu), ops.b.addr(gpu), ops.c_addr(gpu));
-    let dtype = plan.dtype;
-    match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || unsafe { gpu.cublas_gemm(dtype, problem, a, b, c) }) {
+    match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || ops.cublas(gpu)) {
         Ok(t) => record.cublas = Some(Stats::new(&t, problem)),
         Err(e) => record.cublas_error = Some(e.to_string()),
     }
@@ -277,7 +275,7 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
         if !matches!(run.outcome, Outcome::Pass | Outcome::Fail) {
             continue;
         }
-        match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || unsafe { gpu.launch(kernel, problem, a, b, c) }) {
+        match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || ops.launch(gpu, kernel)) {
             Ok(t) => run.timing = Some(Stats::new(&t, problem)),
             Err(e) => {
                 run.outcome = Outcome::Error;

@@ -44,6 +44,11 @@ impl Problem {
         (m * k, k * n, m * n)
     }
 
+    /// Multiply-adds of one product, M·N·K, exact (u128: 2³¹ cubed does not fit in u64).
+    pub fn macs(&self) -> u128 {
+        self.m as u128 * self.n as u128 * self.k as u128
+    }
+
     /// Floating-point operations of one product (a multiply and an add per term).
     pub fn flops(&self) -> f64 {
         2.0 * self.m as f64 * self.n as f64 * self.k as f64

@@ -1,21 +1,29 @@
 //! Running one kernel on one problem and judging the result.
 //!
-//! C sits between two guard bands filled with a sentinel; a kernel that writes outside C changes
-//! them and fails even if its C is right. Problems up to [`FULL_REFERENCE_LIMIT`] multiply-adds are
-//! checked against the full f64 reference; larger ones against cuBLAS over the whole of C plus f64
-//! on sampled rows and columns (the full f64 product of an 8192³ problem would take minutes).
+//! A, B and C each sit between two guard bands filled with a sentinel, each band at least one
+//! full row of its matrix and at least [`MIN_GUARD_BYTES`]: a kernel that writes outside C, even
+//! a whole row or a whole tile past it, changes a band and fails even if its C is right. A and B
+//! are compared with what was uploaded after every validated launch, so a store into an input
+//! fails too. Problems up to [`FULL_REFERENCE_LIMIT`] multiply-adds are checked element by
+//! element against the full f64 reference; larger ones against cuBLAS over the whole of C (each
+//! element within the sum of both computations' error bounds) plus f64 on sampled rows and columns
+//! (the full f64 product of an 8192³ problem would take minutes).
+//!
+//! [`Operands`] remember the problem they were sized for, and the only safe ways to launch on
+//! them ([`Operands::launch`], [`Operands::cublas`]) launch that problem.
 
 use crate::bench::{self, Timing};
 use crate::catalog::{Dtype, Kernel};
-use crate::check::{self, Inputs, Sample};
-use crate::error::Result;
+use crate::check::{self, ErrorModel, Inputs, Sample};
+use crate::error::{Error, Result};
 use crate::gpu::{Buffer, Gpu};
 use crate::problem::Problem;
 
 /// Largest M·N·K checked against the full f64 reference.
-pub const FULL_REFERENCE_LIMIT: u64 = 1 << 30;
-/// Floats of sentinel on each side of C.
-const GUARD: usize = 1024;
+pub const FULL_REFERENCE_LIMIT: u128 = 1 << 30;
+/// The smallest guard band, in bytes, on each side of each matrix.
+pub const MIN_GUARD_BYTES: u64 = 64 << 10;
+/// Written into every guard band; a changed word is a stray write.
 const SENTINEL: f32 = f32::from_bits(0x7f80_0bad);
 /// Rows and columns recomputed in f64 for large problems.
 const SAMPLES: usize = 8;
@@ -25,127 +33,239 @@ const SAMPLES: usize = 8;
 pub enum Reference {
     /// The whole of C against f64 on the CPU.
     FullF64,
-    /// The whole of C against cuBLAS; sampled rows and columns against f64.
-    CublasAndSampledF64 { sampled_error: f64 },
+    /// The whole of C against cuBLAS; sampled rows and columns against f64 ([`Verdict::sampled`]).
+    CublasAndSampledF64,
     /// Sampled rows and columns against f64 only (large problems on the emulator: no cuBLAS).
     SampledF64,
 }
 
 #[derive(Clone, Debug)]
 pub struct Verdict {
-    /// Relative Frobenius error (against f64, or against cuBLAS for large problems).
-    pub rel_error: f64,
     pub reference: Reference,
-    pub tolerance: f64,
-    /// Elements outside C that the kernel changed.
+    /// Every compared element against its error bound (f64, or cuBLAS for large problems).
+    pub comparison: check::Comparison,
+    /// Sampled rows and columns against f64, when the whole of C was compared with cuBLAS.
+    pub sampled: Option<check::Comparison>,
+    /// Elements of the guard bands around A, B and C that the kernel changed.
     pub guard_writes: usize,
+    /// Elements of A and B that the kernel changed.
+    pub input_writes: usize,
 }
 
 impl Verdict {
-    /// NaN compares false, so NaN fails.
+    /// Every element within its bound, no stray write; NaN fails.
     pub fn passed(&self) -> bool {
-        let sampled_ok = match self.reference {
-            Reference::FullF64 | Reference::SampledF64 => true,
-            Reference::CublasAndSampledF64 { sampled_error } => sampled_error <= self.tolerance,
-        };
-        self.guard_writes == 0 && self.rel_error <= self.tolerance && sampled_ok
+        self.guard_writes == 0 && self.input_writes == 0 && self.comparison.passed() && self.sampled.as_ref().is_none_or(check::Comparison::passed)
+    }
+
+    /// The relative Frobenius error of the main comparison, for reports.
+    pub fn rel_error(&self) -> f64 {
+        self.comparison.relative_error()
     }
 }
 
 impl std::fmt::Display for Verdict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let verdict = if self.passed() { "PASS" } else { "FAIL" };
-        match self.reference {
-            Reference::FullF64 => write!(f, "{verdict}: relative Frobenius error {:.2e} against the f64 reference", self.rel_error)?,
-            Reference::SampledF64 => write!(f, "{verdict}: relative Frobenius error {:.2e} against f64 on sampled rows and columns", self.rel_error)?,
-            Reference::CublasAndSampledF64 { sampled_error } => write!(
-                f,
-                "{verdict}: relative Frobenius error {:.2e} against cuBLAS, {sampled_error:.2e} against f64 on sampled rows and columns",
-                self.rel_error
-            )?,
+        let against = match self.reference {
+            Reference::FullF64 => "against the f64 reference",
+            Reference::SampledF64 => "against f64 on sampled rows and columns",
+            Reference::CublasAndSampledF64 => "against cuBLAS",
+        };
+        write!(f, "{verdict}: {} {against}", self.comparison)?;
+        if let Some(sampled) = &self.sampled {
+            write!(f, "; {sampled} against f64 on sampled rows and columns")?;
         }
-        write!(f, " (tolerance {:.0e})", self.tolerance)?;
         if self.guard_writes > 0 {
-            write!(f, "; {} elements outside C were overwritten", self.guard_writes)?;
+            write!(f, "; {} guard-band elements around A, B or C were overwritten", self.guard_writes)?;
+        }
+        if self.input_writes > 0 {
+            write!(f, "; {} elements of the inputs A and B were overwritten", self.input_writes)?;
         }
         Ok(())
     }
 }
 
-/// Device buffers of one problem: A, B, and C inside its guard bands.
+/// Guard band on each side of a matrix whose rows are `row_bytes` long: one row, at least
+/// [`MIN_GUARD_BYTES`], in whole 256-byte lines.
+pub fn guard_bytes(row_bytes: u64) -> u64 {
+    row_bytes.max(MIN_GUARD_BYTES).next_multiple_of(256)
+}
+
+/// One matrix in device memory between two guard bands.
+struct Guarded {
+    buffer: Buffer<u8>,
+    guard: usize,
+    len: usize,
+}
+
+impl Guarded {
+    fn upload(gpu: &Gpu, data: &[u8], row_bytes: u64) -> Result<Guarded> {
+        let guard = guard_bytes(row_bytes) as usize;
+        let band: Vec<u8> = SENTINEL.to_le_bytes().into_iter().cycle().take(guard).collect();
+        let mut all = Vec::with_capacity(2 * guard + data.len());
+        all.extend_from_slice(&band);
+        all.extend_from_slice(data);
+        all.extend_from_slice(&band);
+        Ok(Guarded { buffer: gpu.upload(&all)?, guard, len: data.len() })
+    }
+
+    fn addr(&self, gpu: &Gpu) -> u64 {
+        self.buffer.addr(gpu) + self.guard as u64
+    }
+
+    /// The matrix's bytes and the number of changed 4-byte words of its guard bands.
+    fn download(&self, gpu: &Gpu) -> Result<(Vec<u8>, usize)> {
+        let mut all = gpu.download(&self.buffer)?;
+        let sentinel = SENTINEL.to_le_bytes();
+        let changed = |band: &[u8]| band.chunks(4).filter(|w| *w != sentinel).count();
+        let guard_writes = changed(&all[..self.guard]) + changed(&all[self.guard + self.len..]);
+        all.truncate(self.guard + self.len);
+        all.drain(..self.guard);
+        Ok((all, guard_writes))
+    }
+}
+
+/// Device buffers of one problem: A, B and C, each inside its guard bands, and the problem they
+/// were sized for.
 pub struct Operands {
-    /// A and B in their element type's bytes.
-    pub a: Buffer<u8>,
-    pub b: Buffer<u8>,
-    /// `GUARD` sentinels, C, `GUARD` sentinels.
-    pub c_guarded: Buffer<f32>,
+    problem: Problem,
+    dtype: Dtype,
+    a: Guarded,
+    b: Guarded,
+    c: Guarded,
+    /// A and B as uploaded, to see that a launch left them unchanged.
+    uploaded: (Vec<u8>, Vec<u8>),
+}
+
+/// What a launch left in the operands.
+pub struct Outcome {
+    pub c: Vec<f32>,
+    pub guard_writes: usize,
+    pub input_writes: usize,
 }
 
 impl Operands {
-    /// Bytes of device memory for a problem's operands, with room for a cuBLAS result.
+    /// Bytes of device memory for a problem's operands with their guard bands, and room for
+    /// cuBLAS's result (u64::MAX where that does not fit in 64 bits; A and B counted at 4 bytes
+    /// per element whatever their type).
     pub fn bytes(problem: &Problem) -> u64 {
-        let (la, lb, lc) = problem.elems();
-        (4 * (la + lb + 2 * (lc + 2 * GUARD))) as u64
+        let (m, n, k) = (problem.m as u128, problem.n as u128, problem.k as u128);
+        let guards = |row_bytes: u128| 2 * guard_bytes(u64::try_from(row_bytes).unwrap_or(u64::MAX)) as u128;
+        let total = 4 * (m * k + k * n + 2 * m * n) + guards(4 * k) + guards(4 * n) + guards(4 * n);
+        u64::try_from(total).unwrap_or(u64::MAX)
     }
 
     pub fn upload(gpu: &Gpu, problem: &Problem, inputs: &Inputs) -> Result<Operands> {
         gpu.require_memory(Self::bytes(problem))?;
-        let mut c_initial = vec![SENTINEL; GUARD];
-        c_initial.extend_from_slice(&inputs.c);
-        c_initial.extend(std::iter::repeat_n(SENTINEL, GUARD));
+        let (la, lb, lc) = problem.elems();
+        if (inputs.a.len(), inputs.b.len(), inputs.c.len()) != (la, lb, lc) {
+            return Err(Error::InvalidArgument(format!("inputs of {} elements for A, B, C do not match {problem}", la + lb + lc)));
+        }
+        let elem = inputs.dtype.bytes() as u64;
+        let (a, b) = (check::encode(inputs.dtype, &inputs.a), check::encode(inputs.dtype, &inputs.b));
+        let c: Vec<u8> = inputs.c.iter().flat_map(|v| v.to_le_bytes()).collect();
         Ok(Operands {
-            a: gpu.upload(&check::encode(inputs.dtype, &inputs.a))?,
-            b: gpu.upload(&check::encode(inputs.dtype, &inputs.b))?,
-            c_guarded: gpu.upload(&c_initial)?,
+            problem: *problem,
+            dtype: inputs.dtype,
+            a: Guarded::upload(gpu, &a, problem.k as u64 * elem)?,
+            b: Guarded::upload(gpu, &b, problem.n as u64 * elem)?,
+            c: Guarded::upload(gpu, &c, problem.n as u64 * 4)?,
+            uploaded: (a, b),
         })
     }
 
-    /// Device address of C's first element.
-    pub fn c_addr(&self, gpu: &Gpu) -> u64 {
-        self.c_guarded.addr(gpu) + (GUARD * 4) as u64
+    /// The problem these operands were sized for.
+    pub fn problem(&self) -> &Problem {
+        &self.problem
     }
 
-    /// C as computed, and the number of guard elements that changed.
-    pub fn download_c(&self, gpu: &Gpu) -> Result<(Vec<f32>, usize)> {
-        let mut all = gpu.download(&self.c_guarded)?;
-        let changed = |s: &[f32]| s.iter().filter(|v| v.to_bits() != SENTINEL.to_bits()).count();
-        let guard_writes = changed(&all[..GUARD]) + changed(&all[all.len() - GUARD..]);
-        all.truncate(all.len() - GUARD);
-        all.drain(..GUARD);
-        Ok((all, guard_writes))
+    /// Device addresses of A's, B's and C's first elements (for deliberately wrong launches in
+    /// the checker's own tests; [`Operands::launch`] is the safe way to run a kernel).
+    pub fn a_addr(&self, gpu: &Gpu) -> u64 {
+        self.a.addr(gpu)
     }
+
+    pub fn b_addr(&self, gpu: &Gpu) -> u64 {
+        self.b.addr(gpu)
+    }
+
+    pub fn c_addr(&self, gpu: &Gpu) -> u64 {
+        self.c.addr(gpu)
+    }
+
+    /// Launches `kernel` on these operands' problem.
+    pub fn launch(&self, gpu: &Gpu, kernel: Kernel) -> Result<()> {
+        if kernel.spec.dtype != self.dtype {
+            return Err(Error::InvalidArgument(format!("{} takes {} operands; these are {}", kernel.name(), kernel.spec.dtype.name(), self.dtype.name())));
+        }
+        // SAFETY: A, B and C were allocated for exactly this problem and element type.
+        unsafe { gpu.launch(kernel, &self.problem, self.a_addr(gpu), self.b_addr(gpu), self.c_addr(gpu)) }
+    }
+
+    /// cuBLAS on these operands' problem (overwrites C).
+    pub fn cublas(&self, gpu: &Gpu) -> Result<()> {
+        // SAFETY: as for `launch`.
+        unsafe { gpu.cublas_gemm(self.dtype, &self.problem, self.a_addr(gpu), self.b_addr(gpu), self.c_addr(gpu)) }
+    }
+
+    /// C as computed, the guard-band words that changed, and the elements of A and B that changed.
+    pub fn inspect(&self, gpu: &Gpu) -> Result<Outcome> {
+        let (a, guard_a) = self.a.download(gpu)?;
+        let (b, guard_b) = self.b.download(gpu)?;
+        let (c, guard_c) = self.c.download(gpu)?;
+        let elem = self.dtype.bytes() as usize;
+        let changed = |now: &[u8], then: &[u8]| now.chunks(elem).zip(then.chunks(elem)).filter(|(x, y)| x != y).count();
+        let input_writes = changed(&a, &self.uploaded.0) + changed(&b, &self.uploaded.1);
+        let c = c.chunks_exact(4).map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+        Ok(Outcome { c, guard_writes: guard_a + guard_b + guard_c, input_writes })
+    }
+}
+
+/// The host memory a check of `problem` needs (checkable before the GPU is opened).
+pub fn require_host_memory(problem: &Problem) -> Result<()> {
+    check::require_host_memory(check::host_bytes(problem, problem.macs() <= FULL_REFERENCE_LIMIT))
+}
+
+/// Everything a check of `problem` needs, host and device, before anything is allocated.
+pub fn require_memory(gpu: &Gpu, problem: &Problem) -> Result<()> {
+    require_host_memory(problem)?;
+    gpu.require_memory(Operands::bytes(problem))
 }
 
 /// Runs `kernel` once on fresh random inputs drawn from `seed` and judges the result.
 pub fn verify(gpu: &Gpu, kernel: Kernel, problem: &Problem, seed: u64) -> Result<Verdict> {
     kernel.launch(problem)?;
-    verify_with(gpu, problem, kernel.spec.dtype, seed, |ops| unsafe { gpu.launch(kernel, problem, ops.a.addr(gpu), ops.b.addr(gpu), ops.c_addr(gpu)) })
+    judge(gpu, problem, kernel.spec.dtype, &ErrorModel::of(kernel.spec), seed, |ops| ops.launch(gpu, kernel))
 }
 
 /// Judges whatever `compute` does to the operands of `problem` (the checker's own tests hand it
-/// deliberately wrong launches).
+/// deliberately wrong launches), with the error model of `dtype`'s kernels.
 pub fn verify_with(gpu: &Gpu, problem: &Problem, dtype: Dtype, seed: u64, compute: impl FnOnce(&Operands) -> Result<()>) -> Result<Verdict> {
+    judge(gpu, problem, dtype, &ErrorModel::of_dtype(dtype), seed, compute)
+}
+
+fn judge(gpu: &Gpu, problem: &Problem, dtype: Dtype, model: &ErrorModel, seed: u64, compute: impl FnOnce(&Operands) -> Result<()>) -> Result<Verdict> {
+    require_memory(gpu, problem)?;
     let inputs = Inputs::random(problem, dtype, seed);
     let ops = Operands::upload(gpu, problem, &inputs)?;
     compute(&ops)?;
-    let (got, guard_writes) = ops.download_c(gpu)?;
-    let tolerance = check::tolerance(dtype);
-    let macs = problem.m as u64 * problem.n as u64 * problem.k as u64;
-    if macs <= FULL_REFERENCE_LIMIT {
-        let want = check::reference(problem, &inputs);
-        let rel_error = check::relative_error_full(&got, &want);
-        return Ok(Verdict { rel_error, reference: Reference::FullF64, tolerance, guard_writes });
+    let Outcome { c: got, guard_writes, input_writes } = ops.inspect(gpu)?;
+    if problem.macs() <= FULL_REFERENCE_LIMIT {
+        let comparison = check::compare_full(problem, &inputs, model, &got);
+        return Ok(Verdict { reference: Reference::FullF64, comparison, sampled: None, guard_writes, input_writes });
     }
-    let cublas = cublas_result(gpu, problem, &ops, &inputs)?;
-    let rel_error = check::relative_error(got.iter().copied().zip(cublas.iter().map(|&v| v as f64)));
-    let sampled_error = Sample::random(problem, SAMPLES, seed).relative_error(problem, &inputs, &got);
-    Ok(Verdict { rel_error, reference: Reference::CublasAndSampledF64 { sampled_error }, tolerance, guard_writes })
+    let cublas = cublas_result(gpu, &ops, &inputs)?;
+    let comparison = check::compare_computed(problem, &inputs, model, &ErrorModel::of_dtype(dtype), &got, &cublas);
+    let sampled = Sample::random(problem, SAMPLES, seed).compare(problem, &inputs, model, &got);
+    Ok(Verdict { reference: Reference::CublasAndSampledF64, comparison, sampled: Some(sampled), guard_writes, input_writes })
 }
 
-/// cuBLAS's C for the same inputs.
-fn cublas_result(gpu: &Gpu, problem: &Problem, ops: &Operands, inputs: &Inputs) -> Result<Vec<f32>> {
+/// cuBLAS's C for the same inputs, in a buffer of its own.
+fn cublas_result(gpu: &Gpu, ops: &Operands, inputs: &Inputs) -> Result<Vec<f32>> {
     let c = gpu.upload(&inputs.c)?;
-    unsafe { gpu.cublas_gemm(inputs.dtype, problem, ops.a.addr(gpu), ops.b.addr(gpu), c.addr(gpu)) }?;
+    // SAFETY: A and B are the operands' (sized for its problem), C a buffer of M·N floats.
+    unsafe { gpu.cublas_gemm(inputs.dtype, ops.problem(), ops.a_addr(gpu), ops.b_addr(gpu), c.addr(gpu)) }?;
     gpu.download(&c)
 }
 
@@ -155,10 +275,9 @@ pub struct Comparison {
     pub cublas: Timing,
 }
 
-pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, problem: &Problem, ops: &Operands, warmup: usize, iters: usize) -> Result<Comparison> {
-    let (a, b, c) = (ops.a.addr(gpu), ops.b.addr(gpu), ops.c_addr(gpu));
-    let kernel_timing = bench::time(gpu, warmup, iters, || unsafe { gpu.launch(kernel, problem, a, b, c) })?;
-    let dtype = kernel.spec.dtype;
-    let cublas_timing = bench::time(gpu, warmup, iters, || unsafe { gpu.cublas_gemm(dtype, problem, a, b, c) })?;
+/// Times `kernel` and cuBLAS on `ops`, on the problem the operands were made for.
+pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, ops: &Operands, warmup: usize, iters: usize) -> Result<Comparison> {
+    let kernel_timing = bench::time(gpu, warmup, iters, || ops.launch(gpu, kernel))?;
+    let cublas_timing = bench::time(gpu, warmup, iters, || ops.cublas(gpu))?;
     Ok(Comparison { kernel: kernel_timing, cublas: cublas_timing })
 }

@@ -65,7 +65,8 @@ fn every_catalog_kernel_passes_on_exact_and_ragged_tiles() {
 fn fault_of(name: &str, p: &Problem) -> String {
     let broken = kernels_gpu::broken::ENTRIES.iter().zip(kernels_gpu::broken::EMULATED);
     let (spec, entry): (&KernelSpec, _) = broken.clone().find(|(s, _)| s.name == name).unwrap_or_else(|| panic!("no fixture {name}"));
-    match emulate::verify_entry(spec, *entry, p, 1) {
+    // SAFETY: the fixtures' specs and entries come from one `entries!` invocation.
+    match unsafe { emulate::verify_entry(spec, *entry, p, 1) } {
         Err(Error::Fault(fault)) => {
             assert!(fault.starts_with(name), "the report names the kernel first: {fault}");
             assert!(fault.contains("block (") && fault.contains("thread "), "the report names block and thread: {fault}");
@@ -112,8 +113,9 @@ fn reading_cp_async_tiles_without_waiting_gives_a_wrong_result() {
     // Not a fault the emulator can name (the copies are legal, only early), but the copies land
     // at the wait, so the kernel reads uninitialised (NaN) shared memory and fails the check.
     let (spec, entry) = kernels_gpu::broken::ENTRIES.iter().zip(kernels_gpu::broken::EMULATED).find(|(s, _)| s.name == "broken_cp_async_without_wait").unwrap();
-    let verdict = emulate::verify_entry(spec, *entry, &problem(20, 20, 20, 1.0, 0.0), 1).unwrap();
-    assert!(!verdict.passed() && verdict.rel_error.is_nan(), "{verdict}");
+    // SAFETY: as in `fault_of`.
+    let verdict = unsafe { emulate::verify_entry(spec, *entry, &problem(20, 20, 20, 1.0, 0.0), 1) }.unwrap();
+    assert!(!verdict.passed() && verdict.rel_error().is_nan(), "{verdict}");
 }
 
 #[test]
@@ -121,7 +123,8 @@ fn broken_kernels_pass_where_their_bug_cannot_show() {
     // The fixtures are correct kernels but for one line: on a problem that never exercises that
     // line they pass, so the tests above fail for the bug and not for something else.
     let (spec, entry) = kernels_gpu::broken::ENTRIES.iter().zip(kernels_gpu::broken::EMULATED).find(|(s, _)| s.name == "broken_missing_barrier_after_compute").unwrap();
-    let verdict = emulate::verify_entry(spec, *entry, &problem(16, 16, 16, 1.0, 0.0), 1).unwrap();
+    // SAFETY: as in `fault_of`.
+    let verdict = unsafe { emulate::verify_entry(spec, *entry, &problem(16, 16, 16, 1.0, 0.0), 1) }.unwrap();
     assert!(verdict.passed(), "{verdict}");
 }
 

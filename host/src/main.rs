@@ -388,8 +388,9 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     if args.emulate {
         return run_emulated(kernel, &problem, args.seed);
     }
+    verify::require_host_memory(&problem)?;
     let gpu = Gpu::open()?;
-    gpu.require_memory(Operands::bytes(&problem))?;
+    verify::require_memory(&gpu, &problem)?;
 
     println!("device   {} ({} SMs, compute capability {}.{})", gpu.info.name, gpu.info.multiprocessors, gpu.info.compute_capability.0, gpu.info.compute_capability.1);
     println!("problem  {problem}, seed {}", args.seed);
@@ -400,7 +401,7 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
 
     let inputs = check::Inputs::random(&problem, kernel.spec.dtype, args.seed);
     let ops = Operands::upload(&gpu, &problem, &inputs)?;
-    let cmp = verify::time_against_cublas(&gpu, kernel, &problem, &ops, 3, args.iters as usize)?;
+    let cmp = verify::time_against_cublas(&gpu, kernel, &ops, 3, args.iters as usize)?;
     let (k_ms, c_ms) = (cmp.kernel.median_ms(), cmp.cublas.median_ms());
     println!("kernel   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", kernel.name(), k_ms, problem.tflops(k_ms), 100.0 * cmp.kernel.spread());
     let baseline = if kernel.spec.dtype == catalog::Dtype::F32 { "cublasSgemm".to_string() } else { format!("cublasGemmEx {}", kernel.spec.dtype.name()) };
@@ -458,7 +459,13 @@ fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
     } else {
         args.kernel.iter().map(|name| catalog::resolve(name, &problem)).collect::<Result<_, _>>()?
     };
-    // Without a GPU there is nothing to skip for: say so first, in one line.
+    // Memory before anything is allocated; without a GPU there is nothing to skip for: say so
+    // first, in one line.
+    if args.emulate {
+        emulate::check_size(&problem)?;
+    } else {
+        verify::require_host_memory(&problem)?;
+    }
     let gpu = if args.emulate { None } else { Some(Gpu::open()?) };
     let mut runnable = Vec::new();
     for kernel in kernels {
