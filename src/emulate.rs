@@ -108,6 +108,29 @@ impl Drop for Arena {
 /// `entry` must be a kernel of the `entries!` ABI whose launch geometry, element type and tensor
 /// maps `spec` describes, and it must access memory only through the device module (which checks
 /// every access): `entry` is called with pointers to buffers sized for `problem` only.
+///
+/// Safe code cannot call it (an arbitrary entry could write anywhere)...
+///
+/// ```compile_fail
+/// # use rgemm::{catalog, emulate, Problem};
+/// let kernel = catalog::all().next().unwrap();
+/// let p = Problem::new(2, 2, 2, 1.0, 0.0).unwrap();
+/// let (a, b, mut c) = ([0.5f32; 4], [0.5f32; 4], [0.0f32; 4]);
+/// emulate::run_entry(kernel.spec, emulate::entry(kernel), &p, &a, &b, &mut c).unwrap();
+/// ```
+///
+/// ...while [`run`] pairs a catalog kernel with its own entry, and the same call compiles inside
+/// `unsafe` with that pairing as its justification:
+///
+/// ```
+/// # use rgemm::{catalog, emulate, Problem};
+/// let kernel = catalog::all().next().unwrap();
+/// let p = Problem::new(2, 2, 2, 1.0, 0.0).unwrap();
+/// let (a, b, mut c) = ([0.5f32; 4], [0.5f32; 4], [0.0f32; 4]);
+/// // SAFETY: the catalog's spec and entry of one kernel.
+/// let input_writes = unsafe { emulate::run_entry(kernel.spec, emulate::entry(kernel), &p, &a, &b, &mut c) }.unwrap();
+/// assert_eq!((c, input_writes), ([0.5; 4], 0));
+/// ```
 pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<usize> {
     let (la, lb, lc) = problem.elems();
     if (a.len(), b.len(), c.len()) != (la, lb, lc) {

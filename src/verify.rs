@@ -276,6 +276,29 @@ pub struct Comparison {
 }
 
 /// Times `kernel` and cuBLAS on `ops`, on the problem the operands were made for.
+///
+/// There is no problem to pass beside the operands (one larger than theirs would launch past
+/// their buffers):
+///
+/// ```compile_fail
+/// # fn f(gpu: &rgemm::Gpu, kernel: rgemm::Kernel, ops: &rgemm::verify::Operands, larger: &rgemm::Problem) {
+/// rgemm::verify::time_against_cublas(gpu, kernel, larger, ops, 3, 10).unwrap();
+/// # }
+/// ```
+///
+/// nor a way to reach the buffers past the operands' own launches:
+///
+/// ```compile_fail
+/// # fn f(gpu: &rgemm::Gpu, ops: &rgemm::verify::Operands) {
+/// let a = ops.a.addr(gpu);
+/// # }
+/// ```
+///
+/// ```no_run
+/// # fn f(gpu: &rgemm::Gpu, kernel: rgemm::Kernel, ops: &rgemm::verify::Operands) {
+/// let timing = rgemm::verify::time_against_cublas(gpu, kernel, ops, 3, 10).unwrap();
+/// # }
+/// ```
 pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, ops: &Operands, warmup: usize, iters: usize) -> Result<Comparison> {
     let kernel_timing = bench::time(gpu, warmup, iters, || ops.launch(gpu, kernel))?;
     let cublas_timing = bench::time(gpu, warmup, iters, || ops.cublas(gpu))?;
