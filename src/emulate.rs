@@ -183,7 +183,7 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
     let t = &spec.tile;
     let tiles = (problem.n.div_ceil(t.bn), problem.m.div_ceil(t.bm));
     // A persistent kernel gets fewer blocks than tiles, as on a GPU, so each walks several tiles.
-    let grid = if spec.persistent { ((tiles.0 * tiles.1).min(EMULATED_SMS), 1) } else { tiles };
+    let grid = if spec.persistent { ((tiles.0 as u64 * tiles.1 as u64).min(EMULATED_SMS as u64) as u32, 1) } else { tiles };
     let launch = Launch {
         kernel: spec.name,
         grid,

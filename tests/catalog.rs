@@ -322,6 +322,16 @@ fn the_generator_reaches_every_rung_and_warp_shape() {
 }
 
 #[test]
+fn absurd_tile_shapes_are_rejected_without_overflow() {
+    let base = *catalog::all().find(|k| k.spec.rung.number == 9).unwrap().spec;
+    for (bm, bk, wm, tm) in [(1 << 31, 1 << 31, 1 << 16, 1), (u32::MAX, u32::MAX, u32::MAX, 1), (1 << 16, 1 << 16, 1 << 16, 1 << 11)] {
+        let tile = rgemm::catalog::Tile { bm, bn: bm, bk, wm, wn: wm, tm, tn: tm, stages: 2 };
+        let s = KernelSpec { tile, threads: 256, ..base };
+        assert!(catalog::shape_error(&s).is_some(), "{tile:?}");
+    }
+}
+
+#[test]
 fn every_catalog_configuration_passes_the_shape_check() {
     for k in catalog::all() {
         assert_eq!(catalog::shape_error(k.spec), None, "{}", k.name());
