@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Builds a self-contained bundle for a GPU machine that has CUDA but no Rust: the rgemm binary,
 # every test binary (the PTX is embedded in each), and run.sh, which tests, sanitizes and times.
-# Test binaries that read the source tree at run time (SOURCE_TESTS: the book's include check)
-# are left out and named: the GPU machine has no source tree, and CI runs those tests.
+# Test binaries that read the source tree at run time (SOURCE_TESTS: the book's include check and
+# the rules the test sources keep) are left out and named: the GPU machine has no source tree, and
+# CI runs those tests.
 #
 #   scripts/gpu-bundle.sh            # writes ./bundle
 #   (on the GPU machine)  bash bundle/run.sh [tests|sanitize|bench|all] [kernel-filter]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bundle
-SOURCE_TESTS=" book "
+SOURCE_TESTS=" book sources "
 rm -rf "$out" && mkdir -p "$out/tests"
 
 cargo build --release -p host
