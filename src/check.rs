@@ -434,10 +434,16 @@ pub fn require_host_memory(bytes: Option<u64>) -> Result<()> {
     }
 }
 
-/// Bytes of host memory available to a new allocation, if the system says.
+/// Bytes of host memory available to a new allocation, if the system says: `MemAvailable`, or less
+/// where the process's cgroup (v2) allows less.
 pub fn available_host_memory() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
+    let available = line.split_whitespace().nth(1)?.parse::<u64>().ok()?.checked_mul(1024)?;
+    let read = |name: &str| std::fs::read_to_string(format!("/sys/fs/cgroup/{name}")).ok().and_then(|t| t.trim().parse::<u64>().ok());
+    let cgroup = match (read("memory.max"), read("memory.current")) {
+        (Some(max), Some(current)) => Some(max.saturating_sub(current)),
+        _ => None,
+    };
+    Some(cgroup.map_or(available, |c| c.min(available)))
 }
