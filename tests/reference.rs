@@ -214,3 +214,16 @@ fn half_precision_inputs_are_rounded_before_the_reference_sees_them() {
     }
     assert_eq!(check::round_to(Dtype::Bf16, 1.0 + 1.0 / 256.0), 1.0, "ties go to even");
 }
+
+/// Finding 2: the guard bands were 1024 floats (4 KiB) whatever the matrix; each is now at least
+/// one row of its matrix and at least 64 KiB, in whole 256-byte lines (C keeps cudaMalloc's
+/// alignment behind its leading band).
+#[test]
+fn guard_bands_cover_a_row_and_64_kib() {
+    use rgemm::verify::{guard_bytes, MIN_GUARD_BYTES};
+    assert_eq!(MIN_GUARD_BYTES, 64 << 10);
+    for row in [4u64, 68, 4096, 65536, 80_000, 1 << 30] {
+        let g = guard_bytes(row);
+        assert!(g >= row && g >= MIN_GUARD_BYTES && g % 256 == 0 && g < row.max(MIN_GUARD_BYTES) + 256, "{row}: {g}");
+    }
+}
