@@ -214,6 +214,7 @@ fn a_tma_box_misaligned_for_its_swizzle_is_caught() {
     let map_addr = &map as *const TensorMap as usize;
     let copy = |offset: u32| {
         let launch = Launch { kernel: "tma_swizzled", grid: (1, 1), threads: 32, smem_bytes: 4096 + 4 * b * b, regions: &regions };
+        // SAFETY: the map describes `matrix`, a region of the launch; the emulator checks the rest.
         emulator::launch(&launch, &|| unsafe {
             use emulator::api::*;
             let base = dynamic_shared::<u8>();

@@ -214,6 +214,8 @@ impl<const WHAT: u8> GemmKernel for Naive<WHAT> {
             acc = fma(unsafe { a.get(row, i) }, unsafe { b.get(i, col) }, acc);
         }
         c.store(row, col, acc);
+        // SAFETY: none; each arm is the fixture's bug, for the emulator (which checks every access
+        // made through the device module) to catch.
         match WHAT {
             1 => {
                 let _next_tile = unsafe { a.get(row + 16, gemm.k - 1) };
@@ -238,6 +240,7 @@ impl GemmKernel for SharedOverrun {
 
     unsafe fn run(gemm: &Gemm<f32>) {
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
+        // SAFETY: none; the tile's last row lies past the shared memory, the fixture's bug.
         let b_tile = unsafe { SmemTile::new(a_tile.end().wrapping_add(BS), BS, BS) };
         let t = thread_idx() as usize;
         let (ty, tx) = (t / BS, t % BS);
