@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Builds a self-contained bundle for a GPU machine that has CUDA but no Rust: the rgemm binary,
 # every test binary (the PTX is embedded in each), and run.sh, which tests, sanitizes and times.
-# Test binaries that read the source tree at run time (SOURCE_TESTS: the book's include check and
-# the rules the test sources keep) are left out and named: the GPU machine has no source tree, and
+# Test binaries that read the source tree at run time (SOURCE_TESTS: the book's include check, its
+# figures, and the rules the test sources keep) are left out and named: the GPU machine has no source tree, and
 # CI runs those tests.
 #
 #   scripts/gpu-bundle.sh            # writes ./bundle
 #   (on the GPU machine)  bash bundle/run.sh [tests|sanitize|bench|all] [kernel-filter]
+#   (on the GPU machine)  OUT=dir bash bundle/ncu.sh [rung ...]   # the book's Nsight Compute metrics
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bundle
-SOURCE_TESTS=" book sources "
+SOURCE_TESTS=" book figures sources "
 rm -rf "$out" && mkdir -p "$out/tests"
 
 cargo build --release -p host
@@ -30,5 +31,6 @@ for line in sys.stdin:
     done
 strip "$out/rgemm" "$out"/tests/*
 cp scripts/gpu-run.sh "$out/run.sh"
+cp scripts/gpu-ncu.sh "$out/ncu.sh"
 git rev-parse --short HEAD > "$out/COMMIT" 2>/dev/null || true
 du -sh "$out"

@@ -7,7 +7,8 @@ use crate::catalog::{Dtype, Kernel};
 use crate::check::Inputs;
 use crate::error::{Error, Result};
 use crate::gpu::{Buffer, Gpu};
-use crate::problem::{Problem, Shape};
+use crate::baseline::Library;
+use crate::problem::{Case, LeadingDims, Problem};
 use crate::report::{self, DeviceRecord, Outcome, Report, RunRecord, SizeRecord, Stats};
 use crate::verify::{self, Operands};
 
@@ -106,14 +107,14 @@ pub fn time_flushed(gpu: &Gpu, warmup: usize, iters: usize, mut flush: Option<&m
 
 /// The sizes `rgemm bench` runs by default: squares, then shapes that stress one dimension and an
 /// odd shape no tile divides.
-pub const DEFAULT_SIZES: &[Shape] = &[
-    (1024, 1024, 1024),
-    (2048, 2048, 2048),
-    (4096, 4096, 4096),
-    (8192, 8192, 8192),
-    (4096, 4096, 1024),
-    (8192, 1024, 4096),
-    (3001, 2999, 3003),
+pub const DEFAULT_SIZES: &[Case] = &[
+    Case::plain((1024, 1024, 1024)),
+    Case::plain((2048, 2048, 2048)),
+    Case::plain((4096, 4096, 4096)),
+    Case::plain((8192, 8192, 8192)),
+    Case::plain((4096, 4096, 1024)),
+    Case::plain((8192, 1024, 4096)),
+    Case::plain((3001, 2999, 3003)),
 ];
 
 /// What a benchmark run does.
@@ -122,8 +123,12 @@ pub struct Plan {
     /// `bench` or `tune` (recorded in the report).
     pub command: String,
     pub dtype: Dtype,
+    /// Run each case with the kernel the automatic choice picks for it (`kernels` is then empty).
+    pub auto: bool,
     pub kernels: Vec<Kernel>,
-    pub sizes: Vec<Shape>,
+    pub sizes: Vec<Case>,
+    /// Leading dimensions for every case (tight where `None`).
+    pub ld: LeadingDims,
     pub warmup: usize,
     pub iters: usize,
     pub seed: u64,
@@ -136,7 +141,7 @@ impl Plan {
     /// Steps reported to the progress callback: per size, a check per kernel, cuBLAS, and a
     /// timing per kernel.
     pub fn steps(&self) -> u64 {
-        (self.sizes.len() * (2 * self.kernels.len() + 1)) as u64
+        (self.sizes.len() * (2 * self.kernels.len().max(1) + 1)) as u64
     }
 }
 
@@ -173,8 +178,8 @@ pub fn run(gpu: &Gpu, plan: &Plan, mut progress: impl FnMut(u64, u64, &str)) -> 
         done += 1;
     };
     let mut sizes = Vec::with_capacity(plan.sizes.len());
-    for &(m, n, k) in &plan.sizes {
-        let problem = Problem::new(m, n, k, 1.0, 0.0)?;
+    for case in &plan.sizes {
+        let problem = case.problem(plan.ld)?;
         // An error outside any one kernel (e.g. the context died) is recorded against every
         // kernel of the size, so that the sizes already measured are still reported.
         let record = run_size(gpu, plan, &problem, flush.as_mut(), &mut step).unwrap_or_else(|e| {
@@ -202,9 +207,20 @@ pub fn run(gpu: &Gpu, plan: &Plan, mut progress: impl FnMut(u64, u64, &str)) -> 
         iters: plan.iters.max(1),
         l2_flush_bytes: flush.as_ref().map_or(0, L2Flush::bytes),
         seed: plan.seed,
-        kernels: report::kernel_records(&plan.kernels),
+        kernels: report::kernel_records(&if plan.auto { chosen_kernels(&sizes) } else { plan.kernels.clone() }),
         sizes,
     })
+}
+
+/// The kernels the automatic choice ran, in order of first use.
+fn chosen_kernels(sizes: &[SizeRecord]) -> Vec<Kernel> {
+    let mut out: Vec<Kernel> = Vec::new();
+    for kernel in sizes.iter().flat_map(|s| &s.runs).filter_map(|r| crate::catalog::find(&r.kernel).ok()) {
+        if !out.contains(&kernel) {
+            out.push(kernel);
+        }
+    }
+    out
 }
 
 /// An error that skips a kernel or size instead of failing it: the catalog rejects the size, or
@@ -218,6 +234,14 @@ fn skip_reason(e: &Error) -> Option<String> {
 }
 
 fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2Flush>, step: &mut impl FnMut(String)) -> Result<SizeRecord> {
+    let chosen;
+    let plan = if plan.auto {
+        let (kernel, _) = crate::api::choose(plan.dtype, problem, &crate::api::KernelChoice::Auto)?;
+        chosen = Plan { kernels: vec![kernel], ..plan.clone() };
+        &chosen
+    } else {
+        plan
+    };
     let mut record = SizeRecord::new(problem);
     let name = record.name();
     if let Err(e) = verify::require_memory(gpu, problem) {
@@ -266,16 +290,34 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
             return Ok(record);
         }
     };
-    match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || ops.cublas(gpu)) {
-        Ok(t) => record.cublas = Some(Stats::new(&t, problem)),
-        Err(e) => record.cublas_error = Some(e.to_string()),
+    let mut errors = Vec::new();
+    for library in Library::ALL {
+        match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || ops.cublas(gpu, library)) {
+            Ok(t) => match library {
+                Library::Classic => record.cublas_classic = Some(Stats::new(&t, problem)),
+                Library::Lt => record.cublas_lt = Some(Stats::new(&t, problem)),
+            },
+            Err(e) => errors.push(format!("{}: {e}", library.name())),
+        }
+    }
+    record.cublas = [&record.cublas_classic, &record.cublas_lt].into_iter().flatten().min_by(|x, y| x.median_ms.total_cmp(&y.median_ms)).cloned();
+    if record.cublas.is_none() {
+        record.cublas_error = Some(errors.join("; "));
     }
     for (run, &kernel) in record.runs.iter_mut().zip(&plan.kernels) {
         step(format!("{name} {}: timing", kernel.name()));
         if !matches!(run.outcome, Outcome::Pass | Outcome::Fail) {
             continue;
         }
-        match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || ops.launch(gpu, kernel)) {
+        let geometry = match kernel.geometry(problem) {
+            Ok(g) => g,
+            Err(e) => {
+                run.outcome = Outcome::Error;
+                run.note = Some(e.to_string());
+                continue;
+            }
+        };
+        match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || ops.launch(gpu, kernel, &geometry)) {
             Ok(t) => run.timing = Some(Stats::new(&t, problem)),
             Err(e) => {
                 run.outcome = Outcome::Error;

@@ -5,12 +5,13 @@
 use crate::error::{Error, Result};
 use crate::problem::Problem;
 pub use kernels_gpu::spec::{Swizzle, TensorMaps};
-pub use kernels_gpu::{Dtype, KernelSpec, Rung, Tile};
+pub use kernels_gpu::{Dtype, KernelSpec, Layout, Rung, Tile};
 
 /// Hopper's limits, checked before launch so that a bad configuration is a clear error.
 pub const MAX_THREADS_PER_BLOCK: u32 = 1024;
 pub const MAX_SMEM_PER_BLOCK: u32 = 227 * 1024;
 pub const MAX_GRID_Y: u64 = 65_535;
+pub const MAX_GRID_Z: u64 = 65_535;
 pub const MAX_GRID_X: u64 = i32::MAX as u64;
 
 /// Why a kernel configuration could never run correctly on Hopper, if it could not: the limits of
@@ -79,7 +80,8 @@ pub struct Kernel {
     pub spec: &'static KernelSpec,
 }
 
-/// Grid, block and dynamic shared memory of one launch.
+/// Grid, block and dynamic shared memory of one launch: what [`Kernel::geometry`] computes once
+/// per problem and [`crate::Gpu::launch`] uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Launch {
     pub grid: (u32, u32, u32),
@@ -94,7 +96,7 @@ impl Launch {
         if !kernel.spec.persistent {
             return self;
         }
-        let tiles = self.grid.0 as u64 * self.grid.1 as u64;
+        let tiles = self.grid.0 as u64 * self.grid.1 as u64 * self.grid.2 as u64;
         Launch { grid: (tiles.min(sms.max(1) as u64) as u32, 1, 1), ..self }
     }
 }
@@ -164,26 +166,44 @@ impl Kernel {
         self.spec.name
     }
 
+    /// Whether the kernel needs A, B and C (every matrix of a batch) to start on 16-byte
+    /// boundaries: every rung does (vector and asynchronous copies check the leading dimension
+    /// at run time, and take the start as aligned); the general kernel reads element by element.
+    pub fn needs_aligned_matrices(&self) -> bool {
+        !self.spec.any_alignment
+    }
+
     /// Why this kernel's configuration could never launch on Hopper, if it could not.
     pub fn config_error(&self) -> Option<String> {
         shape_error(self.spec)
     }
 
-    /// The sizes this kernel takes beyond M, N, K ≥ 1, in words (what [`Kernel::launch`] checks):
-    /// kernels that move A, B or C with the copy engine need 16-byte-aligned rows.
+    /// The sizes this kernel takes beyond M, N, K ≥ 1, in words (what [`Kernel::geometry`]
+    /// checks): its layout, and for kernels that move A, B or C with the copy engine, 16-byte
+    /// aligned rows and matrices.
     pub fn size_rule(&self) -> String {
-        let Some(maps) = self.spec.tensor_maps else { return "any M, N, K".into() };
+        let layout = self.spec.layout.name();
+        let Some(maps) = self.spec.tensor_maps else { return format!("{layout}, any M, N, K") };
         let per_row = 16 / self.spec.dtype.bytes();
-        // C is f32 (4 per 16 bytes); A and B are f32 (4) or 16-bit (8), so the larger is the lcm.
-        let n = if maps.c_box.is_some() { per_row.max(16 / Dtype::F32.bytes()) } else { per_row };
-        if n == per_row { format!("K, N multiples of {per_row}") } else { format!("K a multiple of {per_row}, N of {n}") }
+        let c = if maps.c_box.is_some() { format!(", ldc of {}", 16 / Dtype::F32.bytes()) } else { String::new() };
+        format!("{layout}, lda, ldb multiples of {per_row}{c}")
     }
 
     /// The launch for `problem`, or why this kernel cannot run it.
-    pub fn launch(&self, problem: &Problem) -> Result<Launch> {
+    pub fn geometry(&self, problem: &Problem) -> Result<Launch> {
         let unsupported = |reason: String| Error::Unsupported { kernel: self.name().into(), reason };
         if let Some(reason) = self.config_error() {
             return Err(unsupported(reason));
+        }
+        if problem.layout != self.spec.layout {
+            return Err(unsupported(format!(
+                "it reads A and B in layout {}, the problem's is {}",
+                self.spec.layout.name(),
+                problem.layout.name()
+            )));
+        }
+        if !self.spec.persistent && !self.spec.batch_loop && problem.batch as u64 > MAX_GRID_Z {
+            return Err(unsupported(format!("a batch of {} needs one grid plane per product (the grid allows {MAX_GRID_Z})", problem.batch)));
         }
         let t = &self.spec.tile;
         let grid_x = (problem.n as u64).div_ceil(t.bn as u64);
@@ -201,15 +221,32 @@ impl Kernel {
         }
         if let Some(maps) = self.spec.tensor_maps {
             let dtype = self.spec.dtype;
-            let misaligned = crate::tma::alignment_error(dtype, "A", "K", problem.k)
-                .or_else(|| crate::tma::alignment_error(dtype, "B", "N", problem.n))
-                .or_else(|| maps.c_box.and_then(|_| crate::tma::alignment_error(Dtype::F32, "C", "N", problem.n)));
+            let batched = problem.batch > 1;
+            let misaligned = crate::tma::alignment_error(dtype, "A", "lda", problem.lda as u64)
+                .or_else(|| crate::tma::alignment_error(dtype, "B", "ldb", problem.ldb as u64))
+                .or_else(|| maps.c_box.and_then(|_| crate::tma::alignment_error(Dtype::F32, "C", "ldc", problem.ldc as u64)))
+                .or_else(|| batched.then(|| crate::tma::alignment_error(dtype, "A", "stride_a", problem.stride_a)).flatten())
+                .or_else(|| batched.then(|| crate::tma::alignment_error(dtype, "B", "stride_b", problem.stride_b)).flatten())
+                .or_else(|| (batched && maps.c_box.is_some()).then(|| crate::tma::alignment_error(Dtype::F32, "C", "stride_c", problem.stride_c)).flatten());
             if let Some(reason) = misaligned {
                 return Err(unsupported(reason));
             }
         }
+        if self.needs_aligned_matrices() && problem.batch > 1 {
+            let bytes = self.spec.dtype.bytes() as u64;
+            let misaligned = [("A", problem.stride_a, bytes), ("B", problem.stride_b, bytes), ("C", problem.stride_c, 4)]
+                .into_iter()
+                .find(|&(_, stride, elem)| (stride * elem) % 16 != 0);
+            if let Some((name, stride, elem)) = misaligned {
+                return Err(unsupported(format!(
+                    "its vector accesses need every matrix of the batch 16-byte aligned: the stride of {name} ({stride}) must be a multiple of {}",
+                    16 / elem
+                )));
+            }
+        }
+        let planes = if self.spec.persistent { 1 } else { problem.batch.min(MAX_GRID_Z as u32) };
         Ok(Launch {
-            grid: (grid_x as u32, grid_y as u32, 1),
+            grid: (grid_x as u32, grid_y as u32, planes),
             block: (self.spec.threads, 1, 1),
             smem_bytes: self.spec.smem_bytes,
         })
@@ -257,9 +294,10 @@ pub fn best_alias(name: &str) -> Option<Dtype> {
     BEST_ALIASES.iter().find(|(alias, _)| *alias == name).map(|&(_, dtype)| dtype)
 }
 
-/// The rung numbers that have kernels of `dtype`, in ladder order.
+/// The rung numbers that have kernels of `dtype`, in ladder order (the general kernel, number 0,
+/// is not a rung).
 pub fn rungs(dtype: Dtype) -> Vec<u8> {
-    let mut numbers: Vec<u8> = all().filter(|k| k.spec.dtype == dtype).map(|k| k.spec.rung.number).collect();
+    let mut numbers: Vec<u8> = all().filter(|k| k.spec.dtype == dtype && k.spec.rung.number > 0).map(|k| k.spec.rung.number).collect();
     numbers.dedup();
     numbers
 }
@@ -293,11 +331,22 @@ pub fn best_candidates(dtype: Dtype) -> Vec<Kernel> {
     out
 }
 
+/// Every kernel of `dtype` in the order the automatic choice tries them: [`best_candidates`],
+/// then the remaining configurations (layout variants among them), highest rung first, the
+/// general kernel (which takes every problem) last.
+pub fn auto_candidates(dtype: Dtype) -> Vec<Kernel> {
+    let mut out = best_candidates(dtype);
+    let mut rest: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && !out.contains(k)).collect();
+    rest.sort_by_key(|k| std::cmp::Reverse(k.spec.rung.number));
+    out.extend(rest);
+    out
+}
+
 /// The first of `candidates` that can run `problem`; if none can, why the first one cannot.
 pub fn first_supporting(candidates: &[Kernel], problem: &Problem, what: &str) -> Result<Kernel> {
     let mut first_reason = None;
     for kernel in candidates {
-        match kernel.launch(problem) {
+        match kernel.geometry(problem) {
             Ok(_) => return Ok(*kernel),
             Err(Error::Unsupported { reason, .. }) => {
                 first_reason.get_or_insert(format!("{}: {reason}", kernel.name()));
@@ -315,7 +364,7 @@ pub fn first_supporting(candidates: &[Kernel], problem: &Problem, what: &str) ->
 /// supports `problem` (falling back down [`best_candidates`]).
 pub fn resolve(name: &str, problem: &Problem) -> Result<Kernel> {
     match best_alias(name) {
-        Some(dtype) => first_supporting(&best_candidates(dtype), problem, name),
+        Some(dtype) => first_supporting(&auto_candidates(dtype), problem, name),
         None => find(name),
     }
 }

@@ -122,7 +122,9 @@ pub fn encode(dtype: Dtype, values: &[f32]) -> Vec<u8> {
 pub const POISON: f32 = f32::from_bits(0x7fc0_dead);
 // ANCHOR_END: poison
 
-/// The inputs of one check: A, B and the initial C.
+/// The inputs of one check: A, B and the initial C, as the products see them (whatever the
+/// layout: A as M×K, B as K×N, row-major, matrix after matrix of the batch; a broadcast operand
+/// has one matrix). [`crate::storage`] lays them out as the problem stores them.
 pub struct Inputs {
     /// Element type of A and B; `a` and `b` hold values exactly representable in it.
     pub dtype: Dtype,
@@ -130,6 +132,16 @@ pub struct Inputs {
     pub b: Vec<f32>,
     /// Random when beta ≠ 0 (it is an input then), otherwise all [`POISON`].
     pub c: Vec<f32>,
+}
+
+impl Inputs {
+    /// Product `z`'s A (M×K), B (K×N) and initial C (M×N), row-major.
+    pub fn product(&self, problem: &Problem, z: usize) -> (&[f32], &[f32], &[f32]) {
+        let (m, n, k) = (problem.m as usize, problem.n as usize, problem.k as usize);
+        let za = if problem.matrices_a() == 1 { 0 } else { z };
+        let zb = if problem.matrices_b() == 1 { 0 } else { z };
+        (&self.a[za * m * k..(za + 1) * m * k], &self.b[zb * k * n..(zb + 1) * k * n], &self.c[z * m * n..(z + 1) * m * n])
+    }
 }
 
 impl Inputs {
@@ -159,29 +171,44 @@ fn to_f64(m: ArrayView2<'_, f32>) -> Array2<f64> {
     m.mapv(f64::from)
 }
 
-/// `alpha·A·B + beta·C` in f64 for the whole matrix (C is read only when beta ≠ 0).
+/// `alpha·A·B + beta·C` in f64 for every product of the batch (C is read only when beta ≠ 0):
+/// `batch·M` rows of N, product after product.
 pub fn reference(problem: &Problem, inputs: &Inputs) -> Array2<f64> {
-    let a = to_f64(view(&inputs.a, problem.m, problem.k));
-    let b = to_f64(view(&inputs.b, problem.k, problem.n));
-    let mut out = a.dot(&b) * problem.alpha as f64;
-    if problem.beta != 0.0 {
-        out.scaled_add(problem.beta as f64, &to_f64(view(&inputs.c, problem.m, problem.n)));
+    let (m, n) = (problem.m as usize, problem.n as usize);
+    let mut out = Array2::<f64>::zeros((problem.batch as usize * m, n));
+    for z in 0..problem.batch as usize {
+        let (a, b, c) = inputs.product(problem, z);
+        let a = to_f64(view(a, problem.m, problem.k));
+        let b = to_f64(view(b, problem.k, problem.n));
+        let mut block = out.slice_mut(ndarray::s![z * m..(z + 1) * m, ..]);
+        block.assign(&(a.dot(&b) * problem.alpha as f64));
+        if problem.beta != 0.0 {
+            block.scaled_add(problem.beta as f64, &to_f64(view(c, problem.m, problem.n)));
+        }
     }
     out
 }
 
-/// What each element's error scales with: `|alpha|·|A|·|B| + |beta|·|C₀|`, in f64.
+/// What each element's error scales with: `|alpha|·|A|·|B| + |beta|·|C₀|` in f64, for every
+/// product of the batch (stacked as [`reference`] stacks them).
 pub fn magnitude(problem: &Problem, inputs: &Inputs) -> Array2<f64> {
-    let a = view(&inputs.a, problem.m, problem.k).mapv(|v| (v as f64).abs());
-    let b = view(&inputs.b, problem.k, problem.n).mapv(|v| (v as f64).abs());
-    let mut out = a.dot(&b) * (problem.alpha as f64).abs();
-    if problem.beta != 0.0 {
-        out.scaled_add((problem.beta as f64).abs(), &view(&inputs.c, problem.m, problem.n).mapv(|v| (v as f64).abs()));
+    let (m, n) = (problem.m as usize, problem.n as usize);
+    let mut out = Array2::<f64>::zeros((problem.batch as usize * m, n));
+    for z in 0..problem.batch as usize {
+        let (a, b, c) = inputs.product(problem, z);
+        let a = view(a, problem.m, problem.k).mapv(|v| (v as f64).abs());
+        let b = view(b, problem.k, problem.n).mapv(|v| (v as f64).abs());
+        let mut block = out.slice_mut(ndarray::s![z * m..(z + 1) * m, ..]);
+        block.assign(&(a.dot(&b) * (problem.alpha as f64).abs()));
+        if problem.beta != 0.0 {
+            block.scaled_add((problem.beta as f64).abs(), &view(c, problem.m, problem.n).mapv(|v| (v as f64).abs()));
+        }
     }
     out
 }
 
-/// Every element of `got` (all of C) against the full f64 reference, each within its bound.
+/// Every element of `got` (all of C, product after product) against the full f64 reference,
+/// each within its bound (rows counted across the batch).
 pub fn compare_full(problem: &Problem, inputs: &Inputs, model: &ErrorModel, got: &[f32]) -> Comparison {
     let want = reference(problem, inputs);
     let magnitude = magnitude(problem, inputs);
@@ -195,19 +222,23 @@ pub fn compare_full(problem: &Problem, inputs: &Inputs, model: &ErrorModel, got:
     cmp
 }
 
-/// Euclidean norms of A's rows and B's columns, in f64: `‖aᵢ‖·‖bⱼ‖` bounds `Σₖ|aᵢₖ||bₖⱼ|`
-/// (Cauchy–Schwarz) at the cost of reading A and B once, where the full `|A|·|B|` would cost a
-/// second product.
+/// Euclidean norms of A's rows and B's columns, in f64, product after product (`batch·M` rows,
+/// `batch·N` columns): `‖aᵢ‖·‖bⱼ‖` bounds `Σₖ|aᵢₖ||bₖⱼ|` (Cauchy–Schwarz) at the cost of reading A
+/// and B once, where the full `|A|·|B|` would cost a second product.
 pub fn row_and_column_norms(problem: &Problem, inputs: &Inputs) -> (Vec<f64>, Vec<f64>) {
     let (n, k) = (problem.n as usize, problem.k as usize);
-    let rows = inputs.a.chunks(k).map(|r| r.iter().map(|&v| v as f64 * v as f64).sum::<f64>().sqrt()).collect();
-    let mut cols = vec![0.0f64; n];
-    for row in inputs.b.chunks(n) {
-        for (s, &v) in cols.iter_mut().zip(row) {
-            *s += v as f64 * v as f64;
+    let (mut rows, mut cols) = (Vec::new(), Vec::new());
+    for z in 0..problem.batch as usize {
+        let (a, b, _) = inputs.product(problem, z);
+        rows.extend(a.chunks(k).map(|r| r.iter().map(|&v| v as f64 * v as f64).sum::<f64>().sqrt()));
+        let mut sums = vec![0.0f64; n];
+        for row in b.chunks(n) {
+            for (s, &v) in sums.iter_mut().zip(row) {
+                *s += v as f64 * v as f64;
+            }
         }
+        cols.extend(sums.iter().map(|s| s.sqrt()));
     }
-    cols.iter_mut().for_each(|s| *s = s.sqrt());
     (rows, cols)
 }
 
@@ -215,12 +246,13 @@ pub fn row_and_column_norms(problem: &Problem, inputs: &Inputs) -> (Vec<f64>, Ve
 /// sum of both computations' bounds, on magnitudes bounded through [`row_and_column_norms`].
 pub fn compare_computed(problem: &Problem, inputs: &Inputs, model: &ErrorModel, other_model: &ErrorModel, got: &[f32], other: &[f32]) -> Comparison {
     let (rows, cols) = row_and_column_norms(problem, inputs);
-    let n = problem.n as usize;
+    let (m, n) = (problem.m as usize, problem.n as usize);
     let (bound, other_bound) = (model.bounds(problem.k), other_model.bounds(problem.k));
     let (alpha, beta) = ((problem.alpha as f64).abs(), (problem.beta as f64).abs());
     let mut cmp = Comparison::default();
     for (row, &norm_a) in rows.iter().enumerate() {
-        for (col, &norm_b) in cols.iter().enumerate() {
+        let z = row / m;
+        for (col, &norm_b) in cols[z * n..(z + 1) * n].iter().enumerate() {
             let i = row * n + col;
             let old = if beta != 0.0 { beta * (inputs.c[i] as f64).abs() } else { 0.0 };
             let magnitude = alpha * norm_a * norm_b + old;
@@ -358,16 +390,28 @@ impl Sample {
         Sample { rows: pick(problem.m), cols: pick(problem.n) }
     }
 
-    /// Relative error of `got` (all of C) on the sampled rows and columns, against f64.
+    /// Relative error of `got` (all of C, product after product) on the sampled rows and
+    /// columns of the first and the last product, against f64.
     pub fn relative_error(&self, problem: &Problem, inputs: &Inputs, got: &[f32]) -> f64 {
         self.compare(problem, inputs, &ErrorModel::FMA_F32, got).relative_error()
     }
 
-    /// `got` (all of C) on the sampled rows and columns against f64, element by element.
+    /// `got` (all of C, product after product) on the sampled rows and columns of the first and
+    /// the last product against f64, element by element (rows counted across the batch).
     pub fn compare(&self, problem: &Problem, inputs: &Inputs, model: &ErrorModel, got: &[f32]) -> Comparison {
-        let (m, n, k) = (problem.m as usize, problem.n as usize, problem.k as usize);
-        let (a, b, c0) = (&inputs.a, &inputs.b, &inputs.c);
+        let (m, mn) = (problem.m as usize, problem.m as usize * problem.n as usize);
+        let mut products = vec![0, problem.batch as usize - 1];
+        products.dedup();
         let mut cmp = Comparison::default();
+        for z in products {
+            self.compare_product(problem, inputs.product(problem, z), model, &got[z * mn..(z + 1) * mn], z * m, &mut cmp);
+        }
+        cmp
+    }
+
+    /// One product's sampled rows and columns into `cmp`, its rows numbered from `first_row`.
+    fn compare_product(&self, problem: &Problem, (a, b, c0): (&[f32], &[f32], &[f32]), model: &ErrorModel, got: &[f32], first_row: usize, cmp: &mut Comparison) {
+        let (m, n, k) = (problem.m as usize, problem.n as usize, problem.k as usize);
         let bound = model.bounds(problem.k);
         let mut add = |row: usize, col: usize, dot: f64, abs_dot: f64| {
             let (mut want, mut magnitude) = (problem.alpha as f64 * dot, (problem.alpha as f64).abs() * abs_dot);
@@ -375,7 +419,7 @@ impl Sample {
                 want += problem.beta as f64 * c0[row * n + col] as f64;
                 magnitude += (problem.beta as f64 * c0[row * n + col] as f64).abs();
             }
-            cmp.add(row, col, got[row * n + col], want, bound(magnitude));
+            cmp.add(first_row + row, col, got[row * n + col], want, bound(magnitude));
         };
         for &row in &self.rows {
             // One row of C: A's row times B, walking B row by row (contiguous).
@@ -403,20 +447,20 @@ impl Sample {
                 add(row, col, dot, abs_dot);
             }
         }
-        cmp
     }
 }
 
 /// Bytes of host memory a check of `problem` allocates at its peak: the inputs (f32), their
-/// encoded copies, C as computed, and either the full f64 reference with its magnitudes or a
-/// second f32 result (cuBLAS's) with row and column norms. `None` if it does not fit in u64.
+/// stored and encoded copies, C as stored, downloaded and computed, and either the full f64
+/// reference with its magnitudes or a second f32 result (cuBLAS's) with row and column norms.
+/// `None` if it does not fit in u64.
 pub fn host_bytes(problem: &Problem, full_reference: bool) -> Option<u64> {
-    let (m, n, k) = (problem.m as u128, problem.n as u128, problem.k as u128);
-    let (la, lb, lc) = (m * k, k * n, m * n);
-    // A and B as f32, encoded (≤ 4 bytes each) and, for the f64 reference, as f64 twice (values
-    // and magnitudes); C₀, C as computed, its guarded copy.
-    let inputs = 4 * (la + lb) + 4 * (la + lb) + 3 * 4 * lc;
-    let judging = if full_reference { 2 * 8 * (la + lb) + 3 * 8 * lc } else { 4 * lc + 8 * (m + n) };
+    let (la, lb, lc) = problem.elems();
+    let (sa, sb, sc) = problem.extents();
+    let [la, lb, lc, sa, sb, sc] = [la, lb, lc, sa, sb, sc].map(|v| v as u128);
+    let inputs = 4 * (la + lb + lc) + 2 * 4 * (sa + sb) + 3 * 4 * sc + 4 * lc;
+    let (m, n, batch) = (problem.m as u128, problem.n as u128, problem.batch as u128);
+    let judging = if full_reference { 2 * 8 * (la + lb) + 3 * 8 * lc } else { 4 * sc + 4 * lc + 8 * batch * (m + n) };
     u64::try_from(inputs + judging).ok()
 }
 

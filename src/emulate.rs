@@ -19,8 +19,8 @@ use crate::catalog::Kernel;
 use crate::check::{self, ErrorModel, Inputs, Sample};
 use crate::error::{Error, Result};
 use crate::problem::Problem;
+use crate::storage::{self, Operand};
 use crate::verify::{FULL_REFERENCE_LIMIT, Reference, Verdict};
-
 
 /// The host function of a catalog kernel.
 pub fn entry(kernel: Kernel) -> EmulatedEntry {
@@ -36,19 +36,19 @@ pub const EMULATED_SMS: u32 = 3;
 /// Runs `kernel` on the emulator: `C = alpha·A·B + beta·C` on the CPU. `a` and `b` hold values
 /// of the kernel's element type (see [`check::round_to`]).
 pub fn run(kernel: Kernel, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()> {
-    kernel.launch(problem)?;
+    kernel.geometry(problem)?;
     // SAFETY: the catalog pairs each spec with the entry `entries!` generated for it.
     unsafe { run_entry(kernel.spec, entry(kernel), problem, a, b, c) }.map(|_| ())
 }
 
 /// Bytes of unmapped address space around each matrix: more than the largest tile of `spec` spans
-/// in any of the matrices (a tile of rows is that many rows of the widest matrix), at least 64 KiB,
-/// in whole pages.
+/// in any of the matrices (a tile of rows is that many stored rows of the widest matrix), at least
+/// 64 KiB, in whole pages.
 pub fn gap_bytes(spec: &KernelSpec, problem: &Problem) -> u128 {
     let t = &spec.tile;
     let tile = (t.bm * spec.cluster_m.max(1)).max(t.bn).max(t.bk) as u128 + 1;
     let elem = spec.dtype.bytes() as u128;
-    let row = (problem.k as u128 * elem).max(problem.n as u128 * 4);
+    let row = (problem.lda as u128 * elem).max(problem.ldb as u128 * elem).max(problem.ldc as u128 * 4);
     (tile * row).max(64 << 10).next_multiple_of(PAGE as u128)
 }
 
@@ -100,9 +100,11 @@ impl Drop for Arena {
     }
 }
 
-/// Runs any entry (the catalog's, or a test fixture's) with the launch geometry of `spec`, and
-/// returns the number of elements of A and B the launch changed (a store into an input that
-/// the emulator's access checks did not see).
+/// Runs any entry (the catalog's, or a test fixture's) with the launch geometry of `spec`. `a`,
+/// `b` and `c` are the products' views (see [`check::Inputs`]); they are laid out as the problem
+/// stores them, with NaN in A's and B's padding and C's padding checked unchanged. Returns the
+/// number of elements of A and B the launch changed (a store into an input that the emulator's
+/// access checks did not see).
 ///
 /// # Safety
 /// `entry` must be a kernel of the `entries!` ABI whose launch geometry, element type and tensor
@@ -134,10 +136,15 @@ impl Drop for Arena {
 pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<usize> {
     let (la, lb, lc) = problem.elems();
     if (a.len(), b.len(), c.len()) != (la, lb, lc) {
-        return Err(Error::InvalidArgument(format!("operands of {}, {} and {} elements do not match {problem}", a.len(), b.len(), c.len())));
+        return Err(Error::InvalidArgument(format!("operands of {} and {} elements and C of {} do not match {problem}", a.len(), b.len(), c.len())));
     }
     let dtype = spec.dtype;
-    let (a, b) = (check::encode(dtype, a), check::encode(dtype, b));
+    let (a, b) = (
+        check::encode(dtype, &storage::pack(problem, Operand::A, a, f32::NAN)),
+        check::encode(dtype, &storage::pack(problem, Operand::B, b, f32::NAN)),
+    );
+    let c_stored = storage::pack(problem, Operand::C, c, PADDING);
+    let lc = c_stored.len();
     let maps = spec.tensor_maps.map_or(0, |t| t.count() * size_of::<TensorMap>());
     // A, B, C and the tensor maps in one reserved range, page-aligned (more than cudaMalloc's 256
     // bytes), each between gaps.
@@ -159,17 +166,21 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
     unsafe {
         std::ptr::copy_nonoverlapping(a.as_ptr(), base.add(oa), a.len());
         std::ptr::copy_nonoverlapping(b.as_ptr(), base.add(ob), b.len());
-        std::ptr::copy_nonoverlapping(c.as_ptr(), base.add(oc) as *mut f32, lc);
+        std::ptr::copy_nonoverlapping(c_stored.as_ptr(), base.add(oc) as *mut f32, lc);
     }
     if let Some(t) = spec.tensor_maps {
         let unsupported = |reason: String| Error::Unsupported { kernel: spec.name.into(), reason };
         let bytes = dtype.bytes();
-        let map_a = emulator::tensor_map(at(oa), bytes, problem.m, problem.k, t.a_box.0, t.a_box.1, t.a_swizzle).map_err(|e| unsupported(format!("tensor map of A: {e}")))?;
-        let map_b = emulator::tensor_map(at(ob), bytes, problem.k, problem.n, t.b_box.0, t.b_box.1, t.b_swizzle).map_err(|e| unsupported(format!("tensor map of B: {e}")))?;
+        let [sa, sb, sc] = crate::tma::stored(problem);
+        let map = |addr: usize, bytes: u32, s: crate::tma::Stored, (rows, cols): (u32, u32), swizzle| {
+            emulator::tensor_map_3d(addr, bytes, (s.rows as u32, s.cols as u32, s.ld), (s.planes as u32, s.plane_stride), rows, cols, swizzle)
+        };
+        let map_a = map(at(oa), bytes, sa, t.a_box, t.a_swizzle).map_err(|e| unsupported(format!("tensor map of A: {e}")))?;
+        let map_b = map(at(ob), bytes, sb, t.b_box, t.b_swizzle).map_err(|e| unsupported(format!("tensor map of B: {e}")))?;
         // SAFETY: the maps' part of the arena holds `t.count()` maps.
         unsafe { std::ptr::copy_nonoverlapping([map_a, map_b].as_ptr(), base.add(om) as *mut TensorMap, 2) };
-        if let Some((rows, cols)) = t.c_box {
-            let map_c = emulator::tensor_map(at(oc), 4, problem.m, problem.n, rows, cols, t.c_swizzle).map_err(|e| unsupported(format!("tensor map of C: {e}")))?;
+        if let Some(c_box) = t.c_box {
+            let map_c = map(at(oc), 4, sc, c_box, t.c_swizzle).map_err(|e| unsupported(format!("tensor map of C: {e}")))?;
             // SAFETY: as above; the third map.
             unsafe { std::ptr::write(base.add(om + 2 * size_of::<TensorMap>()) as *mut TensorMap, map_c) };
         }
@@ -182,8 +193,9 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
     ];
     let t = &spec.tile;
     let tiles = (problem.n.div_ceil(t.bn), problem.m.div_ceil(t.bm));
-    // A persistent kernel gets fewer blocks than tiles, as on a GPU, so each walks several tiles.
-    let grid = if spec.persistent { ((tiles.0 as u64 * tiles.1 as u64).min(EMULATED_SMS as u64) as u32, 1) } else { tiles };
+    // A persistent kernel gets fewer blocks than tiles, as on a GPU, so each walks several tiles
+    // (of every product of the batch); other kernels get one grid plane per product.
+    let grid = if spec.persistent { ((tiles.0 as u64 * tiles.1 as u64 * problem.batch as u64).min(EMULATED_SMS as u64) as u32, 1, 1) } else { (tiles.0, tiles.1, problem.batch.min(crate::catalog::MAX_GRID_Z as u32)) };
     let launch = Launch {
         kernel: spec.name,
         grid,
@@ -192,26 +204,62 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
         regions: &regions,
     };
     let (pa, pb, pc, pm) = (at(oa), at(ob), at(oc), if maps > 0 { at(om) } else { 0 });
-    let (m, n, k, alpha, beta) = (problem.m, problem.n, problem.k, problem.alpha, problem.beta);
-    // SAFETY: the caller vouches for `entry` and `spec`; the pointers are the regions above.
-    emulator::launch(&launch, &|| unsafe { entry(pa as *const u8, pb as *const u8, pc as *mut f32, m, n, k, alpha, beta, pm as *const TensorMap) })
-        .map_err(|fault| Error::Fault(fault.to_string()))?;
+    let p = problem;
+    let args = kernels_gpu::layout::Gemm::<u8> {
+        a: pa as *const u8,
+        b: pb as *const u8,
+        c: pc as *mut f32,
+        m: p.m,
+        n: p.n,
+        k: p.k,
+        alpha: p.alpha,
+        beta: p.beta,
+        tensor_maps: pm as *const TensorMap,
+        lda: p.lda,
+        ldb: p.ldb,
+        ldc: p.ldc,
+        batch: p.batch,
+        stride_a: p.stride_a,
+        stride_b: p.stride_b,
+        stride_c: p.stride_c,
+        z: 0,
+    };
+    let args = SendArgs(args);
+    let shared = &args;
+    // SAFETY: the caller vouches for `entry` and `spec`; the arguments point at the regions above.
+    emulator::launch(&launch, &move || unsafe { entry(&shared.0) }).map_err(|fault| Error::Fault(fault.to_string()))?;
     // SAFETY: the committed parts of the arena hold A, B (as uploaded, unless a store bypassed
     // the checks) and C.
     let (a_now, b_now) = unsafe { (std::slice::from_raw_parts(base.add(oa), a.len()), std::slice::from_raw_parts(base.add(ob), b.len())) };
     let elem = dtype.bytes() as usize;
     let changed = |now: &[u8], then: &[u8]| now.chunks(elem).zip(then.chunks(elem)).filter(|(x, y)| x != y).count();
     let input_writes = changed(a_now, &a) + changed(b_now, &b);
-    // SAFETY: C's committed part holds `lc` floats, and so does `c`.
-    unsafe { std::ptr::copy_nonoverlapping(base.add(oc) as *const f32, c.as_mut_ptr(), lc) };
+    let mut stored = vec![0.0f32; lc];
+    // SAFETY: C's committed part holds `lc` floats, and so does `stored`.
+    unsafe { std::ptr::copy_nonoverlapping(base.add(oc) as *const f32, stored.as_mut_ptr(), lc) };
+    let (values, stray) = storage::unpack_c(problem, &stored, PADDING);
+    if stray > 0 {
+        return Err(Error::Fault(format!("{}: {stray} elements of C's padding (between rows or matrices) were written", spec.name)));
+    }
+    c.copy_from_slice(&values);
     Ok(input_writes)
 }
+
+/// Kernel arguments shared by the emulator's block threads (the pointers are into the arena,
+/// which outlives the launch).
+struct SendArgs(kernels_gpu::layout::Gemm<u8>);
+// SAFETY: the emulator's threads only read the arguments; the pointed-to arena is checked by the
+// emulator's memory model and outlives `emulator::launch`.
+unsafe impl Sync for SendArgs {}
+
+/// What C's padding holds during an emulated run (a write there is a fault).
+const PADDING: f32 = f32::from_bits(0x7f80_0bad);
 
 /// Runs `kernel` on the emulator on random inputs from `seed` and judges C like the GPU path:
 /// every element within its error bound of f64 (on sampled rows and columns above
 /// [`FULL_REFERENCE_LIMIT`] multiply-adds). Writes outside C are faults, so no guard bands.
 pub fn verify(kernel: Kernel, problem: &Problem, seed: u64) -> Result<Verdict> {
-    kernel.launch(problem)?;
+    kernel.geometry(problem)?;
     check_size(problem)?;
     // SAFETY: the catalog pairs each spec with the entry `entries!` generated for it.
     unsafe { verify_entry(kernel.spec, entry(kernel), problem, seed) }

@@ -12,7 +12,8 @@ use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute, CUevent_flag
 use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits};
 use cudarc::nvrtc::Ptx;
 
-use crate::catalog::{Dtype, Kernel};
+use crate::baseline::{self, CublasLt, Library};
+use crate::catalog::{Dtype, Kernel, Launch};
 use crate::error::{Error, Result};
 use crate::problem::Problem;
 use crate::ptx;
@@ -89,6 +90,13 @@ impl<T> Buffer<T> {
     }
 }
 
+/// Every field of a problem that a tensor map depends on.
+type ProblemKey = (u32, u32, u32, bool, bool, u32, u32, u32, u32, u64, u64, u64);
+
+fn problem_key(p: &Problem) -> ProblemKey {
+    (p.m, p.n, p.k, p.layout.a.is_t(), p.layout.b.is_t(), p.lda, p.ldb, p.ldc, p.batch, p.stride_a, p.stride_b, p.stride_c)
+}
+
 /// The CUDA version the driver supports ("13.0"), if the driver says.
 fn driver_cuda_version() -> Option<String> {
     let mut version: std::ffi::c_int = 0;
@@ -101,17 +109,21 @@ pub struct Gpu {
     stream: Arc<CudaStream>,
     module: Arc<CudaModule>,
     blas: CudaBlas,
+    /// cuBLASLt, made on first use (it allocates a 32 MiB workspace).
+    blas_lt: std::sync::OnceLock<CublasLt>,
     functions: Mutex<HashMap<&'static str, CudaFunction>>,
     /// Tensor maps already in device memory, by (kernel, A, B, C, M, N, K): encoding and copying
     /// them on every launch would put a host-to-device copy inside the timed region.
-    tensor_maps: Mutex<HashMap<(&'static str, u64, u64, u64, u32, u32, u32), Buffer<u64>>>,
+    tensor_maps: Mutex<HashMap<(&'static str, u64, u64, u64, ProblemKey), Buffer<u64>>>,
     pub info: DeviceInfo,
 }
 
 impl Gpu {
-    /// Opens device 0, checks it can run sm_90a code, and loads the kernels and cuBLAS.
+    /// Opens device 0, checks it can run sm_90a code, and loads the kernels and cuBLAS; work
+    /// goes to the device's default stream.
     pub fn open() -> Result<Gpu> {
         // cudarc panics when the library is missing; ask first so the user gets a sentence.
+        // SAFETY: only probes whether the driver library can be loaded.
         if !unsafe { cudarc::driver::sys::is_culib_present() } {
             return Err(Error::NoDriver);
         }
@@ -120,6 +132,14 @@ impl Gpu {
             return Err(Error::NoDevice("the driver reports no devices".into()));
         }
         let ctx = CudaContext::new(0).map_err(|e| Error::NoDevice(crate::error::driver_message(&e)))?;
+        let stream = ctx.default_stream();
+        Gpu::on_stream(stream)
+    }
+
+    /// rgemm on the caller's stream (and its context): kernels, cuBLAS and copies are queued on
+    /// `stream`.
+    pub fn on_stream(stream: Arc<CudaStream>) -> Result<Gpu> {
+        let ctx = stream.context().clone();
         let attr = |a| ctx.attribute(a).map_err(Error::from);
         let info = DeviceInfo {
             name: ctx.name()?,
@@ -134,16 +154,27 @@ impl Gpu {
         if (major, minor) != (9, 0) {
             return Err(Error::UnsupportedDevice { name: info.name, major, minor });
         }
+        // SAFETY: rgemm orders all its work on one stream, so cudarc's per-buffer events are not
+        // needed (the caller's own buffers on other streams are the caller's to order).
         unsafe { ctx.disable_event_tracking() };
-        let stream = ctx.default_stream();
         let module = ctx
             .load_module(Ptx::from_src(ptx::with_launch_bounds(ptx::PTX)))
             .map_err(|e| Error::Cuda(format!("loading the PTX module failed: {}", crate::error::driver_message(&e))))?;
+        // SAFETY: only probes whether cuBLAS can be loaded.
         if !unsafe { blas_sys::is_culib_present() } {
             return Err(Error::NoCublas);
         }
         let blas = CudaBlas::new(stream.clone())?;
-        Ok(Gpu { ctx, stream, module, blas, functions: Mutex::new(HashMap::new()), tensor_maps: Mutex::new(HashMap::new()), info })
+        Ok(Gpu {
+            ctx,
+            stream,
+            module,
+            blas,
+            blas_lt: std::sync::OnceLock::new(),
+            functions: Mutex::new(HashMap::new()),
+            tensor_maps: Mutex::new(HashMap::new()),
+            info,
+        })
     }
 
     pub fn stream(&self) -> &Arc<CudaStream> {
@@ -218,17 +249,24 @@ impl Gpu {
         Ok(f)
     }
 
-    /// Launches `kernel` on `problem` with A, B, C at the given device addresses.
+    /// Launches `kernel` on `problem` with A, B, C at the given device addresses, on the launch
+    /// `geometry` that [`Kernel::geometry`] computed for this problem.
     ///
     /// # Safety
-    /// The addresses must hold matrices of the problem's sizes and the kernel's element type.
-    pub unsafe fn launch(&self, kernel: Kernel, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
-        let launch = kernel.launch(problem)?.on_device(&kernel, self.info.multiprocessors);
+    /// `geometry` must be `kernel.geometry(problem)`; the addresses must hold the problem's
+    /// operands (its extents, the kernel's element type for A and B, f32 for C), 16-byte aligned
+    /// for a kernel that uses tensor maps.
+    pub unsafe fn launch(&self, kernel: Kernel, geometry: &Launch, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+        let launch = geometry.on_device(&kernel, self.info.multiprocessors);
         let f = self.function(kernel)?;
         let cfg = LaunchConfig { grid_dim: launch.grid, block_dim: launch.block, shared_mem_bytes: launch.smem_bytes };
         let maps = self.tensor_maps_for(kernel, problem, a, b, c)?;
         let mut args = self.stream.launch_builder(&f);
         args.arg(&a).arg(&b).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.k).arg(&problem.alpha).arg(&problem.beta).arg(&maps);
+        args.arg(&problem.lda).arg(&problem.ldb).arg(&problem.ldc).arg(&problem.batch);
+        args.arg(&problem.stride_a).arg(&problem.stride_b).arg(&problem.stride_c);
+        // SAFETY: the arguments match the entry's parameters (entries! declares one signature
+        // for every kernel); the caller guarantees the geometry and the operands.
         unsafe { args.launch(cfg) }?;
         Ok(())
     }
@@ -237,16 +275,17 @@ impl Gpu {
     /// engine) for a kernel that uses tensor maps, else 0.
     fn tensor_maps_for(&self, kernel: Kernel, problem: &Problem, a: u64, b: u64, c: u64) -> Result<u64> {
         let Some(spec) = kernel.spec.tensor_maps else { return Ok(0) };
-        let key = (kernel.name(), a, b, c, problem.m, problem.n, problem.k);
+        let key = (kernel.name(), a, b, c, problem_key(problem));
         let mut cache = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(buffer) = cache.get(&key) {
             return Ok(buffer.addr(self));
         }
         let dtype = kernel.spec.dtype;
-        let map_a = tma::encode(dtype, a, problem.m, problem.k, spec.a_box.0, spec.a_box.1, spec.a_swizzle)?;
-        let map_b = tma::encode(dtype, b, problem.k, problem.n, spec.b_box.0, spec.b_box.1, spec.b_swizzle)?;
+        let [sa, sb, sc] = tma::stored(problem);
+        let map_a = tma::encode(dtype, a, sa, spec.a_box.0, spec.a_box.1, spec.a_swizzle)?;
+        let map_b = tma::encode(dtype, b, sb, spec.b_box.0, spec.b_box.1, spec.b_swizzle)?;
         let map_c = match spec.c_box {
-            Some((rows, cols)) => Some(tma::encode(Dtype::F32, c, problem.m, problem.n, rows, cols, spec.c_swizzle)?),
+            Some((rows, cols)) => Some(tma::encode(Dtype::F32, c, sc, rows, cols, spec.c_swizzle)?),
             None => None,
         };
         let both: Vec<u64> = map_a.into_iter().chain(map_b).chain(map_c.into_iter().flatten()).collect();
@@ -259,49 +298,35 @@ impl Gpu {
         Ok(addr)
     }
 
-    /// cuBLAS on row-major matrices: `cublasSgemm` for f32, `cublasGemmEx` with f32 accumulation
-    /// for bf16/f16. cuBLAS is column-major, so it computes Cᵀ = Bᵀ·Aᵀ, which is C row-major.
+    /// cuBLAS on the row-major problem: the classic call or cuBLASLt (see [`baseline`]).
     ///
     /// # Safety
     /// As for [`Gpu::launch`], with A and B of element type `dtype`.
-    pub unsafe fn cublas_gemm(&self, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
-        use blas_sys::{cublasComputeType_t, cublasGemmAlgo_t, cudaDataType};
-        let (m, n, k) = (problem.m as i32, problem.n as i32, problem.k as i32);
-        let no = blas_sys::cublasOperation_t::CUBLAS_OP_N;
-        let handle = *self.blas.handle();
-        let operand_type = match dtype {
-            Dtype::F32 => {
-                return Ok(unsafe {
-                    cudarc::cublas::result::sgemm(handle, no, no, n, m, k, &problem.alpha, b as *const f32, n, a as *const f32, k, &problem.beta, c as *mut f32, n)
-                }?);
+    pub unsafe fn cublas(&self, library: Library, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+        match library {
+            // SAFETY: the caller's guarantee, passed on.
+            Library::Classic => unsafe { baseline::classic(*self.blas.handle(), dtype, problem, a, b, c) },
+            Library::Lt => {
+                let lt = match self.blas_lt.get() {
+                    Some(lt) => lt,
+                    None => {
+                        let made = CublasLt::new(&self.stream)?;
+                        self.blas_lt.get_or_init(|| made)
+                    }
+                };
+                // SAFETY: as above.
+                unsafe { lt.gemm(&self.stream, dtype, problem, a, b, c) }
             }
-            Dtype::Bf16 => cudaDataType::CUDA_R_16BF,
-            Dtype::F16 => cudaDataType::CUDA_R_16F,
-        };
-        unsafe {
-            cudarc::cublas::result::gemm_ex(
-                handle,
-                no,
-                no,
-                n,
-                m,
-                k,
-                (&problem.alpha) as *const f32 as *const _,
-                b as *const _,
-                operand_type,
-                n,
-                a as *const _,
-                operand_type,
-                k,
-                (&problem.beta) as *const f32 as *const _,
-                c as *mut _,
-                cudaDataType::CUDA_R_32F,
-                n,
-                cublasComputeType_t::CUBLAS_COMPUTE_32F,
-                cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
-            )
-        }?;
-        Ok(())
+        }
+    }
+
+    /// The classic cuBLAS call (see [`Gpu::cublas`]).
+    ///
+    /// # Safety
+    /// As for [`Gpu::cublas`].
+    pub unsafe fn cublas_gemm(&self, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+        // SAFETY: the caller's guarantee, passed on.
+        unsafe { self.cublas(Library::Classic, dtype, problem, a, b, c) }
     }
 
     /// A CUDA event that records time.

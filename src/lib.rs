@@ -9,25 +9,30 @@
 //! - [`report`]: benchmark results: JSON, CSV and the printed tables.
 //! - [`chart`]: the ladder as PNG and SVG charts (plotters, font loaded at run time).
 //! - [`emulate`]: running kernels on the CPU through the device module's emulator.
+//! - [`figures`]: the book's figures and measured-number tables, drawn from the code and docs/perf.
 //! - [`ptx`]: the embedded PTX and the launch bounds added to it.
 //! - [`lesson`]: host side of the race lessons (for compute-sanitizer).
 //! - [`tma`]: tensor maps for kernels that load through the copy engine.
 
+pub mod api;
+pub mod baseline;
 pub mod bench;
 pub mod catalog;
 pub mod chart;
 pub mod check;
 pub mod emulate;
 pub mod error;
+pub mod figures;
 pub mod gpu;
 pub mod lesson;
 pub mod problem;
 pub mod ptx;
 pub mod report;
+pub mod storage;
 pub mod tma;
 pub mod verify;
 
 pub use catalog::Kernel;
 pub use error::{Error, Result};
 pub use gpu::Gpu;
-pub use problem::Problem;
+pub use problem::{Batch, Layout, LeadingDims, Op, Problem};

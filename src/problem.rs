@@ -1,7 +1,11 @@
-//! A GEMM problem: `C = alpha·A·B + beta·C` with row-major A (M×K), B (K×N), C (M×N).
+//! A GEMM problem: `C = alpha·op(A)·op(B) + beta·C` for each product of a strided batch, with C
+//! row-major (M×N) and A, B stored as a [`Layout`] says, each with a leading dimension.
 
 use crate::error::{Error, Result};
+pub use kernels_gpu::{Layout, Op};
 
+/// One problem, validated: every size, leading dimension and stride is consistent, and every
+/// extent fits the address space ([`Problem::extents`] never overflows).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Problem {
     pub m: u32,
@@ -9,49 +13,181 @@ pub struct Problem {
     pub k: u32,
     pub alpha: f32,
     pub beta: f32,
+    /// How A and B are stored.
+    pub layout: Layout,
+    /// Elements between the starts of two stored rows of A, B and C (at least the row length).
+    pub lda: u32,
+    pub ldb: u32,
+    pub ldc: u32,
+    /// Products in the batch (1: a single GEMM).
+    pub batch: u32,
+    /// Elements from one matrix of the batch to the next; 0 broadcasts A or B (never C).
+    pub stride_a: u64,
+    pub stride_b: u64,
+    pub stride_c: u64,
 }
 
 /// The largest dimension: cuBLAS, our baseline, takes `int` sizes.
 pub const MAX_DIM: u64 = i32::MAX as u64;
 
+/// The batch of a problem: `count` products, matrix `i` of A at `i·stride_a` elements (likewise B
+/// and C). `None` strides are the packed ones (each matrix right after the previous one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    pub count: u64,
+    pub stride_a: Option<u64>,
+    pub stride_b: Option<u64>,
+    pub stride_c: Option<u64>,
+}
+
+impl Batch {
+    /// `count` packed matrices of each operand.
+    pub const fn packed(count: u64) -> Batch {
+        Batch { count, stride_a: None, stride_b: None, stride_c: None }
+    }
+}
+
+/// Leading dimensions; `None` is the tight one (the stored row length).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LeadingDims {
+    pub lda: Option<u64>,
+    pub ldb: Option<u64>,
+    pub ldc: Option<u64>,
+}
+
 impl Problem {
-    /// Validates sizes given as u64 (so that negative or huge inputs are caught by the caller's
-    /// parser and by this check, never by a wrapping cast).
+    /// A single row-major product (`NN`, tight leading dimensions). Sizes are given as u64 so
+    /// that negative or huge inputs are caught by the caller's parser and by this check, never by
+    /// a wrapping cast.
     pub fn new(m: u64, n: u64, k: u64, alpha: f32, beta: f32) -> Result<Problem> {
-        for (name, v) in [("M", m), ("N", n), ("K", k)] {
+        Problem::general(m, n, k, alpha, beta, Layout::NN, LeadingDims::default(), Batch::packed(1))
+    }
+
+    /// Any problem: sizes, scalars, layout, leading dimensions and batch, all checked.
+    #[allow(clippy::too_many_arguments)]
+    pub fn general(m: u64, n: u64, k: u64, alpha: f32, beta: f32, layout: Layout, ld: LeadingDims, batch: Batch) -> Result<Problem> {
+        let bad = |msg: String| Err(Error::InvalidProblem(msg));
+        for (name, v) in [("M", m), ("N", n), ("K", k), ("the batch count", batch.count)] {
             if v == 0 {
-                return Err(Error::InvalidProblem(format!("{name} is 0; every size must be at least 1")));
+                return bad(format!("{name} is 0; every size must be at least 1"));
             }
             if v > MAX_DIM {
-                return Err(Error::InvalidProblem(format!("{name} = {v} exceeds the largest supported size {MAX_DIM}")));
+                return bad(format!("{name} = {v} exceeds the largest supported size {MAX_DIM}"));
             }
         }
-        for (name, rows, cols) in [("A", m, k), ("B", k, n), ("C", m, n)] {
-            rows.checked_mul(cols)
+        if !alpha.is_finite() || !beta.is_finite() {
+            return bad(format!("alpha ({alpha}) and beta ({beta}) must be finite"));
+        }
+        let (a_shape, b_shape) = (stored_shape(layout.a, m, k), stored_shape(layout.b, k, n));
+        let mut lds = [0u64; 3];
+        for (i, (name, given, (_, cols))) in [("lda", ld.lda, a_shape), ("ldb", ld.ldb, b_shape), ("ldc", ld.ldc, (m, n))].into_iter().enumerate() {
+            let v = given.unwrap_or(cols);
+            if v < cols {
+                return bad(format!("{name} = {v} is less than the stored row length {cols}"));
+            }
+            if v > MAX_DIM {
+                return bad(format!("{name} = {v} exceeds the largest supported leading dimension {MAX_DIM}"));
+            }
+            lds[i] = v;
+        }
+        // One matrix's extent in elements: (rows − 1)·ld + cols (rows, ld ≤ 2³¹: no overflow).
+        let span = |(rows, cols): (u64, u64), ld: u64| (rows - 1) * ld + cols;
+        let spans = [span(a_shape, lds[0]), span(b_shape, lds[1]), span((m, n), lds[2])];
+        let mut strides = [0u64; 3];
+        for (i, (_, given)) in [("A", batch.stride_a), ("B", batch.stride_b), ("C", batch.stride_c)].into_iter().enumerate() {
+            strides[i] = given.unwrap_or(spans[i]);
+        }
+        if batch.count > 1 {
+            if strides[2] < spans[2] {
+                return bad(format!(
+                    "the matrices of C overlap: stride_c = {} is less than one matrix of C ({} elements: (M − 1)·ldc + N)",
+                    strides[2], spans[2]
+                ));
+            }
+        }
+        let problem = Problem {
+            m: m as u32,
+            n: n as u32,
+            k: k as u32,
+            alpha,
+            beta,
+            layout,
+            lda: lds[0] as u32,
+            ldb: lds[1] as u32,
+            ldc: lds[2] as u32,
+            batch: batch.count as u32,
+            stride_a: strides[0],
+            stride_b: strides[1],
+            stride_c: strides[2],
+        };
+        for (name, extent) in ["A", "B", "C"].into_iter().zip(problem.extents_checked()) {
+            extent
                 .and_then(|e| e.checked_mul(4))
                 .filter(|&bytes| bytes <= isize::MAX as u64)
-                .ok_or_else(|| Error::InvalidProblem(format!("{name} ({rows}×{cols}) is too large to address")))?;
+                .ok_or_else(|| Error::InvalidProblem(format!("{name} (with its leading dimension and batch stride) is too large to address")))?;
         }
-        if !alpha.is_finite() || !beta.is_finite() {
-            return Err(Error::InvalidProblem(format!("alpha ({alpha}) and beta ({beta}) must be finite")));
-        }
-        Ok(Problem { m: m as u32, n: n as u32, k: k as u32, alpha, beta })
+        Ok(problem)
     }
 
-    /// Elements of A, B and C.
+    /// Elements each of A, B and C spans in memory, from its first element to its last
+    /// (padding between rows and matrices included).
+    pub fn extents(&self) -> (usize, usize, usize) {
+        let [a, b, c] = self.extents_checked().map(|e| e.expect("validated when the problem was made") as usize);
+        (a, b, c)
+    }
+
+    fn extents_checked(&self) -> [Option<u64>; 3] {
+        let (a_rows, _) = self.stored_a();
+        let (b_rows, _) = self.stored_b();
+        let one = |rows: u64, ld: u32, cols: u64| (rows - 1) * ld as u64 + cols;
+        let whole = |stride: u64, single: u64| (self.batch as u64 - 1).checked_mul(stride).and_then(|s| s.checked_add(single));
+        [
+            whole(self.stride_a, one(a_rows, self.lda, self.stored_a().1)),
+            whole(self.stride_b, one(b_rows, self.ldb, self.stored_b().1)),
+            whole(self.stride_c, one(self.m as u64, self.ldc, self.n as u64)),
+        ]
+    }
+
+    /// Elements of A, B and C the products read or write (padding excluded).
     pub fn elems(&self) -> (usize, usize, usize) {
         let (m, n, k) = (self.m as usize, self.n as usize, self.k as usize);
-        (m * k, k * n, m * n)
+        (m * k * self.matrices_a(), k * n * self.matrices_b(), m * n * self.batch as usize)
     }
 
-    /// Multiply-adds of one product, M·N·K, exact (u128: 2³¹ cubed does not fit in u64).
+    /// Distinct matrices of A in the batch: 1 when A is broadcast (stride 0).
+    pub fn matrices_a(&self) -> usize {
+        if self.stride_a == 0 { 1 } else { self.batch as usize }
+    }
+
+    /// Distinct matrices of B in the batch.
+    pub fn matrices_b(&self) -> usize {
+        if self.stride_b == 0 { 1 } else { self.batch as usize }
+    }
+
+    /// A as stored: rows × columns of the row-major array (K × M when transposed).
+    pub fn stored_a(&self) -> (u64, u64) {
+        stored_shape(self.layout.a, self.m as u64, self.k as u64)
+    }
+
+    /// B as stored: K × N, or N × K when transposed.
+    pub fn stored_b(&self) -> (u64, u64) {
+        stored_shape(self.layout.b, self.k as u64, self.n as u64)
+    }
+
+    /// Whether this is the plain case the teaching ladder takes: one row-major `NN` product with
+    /// tight leading dimensions.
+    pub fn is_plain(&self) -> bool {
+        self.layout == Layout::NN && self.batch == 1 && self.lda == self.k && self.ldb == self.n && self.ldc == self.n
+    }
+
+    /// Multiply-adds of the whole batch.
     pub fn macs(&self) -> u128 {
-        self.m as u128 * self.n as u128 * self.k as u128
+        self.m as u128 * self.n as u128 * self.k as u128 * self.batch as u128
     }
 
-    /// Floating-point operations of one product (a multiply and an add per term).
+    /// Floating-point operations of the whole batch (a multiply and an add per term).
     pub fn flops(&self) -> f64 {
-        2.0 * self.m as f64 * self.n as f64 * self.k as f64
+        2.0 * self.macs() as f64
     }
 
     pub fn tflops(&self, ms: f64) -> f64 {
@@ -59,48 +195,144 @@ impl Problem {
     }
 }
 
+/// Rows × columns of an operand that is `rows × cols` in the product, as stored.
+fn stored_shape(op: Op, rows: u64, cols: u64) -> (u64, u64) {
+    match op {
+        Op::N => (rows, cols),
+        Op::T => (cols, rows),
+    }
+}
+
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "M={} N={} K={} alpha={} beta={}", self.m, self.n, self.k, self.alpha, self.beta)
+        write!(f, "M={} N={} K={} alpha={} beta={}", self.m, self.n, self.k, self.alpha, self.beta)?;
+        if self.layout != Layout::NN {
+            write!(f, " layout={}", self.layout.name())?;
+        }
+        let (_, a_cols) = self.stored_a();
+        let (_, b_cols) = self.stored_b();
+        if self.lda as u64 != a_cols || self.ldb as u64 != b_cols || self.ldc != self.n {
+            write!(f, " lda={} ldb={} ldc={}", self.lda, self.ldb, self.ldc)?;
+        }
+        if self.batch > 1 {
+            write!(f, " batch={} (strides {}, {}, {})", self.batch, self.stride_a, self.stride_b, self.stride_c)?;
+        }
+        Ok(())
     }
 }
 
 /// One GEMM shape: `M×N×K`.
 pub type Shape = (u64, u64, u64);
 
+/// One benchmark case: a shape, the layout of A and B, and a batch of packed matrices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Case {
+    pub shape: Shape,
+    pub layout: Layout,
+    pub batch: u64,
+}
+
+impl Case {
+    pub const fn plain(shape: Shape) -> Case {
+        Case { shape, layout: Layout::NN, batch: 1 }
+    }
+
+    /// The problem (alpha = 1, beta = 0) with leading dimensions `ld`.
+    pub fn problem(&self, ld: LeadingDims) -> Result<Problem> {
+        let (m, n, k) = self.shape;
+        Problem::general(m, n, k, 1.0, 0.0, self.layout, ld, Batch::packed(self.batch))
+    }
+}
+
+impl std::fmt::Display for Case {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.batch > 1 {
+            write!(f, "{}x", self.batch)?;
+        }
+        write!(f, "{}", shape_name(self.shape))?;
+        if self.layout != Layout::NN {
+            write!(f, ":{}", self.layout.name())?;
+        }
+        Ok(())
+    }
+}
+
 /// A shape from `N` (square) or `MxNxK` (`x` or `×`), each size checked as [`Problem::new`]
 /// checks it.
 pub fn parse_shape(text: &str) -> Result<Shape> {
+    let case = parse_case(text)?;
+    if case.batch != 1 || case.layout != Layout::NN {
+        return Err(Error::InvalidProblem(format!("'{text}' is not a size: write N for N×N×N or MxNxK, e.g. 4096x4096x1024")));
+    }
+    Ok(case.shape)
+}
+
+/// A case from `N`, `MxNxK` or `BxMxNxK` (a batch of B products), optionally followed by
+/// `:nn`, `:nt`, `:tn` or `:tt`.
+pub fn parse_case(text: &str) -> Result<Case> {
     let t = text.trim();
-    let bad = || Error::InvalidProblem(format!("'{t}' is not a size: write N for N×N×N or MxNxK, e.g. 4096x4096x1024"));
-    let parts: Vec<&str> = t.split(['x', 'X', '×']).map(str::trim).collect();
-    let dims: Vec<u64> = parts.iter().map(|p| p.parse::<u64>().map_err(|_| bad())).collect::<Result<_>>()?;
-    let shape = match dims[..] {
-        [n] => (n, n, n),
-        [m, n, k] => (m, n, k),
+    let bad = || Error::InvalidProblem(format!("'{t}' is not a size: write N for N×N×N, MxNxK or BxMxNxK (a batch of B), optionally :nt, :tn or :tt, e.g. 4096x4096x1024:nt"));
+    let (dims, layout) = match t.split_once(':') {
+        Some((dims, layout)) => (dims, Layout::named(layout.trim()).ok_or_else(bad)?),
+        None => (t, Layout::NN),
+    };
+    let parts: Vec<&str> = dims.split(['x', 'X', '×']).map(str::trim).collect();
+    let numbers: Vec<u64> = parts.iter().map(|p| p.parse::<u64>().map_err(|_| bad())).collect::<Result<_>>()?;
+    let (batch, shape) = match numbers[..] {
+        [n] => (1, (n, n, n)),
+        [m, n, k] => (1, (m, n, k)),
+        [b, m, n, k] => (b, (m, n, k)),
         _ => return Err(bad()),
     };
-    Problem::new(shape.0, shape.1, shape.2, 1.0, 0.0)?;
-    Ok(shape)
+    let case = Case { shape, layout, batch };
+    case.problem(LeadingDims::default())?;
+    Ok(case)
 }
 
 /// A comma-separated list of shapes (`1024,2048,4096x4096x1024`), in the order given, without
 /// repeats.
 pub fn parse_shapes(text: &str) -> Result<Vec<Shape>> {
-    let mut shapes: Vec<Shape> = Vec::new();
+    Ok(parse_cases(text)?.into_iter().map(|c| c.shape).collect())
+}
+
+/// A comma-separated list of cases (`1024,16x4096x4096:nt,64x512x512x64:nt`), in the order
+/// given, without repeats.
+pub fn parse_cases(text: &str) -> Result<Vec<Case>> {
+    let mut cases: Vec<Case> = Vec::new();
     for part in text.split(',') {
         if part.trim().is_empty() {
             return Err(Error::InvalidProblem(format!("'{text}' has an empty entry; write sizes separated by commas, e.g. 1024,2048,4096x4096x1024")));
         }
-        let shape = parse_shape(part)?;
-        if !shapes.contains(&shape) {
-            shapes.push(shape);
+        let case = parse_case(part)?;
+        if !cases.contains(&case) {
+            cases.push(case);
         }
     }
-    Ok(shapes)
+    Ok(cases)
 }
 
 /// `MxNxK` as the reports write it.
 pub fn shape_name(shape: Shape) -> String {
     format!("{}x{}x{}", shape.0, shape.1, shape.2)
+}
+
+/// The shapes people run, for `rgemm bench --suite real`: LLM linear layers (`y = x·Wᵀ`, W
+/// stored N×K: layout `nt`) for decode and prefill batches, unaligned and odd shapes, deep K,
+/// attention-like batches, and the four layouts at 4096³.
+pub fn real_suite() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for m in [1, 16, 128, 2048] {
+        for (n, k) in [(4096, 4096), (6144, 4096), (28672, 4096), (4096, 14336)] {
+            cases.push(Case { shape: (m, n, k), layout: Layout::NT, batch: 1 });
+        }
+    }
+    for shape in [(4095, 4095, 4095), (4097, 4097, 4097), (3001, 2999, 3003), (1000, 1000, 1000), (333, 4099, 1021), (256, 256, 131072), (1024, 1024, 32768)] {
+        cases.push(Case::plain(shape));
+    }
+    cases.push(Case { shape: (512, 512, 64), layout: Layout::NT, batch: 64 });
+    cases.push(Case { shape: (1024, 1024, 128), layout: Layout::NN, batch: 32 });
+    for layout in Layout::ALL {
+        cases.push(Case { shape: (4096, 4096, 4096), layout, batch: 1 });
+    }
+    cases
 }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::bench::Timing;
 use crate::catalog::{Dtype, Kernel};
 use crate::error::{Error, Result};
-use crate::problem::{Problem, Shape, shape_name};
+use crate::problem::{Problem, Shape};
 
 /// Version of the JSON layout; bumped when a field changes meaning.
 pub const SCHEMA: u32 = 1;
@@ -72,9 +72,21 @@ pub struct SizeRecord {
     pub m: u32,
     pub n: u32,
     pub k: u32,
+    /// Layout of A and B (`nn` when absent) and products in the batch (1 when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<u32>,
     /// Why the size was not run at all (it does not fit in device memory).
     pub skipped: Option<String>,
+    /// The baseline: the faster of the classic cuBLAS call and cuBLASLt (older reports: the
+    /// classic call).
     pub cublas: Option<Stats>,
+    /// The two cuBLAS timings the baseline was chosen from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cublas_classic: Option<Stats>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cublas_lt: Option<Stats>,
     /// Why cuBLAS has no timing, if it has none.
     pub cublas_error: Option<String>,
     pub runs: Vec<RunRecord>,
@@ -159,7 +171,25 @@ impl Stats {
 
 impl SizeRecord {
     pub fn new(problem: &Problem) -> SizeRecord {
-        SizeRecord { m: problem.m, n: problem.n, k: problem.k, skipped: None, cublas: None, cublas_error: None, runs: Vec::new() }
+        SizeRecord {
+            m: problem.m,
+            n: problem.n,
+            k: problem.k,
+            layout: (problem.layout != crate::problem::Layout::NN).then(|| problem.layout.name().to_string()),
+            batch: (problem.batch > 1).then_some(problem.batch),
+            skipped: None,
+            cublas: None,
+            cublas_classic: None,
+            cublas_lt: None,
+            cublas_error: None,
+            runs: Vec::new(),
+        }
+    }
+
+    /// The case this size is (shape, layout, batch).
+    pub fn case(&self) -> crate::problem::Case {
+        let layout = self.layout.as_deref().and_then(crate::problem::Layout::named).unwrap_or(crate::problem::Layout::NN);
+        crate::problem::Case { shape: self.shape(), layout, batch: self.batch.unwrap_or(1) as u64 }
     }
 
     pub fn shape(&self) -> Shape {
@@ -167,7 +197,7 @@ impl SizeRecord {
     }
 
     pub fn name(&self) -> String {
-        shape_name(self.shape())
+        self.case().to_string()
     }
 
     /// Kernel time as a fraction of cuBLAS's speed (1.0 = as fast as cuBLAS).

@@ -1,29 +1,32 @@
 //! Running one kernel on one problem and judging the result.
 //!
-//! A, B and C each sit between two guard bands filled with a sentinel, each band at least one
-//! full row of its matrix and at least [`MIN_GUARD_BYTES`]: a kernel that writes outside C, even
-//! a whole row or a whole tile past it, changes a band and fails even if its C is right. A and B
-//! are compared with what was uploaded after every validated launch, so a store into an input
-//! fails too. Problems up to [`FULL_REFERENCE_LIMIT`] multiply-adds are checked element by
-//! element against the full f64 reference; larger ones against cuBLAS over the whole of C (each
-//! element within the sum of both computations' error bounds) plus f64 on sampled rows and columns
-//! (the full f64 product of an 8192³ problem would take minutes).
+//! A, B and C are laid out as the problem stores them (see [`storage`]), each between two guard
+//! bands filled with a sentinel, each band at least one full stored row of its matrix and at least
+//! [`MIN_GUARD_BYTES`]: a kernel that writes outside C, even a whole row or a whole tile past it,
+//! changes a band (or C's padding) and fails even if its C is right. A and B are compared with what
+//! was uploaded after every validated launch, so a store into an input fails too. Problems up to
+//! [`FULL_REFERENCE_LIMIT`] multiply-adds are checked element by element against the full f64
+//! reference; larger ones against cuBLAS over the whole of C (each element within the sum of both
+//! computations' error bounds) plus f64 on sampled rows and columns (the full f64 product of an
+//! 8192³ problem would take minutes).
 //!
-//! [`Operands`] remember the problem they were sized for, and the only safe ways to launch on
-//! them ([`Operands::launch`], [`Operands::cublas`]) launch that problem.
+//! [`Operands`] remember the problem and element type they were sized for, and the only safe ways
+//! to launch on them ([`Operands::launch`], [`Operands::cublas`]) launch that problem.
 
+use crate::baseline::Library;
 use crate::bench::{self, Timing};
-use crate::catalog::{Dtype, Kernel};
+use crate::catalog::{Dtype, Kernel, Launch};
 use crate::check::{self, ErrorModel, Inputs, Sample};
 use crate::error::{Error, Result};
 use crate::gpu::{Buffer, Gpu};
 use crate::problem::Problem;
+use crate::storage::{self, Operand};
 
-/// Largest M·N·K checked against the full f64 reference.
+/// Largest M·N·K (of the whole batch) checked against the full f64 reference.
 pub const FULL_REFERENCE_LIMIT: u128 = 1 << 30;
 /// The smallest guard band, in bytes, on each side of each matrix.
 pub const MIN_GUARD_BYTES: u64 = 64 << 10;
-/// Written into every guard band; a changed word is a stray write.
+/// Written into every guard band and C's padding; a changed word is a stray write.
 const SENTINEL: f32 = f32::from_bits(0x7f80_0bad);
 /// Rows and columns recomputed in f64 for large problems.
 const SAMPLES: usize = 8;
@@ -46,9 +49,9 @@ pub struct Verdict {
     pub comparison: check::Comparison,
     /// Sampled rows and columns against f64, when the whole of C was compared with cuBLAS.
     pub sampled: Option<check::Comparison>,
-    /// Elements of the guard bands around A, B and C that the kernel changed.
+    /// Elements of the guard bands around A, B and C, and of C's padding, that the kernel changed.
     pub guard_writes: usize,
-    /// Elements of A and B that the kernel changed.
+    /// Elements of A and B (padding included) that the kernel changed.
     pub input_writes: usize,
 }
 
@@ -77,7 +80,7 @@ impl std::fmt::Display for Verdict {
             write!(f, "; {sampled} against f64 on sampled rows and columns")?;
         }
         if self.guard_writes > 0 {
-            write!(f, "; {} guard-band elements around A, B or C were overwritten", self.guard_writes)?;
+            write!(f, "; {} guard-band or padding elements around A, B or C were overwritten", self.guard_writes)?;
         }
         if self.input_writes > 0 {
             write!(f, "; {} elements of the inputs A and B were overwritten", self.input_writes)?;
@@ -86,8 +89,8 @@ impl std::fmt::Display for Verdict {
     }
 }
 
-/// Guard band on each side of a matrix whose rows are `row_bytes` long: one row, at least
-/// [`MIN_GUARD_BYTES`], in whole 256-byte lines.
+/// Guard band on each side of a matrix whose stored rows are `row_bytes` long: one row, at least
+/// [`MIN_GUARD_BYTES`], in whole 256-byte lines (so the matrix keeps cudaMalloc's alignment).
 pub fn guard_bytes(row_bytes: u64) -> u64 {
     row_bytes.max(MIN_GUARD_BYTES).next_multiple_of(256)
 }
@@ -126,22 +129,27 @@ impl Guarded {
     }
 }
 
-/// Device buffers of one problem: A, B and C, each inside its guard bands, and the problem they
-/// were sized for.
+/// Device buffers of one problem, laid out as it stores them (see [`storage`]): A and B with NaN
+/// wherever no product reads, C with a sentinel in its padding, each between guard bands. The
+/// operands remember the problem and element type they were made for, so nothing launches on them
+/// past their ends.
 pub struct Operands {
     problem: Problem,
     dtype: Dtype,
     a: Guarded,
     b: Guarded,
     c: Guarded,
-    /// A and B as uploaded, to see that a launch left them unchanged.
+    /// A and B as uploaded (stored, encoded), to see that a launch left them unchanged.
     uploaded: (Vec<u8>, Vec<u8>),
 }
 
 /// What a launch left in the operands.
 pub struct Outcome {
+    /// The products' M×N matrices, one after another.
     pub c: Vec<f32>,
+    /// Changed words of the guard bands and of C's padding.
     pub guard_writes: usize,
+    /// Changed elements of A and B.
     pub input_writes: usize,
 }
 
@@ -150,9 +158,9 @@ impl Operands {
     /// cuBLAS's result (u64::MAX where that does not fit in 64 bits; A and B counted at 4 bytes
     /// per element whatever their type).
     pub fn bytes(problem: &Problem) -> u64 {
-        let (m, n, k) = (problem.m as u128, problem.n as u128, problem.k as u128);
-        let guards = |row_bytes: u128| 2 * guard_bytes(u64::try_from(row_bytes).unwrap_or(u64::MAX)) as u128;
-        let total = 4 * (m * k + k * n + 2 * m * n) + guards(4 * k) + guards(4 * n) + guards(4 * n);
+        let (la, lb, lc) = problem.extents();
+        let guards = |ld: u32| 2 * guard_bytes(4 * ld as u64) as u128;
+        let total = 4 * (la as u128 + lb as u128 + 2 * lc as u128) + guards(problem.lda) + guards(problem.ldb) + 2 * guards(problem.ldc);
         u64::try_from(total).unwrap_or(u64::MAX)
     }
 
@@ -160,17 +168,18 @@ impl Operands {
         gpu.require_memory(Self::bytes(problem))?;
         let (la, lb, lc) = problem.elems();
         if (inputs.a.len(), inputs.b.len(), inputs.c.len()) != (la, lb, lc) {
-            return Err(Error::InvalidArgument(format!("inputs of {} elements for A, B, C do not match {problem}", la + lb + lc)));
+            return Err(Error::InvalidArgument(format!("inputs of {} elements for A, B, C do not match {problem}", inputs.a.len() + inputs.b.len() + inputs.c.len())));
         }
         let elem = inputs.dtype.bytes() as u64;
-        let (a, b) = (check::encode(inputs.dtype, &inputs.a), check::encode(inputs.dtype, &inputs.b));
-        let c: Vec<u8> = inputs.c.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let stored = |operand, values: &[f32]| check::encode(inputs.dtype, &storage::pack(problem, operand, values, f32::NAN));
+        let (a, b) = (stored(Operand::A, &inputs.a), stored(Operand::B, &inputs.b));
+        let c: Vec<u8> = storage::pack(problem, Operand::C, &inputs.c, SENTINEL).iter().flat_map(|v| v.to_le_bytes()).collect();
         Ok(Operands {
             problem: *problem,
             dtype: inputs.dtype,
-            a: Guarded::upload(gpu, &a, problem.k as u64 * elem)?,
-            b: Guarded::upload(gpu, &b, problem.n as u64 * elem)?,
-            c: Guarded::upload(gpu, &c, problem.n as u64 * 4)?,
+            a: Guarded::upload(gpu, &a, problem.lda as u64 * elem)?,
+            b: Guarded::upload(gpu, &b, problem.ldb as u64 * elem)?,
+            c: Guarded::upload(gpu, &c, problem.ldc as u64 * 4)?,
             uploaded: (a, b),
         })
     }
@@ -180,36 +189,41 @@ impl Operands {
         &self.problem
     }
 
-    /// Device addresses of A's, B's and C's first elements (for deliberately wrong launches in
-    /// the checker's own tests; [`Operands::launch`] is the safe way to run a kernel).
-    pub fn a_addr(&self, gpu: &Gpu) -> u64 {
-        self.a.addr(gpu)
+    pub fn dtype(&self) -> Dtype {
+        self.dtype
     }
 
-    pub fn b_addr(&self, gpu: &Gpu) -> u64 {
-        self.b.addr(gpu)
-    }
-
-    pub fn c_addr(&self, gpu: &Gpu) -> u64 {
+    fn c_addr(&self, gpu: &Gpu) -> u64 {
         self.c.addr(gpu)
     }
 
-    /// Launches `kernel` on these operands' problem.
-    pub fn launch(&self, gpu: &Gpu, kernel: Kernel) -> Result<()> {
+    /// Device addresses of A, B and C, for launches the checker's own tests make deliberately
+    /// wrong (through the `unsafe` [`Gpu::launch`]); [`Operands::launch`] is the safe way.
+    pub fn addresses(&self, gpu: &Gpu) -> (u64, u64, u64) {
+        (self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu))
+    }
+
+    /// Launches `kernel` on these operands (the problem they were made for).
+    pub fn launch(&self, gpu: &Gpu, kernel: Kernel, geometry: &Launch) -> Result<()> {
         if kernel.spec.dtype != self.dtype {
-            return Err(Error::InvalidArgument(format!("{} takes {} operands; these are {}", kernel.name(), kernel.spec.dtype.name(), self.dtype.name())));
+            return Err(Error::InvalidArgument(format!("{} multiplies {}, these operands hold {}", kernel.name(), kernel.spec.dtype.name(), self.dtype.name())));
         }
-        // SAFETY: A, B and C were allocated for exactly this problem and element type.
-        unsafe { gpu.launch(kernel, &self.problem, self.a_addr(gpu), self.b_addr(gpu), self.c_addr(gpu)) }
+        if *geometry != kernel.geometry(&self.problem)? {
+            return Err(Error::InvalidArgument(format!("the launch geometry given for {} is not the one of {}", kernel.name(), self.problem)));
+        }
+        // SAFETY: the buffers were sized for this problem and element type (checked above), and
+        // the geometry is the kernel's own for it; every matrix starts on a 256-byte line.
+        unsafe { gpu.launch(kernel, geometry, &self.problem, self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu)) }
     }
 
-    /// cuBLAS on these operands' problem (overwrites C).
-    pub fn cublas(&self, gpu: &Gpu) -> Result<()> {
-        // SAFETY: as for `launch`.
-        unsafe { gpu.cublas_gemm(self.dtype, &self.problem, self.a_addr(gpu), self.b_addr(gpu), self.c_addr(gpu)) }
+    /// cuBLAS on these operands (overwrites C).
+    pub fn cublas(&self, gpu: &Gpu, library: Library) -> Result<()> {
+        // SAFETY: the buffers hold this problem's operands of this element type.
+        unsafe { gpu.cublas(library, self.dtype, &self.problem, self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu)) }
     }
 
-    /// C as computed, the guard-band words that changed, and the elements of A and B that changed.
+    /// C as computed, the guard-band and padding words that changed, and the elements of A and B
+    /// that changed.
     pub fn inspect(&self, gpu: &Gpu) -> Result<Outcome> {
         let (a, guard_a) = self.a.download(gpu)?;
         let (b, guard_b) = self.b.download(gpu)?;
@@ -217,8 +231,16 @@ impl Operands {
         let elem = self.dtype.bytes() as usize;
         let changed = |now: &[u8], then: &[u8]| now.chunks(elem).zip(then.chunks(elem)).filter(|(x, y)| x != y).count();
         let input_writes = changed(&a, &self.uploaded.0) + changed(&b, &self.uploaded.1);
-        let c = c.chunks_exact(4).map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
-        Ok(Outcome { c, guard_writes: guard_a + guard_b + guard_c, input_writes })
+        let stored: Vec<f32> = c.chunks_exact(4).map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+        let (values, padding) = storage::unpack_c(&self.problem, &stored, SENTINEL);
+        Ok(Outcome { c: values, guard_writes: guard_a + guard_b + guard_c + padding, input_writes })
+    }
+
+    /// C as computed, and the number of elements outside it (guard bands, padding, A and B) that
+    /// changed.
+    pub fn download_c(&self, gpu: &Gpu) -> Result<(Vec<f32>, usize)> {
+        let outcome = self.inspect(gpu)?;
+        Ok((outcome.c, outcome.guard_writes + outcome.input_writes))
     }
 }
 
@@ -235,17 +257,18 @@ pub fn require_memory(gpu: &Gpu, problem: &Problem) -> Result<()> {
 
 /// Runs `kernel` once on fresh random inputs drawn from `seed` and judges the result.
 pub fn verify(gpu: &Gpu, kernel: Kernel, problem: &Problem, seed: u64) -> Result<Verdict> {
-    kernel.launch(problem)?;
-    judge(gpu, problem, kernel.spec.dtype, &ErrorModel::of(kernel.spec), seed, |ops| ops.launch(gpu, kernel))
+    let geometry = kernel.geometry(problem)?;
+    judge(gpu, problem, kernel.spec.dtype, &ErrorModel::of(kernel.spec), seed, |ops| ops.launch(gpu, kernel, &geometry)).map(|(verdict, _)| verdict)
 }
 
 /// Judges whatever `compute` does to the operands of `problem` (the checker's own tests hand it
-/// deliberately wrong launches), with the error model of `dtype`'s kernels.
-pub fn verify_with(gpu: &Gpu, problem: &Problem, dtype: Dtype, seed: u64, compute: impl FnOnce(&Operands) -> Result<()>) -> Result<Verdict> {
+/// deliberately wrong launches), with the error model of `dtype`'s kernels, and returns the
+/// operands for timing.
+pub fn verify_with(gpu: &Gpu, problem: &Problem, dtype: Dtype, seed: u64, compute: impl FnOnce(&Operands) -> Result<()>) -> Result<(Verdict, Operands)> {
     judge(gpu, problem, dtype, &ErrorModel::of_dtype(dtype), seed, compute)
 }
 
-fn judge(gpu: &Gpu, problem: &Problem, dtype: Dtype, model: &ErrorModel, seed: u64, compute: impl FnOnce(&Operands) -> Result<()>) -> Result<Verdict> {
+fn judge(gpu: &Gpu, problem: &Problem, dtype: Dtype, model: &ErrorModel, seed: u64, compute: impl FnOnce(&Operands) -> Result<()>) -> Result<(Verdict, Operands)> {
     require_memory(gpu, problem)?;
     let inputs = Inputs::random(problem, dtype, seed);
     let ops = Operands::upload(gpu, problem, &inputs)?;
@@ -253,26 +276,34 @@ fn judge(gpu: &Gpu, problem: &Problem, dtype: Dtype, model: &ErrorModel, seed: u
     let Outcome { c: got, guard_writes, input_writes } = ops.inspect(gpu)?;
     if problem.macs() <= FULL_REFERENCE_LIMIT {
         let comparison = check::compare_full(problem, &inputs, model, &got);
-        return Ok(Verdict { reference: Reference::FullF64, comparison, sampled: None, guard_writes, input_writes });
+        return Ok((Verdict { reference: Reference::FullF64, comparison, sampled: None, guard_writes, input_writes }, ops));
     }
-    let cublas = cublas_result(gpu, &ops, &inputs)?;
+    let cublas = cublas_result(gpu, problem, &inputs)?;
     let comparison = check::compare_computed(problem, &inputs, model, &ErrorModel::of_dtype(dtype), &got, &cublas);
     let sampled = Sample::random(problem, SAMPLES, seed).compare(problem, &inputs, model, &got);
-    Ok(Verdict { reference: Reference::CublasAndSampledF64, comparison, sampled: Some(sampled), guard_writes, input_writes })
+    Ok((Verdict { reference: Reference::CublasAndSampledF64, comparison, sampled: Some(sampled), guard_writes, input_writes }, ops))
 }
 
-/// cuBLAS's C for the same inputs, in a buffer of its own.
-fn cublas_result(gpu: &Gpu, ops: &Operands, inputs: &Inputs) -> Result<Vec<f32>> {
-    let c = gpu.upload(&inputs.c)?;
-    // SAFETY: A and B are the operands' (sized for its problem), C a buffer of M·N floats.
-    unsafe { gpu.cublas_gemm(inputs.dtype, ops.problem(), ops.a_addr(gpu), ops.b_addr(gpu), c.addr(gpu)) }?;
-    gpu.download(&c)
+/// cuBLAS's C for the same inputs, on operands of its own.
+fn cublas_result(gpu: &Gpu, problem: &Problem, inputs: &Inputs) -> Result<Vec<f32>> {
+    let ops = Operands::upload(gpu, problem, inputs)?;
+    ops.cublas(gpu, Library::Classic)?;
+    Ok(ops.inspect(gpu)?.c)
 }
 
-/// Times `kernel` and cuBLAS on the same operands, one after the other in this run.
+/// Times `kernel` and cuBLAS (both ways) on the same operands, one after the other in this run.
 pub struct Comparison {
     pub kernel: Timing,
-    pub cublas: Timing,
+    /// The classic call and cuBLASLt, in [`Library::ALL`] order.
+    pub cublas: [Timing; 2],
+}
+
+impl Comparison {
+    /// The faster cuBLAS (by median): the baseline.
+    pub fn best_cublas(&self) -> (Library, &Timing) {
+        let [classic, lt] = &self.cublas;
+        if lt.median_ms() < classic.median_ms() { (Library::Lt, lt) } else { (Library::Classic, classic) }
+    }
 }
 
 /// Times `kernel` and cuBLAS on `ops`, on the problem the operands were made for.
@@ -300,7 +331,9 @@ pub struct Comparison {
 /// # }
 /// ```
 pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, ops: &Operands, warmup: usize, iters: usize) -> Result<Comparison> {
-    let kernel_timing = bench::time(gpu, warmup, iters, || ops.launch(gpu, kernel))?;
-    let cublas_timing = bench::time(gpu, warmup, iters, || ops.cublas(gpu))?;
-    Ok(Comparison { kernel: kernel_timing, cublas: cublas_timing })
+    let geometry = kernel.geometry(ops.problem())?;
+    let kernel_timing = bench::time(gpu, warmup, iters, || ops.launch(gpu, kernel, &geometry))?;
+    let classic = bench::time(gpu, warmup, iters, || ops.cublas(gpu, Library::Classic))?;
+    let lt = bench::time(gpu, warmup, iters, || ops.cublas(gpu, Library::Lt))?;
+    Ok(Comparison { kernel: kernel_timing, cublas: [classic, lt] })
 }

@@ -1,7 +1,12 @@
 //! The book (`book/`) includes code from the sources with `{{#include file:anchor}}`. mdBook
 //! renders a missing anchor as an empty listing and a missing file as a logged error, and exits 0
 //! in both cases; this test makes either a failure. It also checks that every chapter file is in
-//! `SUMMARY.md` and every `SUMMARY.md` entry exists.
+//! `SUMMARY.md` and every `SUMMARY.md` entry exists, that every image and internal link of the
+//! sources resolves (file and `#anchor`), and, on the built book (`mdbook build book`, run by
+//! `.ci/run` before the ignored test here), that every `src` and relative `href` of every page does.
+//!
+//! `book/src/generated/` holds Markdown that chapters include (written by `rgemm figures`): not
+//! chapters themselves, and their links resolve from the including chapter, i.e. from `book/src`.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -132,8 +137,11 @@ fn summary_and_chapter_files_agree() {
     }
     let mut chapters = Vec::new();
     markdown_files(&src, &mut chapters);
-    let files: BTreeSet<PathBuf> =
-        chapters.iter().map(|p| p.strip_prefix(&src).unwrap().to_path_buf()).filter(|p| p != Path::new("SUMMARY.md")).collect();
+    let files: BTreeSet<PathBuf> = chapters
+        .iter()
+        .map(|p| p.strip_prefix(&src).unwrap().to_path_buf())
+        .filter(|p| p != Path::new("SUMMARY.md") && !p.starts_with(GENERATED))
+        .collect();
     let missing: Vec<_> = listed.difference(&files).collect();
     let unlisted: Vec<_> = files.difference(&listed).collect();
     assert!(missing.is_empty(), "SUMMARY.md lists chapters that do not exist: {missing:?}");
@@ -151,4 +159,229 @@ fn the_anchor_check_rejects_what_it_should() {
     assert_eq!(parse("../x.rs:2:10"), ("../x.rs", None));
     assert_eq!(parse("../x.rs::10"), ("../x.rs", None));
     assert_eq!(parse("../x.rs"), ("../x.rs", None));
+}
+
+/// Included Markdown, written by `rgemm figures` (relative to `book/src`).
+const GENERATED: &str = "generated";
+
+/// mdBook's heading ids: lower case, spaces to `-`, only alphanumerics, `-` and `_` kept.
+fn heading_id(heading: &str) -> String {
+    heading
+        .trim()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c.to_lowercase().next().unwrap_or(c)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The ids of a chapter's headings (outside code blocks), duplicates numbered as mdBook does.
+fn heading_ids(text: &str) -> BTreeSet<String> {
+    let mut ids = BTreeSet::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let trimmed = line.trim_start_matches('#');
+        if trimmed.len() < line.len() && trimmed.starts_with(' ') {
+            let id = heading_id(trimmed);
+            let mut unique = id.clone();
+            let mut n = 1;
+            while ids.contains(&unique) {
+                unique = format!("{id}-{n}");
+                n += 1;
+            }
+            ids.insert(unique);
+        }
+    }
+    ids
+}
+
+/// Every `[text](target)` and `![alt](target)` target of a Markdown text outside code blocks and
+/// inline code, with its line number.
+fn link_targets(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for (n, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        // Drop inline code spans.
+        let mut plain = String::new();
+        for (i, part) in line.split('`').enumerate() {
+            if i % 2 == 0 {
+                plain.push_str(part);
+            }
+        }
+        let mut rest = plain.as_str();
+        while let Some(i) = rest.find("](") {
+            let after = &rest[i + 2..];
+            let Some(end) = after.find(')') else { break };
+            out.push((n + 1, after[..end].trim().to_string()));
+            rest = &after[end..];
+        }
+    }
+    out
+}
+
+fn is_external(target: &str) -> bool {
+    target.contains("://") || target.starts_with("mailto:")
+}
+
+#[test]
+fn every_image_and_internal_link_of_the_sources_resolves() {
+    let src = book_src();
+    let mut files = Vec::new();
+    markdown_files(&src, &mut files);
+    files.sort();
+    let mut errors = Vec::new();
+    let mut checked = 0;
+    for file in &files {
+        let rel = file.strip_prefix(&src).unwrap();
+        if rel == Path::new("SUMMARY.md") {
+            continue;
+        }
+        // Links of included files resolve from the chapter that includes them.
+        let base = if rel.starts_with(GENERATED) { src.clone() } else { file.parent().unwrap().to_path_buf() };
+        let text = fs::read_to_string(file).unwrap();
+        for (line, target) in link_targets(&text) {
+            if target.is_empty() || is_external(&target) {
+                continue;
+            }
+            checked += 1;
+            let at = format!("{}:{line}: `{target}`", rel.display());
+            let (path, anchor) = match target.split_once('#') {
+                Some((p, a)) => (p, Some(a)),
+                None => (target.as_str(), None),
+            };
+            let resolved = if path.is_empty() { file.clone() } else { base.join(path) };
+            let Ok(target_text) = fs::read(&resolved) else {
+                errors.push(format!("{at}: no file {}", resolved.display()));
+                continue;
+            };
+            if let Some(anchor) = anchor {
+                if resolved.extension().is_some_and(|e| e == "md") && !heading_ids(&String::from_utf8_lossy(&target_text)).contains(anchor) {
+                    errors.push(format!("{at}: no heading with id `{anchor}` in {}", resolved.display()));
+                }
+            }
+        }
+    }
+    assert!(checked > 30, "only {checked} links found: is the book there?");
+    assert!(errors.is_empty(), "{} broken link(s) or image(s) in the book sources:\n{}", errors.len(), errors.join("\n"));
+}
+
+#[test]
+fn every_rung_and_technique_chapter_shows_a_figure() {
+    // Every rung and technique chapter shows at least one figure drawn by `rgemm figures`.
+    let src = book_src();
+    let summary = fs::read_to_string(src.join("SUMMARY.md")).unwrap();
+    let mut missing = Vec::new();
+    for line in summary.lines() {
+        let Some(start) = line.find("](") else { continue };
+        let file = &line[start + 2..line[start..].find(')').map_or(line.len(), |e| start + e)];
+        let is_lesson = file.starts_with("rung-") || line.contains("Technique:");
+        if is_lesson && !fs::read_to_string(src.join(file)).unwrap().contains("](figures/") {
+            missing.push(file.to_string());
+        }
+    }
+    assert!(missing.is_empty(), "chapters without a figure from book/src/figures: {missing:?}");
+}
+
+#[test]
+fn the_link_checker_reads_what_it_should() {
+    let text = "# Rung 7: A transposed\n## What limits it now\n```text\n## not a heading [x](nope.md)\n```\nsee [a](b.md#c) and `[no](code.md)` ![i](figures/x.svg)\n";
+    assert_eq!(link_targets(text), vec![(6, "b.md#c".to_string()), (6, "figures/x.svg".to_string())]);
+    let ids = heading_ids(text);
+    assert!(ids.contains("rung-7-a-transposed") && ids.contains("what-limits-it-now") && !ids.contains("not-a-heading"), "{ids:?}");
+    assert_eq!(heading_id("Run 8b: `ldmatrix` study"), "run-8b-ldmatrix-study");
+}
+
+/// The rendered book: every `src="…"` and relative `href="…"` of every page names a file of the
+/// build, and every `#fragment` into a page names an `id` on it. Needs `mdbook build book` first
+/// (`.ci/run` builds the book, then runs this with `--ignored`).
+#[test]
+#[ignore = "needs the rendered book: run `mdbook build book` first (.ci/run does)"]
+fn the_rendered_book_has_no_broken_images_or_links() {
+    let build = Path::new(env!("CARGO_MANIFEST_DIR")).join("book").join("build");
+    assert!(build.join("index.html").is_file(), "no rendered book in {}: run `mdbook build book`", build.display());
+    fn html_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                html_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "html") {
+                out.push(path);
+            }
+        }
+    }
+    let mut pages = Vec::new();
+    html_files(&build, &mut pages);
+    let attr_values = |html: &str, attr: &str| -> Vec<String> {
+        let key = format!("{attr}=\"");
+        html.match_indices(&key).filter_map(|(i, _)| html[i + key.len()..].split('"').next().map(str::to_string)).collect()
+    };
+    let mut errors = Vec::new();
+    let mut checked = 0;
+    for page in &pages {
+        let html = fs::read_to_string(page).unwrap();
+        let rel = page.strip_prefix(&build).unwrap().display().to_string();
+        for (attr, value) in attr_values(&html, "src").into_iter().map(|v| ("src", v)).chain(attr_values(&html, "href").into_iter().map(|v| ("href", v))) {
+            if value.is_empty() || is_external(&value) || value.starts_with("javascript:") || value.starts_with("data:") {
+                continue;
+            }
+            checked += 1;
+            let (path, fragment) = match value.split_once('#') {
+                Some((p, f)) => (p, Some(f)),
+                None => (value.as_str(), None),
+            };
+            let path = path.split('?').next().unwrap_or("");
+            let target = match path {
+                "" => page.clone(),
+                // Site-absolute (the 404 page's): from the root of the build.
+                p if p.starts_with('/') => build.join(p.trim_start_matches('/')),
+                p => page.parent().unwrap().join(p),
+            };
+            let target = if target.is_dir() { target.join("index.html") } else { target };
+            let Ok(text) = fs::read_to_string(&target).or_else(|_| fs::read(&target).map(|_| String::new())) else {
+                errors.push(format!("{rel}: {attr}=\"{value}\": no file {}", target.display()));
+                continue;
+            };
+            if let Some(f) = fragment.filter(|f| !f.is_empty()) {
+                if target.extension().is_some_and(|e| e == "html") && !text.contains(&format!("id=\"{f}\"")) {
+                    errors.push(format!("{rel}: {attr}=\"{value}\": no id `{f}` in {}", target.display()));
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} references checked in {}", build.display());
+    assert!(errors.is_empty(), "{} broken reference(s) in the rendered book:\n{}", errors.len(), errors.join("\n"));
+}
+
+#[test]
+fn every_rung_chapter_quotes_the_ladder_run() {
+    // One measured figure per rung, generated from the bench JSON (`rgemm figures`).
+    let src = book_src();
+    let mut missing = Vec::new();
+    for entry in fs::read_dir(&src).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().to_string();
+        if let Some(rest) = name.strip_prefix("rung-") {
+            let number = &rest[..2];
+            let text = fs::read_to_string(src.join(&name)).unwrap();
+            if !text.contains(&format!("{{{{#include generated/rung-{number}.md}}}}")) || !text.contains("## What limits it now") || !text.contains("## Try it") {
+                missing.push(name);
+            }
+        }
+    }
+    assert!(missing.is_empty(), "rung chapters without the generated measurement, What limits it now or Try it: {missing:?}");
 }

@@ -4,7 +4,8 @@ use proptest::prelude::*;
 use rgemm::catalog::{self, Dtype, KernelSpec, MAX_GRID_Y};
 use rgemm::{Error, Problem};
 
-/// The naming scheme: `{sgemm|bgemm|hgemm}_{NN}_{slug}_{BM}x{BN}x{BK}[_w{WM}x{WN}][_t{TM}x{TN}][_s{S}][_c{C}][_persistent]`.
+/// The naming scheme: `{sgemm|bgemm|hgemm}_{NN}_{slug}_{BM}x{BN}x{BK}[_w{WM}x{WN}][_t{TM}x{TN}][_s{S}][_c{C}][_persistent][_tag][_{layout}]`
+/// (the layout suffix `nt`, `tn` or `tt` exactly when the kernel reads that layout).
 fn canonical_name(s: &KernelSpec) -> String {
     let t = &s.tile;
     let prefix = match s.dtype {
@@ -38,7 +39,14 @@ fn every_kernel_is_named_by_the_scheme_and_unique() {
         // A rung may add one lowercase variant tag for what the tile shape does not say (rung
         // 10: `_at` transposed A, `_sw` swizzled A).
         let canonical = canonical_name(k.spec);
-        let variant = k.name().strip_prefix(canonical.as_str()).unwrap_or(k.name());
+        let layout = k.spec.layout;
+        let name = if layout == rgemm::Layout::NN {
+            k.name()
+        } else {
+            let suffix = format!("_{}", layout.name());
+            k.name().strip_suffix(suffix.as_str()).unwrap_or_else(|| panic!("{} reads {} and must end in {suffix}", k.name(), layout.name()))
+        };
+        let variant = name.strip_prefix(canonical.as_str()).unwrap_or(name);
         let tagged = variant.is_empty() || (variant.len() > 1 && variant.starts_with('_') && variant[1..].chars().all(|c| c.is_ascii_lowercase()));
         assert!(k.name().starts_with(&canonical) && tagged, "kernel name {} does not follow the scheme {canonical}[_tag]", k.name());
         assert!(seen.insert(k.name()), "{} appears twice", k.name());
@@ -85,10 +93,10 @@ proptest! {
     /// that a clustered kernel's block rows are rounded up to whole clusters.
     #[test]
     fn launch_covers_the_matrix(m in 1u64..5_000_000, n in 1u64..5_000_000, k in 1u64..100) {
-        let p = Problem::new(m, n, k, 1.0, 0.0).unwrap();
         for kernel in catalog::all() {
+            let p = Problem::general(m, n, k, 1.0, 0.0, kernel.spec.layout, Default::default(), rgemm::Batch::packed(1)).unwrap();
             let t = kernel.spec.tile;
-            match kernel.launch(&p) {
+            match kernel.geometry(&p) {
                 Ok(l) => {
                     let (gx, gy) = (l.grid.0 as u64, l.grid.1 as u64);
                     prop_assert!(gx * t.bn as u64 >= n && (gx - 1) * (t.bn as u64) < n);
@@ -100,7 +108,9 @@ proptest! {
                 Err(Error::Unsupported { reason, .. }) => {
                     let too_tall = m.div_ceil(t.bm as u64).next_multiple_of(kernel.spec.cluster_m.max(1) as u64) > MAX_GRID_Y;
                     let per_16_bytes = 16 / kernel.spec.dtype.bytes() as u64;
-                    let misaligned = kernel.spec.tensor_maps.is_some() && (k % per_16_bytes != 0 || n % per_16_bytes != 0);
+                    let c_map = kernel.spec.tensor_maps.is_some_and(|t| t.c_box.is_some());
+                    let misaligned = kernel.spec.tensor_maps.is_some()
+                        && (p.lda as u64 % per_16_bytes != 0 || p.ldb as u64 % per_16_bytes != 0 || (c_map && p.ldc % 4 != 0));
                     prop_assert!(too_tall || misaligned, "rejected without cause: {}", reason);
                     prop_assert!(reason.contains("block rows") || reason.contains("16-byte-aligned rows"), "{}", reason);
                 }
@@ -151,7 +161,7 @@ fn best_resolves_to_the_first_kernel_that_supports_the_problem() {
     // For every problem, `best` is the first candidate whose launch the catalog accepts.
     for (m, n, k) in [(1, 1, 1), (3001, 2999, 3003), (1_048_561, 8, 8), (4_000_000, 1, 1)] {
         let p = Problem::new(m, n, k, 1.0, 0.0).unwrap();
-        let expected = catalog::best_candidates(Dtype::F32).into_iter().find(|c| c.launch(&p).is_ok());
+        let expected = catalog::best_candidates(Dtype::F32).into_iter().find(|c| c.geometry(&p).is_ok());
         match (catalog::resolve("best", &p), expected) {
             (Ok(got), Some(want)) => assert_eq!(got, want),
             (Err(Error::Unsupported { kernel, reason }), None) => assert!(kernel == "best" && reason.contains("no candidate"), "{reason}"),
@@ -162,7 +172,7 @@ fn best_resolves_to_the_first_kernel_that_supports_the_problem() {
     let tall = Problem::new(65_535 * 16 + 1, 8, 8, 1.0, 0.0).unwrap();
     let small = catalog::find("sgemm_03_smem_tiling_16x16x16").unwrap();
     let large = catalog::find("sgemm_03_smem_tiling_32x32x32").unwrap();
-    assert!(small.launch(&tall).is_err() && large.launch(&tall).is_ok());
+    assert!(small.geometry(&tall).is_err() && large.geometry(&tall).is_ok());
     assert_eq!(catalog::first_supporting(&[small, large], &tall, "best").unwrap(), large);
     let Err(Error::Unsupported { reason, .. }) = catalog::first_supporting(&[small], &tall, "best") else { panic!("expected unsupported") };
     assert!(reason.contains("16x16x16") && reason.contains("block rows"), "{reason}");
@@ -341,14 +351,14 @@ fn every_catalog_configuration_passes_the_shape_check() {
 #[test]
 fn persistent_kernels_get_one_block_per_sm_at_most_one_per_tile() {
     for kernel in catalog::all() {
-        let p = Problem { m: 4096, n: 4096, k: 64, alpha: 1.0, beta: 0.0 };
-        let Ok(launch) = kernel.launch(&p) else { continue };
+        let p = Problem::new(4096, 4096, 64, 1.0, 0.0).unwrap();
+        let Ok(launch) = kernel.geometry(&p) else { continue };
         let tiles = launch.grid.0 * launch.grid.1;
         let on_132 = launch.on_device(&kernel, 132);
         if kernel.spec.persistent {
             assert_eq!(on_132.grid, (tiles.min(132), 1, 1), "{}", kernel.name());
-            let small = Problem { m: 1, n: 8, k: 8, alpha: 1.0, beta: 0.0 };
-            assert_eq!(kernel.launch(&small).unwrap().on_device(&kernel, 132).grid, (1, 1, 1));
+            let small = Problem::new(1, 8, 8, 1.0, 0.0).unwrap();
+            assert_eq!(kernel.geometry(&small).unwrap().on_device(&kernel, 132).grid, (1, 1, 1));
         } else {
             assert_eq!(on_132, launch, "{}", kernel.name());
         }

@@ -18,7 +18,10 @@ fn problem(m: u32, n: u32, k: u32, alpha: f32, beta: f32) -> Problem {
 /// engine (TMA) need 16-byte-aligned rows, every other kernel takes any size.
 fn problem_for(kernel: catalog::Kernel, m: u32, n: u32, k: u32, alpha: f32, beta: f32) -> Problem {
     let align = if kernel.spec.tensor_maps.is_some() { 16 / kernel.spec.dtype.bytes() } else { 1 };
-    problem(m, n.next_multiple_of(align), k.next_multiple_of(align), alpha, beta)
+    // In the kernel's layout; a TMA kernel needs every stored row a multiple of 16 bytes.
+    let (m, n, k) = if kernel.spec.tensor_maps.is_some() { (m.next_multiple_of(align), n.next_multiple_of(align), k.next_multiple_of(align)) } else { (m, n, k) };
+    let layout = kernel.spec.layout;
+    Problem::general(m as u64, n as u64, k as u64, alpha, beta, layout, Default::default(), rgemm::Batch::packed(1)).unwrap()
 }
 
 /// Sizes up to 2·max(BM, BN) + 1 in every dimension for `kernel`: partial and full tiles, up to
@@ -213,7 +216,7 @@ fn a_tma_box_misaligned_for_its_swizzle_is_caught() {
     ];
     let map_addr = &map as *const TensorMap as usize;
     let copy = |offset: u32| {
-        let launch = Launch { kernel: "tma_swizzled", grid: (1, 1), threads: 32, smem_bytes: 4096 + 4 * b * b, regions: &regions };
+        let launch = Launch { kernel: "tma_swizzled", grid: (1, 1, 1), threads: 32, smem_bytes: 4096 + 4 * b * b, regions: &regions };
         // SAFETY: the map describes `matrix`, a region of the launch; the emulator checks the rest.
         emulator::launch(&launch, &|| unsafe {
             use emulator::api::*;
@@ -277,7 +280,7 @@ fn tma_launch(smem: u32, body: impl Fn(*const TensorMap, *mut f32) + Sync) -> (V
         Region { name: "map", start: &map as *const TensorMap as usize, len: size_of::<TensorMap>(), writable: false },
         Region { name: "out", start: out.as_mut_ptr() as usize, len: 4 * out.len(), writable: true },
     ];
-    let launch = Launch { kernel: "tma", grid: (1, 1), threads: 32, smem_bytes: smem, regions: &regions };
+    let launch = Launch { kernel: "tma", grid: (1, 1, 1), threads: 32, smem_bytes: smem, regions: &regions };
     let (map_addr, out_addr) = (&map as *const TensorMap as usize, out.as_mut_ptr() as usize);
     let result = emulator::launch(&launch, &|| body(map_addr as *const TensorMap, out_addr as *mut f32));
     (matrix, out, result)
@@ -336,7 +339,7 @@ fn tma_store_launch(x: i32, y: i32, mistake: StoreMistake) -> (Vec<f32>, Result<
         Region { name: "matrix", start: matrix.as_ptr() as usize, len: 4 * matrix.len(), writable: true },
         Region { name: "map", start: &map as *const TensorMap as usize, len: size_of::<TensorMap>(), writable: false },
     ];
-    let launch = Launch { kernel: "tma_store", grid: (1, 1), threads: 64, smem_bytes: 1024, regions: &regions };
+    let launch = Launch { kernel: "tma_store", grid: (1, 1, 1), threads: 64, smem_bytes: 1024, regions: &regions };
     let map_addr = &map as *const TensorMap as usize;
     let result = emulator::launch(&launch, &|| unsafe {
         let smem = dynamic_shared::<f32>();
@@ -400,7 +403,7 @@ fn swizzles_xor_the_chunk_with_the_row() {
 
 /// One block of 64 threads running `body`, no memory.
 fn bare_launch(body: impl Fn() + Sync) -> Result<(), emulator::Fault> {
-    let launch = Launch { kernel: "bare", grid: (1, 1), threads: 64, smem_bytes: 0, regions: &[] };
+    let launch = Launch { kernel: "bare", grid: (1, 1, 1), threads: 64, smem_bytes: 0, regions: &[] };
     emulator::launch(&launch, &body)
 }
 
@@ -443,7 +446,7 @@ fn tensor_core_tile(a: &[u16], b: &[u16], valid_cols: u32) -> Result<Vec<f32>, e
         Region { name: "A", start: a.as_ptr() as usize, len: 512, writable: false },
         Region { name: "B", start: b.as_ptr() as usize, len: 512, writable: false },
     ];
-    let launch = Launch { kernel: "tensor_core_tile", grid: (1, 1), threads: 32, smem_bytes: 1024, regions: &regions };
+    let launch = Launch { kernel: "tensor_core_tile", grid: (1, 1, 1), threads: 32, smem_bytes: 1024, regions: &regions };
     let (pa, pb) = (a.as_ptr() as usize, b.as_ptr() as usize);
     emulator::launch(&launch, &|| unsafe {
         let smem = shared_address(dynamic_shared::<u8>());
@@ -501,7 +504,7 @@ fn reading_cp_async_data_before_the_barrier_is_a_race() {
     // Thread 1 reads the chunk thread 0 copied, after its own wait but with no barrier.
     let src = [1.0f32; 4];
     let regions = [Region { name: "src", start: src.as_ptr() as usize, len: 16, writable: false }];
-    let launch = Launch { kernel: "cp_async_race", grid: (1, 1), threads: 32, smem_bytes: 64, regions: &regions };
+    let launch = Launch { kernel: "cp_async_race", grid: (1, 1, 1), threads: 32, smem_bytes: 64, regions: &regions };
     let p = src.as_ptr() as usize;
     let fault = emulator::launch(&launch, &|| unsafe {
         use emulator::api::*;
@@ -551,7 +554,7 @@ fn wgmma_multiplies_tma_loaded_128_byte_swizzled_tiles() {
         Region { name: "maps", start: maps.as_ptr() as usize, len: 256, writable: false },
     ];
     let out = Mutex::new(vec![f32::NAN; 4096]);
-    let launch = Launch { kernel: "wgmma_tile", grid: (1, 1), threads: 128, smem_bytes: 1024 + 2 * 8192, regions: &regions };
+    let launch = Launch { kernel: "wgmma_tile", grid: (1, 1, 1), threads: 128, smem_bytes: 1024 + 2 * 8192, regions: &regions };
     let map_ptr = maps.as_ptr() as usize;
     emulator::launch(&launch, &|| unsafe {
         let bar = shared_address(dynamic_shared::<u8>());
@@ -620,7 +623,7 @@ fn ldmatrix_lesson_fragments_follow_the_documented_layout() {
             Region { name: "out", start: out.as_mut_ptr() as usize, len: 256, writable: true },
         ];
         let smem = 2 * kernels_gpu::lessons::LDMATRIX_TILE;
-        let launch = Launch { kernel: "lesson_ldmatrix_x2", grid: (2, 1), threads: 512, smem_bytes: smem, regions: &regions };
+        let launch = Launch { kernel: "lesson_ldmatrix_x2", grid: (2, 1, 1), threads: 512, smem_bytes: smem, regions: &regions };
         let (offsets, out_addr) = (pattern.offsets.as_ptr() as usize, out.as_mut_ptr() as usize);
         emulator::launch(&launch, &|| unsafe { kernels_gpu::lessons::ldmatrix_x2_lesson(offsets as *const u32, out_addr as *mut u32) }).unwrap();
         for lane in 0..32usize {

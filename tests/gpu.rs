@@ -9,18 +9,26 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use rgemm::catalog::{self, Dtype, Kernel};
 use rgemm::check::{self, Inputs};
+use rgemm::baseline::Library;
 use rgemm::verify::{verify, verify_with, Operands, Reference, MIN_GUARD_BYTES};
 use rgemm::{Gpu, Problem};
 
-/// The problem a kernel is tested on: kernels that load through the copy engine (TMA) need N and
-/// K multiples of 4 (16-byte rows; the catalog rejects the rest, see tests/catalog.rs), so for them
-/// N and K are rounded up to the next multiple of 4. Every other kernel gets the problem as drawn.
+/// The problem a kernel is tested on, in the kernel's layout: kernels that load through the copy
+/// engine (TMA) need 16-byte rows (the catalog rejects the rest, see tests/catalog.rs), so for
+/// them the sizes that are stored row lengths (K or M for A, N or K for B, N for C) are rounded
+/// up to whole 16 bytes. Every other kernel gets the sizes as drawn.
 fn fit(kernel: Kernel, problem: &Problem) -> Problem {
-    if kernel.spec.tensor_maps.is_none() {
-        return *problem;
+    let layout = kernel.spec.layout;
+    let (mut m, mut n, mut k) = (problem.m as u64, problem.n as u64, problem.k as u64);
+    if kernel.spec.tensor_maps.is_some() {
+        let align = (16 / kernel.spec.dtype.bytes()) as u64;
+        let round = |v: &mut u64| *v = v.next_multiple_of(align);
+        round(if layout.a.is_t() { &mut m } else { &mut k });
+        round(if layout.b.is_t() { &mut k } else { &mut n });
+        round(&mut n);
     }
-    let per_16_bytes = 16 / kernel.spec.dtype.bytes();
-    Problem { n: problem.n.next_multiple_of(per_16_bytes), k: problem.k.next_multiple_of(per_16_bytes), ..*problem }
+    Problem::general(m, n, k, problem.alpha, problem.beta, layout, Default::default(), rgemm::Batch::packed(1))
+        .expect("a valid problem stays valid with its sizes rounded up")
 }
 
 fn check(gpu: &Gpu, kernel: Kernel, problem: &Problem, seed: u64) -> Result<(), TestCaseError> {
@@ -43,16 +51,21 @@ fn the_check_catches_wrong_results() {
     let kernel = catalog::all().next().unwrap();
     for (m, n, k, beta) in [(33, 17, 9, 0.0), (33, 17, 9, 0.5), (1100, 1100, 1000, 0.0)] {
         let p = Problem::new(m, n, k, 1.0, beta).unwrap();
-        // SAFETY (each launch below): A and B are read within the problem's K; C's extra row, if
-        // any, lies in C's guard band (at least one row long).
-        let launch = |q: Problem| move |ops: &Operands| unsafe { gpu.launch(kernel, &q, ops.a_addr(gpu), ops.b_addr(gpu), ops.c_addr(gpu)) };
-        let skipped = verify_with(gpu, &p, kernel.spec.dtype, 7, |_| Ok(())).unwrap();
+        let launch = |q: Problem| {
+            move |ops: &Operands| {
+                let (a, b, c) = ops.addresses(gpu);
+                // SAFETY: deliberately wrong sizes; the guard bands around C and the NaN-free
+                // operands absorb the overrun of one row or one K (that is what is tested).
+                unsafe { gpu.launch(kernel, &kernel.geometry(&q)?, &q, a, b, c) }
+            }
+        };
+        let skipped = verify_with(gpu, &p, kernel.spec.dtype, 7, |_| Ok(())).unwrap().0;
         assert!(!skipped.passed(), "no launch at all passed: {skipped}");
-        let short_k = verify_with(gpu, &p, kernel.spec.dtype, 7, launch(Problem { k: k as u32 - 1, ..p })).unwrap();
+        let short_k = verify_with(gpu, &p, kernel.spec.dtype, 7, launch(Problem { k: k as u32 - 1, lda: k as u32 - 1, ..p })).unwrap().0;
         assert!(!short_k.passed(), "K - 1 passed: {short_k}");
-        let tall = verify_with(gpu, &p, kernel.spec.dtype, 7, launch(Problem { m: m as u32 + 1, ..p })).unwrap();
+        let tall = verify_with(gpu, &p, kernel.spec.dtype, 7, launch(Problem { m: m as u32 + 1, ..p })).unwrap().0;
         assert!(!tall.passed() && tall.guard_writes > 0, "a write past C passed: {tall}");
-        assert!(verify_with(gpu, &p, kernel.spec.dtype, 7, |ops| ops.launch(gpu, kernel)).unwrap().passed());
+        assert!(verify_with(gpu, &p, kernel.spec.dtype, 7, launch(p)).unwrap().0.passed());
     }
 }
 
@@ -75,21 +88,25 @@ fn stray_writes_far_past_c_and_into_the_inputs_are_caught() {
                 continue;
             }
             let verdict = verify_with(gpu, &p, Dtype::F32, 3, |ops| {
-                ops.launch(gpu, kernel)?;
+                ops.launch(gpu, kernel, &kernel.geometry(&p)?)?;
+                let (a, b, c) = ops.addresses(gpu);
                 // SAFETY: one float at `past` bytes beyond C, inside C's guard band.
-                unsafe { gpu.launch(kernel, &one, ops.a_addr(gpu), ops.b_addr(gpu), ops.c_addr(gpu) + c_bytes + past) }
+                unsafe { gpu.launch(kernel, &kernel.geometry(&one)?, &one, a, b, c + c_bytes + past) }
             })
-            .unwrap();
+            .unwrap()
+            .0;
             assert!(!verdict.passed() && verdict.guard_writes == 1 && verdict.comparison.passed(), "{past} bytes past C: {verdict}");
         }
         for (name, into) in [("A", 0), ("B", 1)] {
             let verdict = verify_with(gpu, &p, Dtype::F32, 3, |ops| {
-                ops.launch(gpu, kernel)?;
-                let target = if into == 0 { ops.a_addr(gpu) } else { ops.b_addr(gpu) };
-                // SAFETY: one float written at the start of A or B, which hold at least 9 floats.
-                unsafe { gpu.launch(kernel, &one, ops.a_addr(gpu), ops.b_addr(gpu), target + 4) }
+                ops.launch(gpu, kernel, &kernel.geometry(&p)?)?;
+                let (a, b, _) = ops.addresses(gpu);
+                let target = if into == 0 { a } else { b };
+                // SAFETY: one float written at element 1 of A or B, which hold at least 9 floats.
+                unsafe { gpu.launch(kernel, &kernel.geometry(&one)?, &one, a, b, target + 4) }
             })
-            .unwrap();
+            .unwrap()
+            .0;
             assert!(!verdict.passed() && verdict.input_writes == 1 && verdict.comparison.passed(), "a write into {name}: {verdict}");
         }
     }
@@ -140,12 +157,13 @@ fn one_wrong_element_fails_at_8192_cubed() {
         let delta = 1e-3 * rows[row] * cols[col];
         let bump = Problem::new(1, 1, 1, delta as f32, 1.0).unwrap();
         let wrong = verify_with(gpu, &p, dtype, 31, |ops| {
-            ops.launch(gpu, kernel)?;
-            let target = ops.c_addr(gpu) + 4 * (row * 8192 + col) as u64;
+            ops.launch(gpu, kernel, &kernel.geometry(&p)?)?;
+            let target = ops.addresses(gpu).2 + 4 * (row * 8192 + col) as u64;
             // SAFETY: C[row, col] += delta·1·1: a 1×1×1 product on one float of C.
-            unsafe { gpu.cublas_gemm(Dtype::F32, &bump, one.addr(gpu), one.addr(gpu), target) }
+            unsafe { gpu.cublas(Library::Classic, Dtype::F32, &bump, one.addr(gpu), one.addr(gpu), target) }
         })
-        .unwrap();
+        .unwrap()
+        .0;
         assert!(!wrong.passed() && wrong.comparison.over == 1, "{}: {wrong}", kernel.name());
     }
 }
@@ -161,10 +179,12 @@ fn operands_launch_their_own_problem_only() {
     let ops = Operands::upload(&gpu, &p, &inputs).unwrap();
     assert_eq!(ops.problem(), &p);
     let bf16 = catalog::ladder(Dtype::Bf16)[0];
-    assert!(ops.launch(&gpu, bf16).is_err(), "a bf16 kernel on f32 operands");
+    assert!(bf16.geometry(&p).is_err() || ops.launch(&gpu, bf16, &bf16.geometry(&p).unwrap()).is_err(), "a bf16 kernel on f32 operands");
     let kernel = catalog::all().next().unwrap();
+    let other = Problem::new(71, 50, 30, 1.0, 0.0).unwrap();
+    assert!(ops.launch(&gpu, kernel, &kernel.geometry(&other).unwrap()).is_err() || kernel.geometry(&other).unwrap() == kernel.geometry(&p).unwrap());
     let timed = rgemm::verify::time_against_cublas(&gpu, kernel, &ops, 1, 2).unwrap();
-    assert!(timed.kernel.median_ms() > 0.0 && timed.cublas.median_ms() > 0.0);
+    assert!(timed.kernel.median_ms() > 0.0 && timed.best_cublas().1.median_ms() > 0.0);
     let outcome = ops.inspect(&gpu).unwrap();
     assert_eq!((outcome.c.len(), outcome.guard_writes, outcome.input_writes), (70 * 50, 0, 0));
 }

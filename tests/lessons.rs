@@ -21,7 +21,7 @@ fn tma_box_reads_zeros_outside_the_matrix() {
     let src = gpu.upload(&matrix).unwrap();
     let f = gpu.entry("lesson_tma_box", 1024 + 4 * (b * b) as u32).unwrap();
     for (x, y) in [(48, 40), (0, 0), (-8, 50), (16, -3)] {
-        let map = tma::encode(Dtype::F32, src.addr(&gpu), N as u32, N as u32, b as u32, b as u32, Swizzle::None).unwrap();
+        let map = tma::encode_2d(Dtype::F32, src.addr(&gpu), N as u32, N as u32, b as u32, b as u32, Swizzle::None).unwrap();
         let map_dev = gpu.upload(&map).unwrap();
         let out = gpu.upload(&vec![f32::NAN; (b * b) as usize]).unwrap();
         let (map_addr, out_addr) = (map_dev.addr(&gpu), out.addr(&gpu));

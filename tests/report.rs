@@ -66,6 +66,10 @@ pub fn synthetic() -> Report {
         ],
         sizes: vec![
             SizeRecord {
+                layout: None,
+                batch: None,
+                cublas_classic: None,
+                cublas_lt: None,
                 m: 4096,
                 n: 4096,
                 k: 4096,
@@ -79,6 +83,10 @@ pub fn synthetic() -> Report {
                 ],
             },
             SizeRecord {
+                layout: None,
+                batch: None,
+                cublas_classic: None,
+                cublas_lt: None,
                 m: 3001,
                 n: 2999,
                 k: 3003,
@@ -92,6 +100,10 @@ pub fn synthetic() -> Report {
                 ],
             },
             SizeRecord {
+                layout: None,
+                batch: None,
+                cublas_classic: None,
+                cublas_lt: None,
                 m: 65536,
                 n: 65536,
                 k: 65536,
@@ -118,7 +130,7 @@ fn shapes_parse_squares_triples_and_lists() {
     assert_eq!(parse_shape("3001×2999×3003").unwrap(), (3001, 2999, 3003));
     assert_eq!(parse_shapes("1024,2048,4096x4096x1024,1024").unwrap(), vec![(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 1024)]);
     assert_eq!(shape_name((3001, 2999, 3003)), "3001x2999x3003");
-    for bad in ["", "0", "-4", "abc", "4096x4096", "1x2x3x4", "1024,,2048", "1024,", "4096x0x1", "4294967296"] {
+    for bad in ["", "0", "-4", "abc", "4096x4096", "1x2x3x4x5", "4096:nx", "1024,,2048", "1024,", "4096x0x1", "4294967296"] {
         let e = parse_shapes(bad).unwrap_err();
         assert!(matches!(e, Error::InvalidProblem(_)), "{bad}: {e}");
         assert_eq!(e.to_string().lines().count(), 1, "{e}");

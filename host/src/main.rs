@@ -8,10 +8,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use rgemm::bench::{self, Plan};
 use rgemm::catalog::{self, Dtype, Kernel};
-use rgemm::problem::{self, Shape};
+use rgemm::baseline::Library;
+use rgemm::problem::{self, Batch, Case, Layout, LeadingDims, Shape};
 use rgemm::report::{self, Report};
-use rgemm::verify::{self, Operands};
-use rgemm::{check, chart, emulate, ptx, Error, Gpu, Problem};
+use rgemm::verify;
+use rgemm::{chart, emulate, ptx, Error, Gpu, Problem};
 
 #[derive(Parser)]
 #[command(name = "rgemm", version, about = "GEMM kernels in Rust on the GPU, checked and timed against cuBLAS")]
@@ -50,6 +51,13 @@ enum Command {
         #[arg(long, default_value_t = 1024, allow_negative_numbers = true)]
         blocks: u32,
     },
+    /// Draw the book's figures and measured-number tables from the kernels' code and the bench
+    /// JSON in docs/perf (no GPU needed); writes book/src/figures and book/src/generated.
+    Figures {
+        /// Repository root.
+        #[arg(long, default_value = ".")]
+        repo: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -71,9 +79,22 @@ struct BenchArgs {
     /// best configuration.
     #[arg(long)]
     kernel: Vec<String>,
-    /// Comma-separated sizes: N for N×N×N or MxNxK [default: 1024,2048,4096,8192,4096x4096x1024,8192x1024x4096,3001x2999x3003]
-    #[arg(long, value_parser = parse_shapes, allow_hyphen_values = true)]
-    sizes: Option<ShapeList>,
+    /// Comma-separated sizes: N for N×N×N, MxNxK or BxMxNxK (a batch of B), each optionally
+    /// with :nn, :nt, :tn or :tt [default: 1024,2048,4096,8192,4096x4096x1024,8192x1024x4096,3001x2999x3003]
+    #[arg(long, value_parser = parse_cases, allow_hyphen_values = true, conflicts_with = "suite")]
+    sizes: Option<CaseList>,
+    /// A named suite of cases instead of --sizes: `real` (LLM linear layers, unaligned, deep K,
+    /// batched, the four layouts), each run by the kernel the automatic choice picks.
+    #[arg(long, value_parser = ["real"])]
+    suite: Option<String>,
+    /// Layout for every size that names none (nn, nt, tn, tt).
+    #[arg(long, value_parser = parse_layout)]
+    layout: Option<Layout>,
+    /// Batch count for every size that names none.
+    #[arg(long, value_parser = parse_size, allow_hyphen_values = true)]
+    batch: Option<u64>,
+    #[command(flatten)]
+    ld: LdArgs,
     /// Element type of A and B: f32, bf16 or f16 [default: f32, or the type of the --kernel names]
     #[arg(long, value_parser = parse_dtype)]
     dtype: Option<Dtype>,
@@ -132,13 +153,54 @@ struct TimingArgs {
     no_flush: bool,
 }
 
+/// Leading dimensions (`run`, `check`, `bench`); each defaults to the stored row length.
+#[derive(clap::Args, Clone, Copy)]
+struct LdArgs {
+    /// Elements between rows of A as stored (at least K, or M for layouts tn/tt).
+    #[arg(long, value_parser = parse_size, allow_hyphen_values = true)]
+    lda: Option<u64>,
+    /// Elements between rows of B as stored (at least N, or K for layouts nt/tt).
+    #[arg(long, value_parser = parse_size, allow_hyphen_values = true)]
+    ldb: Option<u64>,
+    /// Elements between rows of C (at least N).
+    #[arg(long, value_parser = parse_size, allow_hyphen_values = true)]
+    ldc: Option<u64>,
+}
+
+impl LdArgs {
+    fn dims(&self) -> LeadingDims {
+        LeadingDims { lda: self.lda, ldb: self.ldb, ldc: self.ldc }
+    }
+}
+
+/// Layout, leading dimensions and batch of `run` and `check`.
+#[derive(clap::Args, Clone, Copy)]
+struct ShapeArgs {
+    /// How A and B are stored: nn (row-major), nt (B stored N×K), tn (A stored K×M), tt.
+    #[arg(long, default_value = "nn", value_parser = parse_layout)]
+    layout: Layout,
+    #[command(flatten)]
+    ld: LdArgs,
+    /// Products in a strided batch (matrices packed one after another).
+    #[arg(long, default_value = "1", value_parser = parse_size, allow_hyphen_values = true)]
+    batch: u64,
+}
+
+impl ShapeArgs {
+    fn problem(&self, m: u64, n: u64, k: u64, alpha: f32, beta: f32) -> Result<Problem, Error> {
+        Problem::general(m, n, k, alpha, beta, self.layout, self.ld.dims(), Batch::packed(self.batch))
+    }
+}
+
 impl TimingArgs {
-    fn plan(&self, command: &str, dtype: Dtype, kernels: Vec<Kernel>, sizes: Vec<Shape>) -> Plan {
+    fn plan(&self, command: &str, dtype: Dtype, kernels: Vec<Kernel>, sizes: Vec<Case>) -> Plan {
         Plan {
             command: command.into(),
             dtype,
+            auto: kernels.is_empty(),
             kernels,
             sizes,
+            ld: LeadingDims::default(),
             warmup: self.warmup as usize,
             iters: self.iters as usize,
             seed: self.seed,
@@ -182,6 +244,8 @@ struct CheckArgs {
     /// Run on the CPU emulator instead of the GPU (no GPU needed).
     #[arg(long)]
     emulate: bool,
+    #[command(flatten)]
+    shape: ShapeArgs,
     /// Skip (with a `SKIPPED name: reason` line) named kernels that cannot run this problem, such
     /// as TMA kernels when N or K is not a multiple of 4, instead of failing. Without --kernel,
     /// every kernel is checked and such kernels are always skipped this way.
@@ -218,6 +282,8 @@ struct RunArgs {
     /// accesses, races and barrier errors; no timing (CPU time says nothing about the GPU).
     #[arg(long)]
     emulate: bool,
+    #[command(flatten)]
+    shape: ShapeArgs,
 }
 
 /// Sizes are read as u64 so that a negative or oversized value gets a sentence, not a wrap.
@@ -227,10 +293,14 @@ fn parse_size(s: &str) -> Result<u64, String> {
 
 /// The value of `--sizes` (a newtype, so clap takes the list as one value).
 #[derive(Clone, Debug)]
-struct ShapeList(Vec<Shape>);
+struct CaseList(Vec<Case>);
 
-fn parse_shapes(s: &str) -> Result<ShapeList, String> {
-    problem::parse_shapes(s).map(ShapeList).map_err(|e| e.to_string())
+fn parse_cases(s: &str) -> Result<CaseList, String> {
+    problem::parse_cases(s).map(CaseList).map_err(|e| e.to_string())
+}
+
+fn parse_layout(s: &str) -> Result<Layout, String> {
+    Layout::named(s.trim()).ok_or_else(|| format!("'{s}' is not a layout; use nn, nt, tn or tt"))
 }
 
 fn parse_shape(s: &str) -> Result<Shape, String> {
@@ -276,6 +346,10 @@ fn main() -> ExitCode {
         Command::Lesson { name: LessonName::Ldmatrix, blocks } => lesson_ldmatrix(blocks),
         Command::Lesson { name: LessonName::CpAsyncNoBarrier, .. } => lesson("cp_async_no_barrier"),
         Command::Lesson { name: LessonName::CpAsyncWithBarrier, .. } => lesson("cp_async_with_barrier"),
+        Command::Figures { repo } => rgemm::figures::write(&repo).map_err(Error::InvalidArgument).map(|written| {
+            println!("wrote {} files under {}", written.len(), repo.display());
+            ExitCode::SUCCESS
+        }),
     };
     match result {
         Ok(code) => code,
@@ -291,7 +365,7 @@ fn main() -> ExitCode {
 fn one_line(e: &clap::Error) -> String {
     use clap::error::ErrorKind;
     if matches!(e.kind(), ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
-        return "error: a command is needed: list, run, check, bench, tune, chart or lesson".into();
+        return "error: a command is needed: list, run, check, bench, tune, chart, lesson or figures".into();
     }
     let rendered = e.render().to_string();
     let parts: Vec<&str> = rendered.lines().take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information")).map(str::trim).filter(|l| !l.is_empty()).collect();
@@ -382,9 +456,9 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     // Everything that can be checked without a GPU is checked first.
     let default = if args.emulate { 128 } else { 2048 };
     let size = |v: Option<u64>| v.unwrap_or(default);
-    let problem = Problem::new(size(args.m), size(args.n), size(args.k), args.alpha, args.beta)?;
+    let problem = args.shape.problem(size(args.m), size(args.n), size(args.k), args.alpha, args.beta)?;
     let kernel: Kernel = catalog::resolve(&args.kernel, &problem)?;
-    kernel.launch(&problem)?;
+    kernel.geometry(&problem)?;
     if args.emulate {
         return run_emulated(kernel, &problem, args.seed);
     }
@@ -397,16 +471,23 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     if catalog::best_alias(&args.kernel).is_some() {
         println!("best     {} is {} for this problem", args.kernel, kernel.name());
     }
-    let verdict = verify::verify(&gpu, kernel, &problem, args.seed)?;
-
-    let inputs = check::Inputs::random(&problem, kernel.spec.dtype, args.seed);
-    let ops = Operands::upload(&gpu, &problem, &inputs)?;
+    let geometry = kernel.geometry(&problem)?;
+    let (verdict, ops) = verify::verify_with(&gpu, &problem, kernel.spec.dtype, args.seed, |ops| ops.launch(&gpu, kernel, &geometry))?;
     let cmp = verify::time_against_cublas(&gpu, kernel, &ops, 3, args.iters as usize)?;
-    let (k_ms, c_ms) = (cmp.kernel.median_ms(), cmp.cublas.median_ms());
+    let k_ms = cmp.kernel.median_ms();
     println!("kernel   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", kernel.name(), k_ms, problem.tflops(k_ms), 100.0 * cmp.kernel.spread());
-    let baseline = if kernel.spec.dtype == catalog::Dtype::F32 { "cublasSgemm".to_string() } else { format!("cublasGemmEx {}", kernel.spec.dtype.name()) };
-    println!("cuBLAS   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", baseline, c_ms, problem.tflops(c_ms), 100.0 * cmp.cublas.spread());
-    println!("ratio    {:.1}% of cuBLAS (median of {} launches each)", 100.0 * c_ms / k_ms, args.iters);
+    let classic = if kernel.spec.dtype == catalog::Dtype::F32 { "cublasSgemm".to_string() } else { format!("cublasGemmEx {}", kernel.spec.dtype.name()) };
+    for (library, timing) in Library::ALL.iter().zip(&cmp.cublas) {
+        let name = match library {
+            Library::Classic => classic.clone(),
+            Library::Lt => "cublasLtMatmul (heuristic, 32 MiB workspace)".to_string(),
+        };
+        let ms = timing.median_ms();
+        println!("cuBLAS   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", name, ms, problem.tflops(ms), 100.0 * timing.spread());
+    }
+    let (best, best_timing) = cmp.best_cublas();
+    let c_ms = best_timing.median_ms();
+    println!("ratio    {:.1}% of the best cuBLAS ({}; median of {} launches each)", 100.0 * c_ms / k_ms, best.name(), args.iters);
     println!("check    {verdict}");
     Ok(if verdict.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
@@ -453,7 +534,7 @@ fn print_checks(kernels: &[Kernel], mut verify: impl FnMut(Kernel) -> Result<ver
 }
 
 fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
-    let problem = Problem::new(args.m, args.n, args.k, args.alpha, args.beta)?;
+    let problem = args.shape.problem(args.m, args.n, args.k, args.alpha, args.beta)?;
     let kernels: Vec<Kernel> = if args.kernel.is_empty() {
         catalog::all().collect()
     } else {
@@ -469,7 +550,7 @@ fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
     let gpu = if args.emulate { None } else { Some(Gpu::open()?) };
     let mut runnable = Vec::new();
     for kernel in kernels {
-        match kernel.launch(&problem) {
+        match kernel.geometry(&problem) {
             Ok(_) => runnable.push(kernel),
             // Named kernels must run; the whole catalog skips what this size excludes, and says so.
             Err(Error::Unsupported { reason, .. }) if args.skip_unsupported || args.kernel.is_empty() => println!("SKIPPED {}: {reason}", kernel.name()),
@@ -558,15 +639,32 @@ fn create_dir(dir: &Path) -> Result<(), Error> {
 }
 
 fn bench_command(args: &BenchArgs) -> Result<ExitCode, Error> {
-    let (kernels, dtype) = bench_kernels(&args.kernel, args.dtype)?;
-    let sizes = args.sizes.clone().map_or_else(|| bench::DEFAULT_SIZES.to_vec(), |list| list.0);
+    let (kernels, dtype) = if args.suite.is_some() {
+        if !args.kernel.is_empty() {
+            return Err(Error::InvalidArgument("--suite runs the automatic choice for each case; leave out --kernel".into()));
+        }
+        (Vec::new(), args.dtype.unwrap_or(Dtype::F32))
+    } else {
+        bench_kernels(&args.kernel, args.dtype)?
+    };
+    let mut sizes = if args.suite.is_some() { problem::real_suite() } else { args.sizes.clone().map_or_else(|| bench::DEFAULT_SIZES.to_vec(), |list| list.0) };
+    for case in &mut sizes {
+        if let Some(layout) = args.layout.filter(|_| case.layout == Layout::NN) {
+            case.layout = layout;
+        }
+        if let Some(batch) = args.batch.filter(|_| case.batch == 1) {
+            case.batch = batch;
+        }
+        case.problem(args.ld.dims())?;
+    }
     if let Some(font) = &args.font {
         chart::find_font(Some(font))?;
     }
     let gpu = Gpu::open()?;
     // Before the run, so that a folder that cannot be made fails now, not after it.
     create_dir(&args.out)?;
-    let plan = args.timing.plan("bench", dtype, kernels, sizes);
+    let mut plan = args.timing.plan("bench", dtype, kernels, sizes);
+    plan.ld = args.ld.dims();
     let report = run_plan(&gpu, &plan)?;
     print!("{}", report::table(&report));
     write_outputs(&report, &args.out, args.font.as_deref())?;
@@ -618,7 +716,7 @@ fn tune_command(args: &TuneArgs) -> Result<ExitCode, Error> {
     if let Some(parent) = args.json.as_deref().and_then(Path::parent).filter(|p| !p.as_os_str().is_empty()) {
         create_dir(parent)?;
     }
-    let plan = args.timing.plan("tune", args.dtype, kernels, vec![args.size]);
+    let plan = args.timing.plan("tune", args.dtype, kernels, vec![Case::plain(args.size)]);
     let report = run_plan(&gpu, &plan)?;
     print!("{}", report::tune_table(&report));
     if let Some(path) = &args.json {

@@ -131,7 +131,7 @@ fn list_shows_every_kernel_with_its_resources_and_sizes() {
         assert!(line.contains(&k.size_rule()), "{line}");
     }
     let tma = text.lines().find(|l| l.trim_start().starts_with("sgemm_11_")).expect("a rung-11 kernel");
-    assert!(tma.contains("K, N multiples of 4"), "{tma}");
+    assert!(tma.contains("nn, lda, ldb multiples of 4"), "{tma}");
 }
 
 #[test]
@@ -294,6 +294,10 @@ fn chart_draws_a_report_without_a_gpu() {
         seed: 1,
         kernels: vec![KernelRecord { name: KERNEL.into(), rung: 3, label: "r3".into() }],
         sizes: vec![SizeRecord {
+            layout: None,
+            batch: None,
+            cublas_classic: None,
+            cublas_lt: None,
             m: 1024,
             n: 1024,
             k: 1024,

@@ -376,7 +376,6 @@ impl<
 
 entries! {
     elem = f32;
-    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2 => Warptile<128, 128, 8, 64, 32, 8, 8>,
     sgemm_09_warptile_128x128x16_w32x64_t8x8_s2 => Warptile<128, 128, 16, 32, 64, 8, 8>,
     sgemm_09_warptile_128x128x16_w64x32_t8x8_s2 => Warptile<128, 128, 16, 64, 32, 8, 8>,
     sgemm_09_warptile_64x128x8_w32x64_t8x8_s2 => Warptile<64, 128, 8, 32, 64, 8, 8>,

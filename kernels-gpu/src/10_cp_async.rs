@@ -158,8 +158,8 @@ impl<
         let a = gemm.a().window(row0, 0);
         let b = gemm.b().window(0, col0);
         // 16-byte copies need every row (and the base) 16-byte aligned; same for the whole block.
-        let a_vec = gemm.k % 4 == 0 && gemm.a as usize % 16 == 0;
-        let b_vec = gemm.n % 4 == 0 && gemm.b as usize % 16 == 0;
+        let a_vec = gemm.lda % 4 == 0 && gemm.a as usize % 16 == 0;
+        let b_vec = gemm.ldb % 4 == 0 && gemm.b as usize % 16 == 0;
         let k_tiles = gemm.k.div_ceil(BK as u32);
         // A block whose tiles lie wholly inside A and B, every slice full and every row aligned,
         // copies without edge checks or zero-fill sizes (the whole block decides once).

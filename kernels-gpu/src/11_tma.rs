@@ -207,8 +207,8 @@ impl<
                     unsafe {
                         // Whole boxes, zero-filled parts included, count as transaction bytes.
                         mbarrier_arrive_expect_tx(full(s), Self::STAGE_BYTES as u32);
-                        tma_load_2d(a_addr(s), map_a, k0, row0 as i32, full(s));
-                        tma_load_2d(b_addr(s), map_b, col0 as i32, k0, full(s));
+                        tma_load_3d(a_addr(s), map_a, k0, row0 as i32, gemm.plane_a(gemm.z), full(s));
+                        tma_load_3d(b_addr(s), map_b, col0 as i32, k0, gemm.plane_b(gemm.z), full(s));
                     }
                     s += 1;
                     if s == STAGES {

@@ -520,10 +520,10 @@ impl<
 
 
 /// Whether the rows of A and of B start on 16-byte boundaries (so 16-byte `cp.async` applies):
-/// K (for A) or N (for B) a multiple of 8 elements, and the matrix itself 16-byte aligned.
+/// leading dimensions multiples of 8 elements, and the matrices themselves 16-byte aligned.
 #[inline(always)]
 pub(crate) fn aligned_rows<E>(gemm: &Gemm<E>) -> (bool, bool) {
-    (gemm.k % 8 == 0 && gemm.a as usize % 16 == 0, gemm.n % 8 == 0 && gemm.b as usize % 16 == 0)
+    (gemm.lda % 8 == 0 && gemm.a as usize % 16 == 0, gemm.ldb % 8 == 0 && gemm.b as usize % 16 == 0)
 }
 
 /// What a block needs to copy its K-tiles of A and B into shared memory: the block's windows of

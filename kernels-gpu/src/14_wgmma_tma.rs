@@ -98,8 +98,24 @@
 //! `_persistent_tmast` 82.2–99.1% over 11 (median 94.8%; it leads at 4096³ in every run), `_pairs`
 //! 84.7–98.3%. f16, `_persistent_pairs` (run 20): 95.6% at 4096³, 96.3% at 8192³. Clusters of two with pair or TMA stores stayed slower (82–88% at 8192³).
 //!
-//! **Limits.** The copy engine needs 16-byte-aligned rows: the catalog refuses this rung when K
-//! or N is not a multiple of 8 (bf16/f16), and `best` then falls back to rung 13.
+//! **Layouts (`L`: `Nn`, `Nt`, `Tn`, `Tt`).** wgmma reads each operand from shared memory in
+//! one of two arrangements, told apart by a transpose bit in the instruction: *K-major* (each
+//! row of the tile runs along K: row-major A, or B stored N×K as a linear layer's weight) or
+//! *MN-major* (rows run along M or N: row-major B, or A stored K×M). A K-major operand arrives
+//! in one box of 128-byte rows (`BM` or `BN` rows × 64 of K); an MN-major one in 64 × 64 panels
+//! (64 rows of K × 64 of M or N, the widest a 128-byte swizzle allows). The producer issues the
+//! boxes of the layout, the consumers build the matching descriptors (`descriptor`) and set the
+//! transpose bits (`wgmma`): the loop, the ring and the epilogue are the same for all four, so
+//! every layout runs at the speed of the tile, with no transposing copy.
+//!
+//! **Leading dimensions and batches.** The tensor maps carry the row pitch (`lda`, `ldb`, `ldc`)
+//! and a third dimension for the products of a strided batch (one plane for a broadcast operand,
+//! stride 0). A persistent launch walks the tiles of every product; an ordinary launch has one
+//! grid plane per product.
+//!
+//! **Limits.** The copy engine needs 16-byte-aligned rows and matrices: the catalog refuses this
+//! rung when a leading dimension or batch stride is not a multiple of 8 elements (bf16/f16, and
+//! 4 for f32 C with the TMA store), and `best` then falls back to rung 13.
 
 use crate::prelude::*;
 use core::marker::PhantomData;
@@ -141,19 +157,27 @@ const CONSUMER_REGS: u32 = 232;
 /// block of the cluster (see the module documentation).
 ///
 /// `EPILOGUE` picks how C is written (see [`epilogue`]).
-pub struct WgmmaTma<E, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool, const EPILOGUE: u32 = SCALAR>(
-    PhantomData<E>,
+///
+/// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the module
+/// documentation).
+pub struct WgmmaTma<E, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool, const EPILOGUE: u32 = SCALAR, L = Nn>(
+    PhantomData<(E, L)>,
 );
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool, const EPILOGUE: u32>
-    WgmmaTma<E, BM, BN, STAGES, CLUSTER, PERSISTENT, EPILOGUE>
+impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool, const EPILOGUE: u32, L: Storage>
+    WgmmaTma<E, BM, BN, STAGES, CLUSTER, PERSISTENT, EPILOGUE, L>
 {
     const BK: usize = 64;
     const CONSUMERS: usize = BM / 64;
     const THREADS: usize = 128 * (1 + Self::CONSUMERS);
     const A_BYTES: usize = SwizzledTile::bytes(BM, Self::BK);
+    /// One 64 × 64 panel of an operand stored MN-major (64 rows of K, 128-byte rows of M or N).
     #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
-    const B_PANEL_BYTES: usize = SwizzledTile::bytes(Self::BK, 64);
+    const PANEL_BYTES: usize = SwizzledTile::bytes(Self::BK, 64);
+    /// A stored K×M (`Op::T`): M-major panels; row-major A is K-major.
+    const A_T: bool = L::LAYOUT.a.is_t();
+    /// B stored N×K (`Op::T`): K-major; row-major B is N-major panels.
+    const B_T: bool = L::LAYOUT.b.is_t();
     const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(Self::BK, BN);
     /// With the TMA store, each consumer warpgroup stages C in two slice buffers of 64 rows × 32
     /// floats, after the stages, used in turn.
@@ -179,6 +203,32 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
         assert!(BN % Self::C_SLICE == 0 && (BN / Self::C_SLICE) % 2 == 0, "every tile ends on the second C buffer");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
     };
+
+    /// The descriptor of K-slice `kk` (16 deep) of an operand tile at shared address `tile`:
+    /// K-major (128-byte rows of K, 8-row groups 1024 bytes apart), or MN-major (64 × 64
+    /// panels [`PANEL_BYTES`](Self::PANEL_BYTES) apart, 16 rows of K per slice).
+    #[inline(always)]
+    fn descriptor(tile: u32, kk: usize, mn_major: bool) -> u64 {
+        if mn_major {
+            matrix_descriptor(tile + (kk * 16 * 128) as u32, Self::PANEL_BYTES as u32, 1024, Swizzle::B128)
+        } else {
+            matrix_descriptor(tile + (kk * 32) as u32, 16, 1024, Swizzle::B128)
+        }
+    }
+
+    /// One `m64nBNk16` wgmma with the transpose bits of the layout: A is M-major when stored
+    /// K×M, B is N-major when stored K×N.
+    #[inline(always)]
+    unsafe fn wgmma(acc: &mut [f32; 128], desc_a: u64, desc_b: u64) {
+        unsafe {
+            match (Self::A_T, Self::B_T) {
+                (false, false) => wgmma_m64k16::<E, BN, 0, 1>(acc, desc_a, desc_b, true),
+                (false, true) => wgmma_m64k16::<E, BN, 0, 0>(acc, desc_a, desc_b, true),
+                (true, false) => wgmma_m64k16::<E, BN, 1, 1>(acc, desc_a, desc_b, true),
+                (true, true) => wgmma_m64k16::<E, BN, 1, 0>(acc, desc_a, desc_b, true),
+            }
+        }
+    }
 
     /// A consumer warp is done reading the stage whose `empty` barrier is at `bar`: arrive on it
     /// in every block of the cluster (each one's producer writes into this block's stage).
@@ -233,7 +283,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
     /// is written again, its store (two slices back, possibly of the previous tile) must have read
     /// it, which that thread waits for before the barrier that opens the buffer.
     #[inline(always)]
-    unsafe fn store_through_tma(map_c: *const TensorMap, alpha: f32, acc: &[f32; 128], cw: u32, row0: u32, col0: u32) {
+    unsafe fn store_through_tma(map_c: *const TensorMap, alpha: f32, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
         let smem = dynamic_shared::<u8>();
         let base = shared_address(smem);
         let leader = thread_idx() % 128 == 0;
@@ -259,7 +309,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                 fence_proxy_async_shared();
                 named_barrier_sync::<128>(barrier);
                 if leader {
-                    unsafe { tma_store_2d(map_c, (col0 as usize + q * Self::C_SLICE) as i32, row0 as i32, base + buffer.offset()) };
+                    unsafe { tma_store_3d(map_c, (col0 as usize + q * Self::C_SLICE) as i32, row0 as i32, z as i32, base + buffer.offset()) };
                     bulk_commit_group();
                 }
             }
@@ -267,8 +317,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
     }
 }
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool, const EPILOGUE: u32> GemmKernel
-    for WgmmaTma<E, BM, BN, STAGES, CLUSTER, PERSISTENT, EPILOGUE>
+impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool, const EPILOGUE: u32, L: Storage> GemmKernel
+    for WgmmaTma<E, BM, BN, STAGES, CLUSTER, PERSISTENT, EPILOGUE, L>
 {
     type Elem = E;
     const SPEC: KernelSpec = {
@@ -281,14 +331,17 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
             Self::SMEM_BYTES as u32,
         )
         .with_tensor_maps(TensorMaps {
-            a_box: (BM as u32, 64),
+            // Boxes as the operands are stored: a K-major operand in one box of 128-byte rows,
+            // an MN-major one in 64 × 64 panels.
+            a_box: if Self::A_T { (64, 64) } else { (BM as u32, 64) },
             a_swizzle: Swizzle::B128,
-            b_box: (64, 64),
+            b_box: if Self::B_T { (BN as u32, 64) } else { (64, 64) },
             b_swizzle: Swizzle::B128,
             c_box: if EPILOGUE == TMA_STORE { Some((64, Self::C_SLICE as u32)) } else { None },
             c_swizzle: Swizzle::B128,
         })
-        .with_min_blocks_per_sm(1);
+        .with_min_blocks_per_sm(1)
+        .with_layout(L::LAYOUT);
         let spec = spec.with_cluster_m(CLUSTER);
         if PERSISTENT { spec.with_persistent() } else { spec }
     };
@@ -327,7 +380,14 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
         // Work is handed out per cluster: `CLUSTER` block rows × one block column of C, the
         // block of rank r taking row `CLUSTER · unit_row + r`.
         let (tiles_m, tiles_n) = (gemm.m.div_ceil(BM as u32 * CLUSTER), gemm.n.div_ceil(BN as u32));
-        let tiles = tiles_m * tiles_n;
+        // `max(1)`: never zero for a problem that exists, but the compiler cannot know that.
+        let tiles = (tiles_m * tiles_n).max(1);
+        // A persistent launch has one plane of blocks and walks the tiles of every product of the
+        // batch (tile `t` of product `t / tiles`); an ordinary launch has one plane per product
+        // and the entry point has already moved `gemm` to it.
+        let products = if PERSISTENT { gemm.batch } else { 1 };
+        let all_tiles = tiles * products;
+        let product = |t: u32| gemm.z + t / tiles;
         let k_tiles = gemm.k.div_ceil(Self::BK as u32);
         let (first_tile, tile_stride) = if CLUSTER > 1 { cluster_linear() } else { block_linear() };
         let rank = if CLUSTER > 1 { cluster_rank() } else { 0 };
@@ -341,29 +401,44 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
             if tid == 0 {
                 let mut it = 0u32;
                 let mut t = first_tile;
-                while t < tiles {
-                    let (um, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+                while t < all_tiles {
+                    let (um, tn) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
                     let tm = um * CLUSTER + rank;
                     let (row0, col0) = ((tm * BM as u32) as i32, (tn * BN as u32) as i32);
+                    let z = product(t);
                     for kt in 0..k_tiles {
                         let (s, round) = (stage_of(it), round_of(it));
                         let k0 = (kt * Self::BK as u32) as i32;
                         let stage = base + s * Self::STAGE_BYTES as u32;
+                        let (za, zb) = (gemm.plane_a(z), gemm.plane_b(z));
                         unsafe {
                             if round > 0 {
                                 // The consumers have released this stage's previous tile.
                                 mbarrier_wait(empty(s), (round - 1) & 1);
                             }
                             mbarrier_arrive_expect_tx(full(s), Self::STAGE_BYTES as u32);
-                            tma_load_2d(stage, map_a, k0, row0, full(s));
-                            for p in 0..BN / 64 {
-                                let dst = stage + (Self::A_BYTES + p * Self::B_PANEL_BYTES) as u32;
-                                let x = col0 + 64 * p as i32;
-                                if CLUSTER == 1 {
-                                    tma_load_2d(dst, map_b, x, k0, full(s));
-                                } else if p as u32 % CLUSTER == rank {
-                                    // This block's share of B, into every block of the cluster.
-                                    tma_load_2d_multicast(dst, map_b, x, k0, full(s), ((1u32 << CLUSTER) - 1) as u16);
+                            if Self::A_T {
+                                // A stored K×M: one 64 × 64 panel per consumer warpgroup.
+                                for p in 0..BM / 64 {
+                                    tma_load_3d(stage + (p * Self::PANEL_BYTES) as u32, map_a, row0 + 64 * p as i32, k0, za, full(s));
+                                }
+                            } else {
+                                tma_load_3d(stage, map_a, k0, row0, za, full(s));
+                            }
+                            let b_stage = stage + Self::A_BYTES as u32;
+                            if Self::B_T {
+                                // B stored N×K: one box of BN rows of 128 bytes.
+                                tma_load_3d(b_stage, map_b, k0, col0, zb, full(s));
+                            } else {
+                                for p in 0..BN / 64 {
+                                    let dst = b_stage + (p * Self::PANEL_BYTES) as u32;
+                                    let x = col0 + 64 * p as i32;
+                                    if CLUSTER == 1 {
+                                        tma_load_3d(dst, map_b, x, k0, zb, full(s));
+                                    } else if p as u32 % CLUSTER == rank {
+                                        // This block's share of B, into every block of the cluster.
+                                        tma_load_3d_multicast(dst, map_b, x, k0, zb, full(s), ((1u32 << CLUSTER) - 1) as u16);
+                                    }
                                 }
                             }
                         }
@@ -381,21 +456,23 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
             let lane = lane_idx();
             let mut it = 0u32;
             let mut t = first_tile;
-            while t < tiles {
-                let (um, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+            while t < all_tiles {
+                let (um, tn) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
                 let tm = um * CLUSTER + rank;
+                let z = product(t);
                 let mut acc = [0.0f32; 128];
                 for kt in 0..k_tiles {
                     let s = stage_of(it);
                     unsafe { mbarrier_wait(full(s), round_of(it) & 1) };
                     let stage = base + s * Self::STAGE_BYTES as u32;
-                    let a_rows = stage + cw * 64 * 128;
-                    let b_rows = stage + Self::A_BYTES as u32;
+                    // This warpgroup's 64 rows of A: 64 K-major rows, or M-major panel `cw`.
+                    let a_part = stage + cw * if Self::A_T { Self::PANEL_BYTES as u32 } else { 64 * 128 };
+                    let b_part = stage + Self::A_BYTES as u32;
                     wgmma_fence();
                     for kk in 0..Self::BK / 16 {
-                        let desc_a = matrix_descriptor(a_rows + (kk * 32) as u32, 16, 1024, Swizzle::B128);
-                        let desc_b = matrix_descriptor(b_rows + (kk * 16 * 128) as u32, Self::B_PANEL_BYTES as u32, 1024, Swizzle::B128);
-                        unsafe { wgmma_m64k16::<E, BN, 0, 1>(&mut acc, desc_a, desc_b, true) };
+                        let desc_a = Self::descriptor(a_part, kk, Self::A_T);
+                        let desc_b = Self::descriptor(b_part, kk, !Self::B_T);
+                        unsafe { Self::wgmma(&mut acc, desc_a, desc_b) };
                     }
                     wgmma_commit_group();
                     // Tile kt-1's group is done: its stage can be refilled.
@@ -413,9 +490,9 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                 // ANCHOR_END: consumer
 
                 let (row0, col0) = (tm * BM as u32 + cw * 64, tn * BN as u32);
-                let c = gemm.c();
+                let c = if PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
                 if EPILOGUE == TMA_STORE && c.beta == 0.0 {
-                    unsafe { Self::store_through_tma(map_c, c.alpha, &acc, cw, row0, col0) };
+                    unsafe { Self::store_through_tma(map_c, c.alpha, &acc, cw, row0, col0, z) };
                 } else {
                     Self::store_from_registers(&c, &acc, row0, col0);
                 }
@@ -442,16 +519,22 @@ entries! {
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<Bf16, 128, 256, 4, 1, true, PAIRS>,
     bgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<Bf16, 128, 256, 4, 1, false, TMA_STORE>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<Bf16, 128, 256, 4, 1, true, TMA_STORE>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<Bf16, 128, 256, 4, 1, true, PAIRS, Nt>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<Bf16, 128, 256, 4, 1, true, PAIRS, Tn>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<Bf16, 128, 256, 4, 1, true, PAIRS, Tt>,
 }
 
 /// The f16 instantiation: same kernel, the f16 wgmma.
 pub mod f16 {
     use super::{WgmmaTma, PAIRS};
-    use crate::spec::F16;
+    use crate::spec::{F16, Nt, Tn, Tt};
 
     entries! {
         elem = F16;
         hgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<F16, 128, 256, 4, 1, false>,
         hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<F16, 128, 256, 4, 1, true, PAIRS>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<F16, 128, 256, 4, 1, true, PAIRS, Nt>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<F16, 128, 256, 4, 1, true, PAIRS, Tn>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<F16, 128, 256, 4, 1, true, PAIRS, Tt>,
     }
 }

@@ -7,8 +7,8 @@
 //! }
 //! ```
 //! emits, on the GPU, `.visible .entry sgemm_03_smem_tiling_32x32x32(a, b, c, m, n, k, alpha, beta,
-//! tensor_maps)`
-//! calling `SmemTiling::<32>::run`, and on every target `pub const ENTRIES: &[KernelSpec]`
+//! tensor_maps, lda, ldb, ldc, batch, stride_a, stride_b, stride_c)` calling
+//! `SmemTiling::<32>::run` on the product of the batch that the block's `z` index names, and on every target `pub const ENTRIES: &[KernelSpec]`
 //! holding `SmemTiling::<32>::SPEC` under that name, and on the host `pub const EMULATED` with
 //! one [`EmulatedEntry`] per entry (same order) that runs it on the device emulator. Rust cannot
 //! give a generic function an unmangled symbol, so each configuration is named here, once.
@@ -16,8 +16,7 @@
 /// A kernel entry on the host: the PTX entry's parameters, A and B untyped (their element type is
 /// the kernel's `Dtype`). The caller runs it inside [`crate::device::emulator::launch`].
 #[cfg(not(target_arch = "nvptx64"))]
-pub type EmulatedEntry =
-    unsafe fn(a: *const u8, b: *const u8, c: *mut f32, m: u32, n: u32, k: u32, alpha: f32, beta: f32, tensor_maps: *const crate::layout::TensorMap);
+pub type EmulatedEntry = unsafe fn(args: &crate::layout::Gemm<u8>);
 
 // ANCHOR: macro
 macro_rules! entries {
@@ -38,18 +37,30 @@ macro_rules! entries {
                 alpha: f32,
                 beta: f32,
                 tensor_maps: *const $crate::layout::TensorMap,
+                lda: u32,
+                ldb: u32,
+                ldc: u32,
+                batch: u32,
+                stride_a: u64,
+                stride_b: u64,
+                stride_c: u64,
             ) {
-                let gemm = $crate::layout::Gemm { a, b, c, m, n, k, alpha, beta, tensor_maps };
-                unsafe { <$kernel as $crate::spec::GemmKernel>::run(&gemm) }
+                let gemm = $crate::layout::Gemm { a, b, c, m, n, k, alpha, beta, tensor_maps, lda, ldb, ldc, batch, stride_a, stride_b, stride_c, z: 0 };
+                unsafe { <$kernel as $crate::spec::GemmKernel>::run(&gemm.at_batch($crate::device::block_batch())) }
             }
         )+
 
         /// The entry points of this rung as host functions for the emulator, in `ENTRIES` order.
         #[cfg(not(target_arch = "nvptx64"))]
         pub const EMULATED: &[$crate::entry::EmulatedEntry] = &[
-            $(|a, b, c, m, n, k, alpha, beta, tensor_maps| {
-                let gemm = $crate::layout::Gemm { a: a as *const $elem, b: b as *const $elem, c, m, n, k, alpha, beta, tensor_maps };
-                unsafe { <$kernel as $crate::spec::GemmKernel>::run(&gemm) }
+            $(|args| {
+                let g = *args;
+                let gemm = $crate::layout::Gemm {
+                    a: g.a as *const $elem, b: g.b as *const $elem, c: g.c, m: g.m, n: g.n, k: g.k, alpha: g.alpha, beta: g.beta,
+                    tensor_maps: g.tensor_maps, lda: g.lda, ldb: g.ldb, ldc: g.ldc, batch: g.batch,
+                    stride_a: g.stride_a, stride_b: g.stride_b, stride_c: g.stride_c, z: 0,
+                };
+                unsafe { <$kernel as $crate::spec::GemmKernel>::run(&gemm.at_batch($crate::device::block_batch())) }
             }),+
         ];
 

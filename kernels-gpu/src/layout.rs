@@ -11,9 +11,12 @@ use crate::device::{ld_global_v2, load, st_global_v2, store};
 #[repr(C, align(64))]
 pub struct TensorMap(pub [u64; 16]);
 
-/// The arguments of every GEMM kernel: `C = alpha·A·B + beta·C`, all row-major.
+/// The arguments of every GEMM kernel: `C = alpha·op(A)·op(B) + beta·C` for each matrix of a
+/// strided batch. C is row-major (M×N, rows `ldc` apart); A and B are stored as the kernel's
+/// [`Layout`](crate::spec::Layout) says, rows `lda` / `ldb` elements apart.
 #[derive(Clone, Copy)]
 pub struct Gemm<E> {
+    /// This block's matrices: the entry point has already moved the pointers to batch `z`.
     pub a: *const E,
     pub b: *const E,
     pub c: *mut f32,
@@ -23,27 +26,78 @@ pub struct Gemm<E> {
     pub alpha: f32,
     pub beta: f32,
     /// `[map_a, map_b]` (and `map_c` when the spec has a box of C) for kernels whose spec asks
-    /// for tensor maps; null otherwise.
+    /// for tensor maps; null otherwise. The maps describe the whole batch (from batch 0).
     pub tensor_maps: *const TensorMap,
+    /// Leading dimensions: elements between the starts of two stored rows.
+    pub lda: u32,
+    pub ldb: u32,
+    pub ldc: u32,
+    /// The batch: `batch` products, matrix `i` of A at `a + i·stride_a` (elements; 0 broadcasts
+    /// one matrix to every product), likewise B and C.
+    pub batch: u32,
+    pub stride_a: u64,
+    pub stride_b: u64,
+    pub stride_c: u64,
+    /// Which product of the batch `a`, `b` and `c` point at.
+    pub z: u32,
 }
 
 impl<E: Copy> Gemm<E> {
-    /// A as a matrix view (M×K).
+    /// The same problem moved to product `z` of the batch (from product 0).
     #[inline(always)]
-    pub fn a(&self) -> Matrix<E> {
-        Matrix { ptr: self.a, rows: self.m, cols: self.k, ld: self.k }
+    pub fn at_batch(self, z: u32) -> Gemm<E> {
+        let z64 = z as u64;
+        Gemm {
+            a: self.a.wrapping_add((z64 * self.stride_a) as usize),
+            b: self.b.wrapping_add((z64 * self.stride_b) as usize),
+            c: self.c.wrapping_add((z64 * self.stride_c) as usize),
+            z,
+            ..self
+        }
     }
 
-    /// B as a matrix view (K×N).
+    /// Plane of operand A's tensor map that holds product `z` (a broadcast A has one plane).
+    #[inline(always)]
+    pub fn plane_a(&self, z: u32) -> i32 {
+        if self.stride_a == 0 { 0 } else { z as i32 }
+    }
+
+    /// Plane of operand B's tensor map that holds product `z`.
+    #[inline(always)]
+    pub fn plane_b(&self, z: u32) -> i32 {
+        if self.stride_b == 0 { 0 } else { z as i32 }
+    }
+
+    /// A as stored: M×K, or K×M when the layout transposes it (rows `lda` apart).
+    #[inline(always)]
+    pub fn stored_a(&self, transposed: bool) -> Matrix<E> {
+        let (rows, cols) = if transposed { (self.k, self.m) } else { (self.m, self.k) };
+        Matrix { ptr: self.a, rows, cols, ld: self.lda }
+    }
+
+    /// B as stored: K×N, or N×K when the layout transposes it (rows `ldb` apart).
+    #[inline(always)]
+    pub fn stored_b(&self, transposed: bool) -> Matrix<E> {
+        let (rows, cols) = if transposed { (self.n, self.k) } else { (self.k, self.n) };
+        Matrix { ptr: self.b, rows, cols, ld: self.ldb }
+    }
+
+    /// A as a matrix view (M×K), for kernels that read row-major A.
+    #[inline(always)]
+    pub fn a(&self) -> Matrix<E> {
+        Matrix { ptr: self.a, rows: self.m, cols: self.k, ld: self.lda }
+    }
+
+    /// B as a matrix view (K×N), for kernels that read row-major B.
     #[inline(always)]
     pub fn b(&self) -> Matrix<E> {
-        Matrix { ptr: self.b, rows: self.k, cols: self.n, ld: self.n }
+        Matrix { ptr: self.b, rows: self.k, cols: self.n, ld: self.ldb }
     }
 
     /// C as a writable matrix view (M×N) with the epilogue's scalars.
     #[inline(always)]
     pub fn c(&self) -> Output {
-        Output { ptr: self.c, rows: self.m, cols: self.n, ld: self.n, alpha: self.alpha, beta: self.beta }
+        Output { ptr: self.c, rows: self.m, cols: self.n, ld: self.ldc, alpha: self.alpha, beta: self.beta }
     }
 }
 
@@ -105,8 +159,8 @@ impl<E> Matrix<E> {
     }
 
     /// Whether every row starts on a 16-byte boundary, i.e. the leading dimension is a multiple
-    /// of 4 floats (base pointers are aligned). Then four floats at a column that is a multiple of
-    /// 4 can move as one vector.
+    /// of 4 floats (matrices start 16-byte aligned: the catalog's rule for every rung). Then four
+    /// floats at a column that is a multiple of 4 can move as one vector.
     #[inline(always)]
     pub fn rows_align4(&self) -> bool {
         self.ld % 4 == 0

@@ -68,8 +68,9 @@ pub mod mma_sync;
 pub mod wgmma;
 #[path = "14_wgmma_tma.rs"]
 pub mod wgmma_tma;
+pub mod general;
 
-pub use spec::{Bf16, Dtype, F16, KernelSpec, Rung, Tile};
+pub use spec::{Bf16, Dtype, F16, KernelSpec, Layout, Op, Rung, Tile};
 
 /// The rungs, in ladder order: their entries make the catalog (and, on the host, the emulated one).
 macro_rules! rungs {
@@ -84,6 +85,9 @@ macro_rules! rungs {
 }
 
 rungs!(
+    general,
+    general::bf16,
+    general::f16,
     naive,
     coalesced,
     smem_tiling,

@@ -63,6 +63,135 @@ impl HalfElem for F16 {
     }
 }
 
+/// How one operand is stored, relative to the product that reads it: `N` as written in
+/// `C = op(A)·op(B)` (A: M×K, B: K×N, row-major), `T` transposed (A stored K×M, B stored N×K,
+/// row-major; equivalently the operand column-major).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    N,
+    T,
+}
+
+impl Op {
+    pub const fn is_t(self) -> bool {
+        matches!(self, Op::T)
+    }
+}
+
+/// The storage of A and B: `NN` is the row-major product of the ladder; `NT` is a linear layer
+/// (`y = x·Wᵀ`, W stored N×K); `TN` and `TT` read A stored K×M.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Layout {
+    pub a: Op,
+    pub b: Op,
+}
+
+impl Layout {
+    pub const NN: Layout = Layout { a: Op::N, b: Op::N };
+    pub const NT: Layout = Layout { a: Op::N, b: Op::T };
+    pub const TN: Layout = Layout { a: Op::T, b: Op::N };
+    pub const TT: Layout = Layout { a: Op::T, b: Op::T };
+    /// Every layout, in the order the command line lists them.
+    pub const ALL: [Layout; 4] = [Layout::NN, Layout::NT, Layout::TN, Layout::TT];
+
+    /// `nn`, `nt`, `tn` or `tt`.
+    pub const fn name(self) -> &'static str {
+        match (self.a, self.b) {
+            (Op::N, Op::N) => "nn",
+            (Op::N, Op::T) => "nt",
+            (Op::T, Op::N) => "tn",
+            (Op::T, Op::T) => "tt",
+        }
+    }
+
+    /// The layout called `name` (`nn`, `nt`, `tn`, `tt`). Host only (string comparison).
+    #[cfg(not(target_arch = "nvptx64"))]
+    pub fn named(name: &str) -> Option<Layout> {
+        Layout::ALL.into_iter().find(|l| l.name() == name)
+    }
+}
+
+/// A layout as a type, for kernels generic over it: `WgmmaTma<.., Nt>` reads B stored N×K.
+pub trait Storage {
+    const LAYOUT: Layout;
+}
+
+/// Row-major A (M×K) and B (K×N).
+pub struct Nn;
+/// Row-major A (M×K), B stored N×K (a linear layer's weight).
+pub struct Nt;
+/// A stored K×M, row-major B (K×N).
+pub struct Tn;
+/// A stored K×M, B stored N×K.
+pub struct Tt;
+
+impl Storage for Nn {
+    const LAYOUT: Layout = Layout::NN;
+}
+impl Storage for Nt {
+    const LAYOUT: Layout = Layout::NT;
+}
+impl Storage for Tn {
+    const LAYOUT: Layout = Layout::TN;
+}
+impl Storage for Tt {
+    const LAYOUT: Layout = Layout::TT;
+}
+
+/// Every element type of A and B, named by its [`Dtype`].
+pub trait ElemType {
+    const DTYPE: Dtype;
+}
+
+impl ElemType for f32 {
+    const DTYPE: Dtype = Dtype::F32;
+}
+impl ElemType for Bf16 {
+    const DTYPE: Dtype = Dtype::Bf16;
+}
+impl ElemType for F16 {
+    const DTYPE: Dtype = Dtype::F16;
+}
+
+/// An element type of A and B, widened to the f32 the kernels accumulate in (exactly: every
+/// bf16 and f16 value is an f32 value).
+pub trait Widen: Copy {
+    fn widen(self) -> f32;
+}
+
+impl Widen for f32 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        self
+    }
+}
+
+impl Widen for Bf16 {
+    /// A bf16 is the top half of an f32.
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        f32::from_bits((self.0 as u32) << 16)
+    }
+}
+
+impl Widen for F16 {
+    /// Sign, exponent rebiased from 15 to 127, mantissa moved up 13 bits; subnormals scaled by
+    /// 2⁻²⁴ (exact in f32), infinities and NaN kept.
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        let h = self.0 as u32;
+        let sign = (h & 0x8000) << 16;
+        let exp = (h >> 10) & 0x1f;
+        let mant = h & 0x3ff;
+        let magnitude = match exp {
+            0 => (mant as f32 * (1.0 / 16_777_216.0)).to_bits(),
+            0x1f => 0x7f80_0000 | (mant << 13),
+            _ => ((exp + 112) << 23) | (mant << 13),
+        };
+        f32::from_bits(sign | magnitude)
+    }
+}
+
 /// One rung of the ladder: a lesson, and the file that holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rung {
@@ -126,6 +255,11 @@ pub enum Swizzle {
 /// Tiles a kernel moves with the copy engine (TMA). The host encodes one tensor map per operand
 /// with these boxes (in elements) and passes the kernel a pointer to `[map_a, map_b]`, or
 /// `[map_a, map_b, map_c]` when the kernel also stores C through the engine.
+///
+/// Boxes are given as the operand is *stored* (rows × columns of the row-major array in memory:
+/// for a transposed A, rows of K × columns of M). Every map is three-dimensional: columns, rows
+/// (`ld` elements apart) and the batch (`stride` elements apart; one plane for a broadcast
+/// operand); boxes are one plane deep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TensorMaps {
     /// Box of A: rows (of M) × columns (of K), and how it is swizzled in shared memory.
@@ -171,12 +305,34 @@ pub struct KernelSpec {
     /// shape in the PTX (`.reqnctapercluster 1, c, 1`) and rounds the grid's rows up to a
     /// multiple of it.
     pub cluster_m: u32,
+    /// How the kernel reads A and B (the teaching ladder: `NN`, row-major).
+    pub layout: Layout,
+    /// The kernel reads and writes element by element, so A, B and C may start anywhere (every
+    /// other kernel takes matrices that start on 16-byte boundaries).
+    pub any_alignment: bool,
+    /// The kernel walks the products of a batch itself (product `z`, `z + planes`, ...), so a
+    /// batch may have more products than the grid has planes.
+    pub batch_loop: bool,
 }
 
 impl KernelSpec {
     /// A spec whose name the `entries!` macro fills in.
     pub const fn unnamed(rung: Rung, dtype: Dtype, tile: Tile, threads: u32, smem_bytes: u32) -> Self {
-        KernelSpec { name: "", rung, dtype, tile, threads, smem_bytes, tensor_maps: None, min_blocks_per_sm: 0, persistent: false, cluster_m: 1 }
+        KernelSpec {
+            name: "",
+            rung,
+            dtype,
+            tile,
+            threads,
+            smem_bytes,
+            tensor_maps: None,
+            min_blocks_per_sm: 0,
+            persistent: false,
+            cluster_m: 1,
+            layout: Layout::NN,
+            any_alignment: false,
+            batch_loop: false,
+        }
     }
 
     /// The same spec for a kernel that loads A and B through tensor maps.
@@ -195,13 +351,26 @@ impl KernelSpec {
         KernelSpec { cluster_m: blocks, ..self }
     }
 
+    /// This spec for a kernel that reads A and B stored as `layout` says.
+    pub const fn with_layout(self, layout: Layout) -> Self {
+        KernelSpec { layout, ..self }
+    }
+
+    /// This spec for a kernel that reads and writes element by element, at any alignment, and
+    /// loops over the products of a batch (see [`KernelSpec::any_alignment`],
+    /// [`KernelSpec::batch_loop`]).
+    pub const fn with_any_alignment_and_batch_loop(self) -> Self {
+        KernelSpec { any_alignment: true, batch_loop: true, ..self }
+    }
+
     /// This spec for a kernel that loops over tiles (see [`KernelSpec::persistent`]).
     pub const fn with_persistent(self) -> Self {
         KernelSpec { persistent: true, ..self }
     }
 }
 
-/// A GEMM kernel: `C = alpha·A·B + beta·C` with row-major A (M×K), B (K×N), C (M×N).
+/// A GEMM kernel: `C = alpha·op(A)·op(B) + beta·C` with C (M×N) row-major and A, B stored as
+/// the spec's [`Layout`] says, for every matrix of a strided batch.
 ///
 /// Implemented by one zero-sized type per rung, generic over its tile shape. `run` is compiled for
 /// the GPU (as a PTX entry) and for the host (run by the device emulator).
@@ -214,7 +383,8 @@ pub trait GemmKernel {
     ///
     /// # Safety
     /// Launched with `SPEC.threads` threads per block, `SPEC.smem_bytes` of dynamic shared memory,
-    /// a grid of `ceil(n / bn) × ceil(m / bm)` blocks (any number of blocks for a persistent
-    /// kernel), and pointers to matrices of the given sizes.
+    /// a grid of `ceil(n / bn) × ceil(m / bm) × batch` blocks (any number of blocks in one plane
+    /// for a persistent kernel), and pointers to matrices of the given sizes, leading dimensions
+    /// and batch strides.
     unsafe fn run(gemm: &crate::layout::Gemm<Self::Elem>);
 }

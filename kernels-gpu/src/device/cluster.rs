@@ -94,26 +94,27 @@ pub unsafe fn mbarrier_arrive_cluster(addr: u32) {
     unsafe { asm!("mbarrier.arrive.shared::cluster.b64 _, [{a}];", a = in(reg32) addr, options(nostack)) }
 }
 
-/// [`tma_load_2d`](super::tma_load_2d) into every block of the cluster whose rank is set in
+/// [`tma_load_3d`](super::tma_load_3d) into every block of the cluster whose rank is set in
 /// `cta_mask`: the box lands at shared offset `dst` of each of them, and each one's mbarrier at
 /// offset `bar` receives the bytes.
 ///
 /// ```ptx
-/// cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
-///     [dst], [map, {x, y}], [bar], cta_mask;
+/// cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
+///     [dst], [map, {x, y, z}], [bar], cta_mask;
 /// ```
 ///
 /// # Safety
-/// As for `tma_load_2d`, in every destination block.
+/// As for `tma_load_3d`, in every destination block.
 #[inline(always)]
-pub unsafe fn tma_load_2d_multicast(dst: u32, map: *const crate::layout::TensorMap, x: i32, y: i32, bar: u32, cta_mask: u16) {
+pub unsafe fn tma_load_3d_multicast(dst: u32, map: *const crate::layout::TensorMap, x: i32, y: i32, z: i32, bar: u32, cta_mask: u16) {
     unsafe {
         asm!(
-            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [{d}], [{m}, {{{x}, {y}}}], [{b}], {k};",
+            "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [{d}], [{m}, {{{x}, {y}, {z}}}], [{b}], {k};",
             d = in(reg32) dst,
             m = in(reg64) map,
             x = in(reg32) x,
             y = in(reg32) y,
+            z = in(reg32) z,
             b = in(reg32) bar,
             k = in(reg16) cta_mask,
             options(nostack),

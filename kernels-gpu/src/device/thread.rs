@@ -1,5 +1,6 @@
 //! Where a thread is: its index in the block, the block's index in the grid, its warp and lane.
-//! Blocks are launched one-dimensional; the grid is two-dimensional (x over N, y over M).
+//! Blocks are launched one-dimensional; the grid is three-dimensional (x over N, y over M, z over
+//! the products of a batch).
 
 use core::arch::nvptx;
 
@@ -34,6 +35,26 @@ pub fn block_col() -> u32 {
 #[inline(always)]
 pub fn block_row() -> u32 {
     unsafe { nvptx::_block_idx_y() as u32 }
+}
+
+/// Which product of a strided batch this block computes (the grid's z index).
+///
+/// ```ptx
+/// mov.u32 %r, %ctaid.z;
+/// ```
+#[inline(always)]
+pub fn block_batch() -> u32 {
+    unsafe { nvptx::_block_idx_z() as u32 }
+}
+
+/// Planes of the grid (`%nctaid.z`): products of a batch launched at once.
+///
+/// ```ptx
+/// mov.u32 %r, %nctaid.z;
+/// ```
+#[inline(always)]
+pub fn grid_planes() -> u32 {
+    unsafe { nvptx::_grid_dim_z() as u32 }
 }
 
 /// Index of this thread's warp in its block.

@@ -41,6 +41,32 @@ pub unsafe fn tma_load_2d(dst: u32, map: *const TensorMap, x: i32, y: i32, bar: 
 }
 // ANCHOR_END: tma_load_2d
 
+/// [`tma_load_2d`] for a three-dimensional map: the box at (column `x`, row `y`) of plane `z`
+/// (rgemm's maps are a batch of matrices, one plane per product).
+///
+/// ```ptx
+/// cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes
+///     [dst], [map, {x, y, z}], [bar];
+/// ```
+///
+/// # Safety
+/// As for [`tma_load_2d`].
+#[inline(always)]
+pub unsafe fn tma_load_3d(dst: u32, map: *const TensorMap, x: i32, y: i32, z: i32, bar: u32) {
+    unsafe {
+        asm!(
+            "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [{d}], [{m}, {{{x}, {y}, {z}}}], [{b}];",
+            d = in(reg32) dst,
+            m = in(reg64) map,
+            x = in(reg32) x,
+            y = in(reg32) y,
+            z = in(reg32) z,
+            b = in(reg32) bar,
+            options(nostack),
+        )
+    }
+}
+
 /// Fetches the tensor map into the engine's cache ahead of the first copy.
 ///
 /// ```ptx
@@ -83,6 +109,29 @@ pub unsafe fn tma_store_2d(map: *const TensorMap, x: i32, y: i32, src: u32) {
     }
 }
 // ANCHOR_END: tma_store_2d
+
+/// [`tma_store_2d`] for a three-dimensional map: to the box at (column `x`, row `y`) of plane `z`.
+///
+/// ```ptx
+/// cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [map, {x, y, z}], [src];
+/// ```
+///
+/// # Safety
+/// As for [`tma_store_2d`].
+#[inline(always)]
+pub unsafe fn tma_store_3d(map: *const TensorMap, x: i32, y: i32, z: i32, src: u32) {
+    unsafe {
+        asm!(
+            "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [{m}, {{{x}, {y}, {z}}}], [{s}];",
+            m = in(reg64) map,
+            x = in(reg32) x,
+            y = in(reg32) y,
+            z = in(reg32) z,
+            s = in(reg32) src,
+            options(nostack),
+        )
+    }
+}
 
 /// Closes this thread's bulk copies issued since the last commit into one bulk group.
 ///

@@ -60,9 +60,9 @@ pub unsafe fn mbarrier_arrive_cluster(addr: u32) {
 }
 
 /// # Safety
-/// As for `tma_load_2d`.
+/// As for `tma_load_3d`.
 #[track_caller]
-pub unsafe fn tma_load_2d_multicast(dst: u32, map: *const TensorMap, x: i32, y: i32, bar: u32, cta_mask: u16) {
+pub unsafe fn tma_load_3d_multicast(dst: u32, map: *const TensorMap, x: i32, y: i32, z: i32, bar: u32, cta_mask: u16) {
     only_this_block("multicast mask", cta_mask as u32, 1, Location::caller());
-    unsafe { super::tma::tma_load_2d(dst, map, x, y, bar) }
+    unsafe { super::tma::tma_load_3d(dst, map, x, y, z, bar) }
 }

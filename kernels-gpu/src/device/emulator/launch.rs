@@ -36,11 +36,11 @@ pub struct Region {
     pub writable: bool,
 }
 
-/// One launch: the kernel's name (for reports), the grid (x over N, y over M), threads per block,
+/// One launch: the kernel's name (for reports), the grid (x over N, y over M, z over a batch), threads per block,
 /// dynamic shared memory per block, and the global memory it may touch.
 pub struct Launch<'a> {
     pub kernel: &'a str,
-    pub grid: (u32, u32),
+    pub grid: (u32, u32, u32),
     pub threads: u32,
     pub smem_bytes: u32,
     pub regions: &'a [Region],
@@ -50,15 +50,19 @@ pub struct Launch<'a> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
     pub kernel: String,
-    /// (x, y) = (block column, block row).
-    pub block: (u32, u32),
+    /// (x, y, z) = (block column, block row, product of the batch).
+    pub block: (u32, u32, u32),
     pub thread: u32,
     pub message: String,
 }
 
 impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: block ({}, {}), thread {}: {}", self.kernel, self.block.0, self.block.1, self.thread, self.message)
+        write!(f, "{}: block ({}, {}", self.kernel, self.block.0, self.block.1)?;
+        if self.block.2 > 0 {
+            write!(f, ", {}", self.block.2)?;
+        }
+        write!(f, "), thread {}: {}", self.thread, self.message)
     }
 }
 
@@ -83,7 +87,7 @@ pub(super) enum State {
 /// State shared by the threads of one block (all on one OS thread, hence `Cell`s).
 pub(super) struct Block {
     pub launch: *const Launch<'static>,
-    pub idx: (u32, u32),
+    pub idx: (u32, u32, u32),
     /// Dynamic shared memory, 128-byte aligned like the GPU's.
     pub smem: *mut u8,
     pub smem_bytes: usize,
@@ -169,7 +173,7 @@ pub(super) fn fail(message: String) -> ! {
 /// order, so reports are reproducible) is returned.
 pub fn launch(launch: &Launch<'_>, body: &(dyn Fn() + Sync)) -> Result<(), Fault> {
     assert!(launch.threads > 0, "a block needs at least one thread");
-    let blocks = launch.grid.0 as usize * launch.grid.1 as usize;
+    let blocks = launch.grid.0 as usize * launch.grid.1 as usize * launch.grid.2 as usize;
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(blocks).max(1);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -186,7 +190,8 @@ pub fn launch(launch: &Launch<'_>, body: &(dyn Fn() + Sync)) -> Result<(), Fault
                     if i >= blocks {
                         break;
                     }
-                    let idx = ((i % launch.grid.0 as usize) as u32, (i / launch.grid.0 as usize) as u32);
+                    let plane = launch.grid.0 as usize * launch.grid.1 as usize;
+                    let idx = ((i % launch.grid.0 as usize) as u32, (i % plane / launch.grid.0 as usize) as u32, (i / plane) as u32);
                     if let Err(fault) = run_block(launch_addr as *const Launch<'static>, idx, body, &mut stacks) {
                         faults.lock().unwrap().push((i, fault));
                         stop.store(true, Ordering::Relaxed);
@@ -207,7 +212,7 @@ struct Line([u8; 128]);
 
 fn run_block(
     launch: *const Launch<'static>,
-    idx: (u32, u32),
+    idx: (u32, u32, u32),
     body: &(dyn Fn() + Sync),
     stacks: &mut Vec<DefaultStack>,
 ) -> Result<(), Fault> {

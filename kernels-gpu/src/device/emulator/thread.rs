@@ -18,6 +18,14 @@ pub fn block_row() -> u32 {
     lane().block().idx.1
 }
 
+pub fn block_batch() -> u32 {
+    lane().block().idx.2
+}
+
+pub fn grid_planes() -> u32 {
+    lane().block().launch().grid.2
+}
+
 pub fn warp_idx() -> u32 {
     thread_idx() / WARP_SIZE
 }
@@ -75,7 +83,8 @@ pub fn named_barrier_sync<const THREADS: u32>(id: u32) {
 
 /// Blocks in the grid along x and y (`%nctaid`).
 pub fn grid_dims() -> (u32, u32) {
-    lane().block().launch().grid
+    let (x, y, _) = lane().block().launch().grid;
+    (x, y)
 }
 
 /// This block's index counted row by row, and the number of blocks.

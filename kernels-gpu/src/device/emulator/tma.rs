@@ -1,6 +1,7 @@
-//! The copy engine (TMA) on the emulator: 2D box loads with zero fill outside the matrix and the
-//! shared-memory swizzles, described by tensor maps the emulator itself encodes ([`tensor_map`]),
-//! since the driver's encoding is opaque; and 2D box stores, clipped to the matrix.
+//! The copy engine (TMA) on the emulator: box loads with zero fill outside the matrix and the
+//! shared-memory swizzles, described by tensor maps the emulator itself encodes ([`tensor_map`],
+//! [`tensor_map_3d`]), since the driver's encoding is opaque; and box stores, clipped to the
+//! matrix. A map is a batch of row-major matrices (planes); 2D copies address plane 0.
 //!
 //! A store reads its shared-memory box when issued, as a read by the issuing thread (so a box
 //! that other threads wrote with no barrier in between is a race), and writes the matrix at once.
@@ -22,6 +23,22 @@ const MAGIC: u64 = 0x7267_656d_6d5f_746d; // "rgemm_tm"
 /// elements at host address `base`, read in `box_rows × box_cols` boxes. Refuses what
 /// `cuTensorMapEncodeTiled` refuses for such a map.
 pub fn tensor_map(base: usize, elem_bytes: u32, rows: u32, cols: u32, box_rows: u32, box_cols: u32, swizzle: Swizzle) -> Result<TensorMap, String> {
+    tensor_map_3d(base, elem_bytes, (rows, cols, cols as u64), (1, 0), box_rows, box_cols, swizzle)
+}
+
+/// [`tensor_map`] for a batch: `planes.0` matrices of `shape.0 × shape.1` elements with rows
+/// `shape.2` elements apart, matrix `i` at `base + i·planes.1` elements.
+pub fn tensor_map_3d(
+    base: usize,
+    elem_bytes: u32,
+    shape: (u32, u32, u64),
+    planes: (u32, u64),
+    box_rows: u32,
+    box_cols: u32,
+    swizzle: Swizzle,
+) -> Result<TensorMap, String> {
+    let (rows, cols, ld) = shape;
+    let (depth, plane_stride) = planes;
     let row_bytes = box_cols * elem_bytes;
     let span = swizzle_span(swizzle);
     if box_rows == 0 || box_cols == 0 || box_rows > 256 || box_cols > 256 {
@@ -33,12 +50,49 @@ pub fn tensor_map(base: usize, elem_bytes: u32, rows: u32, cols: u32, box_rows: 
     if span > 0 && row_bytes > span {
         return Err(format!("box rows of {row_bytes} bytes exceed the {span}-byte swizzle span"));
     }
-    if (cols as u64 * elem_bytes as u64) % 16 != 0 || base % 16 != 0 {
+    if (ld * elem_bytes as u64) % 16 != 0 || base % 16 != 0 || ld < cols as u64 {
         return Err("rows of the matrix must start on 16-byte boundaries".into());
     }
+    if depth == 0 || (depth > 1 && (plane_stride * elem_bytes as u64) % 16 != 0) {
+        return Err("matrices of the batch must start on 16-byte boundaries".into());
+    }
     let mut words = [0u64; 16];
-    words[..8].copy_from_slice(&[MAGIC, base as u64, elem_bytes as u64, rows as u64, cols as u64, box_rows as u64, box_cols as u64, span as u64]);
+    words[..11].copy_from_slice(&[
+        MAGIC,
+        base as u64,
+        elem_bytes as u64,
+        rows as u64,
+        cols as u64,
+        box_rows as u64,
+        box_cols as u64,
+        span as u64,
+        ld,
+        depth as u64,
+        plane_stride,
+    ]);
     Ok(TensorMap(words))
+}
+
+/// A decoded map: where element (plane, row, col) lives, the box and the swizzle.
+struct Map {
+    base: usize,
+    elem: usize,
+    rows: i64,
+    cols: i64,
+    box_rows: usize,
+    box_cols: usize,
+    span: u32,
+    ld: u64,
+    depth: i64,
+    plane_stride: u64,
+}
+
+impl Map {
+    /// Host address of element (`row`, `col`) of plane `z`, if it lies inside the batch.
+    fn element(&self, z: i64, row: i64, col: i64) -> Option<usize> {
+        let inside = (0..self.depth).contains(&z) && (0..self.rows).contains(&row) && (0..self.cols).contains(&col);
+        inside.then(|| self.base + (z as u64 * self.plane_stride + row as u64 * self.ld + col as u64) as usize * self.elem)
+    }
 }
 
 /// Bytes of the swizzle pattern's row (the box row may not be longer); 0 for none.
@@ -67,47 +121,59 @@ pub fn swizzled(addr: u32, span: u32) -> u32 {
 /// polls the barrier.
 #[track_caller]
 pub unsafe fn tma_load_2d(dst: u32, map: *const TensorMap, x: i32, y: i32, bar: u32) {
-    let at = Location::caller();
+    unsafe { load_box(dst, map, (x, y, 0), bar, "tma_load_2d", Location::caller()) }
+}
+
+/// `cp.async.bulk.tensor.3d`: [`tma_load_2d`] from plane `z` of the batch.
+#[track_caller]
+pub unsafe fn tma_load_3d(dst: u32, map: *const TensorMap, x: i32, y: i32, z: i32, bar: u32) {
+    unsafe { load_box(dst, map, (x, y, z), bar, "tma_load_3d", Location::caller()) }
+}
+
+unsafe fn load_box(dst: u32, map: *const TensorMap, (x, y, z): (i32, i32, i32), bar: u32, what: &str, at: &'static Location<'static>) {
     let block = lane().block();
-    memory::check(map as usize, size_of::<TensorMap>(), 64, Kind::Read, Space::Global, "tensor map", at);
-    let TensorMap(w) = unsafe { map.read() };
-    if w[0] != MAGIC {
-        fail(format!("tma_load_2d: the tensor map at {map:?} was not encoded by the emulator (device::emulator::tensor_map), at {at}"));
-    }
-    let (base, elem, rows, cols, box_rows, box_cols, span) = (w[1] as usize, w[2] as usize, w[3] as i64, w[4] as i64, w[5] as usize, w[6] as usize, w[7] as u32);
-    let bytes = box_rows * box_cols * elem;
-    let align = if span == 0 { 128 } else { 8 * span };
+    let m = decode(map, what, at);
+    let bytes = m.box_rows * m.box_cols * m.elem;
+    let align = if m.span == 0 { 128 } else { 8 * m.span };
     if dst % align != 0 || dst as usize + bytes > block.smem_bytes {
         fail(format!(
-            "tma_load_2d: a {bytes}-byte box at shared address {dst:#x} (must be {align}-byte aligned and inside the {} bytes of shared memory), at {at}",
+            "{what}: a {bytes}-byte box at shared address {dst:#x} (must be {align}-byte aligned and inside the {} bytes of shared memory), at {at}",
             block.smem_bytes
         ));
     }
     let mut data = vec![0u8; bytes];
-    for r in 0..box_rows {
-        let row = y as i64 + r as i64;
-        for c in 0..box_cols {
-            let col = x as i64 + c as i64;
-            let linear = ((r * box_cols + c) * elem) as u32;
-            let to = (swizzled(dst + linear, span) - dst) as usize;
-            if (0..rows).contains(&row) && (0..cols).contains(&col) {
-                let from = base + (row * cols + col) as usize * elem;
-                memory::check(from, elem, elem, Kind::Read, Space::Global, "tma_load_2d source", at);
-                unsafe { std::ptr::copy_nonoverlapping(from as *const u8, data.as_mut_ptr().add(to), elem) };
+    for r in 0..m.box_rows {
+        for c in 0..m.box_cols {
+            let linear = ((r * m.box_cols + c) * m.elem) as u32;
+            let to = (swizzled(dst + linear, m.span) - dst) as usize;
+            if let Some(from) = m.element(z as i64, y as i64 + r as i64, x as i64 + c as i64) {
+                memory::check(from, m.elem, m.elem, Kind::Read, Space::Global, "TMA load source", at);
+                unsafe { std::ptr::copy_nonoverlapping(from as *const u8, data.as_mut_ptr().add(to), m.elem) };
             }
         }
     }
     mbarrier::attach_copy(block, bar, dst, data, at);
 }
 
-/// Checks and decodes a tensor map: (base, element bytes, rows, cols, box rows, box cols, span).
-fn decode(map: *const TensorMap, what: &str, at: &Location<'_>) -> (usize, usize, i64, i64, usize, usize, u32) {
+/// Checks and decodes a tensor map.
+fn decode(map: *const TensorMap, what: &str, at: &Location<'_>) -> Map {
     memory::check(map as usize, size_of::<TensorMap>(), 64, Kind::Read, Space::Global, "tensor map", at);
     let TensorMap(w) = unsafe { map.read() };
     if w[0] != MAGIC {
         fail(format!("{what}: the tensor map at {map:?} was not encoded by the emulator (device::emulator::tensor_map), at {at}"));
     }
-    (w[1] as usize, w[2] as usize, w[3] as i64, w[4] as i64, w[5] as usize, w[6] as usize, w[7] as u32)
+    Map {
+        base: w[1] as usize,
+        elem: w[2] as usize,
+        rows: w[3] as i64,
+        cols: w[4] as i64,
+        box_rows: w[5] as usize,
+        box_cols: w[6] as usize,
+        span: w[7] as u32,
+        ld: w[8],
+        depth: w[9] as i64,
+        plane_stride: w[10],
+    }
 }
 
 /// A thread's copy-engine stores: the group still open and the committed groups, oldest first;
@@ -122,30 +188,36 @@ pub(crate) struct BulkGroups {
 /// matrix at (column `x`, row `y`), dropping what lies outside it.
 #[track_caller]
 pub unsafe fn tma_store_2d(map: *const TensorMap, x: i32, y: i32, src: u32) {
-    let at = Location::caller();
+    unsafe { store_box(map, (x, y, 0), src, "tma_store_2d", Location::caller()) }
+}
+
+/// `cp.async.bulk.tensor.3d.global.shared::cta.bulk_group`: [`tma_store_2d`] into plane `z`.
+#[track_caller]
+pub unsafe fn tma_store_3d(map: *const TensorMap, x: i32, y: i32, z: i32, src: u32) {
+    unsafe { store_box(map, (x, y, z), src, "tma_store_3d", Location::caller()) }
+}
+
+unsafe fn store_box(map: *const TensorMap, (x, y, z): (i32, i32, i32), src: u32, what: &str, at: &'static Location<'static>) {
     let lane = lane();
     let block = lane.block();
-    let (base, elem, rows, cols, box_rows, box_cols, span) = decode(map, "tma_store_2d", at);
-    let bytes = box_rows * box_cols * elem;
-    let align = if span == 0 { 128 } else { 8 * span };
+    let m = decode(map, what, at);
+    let bytes = m.box_rows * m.box_cols * m.elem;
+    let align = if m.span == 0 { 128 } else { 8 * m.span };
     if src % align != 0 || src as usize + bytes > block.smem_bytes {
         fail(format!(
-            "tma_store_2d: a {bytes}-byte box at shared address {src:#x} (must be {align}-byte aligned and inside the {} bytes of shared memory), at {at}",
+            "{what}: a {bytes}-byte box at shared address {src:#x} (must be {align}-byte aligned and inside the {} bytes of shared memory), at {at}",
             block.smem_bytes
         ));
     }
     let smem = block.smem as usize;
-    for r in 0..box_rows {
-        let row = y as i64 + r as i64;
-        for c in 0..box_cols {
-            let col = x as i64 + c as i64;
-            let linear = ((r * box_cols + c) * elem) as u32;
-            let from = smem + swizzled(src + linear, span) as usize;
-            memory::check(from, elem, elem, Kind::Read, Space::Shared, "tma_store_2d source", at);
-            if (0..rows).contains(&row) && (0..cols).contains(&col) {
-                let to = base + (row * cols + col) as usize * elem;
-                memory::check(to, elem, elem, Kind::Write, Space::Global, "tma_store_2d destination", at);
-                unsafe { std::ptr::copy_nonoverlapping(from as *const u8, to as *mut u8, elem) };
+    for r in 0..m.box_rows {
+        for c in 0..m.box_cols {
+            let linear = ((r * m.box_cols + c) * m.elem) as u32;
+            let from = smem + swizzled(src + linear, m.span) as usize;
+            memory::check(from, m.elem, m.elem, Kind::Read, Space::Shared, "TMA store source", at);
+            if let Some(to) = m.element(z as i64, y as i64 + r as i64, x as i64 + c as i64) {
+                memory::check(to, m.elem, m.elem, Kind::Write, Space::Global, "TMA store destination", at);
+                unsafe { std::ptr::copy_nonoverlapping(from as *const u8, to as *mut u8, m.elem) };
             }
         }
     }

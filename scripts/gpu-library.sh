@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine from the bundle: the library's checks and measurements.
+#   bash bundle/library.sh check   # GPU tests of the library and catalog, the MLP example,
+#                                  # every layout at 4096³, sanitizers on the layout kernels
+#   bash bundle/library.sh suite   # `rgemm bench --suite real` for bf16 and f32 (JSON under $OUT)
+# Logs go to $OUT (or ./gpu-logs).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+mode=${1:-check}
+logs=${OUT:-$PWD/gpu-logs}
+mkdir -p "$logs"
+export RGEMM_REQUIRE_GPU=1
+[ -f "$here/COMMIT" ] && export RGEMM_COMMIT="$(cat "$here/COMMIT")"
+for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
+         $(python3 -c 'import nvidia, os; [print(os.path.join(p, s, "lib")) for p in nvidia.__path__ for s in ("cu13", "cublas")]' 2>/dev/null); do
+  [ -d "$d" ] && LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$d"
+done
+export LD_LIBRARY_PATH
+status=0
+note() { echo "== $* ==" | tee -a "$logs/summary.txt"; }
+rgemm="$here/rgemm"
+note "$(date -u +%FT%TZ) commit $(cat "$here/COMMIT" 2>/dev/null) mode $mode"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader | tee -a "$logs/summary.txt"
+
+if [[ $mode == check ]]; then
+  for t in library gpu lessons; do
+    if "$here/tests/$t" --test-threads=1 >"$logs/test-$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+    note "test $t: $r ($(grep -h 'test result' "$logs/test-$t.log" | tail -1))"
+    [[ $r == ok ]] || grep -A20 -E "panicked|FAILED" "$logs/test-$t.log" | head -50
+    grep -h "kernels chosen" "$logs/test-$t.log" | tee -a "$logs/summary.txt"
+  done
+  if "$here/mlp" 16 4096 11008 >"$logs/mlp.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+  note "example mlp: $r"; cat "$logs/mlp.log" | tee -a "$logs/summary.txt"
+  for dtype in bf16 f16; do
+    for layout in nn nt tn tt; do
+      "$rgemm" run --kernel "best-$dtype" --m 4096 --n 4096 --k 4096 --layout $layout --iters 20 >"$logs/run-$dtype-$layout.log" 2>&1 || status=1
+      note "run best-$dtype 4096³ $layout: $(grep -E '^(best|ratio|check)' "$logs/run-$dtype-$layout.log" | tr '\n' ' ')"
+    done
+  done
+  for layout in nn nt; do
+    "$rgemm" run --kernel best --m 4096 --n 4096 --k 4096 --layout $layout --iters 10 >"$logs/run-f32-$layout.log" 2>&1 || status=1
+    note "run best f32 4096³ $layout: $(grep -E '^(best|ratio|check)' "$logs/run-f32-$layout.log" | tr '\n' ' ')"
+  done
+  # Sanitizers on the kernels this change touched most: every layout kernel and the general ones,
+  # with padded leading dimensions and a batch; then every kernel on one small batched problem.
+  layout_kernels=$("$rgemm" list --names | grep -E '_(nt|tn|tt)$|_00_general')
+  for tool in memcheck racecheck synccheck; do
+    log="$logs/sanitize-$tool.log"; : >"$log"; r=clean
+    for k in $layout_kernels; do
+      l=nn; [[ $k =~ _(nt|tn|tt)$ ]] && l=${BASH_REMATCH[1]}
+      compute-sanitizer --tool $tool --error-exitcode 3 "$rgemm" check --kernel "$k" --layout $l --m 136 --n 264 --k 80 --lda 280 --ldb 280 --ldc 272 --batch 2 >>"$log" 2>&1 || { r=FAILED; status=1; }
+    done
+    compute-sanitizer --tool $tool --error-exitcode 3 "$rgemm" check --m 67 --n 48 --k 40 --batch 3 >>"$log" 2>&1 || { r=FAILED; status=1; }
+    note "compute-sanitizer $tool: $r ($(grep -hE '(ERROR|RACECHECK) SUMMARY' "$log" | sort | uniq -c | tr '\n' ' '); $(grep -h 'passed,' "$log" | paste -sd' ' -))"
+    [[ $r == clean ]] || grep -B2 -A12 -E "FAIL|Invalid|ERROR SUMMARY: [1-9]|Race" "$log" | head -40
+  done
+fi
+
+if [[ $mode == suite ]]; then
+  for dtype in bf16 f32; do
+    "$rgemm" bench --suite real --dtype $dtype --iters ${RGEMM_BENCH_ITERS:-10} --out "$logs/suite-$dtype" >"$logs/suite-$dtype.log" 2>&1 || status=1
+    note "suite $dtype: exit $?"
+    tail -5 "$logs/suite-$dtype.log"
+  done
+fi
+note "exit $status"
+exit $status

@@ -1,0 +1,123 @@
+//! The book's figures and number tables (`book/src/figures`, `book/src/generated`) are drawn from
+//! the code and the recorded bench JSON by `rgemm figures` (`src/figures.rs`). These tests fail
+//! when a committed file is stale, and check that what the figures show agrees with the device
+//! module's documented layouts and with the "Try it" exercises of the book.
+
+use std::path::Path;
+
+use rgemm::figures::{self, probe};
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn committed_figures_and_tables_are_up_to_date() {
+    let stale = figures::stale(repo()).unwrap_or_else(|e| panic!("cannot draw the figures: {e}"));
+    assert!(
+        stale.is_empty(),
+        "{} generated file(s) of the book are stale:\n  {}\nregenerate them with `{}` and commit the result",
+        stale.len(),
+        stale.join("\n  "),
+        figures::COMMAND
+    );
+}
+
+#[test]
+fn the_staleness_check_notices_a_changed_figure() {
+    let dir = std::env::temp_dir().join(format!("rgemm-figures-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("docs")).unwrap();
+    // A copy of the inputs (docs/perf), then the generated files, then one edit.
+    let copy = |from: &Path, to: &Path| {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap().flatten() {
+            if e.path().is_file() {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    };
+    copy(&repo().join("docs/perf"), &dir.join("docs/perf"));
+    copy(&repo().join("docs/perf/2026-11-22-h100-bench"), &dir.join("docs/perf/2026-11-22-h100-bench"));
+    figures::write(&dir).unwrap();
+    assert!(figures::stale(&dir).unwrap().is_empty());
+    let path = dir.join(figures::FIGURE_DIR).join("swizzle-128b.svg");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("c0", "c9")).unwrap();
+    std::fs::write(dir.join(figures::FIGURE_DIR).join("extra.svg"), "<svg/>").unwrap();
+    let stale = figures::stale(&dir).unwrap();
+    assert!(stale.iter().any(|s| s.contains("swizzle-128b.svg differs")), "{stale:?}");
+    assert!(stale.iter().any(|s| s.contains("extra.svg is no longer generated")), "{stale:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The `mma.sync` fragments observed on the emulator are the table of `device/mma.rs`:
+/// `g = lane / 4`, `t = lane % 4`.
+#[test]
+fn observed_mma_layout_is_the_documented_one() {
+    let l = probe::mma_layout();
+    for lane in 0..32u32 {
+        let (g, t) = (lane / 4, lane % 4);
+        let a = [(g, 2 * t), (g + 8, 2 * t), (g, 2 * t + 8), (g + 8, 2 * t + 8)];
+        for (reg, (r, c)) in a.into_iter().enumerate() {
+            assert_eq!(l.a[lane as usize][reg], [(r, c), (r, c + 1)], "A, lane {lane}, register {reg}");
+        }
+        let b = [(2 * t, g), (2 * t + 8, g)];
+        for (reg, (k, n)) in b.into_iter().enumerate() {
+            assert_eq!(l.b[lane as usize][reg], [(k, n), (k + 1, n)], "B, lane {lane}, register {reg}");
+        }
+        assert_eq!(l.c[lane as usize], [(g, 2 * t), (g, 2 * t + 1), (g + 8, 2 * t), (g + 8, 2 * t + 1)], "C, lane {lane}");
+    }
+}
+
+/// The wgmma accumulators observed on the emulator follow the rule the book states: thread
+/// `32w + 4g + t`, register `4j + e` holds row `16w + g + 8·(e / 2)`, column `8j + 2t + e % 2`;
+/// and every element of the 64×256 tile is held exactly once.
+#[test]
+fn observed_wgmma_accumulators_follow_the_stated_rule() {
+    let acc = probe::wgmma_accumulators();
+    let mut seen = vec![0u8; 64 * probe::WGMMA_N];
+    for (thread, regs) in acc.iter().enumerate() {
+        let (w, g, t) = (thread as u32 / 32, thread as u32 % 32 / 4, thread as u32 % 4);
+        for (i, &(r, c)) in regs.iter().enumerate() {
+            let (j, e) = (i as u32 / 4, i as u32 % 4);
+            assert_eq!((r, c), (16 * w + g + 8 * (e / 2), 8 * j + 2 * t + e % 2), "thread {thread}, register {i}");
+            seen[r as usize * probe::WGMMA_N + c as usize] += 1;
+        }
+    }
+    assert!(seen.iter().all(|&n| n == 1));
+}
+
+/// Try it (rung 7): without the padding the transposed store's warp hits 16 banks twice each (a
+/// 2-way conflict); with the kernel's padding, 32 banks once each.
+#[test]
+fn try_it_rung7_padding_removes_the_two_way_conflict() {
+    let pad = figures::rung7_padding();
+    assert_eq!(pad, 4, "rung 7 pads each row of the transposed A tile by 4 floats");
+    let degree = |stride| figures::transposed_store_banks(stride).iter().map(Vec::len).max().unwrap();
+    let bm = rgemm::catalog::best_of_rung(7, rgemm::catalog::Dtype::F32).unwrap().spec.tile.bm;
+    assert_eq!(degree(bm), 2);
+    assert_eq!(degree(bm + pad), 1);
+    // Any padding that is not a multiple of 16 floats moves the second half-warp off the first's banks.
+    assert_eq!(degree(bm + 16), 2);
+}
+
+/// Try it (rungs 1-2): one step of the K loop costs the warp 32 segments of A in rung 1 and one
+/// segment of B in rung 2 (plus a broadcast of the other operand).
+#[test]
+fn try_it_rungs_1_2_segments_per_warp_access() {
+    assert_eq!(figures::coalescing_segments(1), [32, 1, 32]);
+    assert_eq!(figures::coalescing_segments(2), [1, 1, 1]);
+}
+
+/// Try it (rung 13): with A's stride byte offset at 512 instead of 1024 the tensor cores read the
+/// wrong rows: the accumulators no longer hold their own rows.
+#[test]
+fn try_it_rung13_a_wrong_stride_byte_offset_reads_the_wrong_rows() {
+    let right = probe::wgmma_accumulators();
+    let wrong = probe::wgmma_accumulators_with_sbo(512);
+    let differ = right.iter().zip(&wrong).flat_map(|(r, w)| r.iter().zip(w.iter())).filter(|(r, w)| r.0 != w.0).count();
+    assert!(differ > 64 * 256 / 4, "only {differ} accumulators changed rows");
+    // The columns (from B, whose descriptor is unchanged) stay right wherever A's row is non-zero.
+    assert!(right.iter().zip(&wrong).all(|(r, w)| r.iter().zip(w.iter()).all(|(r, w)| w.1 == r.1 || w.0 == 0 || w.1 == 0)));
+}

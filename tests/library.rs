@@ -1,0 +1,217 @@
+//! The library API: problems with layouts, leading dimensions and batches are validated on the
+//! CPU, every layout kernel is checked on the emulator, and on a GPU the API is fuzzed over
+//! layouts × leading dimensions × batches × element types against the f64 reference, with both
+//! cuBLAS baselines checked the same way.
+
+mod common;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rgemm::api::{self, Gemm, KernelChoice};
+use rgemm::catalog::{self, Dtype};
+use rgemm::check::{self, Inputs};
+use rgemm::problem::{self, Batch, Layout, LeadingDims, Problem};
+use rgemm::storage::{self, Operand};
+use rgemm::{Error, emulate};
+
+fn general(m: u64, n: u64, k: u64, layout: Layout, ld: LeadingDims, batch: Batch) -> Result<Problem, Error> {
+    Problem::general(m, n, k, 1.0, 0.0, layout, ld, batch)
+}
+
+#[test]
+fn bad_problems_are_clear_errors() {
+    let ld = |lda, ldb, ldc| LeadingDims { lda: Some(lda), ldb: Some(ldb), ldc: Some(ldc) };
+    let cases: Vec<(Result<Problem, Error>, &str)> = vec![
+        (general(4, 5, 6, Layout::NN, ld(5, 5, 5), Batch::packed(1)), "lda = 5 is less than the stored row length 6"),
+        (general(4, 5, 6, Layout::TN, ld(3, 5, 5), Batch::packed(1)), "lda = 3 is less than the stored row length 4"),
+        (general(4, 5, 6, Layout::NT, ld(6, 5, 5), Batch::packed(1)), "ldb = 5 is less than the stored row length 6"),
+        (general(4, 5, 6, Layout::NN, ld(6, 5, 4), Batch::packed(1)), "ldc = 4 is less than the stored row length 5"),
+        (general(4, 5, 6, Layout::NN, LeadingDims::default(), Batch::packed(0)), "the batch count is 0"),
+        (
+            general(4, 5, 6, Layout::NN, LeadingDims::default(), Batch { count: 2, stride_a: None, stride_b: None, stride_c: Some(19) }),
+            "the matrices of C overlap",
+        ),
+        (
+            general(4, 5, 6, Layout::NN, LeadingDims::default(), Batch { count: 2, stride_a: None, stride_b: None, stride_c: Some(0) }),
+            "the matrices of C overlap",
+        ),
+        (
+            general(1 << 30, 1 << 30, 8, Layout::NN, LeadingDims::default(), Batch::packed(1 << 30)),
+            "too large to address",
+        ),
+        (general(0, 5, 6, Layout::NN, LeadingDims::default(), Batch::packed(1)), "M is 0"),
+    ];
+    for (result, expected) in cases {
+        let message = result.expect_err(expected).to_string();
+        assert!(message.contains(expected) && !message.contains('\n'), "{message}");
+    }
+    // Broadcasting A or B (stride 0) is fine; C never.
+    let p = general(4, 5, 6, Layout::NN, LeadingDims::default(), Batch { count: 3, stride_a: Some(0), stride_b: None, stride_c: None }).unwrap();
+    assert_eq!(p.extents(), (24, 3 * 30, 3 * 20));
+}
+
+#[test]
+fn cases_parse_with_layout_and_batch() {
+    let c = problem::parse_case("64x512x512x64:nt").unwrap();
+    assert_eq!((c.batch, c.shape, c.layout), (64, (512, 512, 64), Layout::NT));
+    assert_eq!(c.to_string(), "64x512x512x64:nt");
+    assert!(problem::parse_case("4096:xy").is_err());
+    assert!(problem::parse_case("1x2x3x4x5").is_err());
+    assert_eq!(problem::real_suite().len(), 16 + 7 + 2 + 4);
+}
+
+/// Every kernel that reads a layout other than NN, and the general kernels, on the emulator:
+/// odd sizes, padded leading dimensions, a batch with a broadcast operand, beta ≠ 0.
+#[test]
+fn layout_kernels_are_right_on_the_emulator() {
+    let kernels: Vec<_> = catalog::all().filter(|k| k.spec.layout != Layout::NN || k.spec.rung.number == 0).collect();
+    assert!(kernels.len() >= 6 + 12, "layout kernels: {}", kernels.len());
+    for (i, kernel) in kernels.into_iter().enumerate() {
+        let tma = kernel.spec.tensor_maps.is_some();
+        // TMA needs 16-byte rows and matrices: pad the leading dimensions and strides to 8.
+        let (m, n, k) = if tma { (130, 260, 72) } else { (37, 29, 23) };
+        let pad = |v: u64| if tma { (v + 8).next_multiple_of(8) } else { v + 3 };
+        let (a_cols, b_cols) = (if kernel.spec.layout.a.is_t() { m } else { k }, if kernel.spec.layout.b.is_t() { k } else { n });
+        let ld = LeadingDims { lda: Some(pad(a_cols)), ldb: Some(pad(b_cols)), ldc: Some(pad(n)) };
+        // Matrices of the batch 16-byte aligned (every rung's rule), with a gap between them.
+        let single = Problem::general(m, n, k, 1.0, 0.0, kernel.spec.layout, ld, Batch::packed(1)).unwrap();
+        let (_, b_span, c_span) = single.extents();
+        let gap = |span: usize| (span as u64 + 9).next_multiple_of(8);
+        let batch = Batch { count: 2, stride_a: Some(0), stride_b: Some(gap(b_span)), stride_c: Some(gap(c_span)) };
+        let p = Problem::general(m, n, k, 0.75, if i % 2 == 0 { 0.5 } else { 0.0 }, kernel.spec.layout, ld, batch).unwrap();
+        let verdict = emulate::verify(kernel, &p, 11).unwrap_or_else(|e| panic!("{}: {e}", kernel.name()));
+        assert!(verdict.passed(), "{} on {p}: {verdict}", kernel.name());
+    }
+}
+
+/// The automatic choice takes every problem: a fast kernel where one fits, the general kernel
+/// otherwise, and never one that rejects it.
+#[test]
+fn the_automatic_choice_never_picks_a_kernel_that_rejects_the_problem() {
+    let mut rng = StdRng::seed_from_u64(5);
+    for _ in 0..2000 {
+        let dtype = [Dtype::F32, Dtype::Bf16, Dtype::F16][rng.random_range(0..3)];
+        let layout = Layout::ALL[rng.random_range(0..4)];
+        let (m, n, k) = (rng.random_range(1..5000), rng.random_range(1..5000), rng.random_range(1..5000));
+        let batch = Batch::packed(rng.random_range(1..70_000));
+        let Ok(p) = Problem::general(m, n, k, 1.0, 0.0, layout, LeadingDims::default(), batch) else { continue };
+        let (kernel, geometry) = api::choose(dtype, &p, &KernelChoice::Auto).unwrap_or_else(|e| panic!("{p}: {e}"));
+        assert_eq!(kernel.spec.dtype, dtype);
+        assert_eq!(kernel.geometry(&p).unwrap(), geometry);
+    }
+    // bf16 NT at 4096³ goes to the tensor-core kernel of that layout.
+    let p = Problem::general(4096, 4096, 4096, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap();
+    let (kernel, _) = api::choose(Dtype::Bf16, &p, &KernelChoice::Auto).unwrap();
+    assert!(kernel.name().starts_with("bgemm_14") && kernel.name().ends_with("_nt"), "{}", kernel.name());
+}
+
+/// A random problem for the GPU fuzz: any layout, padded or tight leading dimensions, a batch
+/// (with broadcast operands) or none, sizes from 1 to 300 (some past a 256-wide tile).
+fn random_problem(rng: &mut StdRng) -> Problem {
+    loop {
+        let layout = Layout::ALL[rng.random_range(0..4)];
+        let (m, n, k) = (rng.random_range(1..300u64), rng.random_range(1..300u64), rng.random_range(1..300u64));
+        let pad = |rng: &mut StdRng| if rng.random_bool(0.5) { 0 } else { rng.random_range(0..24u64) };
+        let (a_cols, b_cols) = (if layout.a.is_t() { m } else { k }, if layout.b.is_t() { k } else { n });
+        let ld = LeadingDims { lda: Some(a_cols + pad(rng)), ldb: Some(b_cols + pad(rng)), ldc: Some(n + pad(rng)) };
+        let count = if rng.random_bool(0.3) { rng.random_range(2..5u64) } else { 1 };
+        let broadcast = |rng: &mut StdRng| rng.random_bool(0.2).then_some(0);
+        let batch = Batch { count, stride_a: broadcast(rng), stride_b: broadcast(rng), stride_c: None };
+        let beta = if rng.random_bool(0.5) { 0.0 } else { -0.5 };
+        if let Ok(p) = Problem::general(m, n, k, 1.25, beta, layout, ld, batch) {
+            return p;
+        }
+    }
+}
+
+/// The API (automatic choice) on 320 random problems per run, each checked against f64, with C's
+/// padding and the space between batches checked unchanged.
+#[test]
+#[ignore = "needs a GPU"]
+fn the_api_is_right_on_random_problems_on_the_gpu() {
+    let guard = common::gpu("the_api_is_right_on_random_problems_on_the_gpu");
+    let gpu = &*guard;
+    let mut rng = StdRng::seed_from_u64(0x5eed);
+    let mut kernels = std::collections::BTreeMap::new();
+    for case in 0..320 {
+        let p = random_problem(&mut rng);
+        let dtype = [Dtype::F32, Dtype::Bf16, Dtype::F16][case % 3];
+        let inputs = Inputs::random(&p, dtype, case as u64);
+        let (kernel, _) = api::choose(dtype, &p, &KernelChoice::Auto).unwrap();
+        *kernels.entry(kernel.name()).or_insert(0) += 1;
+        let got = run_api(gpu, &p, &inputs).unwrap_or_else(|e| panic!("{p} ({}): {e}", kernel.name()));
+        let (values, stray) = got;
+        let cmp = check::compare_full(&p, &inputs, &check::ErrorModel::of(kernel.spec), &values);
+        assert!(cmp.passed() && stray == 0, "{} on {p}: {cmp}, {stray} stray writes", kernel.name());
+    }
+    common::say(&format!("kernels chosen: {kernels:?}"));
+}
+
+/// Runs the API on `inputs` laid out as `p` stores them; C's values and the count of changed
+/// padding elements.
+fn run_api(gpu: &rgemm::Gpu, p: &Problem, inputs: &Inputs) -> Result<(Vec<f32>, usize), Error> {
+    const FILL: f32 = -1234.5;
+    let gemm = Gemm::new(p.m as u64, p.n as u64, p.k as u64)
+        .layout(p.layout)
+        .scalars(p.alpha, p.beta)
+        .leading_dims(p.lda as u64, p.ldb as u64, p.ldc as u64)
+        .batch(p.batch as u64, p.stride_a, p.stride_b, p.stride_c);
+    let stream = gpu.stream();
+    let a = storage::pack(p, Operand::A, &inputs.a, f32::NAN);
+    let b = storage::pack(p, Operand::B, &inputs.b, f32::NAN);
+    let mut c = stream.clone_htod(&storage::pack(p, Operand::C, &inputs.c, FILL))?;
+    match inputs.dtype {
+        Dtype::F32 => {
+            let plan = gemm.plan::<f32>(gpu, KernelChoice::Auto)?;
+            plan.run(gpu, &stream.clone_htod(&a)?, &stream.clone_htod(&b)?, &mut c)?;
+        }
+        Dtype::Bf16 => {
+            let conv = |v: &[f32]| v.iter().map(|&x| half::bf16::from_f32(x)).collect::<Vec<_>>();
+            let plan = gemm.plan::<half::bf16>(gpu, KernelChoice::Auto)?;
+            plan.run(gpu, &stream.clone_htod(&conv(&a))?, &stream.clone_htod(&conv(&b))?, &mut c)?;
+        }
+        Dtype::F16 => {
+            let conv = |v: &[f32]| v.iter().map(|&x| half::f16::from_f32(x)).collect::<Vec<_>>();
+            let plan = gemm.plan::<half::f16>(gpu, KernelChoice::Auto)?;
+            plan.run(gpu, &stream.clone_htod(&conv(&a))?, &stream.clone_htod(&conv(&b))?, &mut c)?;
+        }
+    }
+    let stored = stream.clone_dtoh(&c)?;
+    Ok(storage::unpack_c(p, &stored, FILL))
+}
+
+/// Short buffers and overlapping C are errors from `Plan::run`, before anything launches.
+#[test]
+#[ignore = "needs a GPU"]
+fn the_api_rejects_buffers_that_do_not_fit_on_the_gpu() {
+    let guard = common::gpu("the_api_rejects_buffers_that_do_not_fit_on_the_gpu");
+    let gpu = &*guard;
+    let stream = gpu.stream();
+    let plan = Gemm::new(64, 64, 64).leading_dims(70, 64, 64).plan::<f32>(gpu, KernelChoice::Auto).unwrap();
+    let a = stream.alloc_zeros::<f32>(63 * 70 + 64).unwrap();
+    let short = stream.alloc_zeros::<f32>(63 * 70 + 63).unwrap();
+    let b = stream.alloc_zeros::<f32>(64 * 64).unwrap();
+    let mut c = stream.alloc_zeros::<f32>(64 * 64).unwrap();
+    let e = plan.run(gpu, &short, &b, &mut c).unwrap_err().to_string();
+    assert!(e.contains("A holds 4473 elements"), "{e}");
+    plan.run(gpu, &a, &b, &mut c).unwrap();
+    let named = Gemm::new(64, 64, 64).layout(Layout::NT).plan::<f32>(gpu, KernelChoice::Named("sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa".into()));
+    assert!(named.unwrap_err().to_string().contains("layout nn, the problem's is nt"));
+}
+
+/// Both cuBLAS baselines compute the problem the kernels compute, for every layout and a batch.
+#[test]
+#[ignore = "needs a GPU"]
+fn both_cublas_baselines_are_right_on_the_gpu() {
+    let guard = common::gpu("both_cublas_baselines_are_right_on_the_gpu");
+    let gpu = &*guard;
+    let mut rng = StdRng::seed_from_u64(77);
+    for case in 0..24 {
+        let p = random_problem(&mut rng);
+        let dtype = [Dtype::F32, Dtype::Bf16, Dtype::F16][case % 3];
+        for library in rgemm::baseline::Library::ALL {
+            let (verdict, _) = rgemm::verify::verify_with(gpu, &p, dtype, case as u64, |ops| ops.cublas(gpu, library)).unwrap();
+            assert!(verdict.passed(), "{} {} on {p}: {verdict}", library.name(), dtype.name());
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! ptxas's performance notes on the wgmma kernels (rungs 13 and 14), pinned.
+//!
+//! `ptxas -v` prints, besides resources, numbered notes about code it changed. One is expected:
+//! `(C7517) wgmma.wait_group is injected ... to allow use of registers defined by GMMA`, on
+//! exactly the kernels whose epilogue stores C through the copy engine (`_tmast`). There the
+//! consumer and producer paths join before the final `cp.async.bulk.wait_group.read`, and ptxas
+//! cannot prove on every path into that join that no `wgmma` still writes the accumulator
+//! registers, so it adds a `wgmma.wait_group` of its own. The kernel has already waited for every
+//! group (`wgmma_wait_group::<0>()` before the epilogue), so the added wait finds nothing in
+//! flight. Any other note on these kernels (C7508 `setmaxnreg` ignored, C7518 wgmma serialized,
+//! or C7517 on another kernel) costs real performance and fails here.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+use rgemm::{catalog, ptx};
+
+/// `(code, function)` of every numbered note in a ptxas report.
+fn notes(report: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for line in report.lines() {
+        let Some(open) = line.find("(C") else { continue };
+        let Some(close) = line[open..].find(')') else { continue };
+        let code = line[open + 1..open + close].to_string();
+        let function = line.split('\'').nth(1).unwrap_or("").to_string();
+        out.push((code, function));
+    }
+    out
+}
+
+#[test]
+fn the_note_parser_reads_code_and_function() {
+    let report = "ptxas info    : (C7517) wgmma.wait_group is injected in around line 12 by compiler to allow use of registers defined by GMMA in function 'k_a'\n\
+ptxas info    : Compiling entry function 'k_a' for 'sm_90a'\n";
+    assert_eq!(notes(report), vec![("C7517".to_string(), "k_a".to_string())]);
+}
+
+#[test]
+fn wgmma_kernels_have_only_the_expected_ptxas_notes() {
+    // ptxas is a requirement of the tests (README): missing, this fails rather than skips.
+    let ptxas = ptx::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
+    let wgmma: Vec<&str> = catalog::all().filter(|k| k.spec.rung.number >= 13).map(|k| k.name()).collect();
+    assert!(!wgmma.is_empty());
+    let dir = std::env::temp_dir().join(format!("rgemm-ptxas-notes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("kernels.ptx");
+    std::fs::write(&file, ptx::with_launch_bounds(ptx::PTX)).unwrap();
+    let out = Command::new(&ptxas).args(["-arch=sm_90a", "-v", "-o", "/dev/null", "-e", &wgmma.join(",")]).arg(&file).output().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let report = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "ptxas failed:\n{report}");
+    let mut by_code: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (code, function) in notes(&report) {
+        by_code.entry(code).or_default().insert(function);
+    }
+    let tmast: BTreeSet<String> = wgmma.iter().filter(|n| n.contains("_tmast")).map(|n| n.to_string()).collect();
+    assert!(!tmast.is_empty(), "the catalog has _tmast kernels");
+    let expected: BTreeMap<String, BTreeSet<String>> = [("C7517".to_string(), tmast)].into_iter().collect();
+    assert_eq!(by_code, expected, "ptxas notes on the wgmma kernels changed:\n{report}");
+}
