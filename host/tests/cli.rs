@@ -210,12 +210,18 @@ fn size_text() -> impl Strategy<Value = String> {
     ]
 }
 
-/// Whether `rgemm` must refuse M, N, K whatever the machine: a size that is not one, or matrices
-/// of at least 2³⁸ elements (1 TiB of f32).
-fn must_refuse(m: &str, n: &str, k: &str) -> bool {
+/// Whether `rgemm` must refuse M, N, K (and the batch and ldc, where given) whatever the machine:
+/// a size that is not one, an ldc below N, or operands of at least 2³⁸ elements (1 TiB of f32).
+fn must_refuse(m: &str, n: &str, k: &str, batch: Option<&str>, ldc: Option<&str>) -> bool {
     let parse = |s: &str| s.parse::<u64>().ok().filter(|&v| (1..=i32::MAX as u64).contains(&v));
-    match (parse(m), parse(n), parse(k)) {
-        (Some(m), Some(n), Some(k)) => [m * k, k * n, m * n].into_iter().max().unwrap() >= 1 << 38,
+    let (batch, ldc) = (batch.map_or(Some(1), parse), ldc.map(parse));
+    match (parse(m), parse(n), parse(k), batch, ldc) {
+        (Some(_), Some(n), _, _, Some(Some(ldc))) if ldc < n => true,
+        (Some(m), Some(n), Some(k), Some(batch), Some(Some(_)) | None) => {
+            let ldc = ldc.flatten().unwrap_or(n) as u128;
+            let (m, n, k, batch) = (m as u128, n as u128, k as u128, batch as u128);
+            batch * (m * k).max(k * n).max(m * ldc) >= 1 << 38
+        }
         _ => true,
     }
 }
@@ -226,8 +232,17 @@ proptest! {
     /// Finding 3: every command that takes sizes answers bad or impossible ones with exit 2 and
     /// one line, never a panic or an abort, GPU or not.
     #[test]
-    fn bad_and_impossible_sizes_exit_2_in_one_line((m, n, k) in (size_text(), size_text(), size_text()).prop_filter("a size the machine may run", |(m, n, k)| must_refuse(m, n, k))) {
-        let sizes = ["--m", m.as_str(), "--n", n.as_str(), "--k", k.as_str()];
+    fn bad_and_impossible_sizes_exit_2_in_one_line(
+        ((m, n, k), batch, ldc) in ((size_text(), size_text(), size_text()), proptest::option::of(size_text()), proptest::option::of(size_text()))
+            .prop_filter("a size the machine may run", |((m, n, k), batch, ldc)| must_refuse(m, n, k, batch.as_deref(), ldc.as_deref()))
+    ) {
+        let mut sizes = vec!["--m", m.as_str(), "--n", n.as_str(), "--k", k.as_str()];
+        if let Some(batch) = &batch {
+            sizes.extend(["--batch", batch.as_str()]);
+        }
+        if let Some(ldc) = &ldc {
+            sizes.extend(["--ldc", ldc.as_str()]);
+        }
         let shape = format!("{m}x{n}x{k}");
         let mut commands: Vec<Vec<&str>> = vec![
             [&["run", "--kernel", KERNEL][..], &sizes].concat(),
