@@ -128,7 +128,7 @@ fn every_kernel_passes_at_k_2_pow_20() {
     }
     for &(_, dtype) in catalog::BEST_ALIASES {
         if let Some(&kernel) = catalog::ladder(dtype).last() {
-            let p = Problem::new(128, 128, 1 << 20, 1.0, 0.0).unwrap();
+            let p = fit(kernel, &Problem::new(128, 128, 1 << 20, 1.0, 0.0).unwrap());
             match verify(&gpu, kernel, &p, 22) {
                 Ok(v) if v.passed() && v.reference == Reference::CublasAndSampledF64 => {}
                 other => failures.push(format!("{} on {p}: {other:?}", kernel.name())),
