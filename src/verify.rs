@@ -154,14 +154,14 @@ pub struct Outcome {
 }
 
 impl Operands {
-    /// Bytes of device memory for a problem's operands with their guard bands, and room for
-    /// cuBLAS's result (u64::MAX where that does not fit in 64 bits; A and B counted at 4 bytes
-    /// per element whatever their type).
+    /// Bytes of device memory a check of `problem` needs: its operands with their guard bands,
+    /// twice (cuBLAS's reference result for large problems gets operands of its own), with A and B
+    /// counted at 4 bytes per element whatever their type; u64::MAX where that does not fit.
     pub fn bytes(problem: &Problem) -> u64 {
         let (la, lb, lc) = problem.extents();
         let guards = |ld: u32| 2 * guard_bytes(4 * ld as u64) as u128;
-        let total = 4 * (la as u128 + lb as u128 + 2 * lc as u128) + guards(problem.lda) + guards(problem.ldb) + 2 * guards(problem.ldc);
-        u64::try_from(total).unwrap_or(u64::MAX)
+        let once = 4 * (la as u128 + lb as u128 + lc as u128) + guards(problem.lda) + guards(problem.ldb) + guards(problem.ldc);
+        u64::try_from(2 * once).unwrap_or(u64::MAX)
     }
 
     pub fn upload(gpu: &Gpu, problem: &Problem, inputs: &Inputs) -> Result<Operands> {
