@@ -158,14 +158,18 @@ impl Operands {
     /// twice (cuBLAS's reference result for large problems gets operands of its own), with A and B
     /// counted at 4 bytes per element whatever their type; u64::MAX where that does not fit.
     pub fn bytes(problem: &Problem) -> u64 {
+        u64::try_from(2 * Self::one_set(problem)).unwrap_or(u64::MAX)
+    }
+
+    /// Bytes of one set of operands with their guard bands.
+    fn one_set(problem: &Problem) -> u128 {
         let (la, lb, lc) = problem.extents();
         let guards = |ld: u32| 2 * guard_bytes(4 * ld as u64) as u128;
-        let once = 4 * (la as u128 + lb as u128 + lc as u128) + guards(problem.lda) + guards(problem.ldb) + guards(problem.ldc);
-        u64::try_from(2 * once).unwrap_or(u64::MAX)
+        4 * (la as u128 + lb as u128 + lc as u128) + guards(problem.lda) + guards(problem.ldb) + guards(problem.ldc)
     }
 
     pub fn upload(gpu: &Gpu, problem: &Problem, inputs: &Inputs) -> Result<Operands> {
-        gpu.require_memory(Self::bytes(problem))?;
+        gpu.require_memory(u64::try_from(Self::one_set(problem)).unwrap_or(u64::MAX))?;
         let (la, lb, lc) = problem.elems();
         if (inputs.a.len(), inputs.b.len(), inputs.c.len()) != (la, lb, lc) {
             return Err(Error::InvalidArgument(format!("inputs of {} elements for A, B, C do not match {problem}", inputs.a.len() + inputs.b.len() + inputs.c.len())));
