@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Builds a self-contained bundle for a GPU machine that has CUDA but no Rust: the rgemm binary,
 # every test binary (the PTX is embedded in each), and run.sh, which tests, sanitizes and times.
+# Test binaries that read the source tree at run time (SOURCE_TESTS: the book's include check, its
+# figures, and the rules the test sources keep) are left out and named: the GPU machine has no source tree, and
+# CI runs those tests.
 #
 #   scripts/gpu-bundle.sh            # writes ./bundle
 #   (on the GPU machine)  bash bundle/run.sh [tests|sanitize|bench|all] [kernel-filter]
@@ -8,6 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bundle
+SOURCE_TESTS=" book figures sources "
 rm -rf "$out" && mkdir -p "$out/tests"
 
 cargo build --release -p host
@@ -20,7 +24,11 @@ for line in sys.stdin:
     exe = msg.get("executable")
     if msg.get("reason") == "compiler-artifact" and exe and msg.get("profile", {}).get("test"):
         print(exe)' \
-  | while read -r exe; do cp "$exe" "$out/tests/$(basename "$exe" | sed 's/-[0-9a-f]*$//')"; done
+  | while read -r exe; do
+      name=$(basename "$exe" | sed 's/-[0-9a-f]*$//')
+      if [[ $SOURCE_TESTS == *" $name "* ]]; then echo "left out of the bundle (reads the source tree): tests/$name"; continue; fi
+      cp "$exe" "$out/tests/$name"
+    done
 strip "$out/rgemm" "$out"/tests/*
 cp scripts/gpu-run.sh "$out/run.sh"
 cp scripts/gpu-ncu.sh "$out/ncu.sh"

@@ -18,7 +18,6 @@ rgemm="$here/rgemm"
 [ -x "$rgemm" ] || rgemm=$(command -v rgemm || true)
 [ -x "$rgemm" ] || { echo "no rgemm binary next to this script or on PATH" >&2; exit 2; }
 command -v ncu >/dev/null || { echo "ncu (Nsight Compute) is not on PATH" >&2; exit 2; }
-export RGEMM_REQUIRE_GPU=1
 # cuBLAS for `rgemm run`: from the CUDA toolkit or a pip wheel, whichever is there.
 for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
          $(python3 -c 'import nvidia, os; [print(os.path.join(p, s, "lib")) for p in nvidia.__path__ for s in ("cu13", "cublas")]' 2>/dev/null); do

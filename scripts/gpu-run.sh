@@ -12,7 +12,13 @@ mode=${1:-all}
 filter=${2:-}
 logs=${OUT:-$PWD/gpu-logs}
 mkdir -p "$logs"
-export RGEMM_REQUIRE_GPU=1 RGEMM_BIN="$here/rgemm"
+export RGEMM_BIN="$here/rgemm"
+# ptxas for the PTX and `rgemm list` tests: the CUDA toolkit's, unless one is named.
+if [ -z "${RGEMM_PTXAS:-}" ]; then
+  for p in "$(command -v ptxas 2>/dev/null)" /usr/local/cuda/bin/ptxas; do
+    [ -n "$p" ] && [ -x "$p" ] && { export RGEMM_PTXAS="$p"; break; }
+  done
+fi
 [ -f "$here/COMMIT" ] && export RGEMM_COMMIT="$(cat "$here/COMMIT")"
 # cuBLAS: from the CUDA toolkit or a pip wheel, whichever is there.
 for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
@@ -29,20 +35,24 @@ note "$(date -u +%FT%TZ) commit $(cat "$here/COMMIT" 2>/dev/null) mode $mode"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader | tee -a "$logs/summary.txt"
 
 if [[ $mode == tests || $mode == all ]]; then
+  # Every test, the GPU ones included (they are ignored unless asked for), from an empty folder:
+  # nothing may depend on a source tree here.
+  scratch=$(mktemp -d)
   for t in "$here"/tests/*; do
     name=$(basename "$t")
-    if "$t" --test-threads=1 >"$logs/test.tmp" 2>&1; then r=ok; else r=FAILED; status=1; fi
+    if (cd "$scratch" && "$t" --include-ignored --test-threads=1) >"$logs/test.tmp" 2>&1; then r=ok; else r=FAILED; status=1; fi
     { echo "### $name"; cat "$logs/test.tmp"; } >>"$logs/tests.log"
     note "test $name: $r ($(grep -h 'test result' "$logs/test.tmp" | tail -1))"
     [[ $r == ok ]] || grep -A25 -E "panicked|FAILED" "$logs/test.tmp" | head -60
     rm -f "$logs/test.tmp"
   done
+  rm -rf "$scratch"
 fi
 
 if [[ $mode == sanitize || $mode == all ]]; then
   args=()
   for k in $(kernels); do args+=(--kernel "$k"); done
-  for tool in memcheck racecheck synccheck; do
+  for tool in memcheck racecheck synccheck initcheck; do
     # Odd sizes for every kernel that takes them; kernels that need 16-byte rows (TMA: N, K
     # multiples of 4) are skipped there and checked again on 67 x 48 x 40 (multiples of 8, for bf16 rows too).
     log="$logs/sanitize-$tool.log"

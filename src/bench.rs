@@ -230,7 +230,7 @@ fn chosen_kernels(sizes: &[SizeRecord]) -> Vec<Kernel> {
 fn skip_reason(e: &Error) -> Option<String> {
     match e {
         Error::Unsupported { reason, .. } => Some(reason.clone()),
-        Error::OutOfMemory { .. } => Some(e.to_string()),
+        Error::OutOfMemory { .. } | Error::OutOfHostMemory { .. } => Some(e.to_string()),
         _ => None,
     }
 }
@@ -250,7 +250,7 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
     let label = |kernel: Kernel| auto.as_ref().map_or_else(|| kernel.name().to_string(), |p| p.name());
     let mut record = SizeRecord::new(problem);
     let name = record.name();
-    if let Err(e) = gpu.require_memory(Operands::bytes(problem)) {
+    if let Err(e) = verify::require_memory(gpu, problem) {
         let reason = skip_reason(&e).ok_or(e)?;
         for _ in 0..2 * plan.kernels.len() + 1 {
             step(format!("{name}: skipped"));

@@ -33,11 +33,13 @@ pub fn shape_error(s: &KernelSpec) -> Option<String> {
         return None;
     }
     let rung = s.rung.number;
+    // Products of tile dimensions in u128: a proposed or fuzzed shape may have any u32 in them.
+    let (bm, bn, bk, wm, wn, tm, tn) = (t.bm as u128, t.bn as u128, t.bk as u128, t.wm as u128, t.wn as u128, t.tm as u128, t.tn as u128);
     if t.bm % t.tm != 0 || t.bn % t.tn != 0 {
         return Some(format!("{}x{} thread tiles do not tile the {}x{} block tile", t.tm, t.tn, t.bm, t.bn));
     }
     // Threads that compute; rung 11 adds one producer warp.
-    let computing = if rung == 11 { s.threads - 32 } else { s.threads };
+    let computing = (if rung == 11 { s.threads - 32 } else { s.threads }) as u128;
     if computing == 0 {
         return Some("a producer warp and no computing threads".into());
     }
@@ -45,16 +47,16 @@ pub fn shape_error(s: &KernelSpec) -> Option<String> {
         if t.bm % t.wm != 0 || t.bn % t.wn != 0 || t.wm % t.tm != 0 || t.wn % t.tn != 0 {
             return Some(format!("{}x{} warp tiles of {}x{} thread tiles do not tile {}x{}", t.wm, t.wn, t.tm, t.tn, t.bm, t.bn));
         }
-        if (t.wm / t.tm) * (t.wn / t.tn) != 32 {
-            return Some(format!("a {}x{} warp tile holds {} thread tiles of {}x{}, not 32", t.wm, t.wn, (t.wm / t.tm) * (t.wn / t.tn), t.tm, t.tn));
+        if (wm / tm) * (wn / tn) != 32 {
+            return Some(format!("a {}x{} warp tile holds {} thread tiles of {}x{}, not 32", t.wm, t.wn, (wm / tm) * (wn / tn), t.tm, t.tn));
         }
-        if (t.bm / t.wm) * (t.bn / t.wn) * 32 != computing {
-            return Some(format!("{} warps of {}x{} cover {}x{}, but {computing} computing threads were given", (t.bm / t.wm) * (t.bn / t.wn), t.wm, t.wn, t.bm, t.bn));
+        if (bm / wm) * (bn / wn) * 32 != computing {
+            return Some(format!("{} warps of {}x{} cover {}x{}, but {computing} computing threads were given", (bm / wm) * (bn / wn), t.wm, t.wn, t.bm, t.bn));
         }
-    } else if (t.bm / t.tm) * (t.bn / t.tn) != computing {
-        return Some(format!("{}x{} thread tiles cover {}x{} with {} threads, not {computing}", t.tm, t.tn, t.bm, t.bn, (t.bm / t.tm) * (t.bn / t.tn)));
+    } else if (bm / tm) * (bn / tn) != computing {
+        return Some(format!("{}x{} thread tiles cover {}x{} with {} threads, not {computing}", t.tm, t.tn, t.bm, t.bn, (bm / tm) * (bn / tn)));
     }
-    let (a_elems, b_elems) = (t.bm * t.bk, t.bk * t.bn);
+    let (a_elems, b_elems) = (bm * bk, bk * bn);
     if rung >= 6 && rung != 11 {
         // float4 copies: whole 16-byte chunks per row, split evenly among the threads.
         if t.bk % 4 != 0 || t.bn % 4 != 0 || (a_elems / 4) % computing != 0 || (b_elems / 4) % computing != 0 {
@@ -66,7 +68,7 @@ pub fn shape_error(s: &KernelSpec) -> Option<String> {
     if rung >= 7 && (t.tm % 4 != 0 || t.tn % 4 != 0) {
         return Some(format!("{}x{} thread tiles: float4 reads of A and B need multiples of 4", t.tm, t.tn));
     }
-    if rung == 11 && (t.bm > 256 || t.bn > 256 || t.bk * 4 > 128) {
+    if rung == 11 && (t.bm > 256 || t.bn > 256 || bk * 4 > 128) {
         return Some(format!("TMA boxes are at most 256 elements a side and the swizzled A rows 128 bytes: {}x{}x{}", t.bm, t.bn, t.bk));
     }
     None
@@ -98,6 +100,11 @@ impl Launch {
         Launch { grid: (tiles.min(sms.max(1) as u64) as u32, 1, 1), ..self }
     }
 }
+
+/// Entry points of the PTX module that are not GEMMs of the catalog: the split-K reduction
+/// (kernels-gpu/src/split_k.rs), launched by the library after a split product. (The lessons'
+/// entries are named `lesson_*`.)
+pub const HELPER_ENTRIES: &[&str] = &["reduce_splits"];
 
 /// Every kernel, in ladder order.
 pub fn all() -> impl Iterator<Item = Kernel> {

@@ -1,28 +1,102 @@
-//! Correctness: random inputs, the f64 reference, and the relative Frobenius error.
+//! Correctness: random inputs, the f64 reference, and an element-wise error bound.
 //!
 //! The rules: never test on zeros (uniform values in [-1, 1) from a seed), poison the output
-//! before each run (NaN where the old C is not an input), compare against a reference computed in
-//! f64 by ‖out − ref‖_F / ‖ref‖_F, and let NaN fail.
+//! before each run (NaN where the old C is not an input), compare every element against a
+//! reference computed in f64, and let NaN fail. How far an element may be from the reference
+//! follows from the rounding error analysis of a length-K dot product ([`ErrorModel`]): the bound
+//! grows with K and with the magnitudes `|alpha|·|A|·|B| + |beta|·|C₀|` of that element, so a
+//! correct kernel passes at any K and a wrong element fails however large C is. The relative
+//! Frobenius error is reported beside it, as one figure for the whole matrix.
 
-use ndarray::{Array2, ArrayView2};
+use ndarray::{Array2, ArrayView2, Zip};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::catalog::Dtype;
+use crate::catalog::{Dtype, KernelSpec};
+use crate::error::{Error, Result};
 use crate::problem::Problem;
 
-/// Relative Frobenius error an fp32 kernel must stay within.
-pub const F32_TOLERANCE: f64 = 1e-5;
-/// Relative Frobenius error a bf16/f16 kernel must stay within. The reference multiplies the same
-/// rounded operands, so what remains is f32 accumulation order, far below this.
-pub const HALF_TOLERANCE: f64 = 1e-3;
+/// λ of the probabilistic bound: each element's bound holds with probability at least
+/// `1 − 2·n·exp(−λ²(1−u)²/2)` (Higham and Mary, 2019), below 10⁻¹⁵ per element for n ≤ 2²⁰.
+pub const LAMBDA: f64 = 10.0;
 
-pub fn tolerance(dtype: Dtype) -> f64 {
-    match dtype {
-        Dtype::F32 => F32_TOLERANCE,
-        Dtype::Bf16 | Dtype::F16 => HALF_TOLERANCE,
+/// How a kernel's arithmetic rounds, which is what its error bound depends on.
+///
+/// A dot product of length K summed in a precision with unit round-off u (in any order, with or
+/// without FMA) is within `γ(n)·Σ|aᵢ||bᵢ|` of the exact one, n = K + 2 roundings counting the
+/// scaling by alpha and the sum with beta·C₀. The worst case is `γ(n) = n·u/(1 − n·u)`; rounding
+/// errors of random data are independent and of mean zero, and then `γ̃(n) = exp(λ·√n·u +
+/// n·u²/(1−u)) − 1 ≈ λ·√n·u` holds with overwhelming probability (see [`LAMBDA`]). The bound
+/// used is the smaller of the two.
+// ANCHOR: error_model
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ErrorModel {
+    /// Unit round-off of one accumulation: 2⁻²⁴ for f32 FMAs (round to nearest); 2⁻²³ for tensor
+    /// cores, which align the products of a k-slice and truncate instead of rounding.
+    pub accumulation: f64,
+    /// Relative error of each operand as the hardware reads it that the reference does not see;
+    /// 0 when the reference multiplies the same (already rounded) values.
+    pub operand_rounding: f64,
+}
+
+impl ErrorModel {
+    /// fp32 kernels on the CUDA cores, and cublasSgemm: FMA, round to nearest.
+    pub const FMA_F32: ErrorModel = ErrorModel { accumulation: 1.0 / (1u64 << 24) as f64, operand_rounding: 0.0 };
+    /// bf16/f16 products on tensor cores (mma.sync, wgmma, cuBLAS's GemmEx) accumulated in f32:
+    /// the products are exact (8- or 11-bit significands), the sums truncate.
+    pub const TENSOR_CORE_F32: ErrorModel = ErrorModel { accumulation: 1.0 / (1u64 << 23) as f64, operand_rounding: 0.0 };
+
+    /// The model of a kernel: its operand type says which units multiply.
+    pub fn of(spec: &KernelSpec) -> ErrorModel {
+        Self::of_dtype(spec.dtype)
+    }
+
+    /// The model of f32-accumulating arithmetic on `dtype` operands (cuBLAS's too).
+    pub fn of_dtype(dtype: Dtype) -> ErrorModel {
+        match dtype {
+            Dtype::F32 => Self::FMA_F32,
+            Dtype::Bf16 | Dtype::F16 => Self::TENSOR_CORE_F32,
+        }
+    }
+
+    /// The worst-case relative bound of a length-`k` product: `γ(n) = n·u/(1 − n·u)`, n = K + 2
+    /// (infinite where n·u ≥ 1: the worst case then says nothing).
+    pub fn worst_case_gamma(&self, k: u32) -> f64 {
+        let nu = (k as f64 + 2.0) * self.accumulation;
+        let g = if nu < 1.0 { nu / (1.0 - nu) } else { f64::INFINITY };
+        self.with_operands(g)
+    }
+
+    /// The relative bound used: `min(γ(n), γ̃(n))`, n = K + 2, plus the operands' own rounding.
+    pub fn gamma(&self, k: u32) -> f64 {
+        let n = k as f64 + 2.0;
+        let u = self.accumulation;
+        let probabilistic = self.with_operands((LAMBDA * n.sqrt() * u + n * u * u / (1.0 - u)).exp_m1());
+        probabilistic.min(self.worst_case_gamma(k))
+    }
+
+    /// `(1 + g)(1 + r)² − 1`: each product also carries the rounding of its two operands.
+    fn with_operands(&self, g: f64) -> f64 {
+        let r = self.operand_rounding;
+        g + (1.0 + g) * r * (2.0 + r)
+    }
+
+    /// The bound on |C − C_ref| of an element whose magnitude `|alpha|·Σ|a||b| + |beta|·|c₀|` is
+    /// `magnitude`, plus what gradual underflow can add (half of f32's smallest subnormal per rounding).
+    pub fn bound(&self, k: u32, magnitude: f64) -> f64 {
+        self.bounds(k)(magnitude)
+    }
+
+    /// [`ErrorModel::bound`] for one K, as a function of the magnitude (γ computed once).
+    pub fn bounds(&self, k: u32) -> impl Fn(f64) -> f64 + use<> {
+        let (gamma, floor) = (self.gamma(k), (k as f64 + 2.0) * SUBNORMAL_HALF_ULP);
+        move |magnitude| gamma * magnitude + floor
     }
 }
+// ANCHOR_END: error_model
+
+/// Half of f32's smallest subnormal: the absolute error of one rounding in the underflow range.
+const SUBNORMAL_HALF_ULP: f64 = 1.401298464324817e-45 / 2.0;
 
 /// `v` rounded to the nearest value of `dtype` (ties to even).
 pub fn round_to(dtype: Dtype, v: f32) -> f32 {
@@ -115,6 +189,161 @@ pub fn reference(problem: &Problem, inputs: &Inputs) -> Array2<f64> {
     out
 }
 
+/// What each element's error scales with: `|alpha|·|A|·|B| + |beta|·|C₀|` in f64, for every
+/// product of the batch (stacked as [`reference`] stacks them).
+pub fn magnitude(problem: &Problem, inputs: &Inputs) -> Array2<f64> {
+    let (m, n) = (problem.m as usize, problem.n as usize);
+    let mut out = Array2::<f64>::zeros((problem.batch as usize * m, n));
+    for z in 0..problem.batch as usize {
+        let (a, b, c) = inputs.product(problem, z);
+        let a = view(a, problem.m, problem.k).mapv(|v| (v as f64).abs());
+        let b = view(b, problem.k, problem.n).mapv(|v| (v as f64).abs());
+        let mut block = out.slice_mut(ndarray::s![z * m..(z + 1) * m, ..]);
+        block.assign(&(a.dot(&b) * (problem.alpha as f64).abs()));
+        if problem.beta != 0.0 {
+            block.scaled_add((problem.beta as f64).abs(), &view(c, problem.m, problem.n).mapv(|v| (v as f64).abs()));
+        }
+    }
+    out
+}
+
+/// Every element of `got` (all of C, product after product) against the full f64 reference,
+/// each within its bound (rows counted across the batch).
+pub fn compare_full(problem: &Problem, inputs: &Inputs, model: &ErrorModel, got: &[f32]) -> Comparison {
+    let want = reference(problem, inputs);
+    let magnitude = magnitude(problem, inputs);
+    let (n, bound) = (problem.n as usize, model.bounds(problem.k));
+    let mut cmp = Comparison::default();
+    let mut index = 0usize;
+    Zip::from(&want).and(&magnitude).for_each(|&w, &mag| {
+        cmp.add(index / n, index % n, got[index], w, bound(mag));
+        index += 1;
+    });
+    cmp
+}
+
+/// Euclidean norms of A's rows and B's columns, in f64, product after product (`batch·M` rows,
+/// `batch·N` columns): `‖aᵢ‖·‖bⱼ‖` bounds `Σₖ|aᵢₖ||bₖⱼ|` (Cauchy–Schwarz) at the cost of reading A
+/// and B once, where the full `|A|·|B|` would cost a second product.
+pub fn row_and_column_norms(problem: &Problem, inputs: &Inputs) -> (Vec<f64>, Vec<f64>) {
+    let (n, k) = (problem.n as usize, problem.k as usize);
+    let (mut rows, mut cols) = (Vec::new(), Vec::new());
+    for z in 0..problem.batch as usize {
+        let (a, b, _) = inputs.product(problem, z);
+        rows.extend(a.chunks(k).map(|r| r.iter().map(|&v| v as f64 * v as f64).sum::<f64>().sqrt()));
+        let mut sums = vec![0.0f64; n];
+        for row in b.chunks(n) {
+            for (s, &v) in sums.iter_mut().zip(row) {
+                *s += v as f64 * v as f64;
+            }
+        }
+        cols.extend(sums.iter().map(|s| s.sqrt()));
+    }
+    (rows, cols)
+}
+
+/// `got` against another f32 computation of the same product (cuBLAS's), each element within the
+/// sum of both computations' bounds, on magnitudes bounded through [`row_and_column_norms`].
+pub fn compare_computed(problem: &Problem, inputs: &Inputs, model: &ErrorModel, other_model: &ErrorModel, got: &[f32], other: &[f32]) -> Comparison {
+    let (rows, cols) = row_and_column_norms(problem, inputs);
+    let (m, n) = (problem.m as usize, problem.n as usize);
+    let (bound, other_bound) = (model.bounds(problem.k), other_model.bounds(problem.k));
+    let (alpha, beta) = ((problem.alpha as f64).abs(), (problem.beta as f64).abs());
+    let mut cmp = Comparison::default();
+    for (row, &norm_a) in rows.iter().enumerate() {
+        let z = row / m;
+        for (col, &norm_b) in cols[z * n..(z + 1) * n].iter().enumerate() {
+            let i = row * n + col;
+            let old = if beta != 0.0 { beta * (inputs.c[i] as f64).abs() } else { 0.0 };
+            let magnitude = alpha * norm_a * norm_b + old;
+            let bound = bound(magnitude) + other_bound(magnitude);
+            // A non-finite "want" (cuBLAS failing) fails the comparison like a non-finite "got".
+            let want = other[i] as f64;
+            cmp.add(row, col, got[i], if want.is_finite() { want } else { f64::NAN }, bound);
+        }
+    }
+    cmp
+}
+
+/// The outcome of comparing elements with their references: how many exceed their bound, the
+/// element closest to (or furthest past) its bound, and the relative Frobenius error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    pub compared: usize,
+    /// Elements outside their bound, non-finite ones included.
+    pub over: usize,
+    /// The largest `|got − want| / bound`; NaN once any element is NaN or infinite.
+    pub worst_ratio: f64,
+    /// (row, col, got, want, bound) of that element.
+    pub worst: Option<(usize, usize, f32, f64, f64)>,
+    diff2: f64,
+    norm2: f64,
+    nonfinite: bool,
+}
+
+impl Default for Comparison {
+    fn default() -> Self {
+        Comparison { compared: 0, over: 0, worst_ratio: 0.0, worst: None, diff2: 0.0, norm2: 0.0, nonfinite: false }
+    }
+}
+
+impl Comparison {
+    /// Adds one element: `got` against `want` within `bound`.
+    pub fn add(&mut self, row: usize, col: usize, got: f32, want: f64, bound: f64) {
+        self.compared += 1;
+        let diff = (got as f64 - want).abs();
+        if !got.is_finite() || !diff.is_finite() {
+            self.over += 1;
+            if !self.nonfinite {
+                self.worst = Some((row, col, got, want, bound));
+            }
+            self.nonfinite = true;
+            self.worst_ratio = f64::NAN;
+            return;
+        }
+        self.diff2 += diff * diff;
+        self.norm2 += want * want;
+        let ratio = if bound > 0.0 { diff / bound } else if diff == 0.0 { 0.0 } else { f64::INFINITY };
+        if !(ratio <= 1.0) {
+            self.over += 1;
+        }
+        if !self.nonfinite && (self.worst.is_none() || ratio > self.worst_ratio) {
+            self.worst_ratio = ratio;
+            self.worst = Some((row, col, got, want, bound));
+        }
+    }
+
+    /// Every element within its bound (NaN compares false, so NaN fails).
+    pub fn passed(&self) -> bool {
+        self.over == 0 && self.worst_ratio <= 1.0 && !self.nonfinite
+    }
+
+    /// ‖got − want‖_F / ‖want‖_F over the elements compared; NaN if any was NaN or infinite.
+    pub fn relative_error(&self) -> f64 {
+        if self.nonfinite {
+            return f64::NAN;
+        }
+        if self.norm2 == 0.0 {
+            return if self.diff2 == 0.0 { 0.0 } else { f64::INFINITY };
+        }
+        (self.diff2 / self.norm2).sqrt()
+    }
+}
+
+impl std::fmt::Display for Comparison {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.passed() {
+            write!(f, "largest error {:.2e} of its bound", self.worst_ratio)?;
+        } else {
+            write!(f, "{} of {} elements outside their bound", self.over, self.compared)?;
+            if let Some((row, col, got, want, bound)) = self.worst {
+                write!(f, ", worst C[{row}, {col}] = {got:e}, expected {want:e} ± {bound:.2e}")?;
+            }
+        }
+        write!(f, ", relative Frobenius error {:.2e}", self.relative_error())
+    }
+}
+
 /// ‖got − want‖_F / ‖want‖_F over the pairs given; NaN if any value of `got` is NaN or infinite.
 // ANCHOR: relative_error
 pub fn relative_error(pairs: impl IntoIterator<Item = (f32, f64)>) -> f64 {
@@ -164,46 +393,101 @@ impl Sample {
     /// Relative error of `got` (all of C, product after product) on the sampled rows and
     /// columns of the first and the last product, against f64.
     pub fn relative_error(&self, problem: &Problem, inputs: &Inputs, got: &[f32]) -> f64 {
-        let mn = problem.m as usize * problem.n as usize;
-        let mut products = vec![0, problem.batch as usize - 1];
-        products.dedup();
-        let pairs: Vec<(f32, f64)> = products
-            .into_iter()
-            .flat_map(|z| self.pairs(problem, inputs.product(problem, z), &got[z * mn..(z + 1) * mn]))
-            .collect();
-        relative_error(pairs)
+        self.compare(problem, inputs, &ErrorModel::FMA_F32, got).relative_error()
     }
 
-    /// (computed, f64) for the sampled rows and columns of one product.
-    fn pairs(&self, problem: &Problem, (a, b, c0): (&[f32], &[f32], &[f32]), got: &[f32]) -> Vec<(f32, f64)> {
+    /// `got` (all of C, product after product) on the sampled rows and columns of the first and
+    /// the last product against f64, element by element (rows counted across the batch).
+    pub fn compare(&self, problem: &Problem, inputs: &Inputs, model: &ErrorModel, got: &[f32]) -> Comparison {
+        let (m, mn) = (problem.m as usize, problem.m as usize * problem.n as usize);
+        let mut products = vec![0, problem.batch as usize - 1];
+        products.dedup();
+        let mut cmp = Comparison::default();
+        for z in products {
+            self.compare_product(problem, inputs.product(problem, z), model, &got[z * mn..(z + 1) * mn], z * m, &mut cmp);
+        }
+        cmp
+    }
+
+    /// One product's sampled rows and columns into `cmp`, its rows numbered from `first_row`.
+    fn compare_product(&self, problem: &Problem, (a, b, c0): (&[f32], &[f32], &[f32]), model: &ErrorModel, got: &[f32], first_row: usize, cmp: &mut Comparison) {
         let (m, n, k) = (problem.m as usize, problem.n as usize, problem.k as usize);
-        let expected = |row: usize, col: usize, dot: f64| -> f64 {
-            let mut v = problem.alpha as f64 * dot;
+        let bound = model.bounds(problem.k);
+        let mut add = |row: usize, col: usize, dot: f64, abs_dot: f64| {
+            let (mut want, mut magnitude) = (problem.alpha as f64 * dot, (problem.alpha as f64).abs() * abs_dot);
             if problem.beta != 0.0 {
-                v += problem.beta as f64 * c0[row * n + col] as f64;
+                want += problem.beta as f64 * c0[row * n + col] as f64;
+                magnitude += (problem.beta as f64 * c0[row * n + col] as f64).abs();
             }
-            v
+            cmp.add(first_row + row, col, got[row * n + col], want, bound(magnitude));
         };
-        let mut pairs = Vec::with_capacity((self.rows.len() * n) + (self.cols.len() * m));
         for &row in &self.rows {
             // One row of C: A's row times B, walking B row by row (contiguous).
-            let mut dots = vec![0.0f64; n];
+            let (mut dots, mut abs_dots) = (vec![0.0f64; n], vec![0.0f64; n]);
             for i in 0..k {
                 let x = a[row * k + i] as f64;
-                for (d, &y) in dots.iter_mut().zip(&b[i * n..(i + 1) * n]) {
+                for ((d, s), &y) in dots.iter_mut().zip(abs_dots.iter_mut()).zip(&b[i * n..(i + 1) * n]) {
                     *d += x * y as f64;
+                    *s += (x * y as f64).abs();
                 }
             }
-            pairs.extend(dots.iter().enumerate().map(|(col, &d)| (got[row * n + col], expected(row, col, d))));
+            for col in 0..n {
+                add(row, col, dots[col], abs_dots[col]);
+            }
         }
         for &col in &self.cols {
             // One column of C: gather B's column once, then dot it with every row of A.
             let b_col: Vec<f64> = (0..k).map(|i| b[i * n + col] as f64).collect();
             for row in 0..m {
-                let dot: f64 = a[row * k..(row + 1) * k].iter().zip(&b_col).map(|(&x, &y)| x as f64 * y).sum();
-                pairs.push((got[row * n + col], expected(row, col, dot)));
+                let (mut dot, mut abs_dot) = (0.0f64, 0.0f64);
+                for (&x, &y) in a[row * k..(row + 1) * k].iter().zip(&b_col) {
+                    dot += x as f64 * y;
+                    abs_dot += (x as f64 * y).abs();
+                }
+                add(row, col, dot, abs_dot);
             }
         }
-        pairs
     }
+}
+
+/// Bytes of host memory a check of `problem` allocates at its peak: the inputs (f32), their
+/// stored and encoded copies, C as stored, downloaded and computed, and either the full f64
+/// reference with its magnitudes or a second f32 result (cuBLAS's) with row and column norms.
+/// `None` if it does not fit in u64.
+pub fn host_bytes(problem: &Problem, full_reference: bool) -> Option<u64> {
+    let (la, lb, lc) = problem.elems();
+    let (sa, sb, sc) = problem.extents();
+    let [la, lb, lc, sa, sb, sc] = [la, lb, lc, sa, sb, sc].map(|v| v as u128);
+    let inputs = 4 * (la + lb + lc) + 2 * 4 * (sa + sb) + 3 * 4 * sc + 4 * lc;
+    let (m, n, batch) = (problem.m as u128, problem.n as u128, problem.batch as u128);
+    let judging = if full_reference { 2 * 8 * (la + lb) + 3 * 8 * lc } else { 4 * sc + 4 * lc + 8 * batch * (m + n) };
+    u64::try_from(inputs + judging).ok()
+}
+
+/// Fails with a one-line error unless `bytes` of host memory are available (where the system
+/// says how much is: `MemAvailable` of /proc/meminfo on Linux).
+pub fn require_host_memory(bytes: Option<u64>) -> Result<()> {
+    let available = available_host_memory();
+    match (bytes, available) {
+        (Some(need), Some(free)) if need <= free => Ok(()),
+        (Some(_), None) => Ok(()),
+        (need, free) => Err(Error::OutOfHostMemory {
+            need: need.map_or_else(|| "more than 2⁶⁴ bytes".to_string(), |b| format!("{} MiB", b >> 20)),
+            available_mib: free.unwrap_or(0) >> 20,
+        }),
+    }
+}
+
+/// Bytes of host memory available to a new allocation, if the system says: `MemAvailable`, or less
+/// where the process's cgroup (v2) allows less.
+pub fn available_host_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let available = line.split_whitespace().nth(1)?.parse::<u64>().ok()?.checked_mul(1024)?;
+    let read = |name: &str| std::fs::read_to_string(format!("/sys/fs/cgroup/{name}")).ok().and_then(|t| t.trim().parse::<u64>().ok());
+    let cgroup = match (read("memory.max"), read("memory.current")) {
+        (Some(max), Some(current)) => Some(max.saturating_sub(current)),
+        _ => None,
+    };
+    Some(cgroup.map_or(available, |c| c.min(available)))
 }

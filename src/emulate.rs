@@ -5,22 +5,22 @@
 //! format, since the driver's is opaque. The emulator checks what the GPU would not: every global
 //! access against the bounds of A, B and C (A and B read-only), every shared access against the block's shared memory, races between the
 //! threads of a block, and that every thread reaches every barrier. A violation is an
-//! [`Error::Fault`] naming kernel, block, thread and address. It is slow (a few million
-//! multiply-adds per second): meant for small problems, tests and readers without a GPU.
+//! [`Error::Fault`] naming kernel, block, thread and address. The matrices lie in one reserved
+//! address range, each between gaps of unmapped memory larger than the kernel's largest tile (so
+//! an access even a whole tile past a matrix lands in no matrix and is reported), and A and B are
+//! compared with their uploaded bytes after the launch. It is slow (a few million multiply-adds
+//! per second): meant for small problems, tests and readers without a GPU.
 
 use kernels_gpu::device::emulator::{self, Launch, Region};
 use kernels_gpu::layout::TensorMap;
 use kernels_gpu::{EmulatedEntry, KernelSpec};
 
 use crate::catalog::Kernel;
-use crate::check::{self, Inputs, Sample};
+use crate::check::{self, ErrorModel, Inputs, Sample};
 use crate::error::{Error, Result};
 use crate::problem::Problem;
 use crate::storage::{self, Operand};
 use crate::verify::{FULL_REFERENCE_LIMIT, Reference, Verdict};
-
-/// Bytes of unallocated space around each matrix, so an overrun lands in no matrix.
-const GAP: usize = 4096;
 
 /// The host function of a catalog kernel.
 pub fn entry(kernel: Kernel) -> EmulatedEntry {
@@ -37,13 +37,103 @@ pub const EMULATED_SMS: u32 = 3;
 /// of the kernel's element type (see [`check::round_to`]).
 pub fn run(kernel: Kernel, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()> {
     kernel.geometry(problem)?;
-    run_entry(kernel.spec, entry(kernel), problem, a, b, c)
+    // SAFETY: the catalog pairs each spec with the entry `entries!` generated for it.
+    unsafe { run_entry(kernel.spec, entry(kernel), problem, a, b, c) }.map(|_| ())
+}
+
+/// Bytes of unmapped address space around each matrix: more than the largest tile of `spec` spans
+/// in any of the matrices (a tile of rows is that many stored rows of the widest matrix), at least
+/// 64 KiB, in whole pages.
+pub fn gap_bytes(spec: &KernelSpec, problem: &Problem) -> u128 {
+    let t = &spec.tile;
+    let tile = (t.bm * spec.cluster_m.max(1)).max(t.bn).max(t.bk) as u128 + 1;
+    let elem = spec.dtype.bytes() as u128;
+    let row = (problem.lda as u128 * elem).max(problem.ldb as u128 * elem).max(problem.ldc as u128 * 4);
+    (tile * row).max(64 << 10).next_multiple_of(PAGE as u128)
+}
+
+const PAGE: usize = 4096;
+
+/// A range of address space reserved without memory behind it; parts of it are made readable and
+/// writable for the matrices, the rest faults on the host if touched (the emulator's checks
+/// report any access there before it is made).
+struct Arena {
+    base: *mut u8,
+    len: usize,
+}
+
+impl Arena {
+    fn reserve(len: u128) -> Result<Arena> {
+        let too_large = || Error::InvalidProblem(format!("the emulator cannot reserve {len} bytes of address space for this problem"));
+        let len = usize::try_from(len).ok().filter(|&l| l <= 1 << 46).ok_or_else(too_large)?;
+        // SAFETY: an anonymous private mapping at an address the kernel chooses aliases nothing.
+        let base = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE, -1, 0) };
+        if base == libc::MAP_FAILED {
+            return Err(too_large());
+        }
+        Ok(Arena { base: base as *mut u8, len })
+    }
+
+    /// Makes `len` bytes from `offset` (page-aligned) readable and writable; they read as zeros.
+    fn commit(&self, offset: usize, len: usize) -> Result<()> {
+        let len = len.next_multiple_of(PAGE);
+        if len == 0 {
+            return Ok(());
+        }
+        assert!(offset % PAGE == 0 && offset + len <= self.len, "commit inside the arena");
+        // SAFETY: the range lies inside this arena's mapping.
+        if unsafe { libc::mprotect(self.base.add(offset) as *mut libc::c_void, len, libc::PROT_READ | libc::PROT_WRITE) } != 0 {
+            return Err(Error::OutOfHostMemory { need: format!("{} MiB", len >> 20), available_mib: check::available_host_memory().unwrap_or(0) >> 20 });
+        }
+        Ok(())
+    }
+
+    fn at(&self, offset: usize) -> usize {
+        self.base as usize + offset
+    }
+}
+
+impl Drop for Arena {
+    fn drop(&mut self) {
+        // SAFETY: unmaps exactly the mapping `reserve` made; nothing points into it any more.
+        unsafe { libc::munmap(self.base as *mut libc::c_void, self.len) };
+    }
 }
 
 /// Runs any entry (the catalog's, or a test fixture's) with the launch geometry of `spec`. `a`,
 /// `b` and `c` are the products' views (see [`check::Inputs`]); they are laid out as the problem
-/// stores them, with NaN in A's and B's padding and C's padding checked unchanged.
-pub fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()> {
+/// stores them, with NaN in A's and B's padding and C's padding checked unchanged. Returns the
+/// number of elements of A and B the launch changed (a store into an input that the emulator's
+/// access checks did not see).
+///
+/// # Safety
+/// `entry` must be a kernel of the `entries!` ABI whose launch geometry, element type and tensor
+/// maps `spec` describes, and it must access memory only through the device module (which checks
+/// every access): `entry` is called with pointers to buffers sized for `problem` only.
+///
+/// Safe code cannot call it (an arbitrary entry could write anywhere)...
+///
+/// ```compile_fail
+/// # use rgemm::{catalog, emulate, Problem};
+/// let kernel = catalog::all().next().unwrap();
+/// let p = Problem::new(2, 2, 2, 1.0, 0.0).unwrap();
+/// let (a, b, mut c) = ([0.5f32; 4], [0.5f32; 4], [0.0f32; 4]);
+/// emulate::run_entry(kernel.spec, emulate::entry(kernel), &p, &a, &b, &mut c).unwrap();
+/// ```
+///
+/// ...while [`run`] pairs a catalog kernel with its own entry, and the same call compiles inside
+/// `unsafe` with that pairing as its justification:
+///
+/// ```
+/// # use rgemm::{catalog, emulate, Problem};
+/// let kernel = catalog::all().next().unwrap();
+/// let p = Problem::new(2, 2, 2, 1.0, 0.0).unwrap();
+/// let (a, b, mut c) = ([0.5f32; 4], [0.5f32; 4], [0.0f32; 4]);
+/// // SAFETY: the catalog's spec and entry of one kernel.
+/// let input_writes = unsafe { emulate::run_entry(kernel.spec, emulate::entry(kernel), &p, &a, &b, &mut c) }.unwrap();
+/// assert_eq!((c, input_writes), ([0.5; 4], 0));
+/// ```
+pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<usize> {
     let (la, lb, lc) = problem.elems();
     if (a.len(), b.len(), c.len()) != (la, lb, lc) {
         return Err(Error::InvalidArgument(format!("operands of {} and {} elements and C of {} do not match {problem}", a.len(), b.len(), c.len())));
@@ -56,17 +146,23 @@ pub fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: 
     let c_stored = storage::pack(problem, Operand::C, c, PADDING);
     let lc = c_stored.len();
     let maps = spec.tensor_maps.map_or(0, |t| t.count() * size_of::<TensorMap>());
-    // A, B, C and the tensor maps in one arena, 256-byte aligned like cudaMalloc's, with gaps.
-    let mut end = GAP;
+    // A, B, C and the tensor maps in one reserved range, page-aligned (more than cudaMalloc's 256
+    // bytes), each between gaps.
+    let gap = gap_bytes(spec, problem);
+    let mut end: u128 = gap;
     let mut place = |bytes: usize| {
         let at = end;
-        end = (at + bytes + GAP).next_multiple_of(256);
-        at
+        end = (at + bytes as u128).next_multiple_of(PAGE as u128) + gap;
+        at as usize
     };
     let (oa, ob, oc, om) = (place(a.len()), place(b.len()), place(4 * lc), place(maps));
-    let mut arena = vec![Line([0; 256]); end.div_ceil(256)];
-    let base = arena.as_mut_ptr() as *mut u8;
-    let at = |offset: usize| base as usize + offset;
+    let arena = Arena::reserve(end)?;
+    for (offset, bytes) in [(oa, a.len()), (ob, b.len()), (oc, 4 * lc), (om, maps)] {
+        arena.commit(offset, bytes)?;
+    }
+    let base = arena.base;
+    let at = |offset: usize| arena.at(offset);
+    // SAFETY: each copy fills a committed part of the arena of exactly the source's size.
     unsafe {
         std::ptr::copy_nonoverlapping(a.as_ptr(), base.add(oa), a.len());
         std::ptr::copy_nonoverlapping(b.as_ptr(), base.add(ob), b.len());
@@ -81,9 +177,11 @@ pub fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: 
         };
         let map_a = map(at(oa), bytes, sa, t.a_box, t.a_swizzle).map_err(|e| unsupported(format!("tensor map of A: {e}")))?;
         let map_b = map(at(ob), bytes, sb, t.b_box, t.b_swizzle).map_err(|e| unsupported(format!("tensor map of B: {e}")))?;
+        // SAFETY: the maps' part of the arena holds `t.count()` maps.
         unsafe { std::ptr::copy_nonoverlapping([map_a, map_b].as_ptr(), base.add(om) as *mut TensorMap, 2) };
         if let Some(c_box) = t.c_box {
             let map_c = map(at(oc), 4, sc, c_box, t.c_swizzle).map_err(|e| unsupported(format!("tensor map of C: {e}")))?;
+            // SAFETY: as above; the third map.
             unsafe { std::ptr::write(base.add(om + 2 * size_of::<TensorMap>()) as *mut TensorMap, map_c) };
         }
     }
@@ -97,7 +195,7 @@ pub fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: 
     let tiles = (problem.n.div_ceil(t.bn), problem.m.div_ceil(t.bm));
     // A persistent kernel gets fewer blocks than tiles, as on a GPU, so each walks several tiles
     // (of every product of the batch); other kernels get one grid plane per product.
-    let grid = if spec.persistent { ((tiles.0 * tiles.1 * problem.batch).min(EMULATED_SMS), 1, 1) } else { (tiles.0, tiles.1, problem.batch.min(crate::catalog::MAX_GRID_Z as u32)) };
+    let grid = if spec.persistent { ((tiles.0 as u64 * tiles.1 as u64 * problem.batch as u64).min(EMULATED_SMS as u64) as u32, 1, 1) } else { (tiles.0, tiles.1, problem.batch.min(crate::catalog::MAX_GRID_Z as u32)) };
     let launch = Launch {
         kernel: spec.name,
         grid,
@@ -128,20 +226,24 @@ pub fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: 
     };
     let args = SendArgs(args);
     let shared = &args;
+    // SAFETY: the caller vouches for `entry` and `spec`; the arguments point at the regions above.
     emulator::launch(&launch, &move || unsafe { entry(&shared.0) }).map_err(|fault| Error::Fault(fault.to_string()))?;
+    // SAFETY: the committed parts of the arena hold A, B (as uploaded, unless a store bypassed
+    // the checks) and C.
+    let (a_now, b_now) = unsafe { (std::slice::from_raw_parts(base.add(oa), a.len()), std::slice::from_raw_parts(base.add(ob), b.len())) };
+    let elem = dtype.bytes() as usize;
+    let changed = |now: &[u8], then: &[u8]| now.chunks(elem).zip(then.chunks(elem)).filter(|(x, y)| x != y).count();
+    let input_writes = changed(a_now, &a) + changed(b_now, &b);
     let mut stored = vec![0.0f32; lc];
+    // SAFETY: C's committed part holds `lc` floats, and so does `stored`.
     unsafe { std::ptr::copy_nonoverlapping(base.add(oc) as *const f32, stored.as_mut_ptr(), lc) };
     let (values, stray) = storage::unpack_c(problem, &stored, PADDING);
     if stray > 0 {
         return Err(Error::Fault(format!("{}: {stray} elements of C's padding (between rows or matrices) were written", spec.name)));
     }
     c.copy_from_slice(&values);
-    Ok(())
+    Ok(input_writes)
 }
-
-#[derive(Clone, Copy)]
-#[repr(C, align(256))]
-struct Line([u8; 256]);
 
 /// Kernel arguments shared by the emulator's block threads (the pointers are into the arena,
 /// which outlives the launch).
@@ -153,40 +255,46 @@ unsafe impl Sync for SendArgs {}
 /// What C's padding holds during an emulated run (a write there is a fault).
 const PADDING: f32 = f32::from_bits(0x7f80_0bad);
 
-/// Runs `kernel` on the emulator on random inputs from `seed` and judges C like the GPU path: the
-/// relative Frobenius error against f64 (on sampled rows and columns above
+/// Runs `kernel` on the emulator on random inputs from `seed` and judges C like the GPU path:
+/// every element within its error bound of f64 (on sampled rows and columns above
 /// [`FULL_REFERENCE_LIMIT`] multiply-adds). Writes outside C are faults, so no guard bands.
 pub fn verify(kernel: Kernel, problem: &Problem, seed: u64) -> Result<Verdict> {
     kernel.geometry(problem)?;
     check_size(problem)?;
-    verify_entry(kernel.spec, entry(kernel), problem, seed)
+    // SAFETY: the catalog pairs each spec with the entry `entries!` generated for it.
+    unsafe { verify_entry(kernel.spec, entry(kernel), problem, seed) }
 }
 
 /// The most multiply-adds one emulated run may take: about a minute at the emulator's few million
 /// per second (640³ is 2.6·10⁸).
-pub const MAX_EMULATED_MACS: u64 = 1 << 28;
+pub const MAX_EMULATED_MACS: u128 = 1 << 28;
 
-/// Refuses problems the emulator would take hours on (or run out of host memory for).
+/// Refuses problems the emulator would take hours on, or that do not fit in host memory.
 pub fn check_size(problem: &Problem) -> Result<()> {
     let macs = problem.macs();
-    if macs > MAX_EMULATED_MACS as u128 {
+    if macs > MAX_EMULATED_MACS {
         return Err(Error::InvalidProblem(format!(
             "{problem} is {macs} multiply-adds; the CPU emulator runs a few million per second and takes at most {MAX_EMULATED_MACS} (e.g. 640x640x640)"
         )));
     }
-    Ok(())
+    check::require_host_memory(check::host_bytes(problem, macs <= FULL_REFERENCE_LIMIT))
 }
 
 /// [`verify`] for any entry.
-pub fn verify_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, seed: u64) -> Result<Verdict> {
+///
+/// # Safety
+/// As for [`run_entry`].
+pub unsafe fn verify_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, seed: u64) -> Result<Verdict> {
+    check_size(problem)?;
     let inputs = Inputs::random(problem, spec.dtype, seed);
     let mut c = inputs.c.clone();
-    run_entry(spec, entry, problem, &inputs.a, &inputs.b, &mut c)?;
-    let tolerance = check::tolerance(spec.dtype);
-    if problem.macs() <= FULL_REFERENCE_LIMIT as u128 {
-        let rel_error = check::relative_error_full(&c, &check::reference(problem, &inputs));
-        return Ok(Verdict { rel_error, reference: Reference::FullF64, tolerance, guard_writes: 0 });
+    // SAFETY: passed on from the caller.
+    let input_writes = unsafe { run_entry(spec, entry, problem, &inputs.a, &inputs.b, &mut c) }?;
+    let model = ErrorModel::of(spec);
+    if problem.macs() <= FULL_REFERENCE_LIMIT {
+        let comparison = check::compare_full(problem, &inputs, &model, &c);
+        return Ok(Verdict { reference: Reference::FullF64, comparison, sampled: None, guard_writes: 0, input_writes });
     }
-    let sampled = Sample::random(problem, 8, seed).relative_error(problem, &inputs, &c);
-    Ok(Verdict { rel_error: sampled, reference: Reference::SampledF64, tolerance, guard_writes: 0 })
+    let comparison = Sample::random(problem, 8, seed).compare(problem, &inputs, &model, &c);
+    Ok(Verdict { reference: Reference::SampledF64, comparison, sampled: None, guard_writes: 0, input_writes })
 }

@@ -25,6 +25,8 @@ pub enum Error {
     Unsupported { kernel: String, reason: String },
     #[error("not enough GPU memory: this run needs {need_mib} MiB and {free_mib} MiB are free")]
     OutOfMemory { need_mib: u64, free_mib: u64 },
+    #[error("not enough host memory: this check needs {need} and {available_mib} MiB are available")]
+    OutOfHostMemory { need: String, available_mib: u64 },
     #[error("the emulator caught a fault in {0}")]
     Fault(String),
     #[error("CUDA error: {0}")]

@@ -194,8 +194,9 @@ impl Gpu {
     pub fn require_memory(&self, bytes: u64) -> Result<()> {
         const HEADROOM: u64 = 256 << 20;
         let (free, _) = self.memory()?;
-        if bytes + HEADROOM > free {
-            return Err(Error::OutOfMemory { need_mib: (bytes + HEADROOM) >> 20, free_mib: free >> 20 });
+        let need = bytes.saturating_add(HEADROOM);
+        if need > free {
+            return Err(Error::OutOfMemory { need_mib: need >> 20, free_mib: free >> 20 });
         }
         Ok(())
     }

@@ -1,23 +1,32 @@
 //! Running one kernel on one problem and judging the result.
 //!
-//! C sits between two guard bands filled with a sentinel; a kernel that writes outside C changes
-//! them and fails even if its C is right. Problems up to [`FULL_REFERENCE_LIMIT`] multiply-adds are
-//! checked against the full f64 reference; larger ones against cuBLAS over the whole of C plus f64
-//! on sampled rows and columns (the full f64 product of an 8192³ problem would take minutes).
+//! A, B and C are laid out as the problem stores them (see [`storage`]), each between two guard
+//! bands filled with a sentinel, each band at least one full stored row of its matrix and at least
+//! [`MIN_GUARD_BYTES`]: a kernel that writes outside C, even a whole row or a whole tile past it,
+//! changes a band (or C's padding) and fails even if its C is right. A and B are compared with what
+//! was uploaded after every validated launch, so a store into an input fails too. Problems up to
+//! [`FULL_REFERENCE_LIMIT`] multiply-adds are checked element by element against the full f64
+//! reference; larger ones against cuBLAS over the whole of C (each element within the sum of both
+//! computations' error bounds) plus f64 on sampled rows and columns (the full f64 product of an
+//! 8192³ problem would take minutes).
+//!
+//! [`Operands`] remember the problem and element type they were sized for, and the only safe ways
+//! to launch on them ([`Operands::launch`], [`Operands::cublas`]) launch that problem.
 
 use crate::baseline::Library;
 use crate::bench::{self, Timing};
 use crate::catalog::{Dtype, Kernel, Launch};
-use crate::check::{self, Inputs, Sample};
+use crate::check::{self, ErrorModel, Inputs, Sample};
 use crate::error::{Error, Result};
 use crate::gpu::{Buffer, Gpu};
 use crate::problem::Problem;
 use crate::storage::{self, Operand};
 
-/// Largest M·N·K checked against the full f64 reference.
-pub const FULL_REFERENCE_LIMIT: u64 = 1 << 30;
-/// Floats of sentinel on each side of C.
-const GUARD: usize = 1024;
+/// Largest M·N·K (of the whole batch) checked against the full f64 reference.
+pub const FULL_REFERENCE_LIMIT: u128 = 1 << 30;
+/// The smallest guard band, in bytes, on each side of each matrix.
+pub const MIN_GUARD_BYTES: u64 = 64 << 10;
+/// Written into every guard band and C's padding; a changed word is a stray write.
 const SENTINEL: f32 = f32::from_bits(0x7f80_0bad);
 /// Rows and columns recomputed in f64 for large problems.
 const SAMPLES: usize = 8;
@@ -27,89 +36,159 @@ const SAMPLES: usize = 8;
 pub enum Reference {
     /// The whole of C against f64 on the CPU.
     FullF64,
-    /// The whole of C against cuBLAS; sampled rows and columns against f64.
-    CublasAndSampledF64 { sampled_error: f64 },
+    /// The whole of C against cuBLAS; sampled rows and columns against f64 ([`Verdict::sampled`]).
+    CublasAndSampledF64,
     /// Sampled rows and columns against f64 only (large problems on the emulator: no cuBLAS).
     SampledF64,
 }
 
 #[derive(Clone, Debug)]
 pub struct Verdict {
-    /// Relative Frobenius error (against f64, or against cuBLAS for large problems).
-    pub rel_error: f64,
     pub reference: Reference,
-    pub tolerance: f64,
-    /// Elements outside C that the kernel changed.
+    /// Every compared element against its error bound (f64, or cuBLAS for large problems).
+    pub comparison: check::Comparison,
+    /// Sampled rows and columns against f64, when the whole of C was compared with cuBLAS.
+    pub sampled: Option<check::Comparison>,
+    /// Elements of the guard bands around A, B and C, and of C's padding, that the kernel changed.
     pub guard_writes: usize,
+    /// Elements of A and B (padding included) that the kernel changed.
+    pub input_writes: usize,
 }
 
 impl Verdict {
-    /// NaN compares false, so NaN fails.
+    /// Every element within its bound, no stray write; NaN fails.
     pub fn passed(&self) -> bool {
-        let sampled_ok = match self.reference {
-            Reference::FullF64 | Reference::SampledF64 => true,
-            Reference::CublasAndSampledF64 { sampled_error } => sampled_error <= self.tolerance,
-        };
-        self.guard_writes == 0 && self.rel_error <= self.tolerance && sampled_ok
+        self.guard_writes == 0 && self.input_writes == 0 && self.comparison.passed() && self.sampled.as_ref().is_none_or(check::Comparison::passed)
+    }
+
+    /// The relative Frobenius error of the main comparison, for reports.
+    pub fn rel_error(&self) -> f64 {
+        self.comparison.relative_error()
     }
 }
 
 impl std::fmt::Display for Verdict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let verdict = if self.passed() { "PASS" } else { "FAIL" };
-        match self.reference {
-            Reference::FullF64 => write!(f, "{verdict}: relative Frobenius error {:.2e} against the f64 reference", self.rel_error)?,
-            Reference::SampledF64 => write!(f, "{verdict}: relative Frobenius error {:.2e} against f64 on sampled rows and columns", self.rel_error)?,
-            Reference::CublasAndSampledF64 { sampled_error } => write!(
-                f,
-                "{verdict}: relative Frobenius error {:.2e} against cuBLAS, {sampled_error:.2e} against f64 on sampled rows and columns",
-                self.rel_error
-            )?,
+        let against = match self.reference {
+            Reference::FullF64 => "against the f64 reference",
+            Reference::SampledF64 => "against f64 on sampled rows and columns",
+            Reference::CublasAndSampledF64 => "against cuBLAS",
+        };
+        write!(f, "{verdict}: {} {against}", self.comparison)?;
+        if let Some(sampled) = &self.sampled {
+            write!(f, "; {sampled} against f64 on sampled rows and columns")?;
         }
-        write!(f, " (tolerance {:.0e})", self.tolerance)?;
         if self.guard_writes > 0 {
-            write!(f, "; {} elements outside C were overwritten", self.guard_writes)?;
+            write!(f, "; {} guard-band or padding elements around A, B or C were overwritten", self.guard_writes)?;
+        }
+        if self.input_writes > 0 {
+            write!(f, "; {} elements of the inputs A and B were overwritten", self.input_writes)?;
         }
         Ok(())
     }
 }
 
+/// Guard band on each side of a matrix whose stored rows are `row_bytes` long: one row, at least
+/// [`MIN_GUARD_BYTES`], in whole 256-byte lines (so the matrix keeps cudaMalloc's alignment).
+pub fn guard_bytes(row_bytes: u64) -> u64 {
+    row_bytes.max(MIN_GUARD_BYTES).next_multiple_of(256)
+}
+
+/// One matrix in device memory between two guard bands.
+struct Guarded {
+    buffer: Buffer<u8>,
+    guard: usize,
+    len: usize,
+}
+
+impl Guarded {
+    fn upload(gpu: &Gpu, data: &[u8], row_bytes: u64) -> Result<Guarded> {
+        let guard = guard_bytes(row_bytes) as usize;
+        let band: Vec<u8> = SENTINEL.to_le_bytes().into_iter().cycle().take(guard).collect();
+        let mut all = Vec::with_capacity(2 * guard + data.len());
+        all.extend_from_slice(&band);
+        all.extend_from_slice(data);
+        all.extend_from_slice(&band);
+        Ok(Guarded { buffer: gpu.upload(&all)?, guard, len: data.len() })
+    }
+
+    fn addr(&self, gpu: &Gpu) -> u64 {
+        self.buffer.addr(gpu) + self.guard as u64
+    }
+
+    /// The matrix's bytes and the number of changed 4-byte words of its guard bands.
+    fn download(&self, gpu: &Gpu) -> Result<(Vec<u8>, usize)> {
+        let mut all = gpu.download(&self.buffer)?;
+        let sentinel = SENTINEL.to_le_bytes();
+        let changed = |band: &[u8]| band.chunks(4).filter(|w| *w != sentinel).count();
+        let guard_writes = changed(&all[..self.guard]) + changed(&all[self.guard + self.len..]);
+        all.truncate(self.guard + self.len);
+        all.drain(..self.guard);
+        Ok((all, guard_writes))
+    }
+}
+
 /// Device buffers of one problem, laid out as it stores them (see [`storage`]): A and B with NaN
-/// wherever no product reads, C with a sentinel in its padding and in guard bands on both sides.
-/// The operands remember the problem and element type they were made for, so nothing launches
-/// on them past their ends.
+/// wherever no product reads, C with a sentinel in its padding, each between guard bands. The
+/// operands remember the problem and element type they were made for, so nothing launches on them
+/// past their ends.
 pub struct Operands {
     problem: Problem,
     dtype: Dtype,
-    /// A and B in their element type's bytes.
-    a: Buffer<u8>,
-    b: Buffer<u8>,
-    /// `GUARD` sentinels, C (with its padding), `GUARD` sentinels.
-    c_guarded: Buffer<f32>,
+    a: Guarded,
+    b: Guarded,
+    c: Guarded,
+    /// A and B as uploaded (stored, encoded), to see that a launch left them unchanged.
+    uploaded: (Vec<u8>, Vec<u8>),
+}
+
+/// What a launch left in the operands.
+pub struct Outcome {
+    /// The products' M×N matrices, one after another.
+    pub c: Vec<f32>,
+    /// Changed words of the guard bands and of C's padding.
+    pub guard_writes: usize,
+    /// Changed elements of A and B.
+    pub input_writes: usize,
 }
 
 impl Operands {
-    /// Bytes of device memory for a problem's operands, with room for a cuBLAS result.
+    /// Bytes of device memory a check of `problem` needs: its operands with their guard bands,
+    /// twice (cuBLAS's reference result for large problems gets operands of its own), with A and B
+    /// counted at 4 bytes per element whatever their type; u64::MAX where that does not fit.
     pub fn bytes(problem: &Problem) -> u64 {
+        u64::try_from(2 * Self::one_set(problem)).unwrap_or(u64::MAX)
+    }
+
+    /// Bytes of one set of operands with their guard bands.
+    fn one_set(problem: &Problem) -> u128 {
         let (la, lb, lc) = problem.extents();
-        (4 * (la + lb + 2 * (lc + 2 * GUARD))) as u64
+        let guards = |ld: u32| 2 * guard_bytes(4 * ld as u64) as u128;
+        4 * (la as u128 + lb as u128 + lc as u128) + guards(problem.lda) + guards(problem.ldb) + guards(problem.ldc)
     }
 
     pub fn upload(gpu: &Gpu, problem: &Problem, inputs: &Inputs) -> Result<Operands> {
-        gpu.require_memory(Self::bytes(problem))?;
-        let mut c_initial = vec![SENTINEL; GUARD];
-        c_initial.extend(storage::pack(problem, Operand::C, &inputs.c, SENTINEL));
-        c_initial.extend(std::iter::repeat_n(SENTINEL, GUARD));
+        gpu.require_memory(u64::try_from(Self::one_set(problem)).unwrap_or(u64::MAX))?;
+        let (la, lb, lc) = problem.elems();
+        if (inputs.a.len(), inputs.b.len(), inputs.c.len()) != (la, lb, lc) {
+            return Err(Error::InvalidArgument(format!("inputs of {} elements for A, B, C do not match {problem}", inputs.a.len() + inputs.b.len() + inputs.c.len())));
+        }
+        let elem = inputs.dtype.bytes() as u64;
         let stored = |operand, values: &[f32]| check::encode(inputs.dtype, &storage::pack(problem, operand, values, f32::NAN));
+        let (a, b) = (stored(Operand::A, &inputs.a), stored(Operand::B, &inputs.b));
+        let c: Vec<u8> = storage::pack(problem, Operand::C, &inputs.c, SENTINEL).iter().flat_map(|v| v.to_le_bytes()).collect();
         Ok(Operands {
             problem: *problem,
             dtype: inputs.dtype,
-            a: gpu.upload(&stored(Operand::A, &inputs.a))?,
-            b: gpu.upload(&stored(Operand::B, &inputs.b))?,
-            c_guarded: gpu.upload(&c_initial)?,
+            a: Guarded::upload(gpu, &a, problem.lda as u64 * elem)?,
+            b: Guarded::upload(gpu, &b, problem.ldb as u64 * elem)?,
+            c: Guarded::upload(gpu, &c, problem.ldc as u64 * 4)?,
+            uploaded: (a, b),
         })
     }
 
+    /// The problem these operands were sized for.
     pub fn problem(&self) -> &Problem {
         &self.problem
     }
@@ -118,13 +197,12 @@ impl Operands {
         self.dtype
     }
 
-    /// Device address of C's first element.
     fn c_addr(&self, gpu: &Gpu) -> u64 {
-        self.c_guarded.addr(gpu) + (GUARD * 4) as u64
+        self.c.addr(gpu)
     }
 
     /// Device addresses of A, B and C, for launches the checker's own tests make deliberately
-    /// wrong (through the `unsafe` [`Gpu::launch`]).
+    /// wrong (through the `unsafe` [`Gpu::launch`]); [`Operands::launch`] is the safe way.
     pub fn addresses(&self, gpu: &Gpu) -> (u64, u64, u64) {
         (self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu))
     }
@@ -138,8 +216,7 @@ impl Operands {
             return Err(Error::InvalidArgument(format!("the launch geometry given for {} is not the one of {}", kernel.name(), self.problem)));
         }
         // SAFETY: the buffers were sized for this problem and element type (checked above), and
-        // the geometry is the kernel's own for it; device allocations are 256-byte aligned and C
-        // starts GUARD floats (4 KiB) in.
+        // the geometry is the kernel's own for it; every matrix starts on a 256-byte line.
         unsafe { gpu.launch(kernel, geometry, &self.problem, self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu)) }
     }
 
@@ -150,57 +227,83 @@ impl Operands {
         }
         let (a, b, c) = (self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu));
         // SAFETY: the buffers were sized for this problem and element type (checked above);
-        // device allocations are 256-byte aligned and C starts 4 KiB into its guard band.
+        // every matrix starts on a 256-byte line.
         unsafe { plan.launch_at(gpu, a, b, c) }
     }
 
-    /// cuBLAS on these operands.
+    /// cuBLAS on these operands (overwrites C).
     pub fn cublas(&self, gpu: &Gpu, library: Library) -> Result<()> {
         // SAFETY: the buffers hold this problem's operands of this element type.
         unsafe { gpu.cublas(library, self.dtype, &self.problem, self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu)) }
     }
 
-    /// C as computed (the products' M×N matrices, one after another), and the number of
-    /// elements outside them (guard bands, row padding, gaps between matrices) that changed.
-    pub fn download_c(&self, gpu: &Gpu) -> Result<(Vec<f32>, usize)> {
-        let all = gpu.download(&self.c_guarded)?;
-        let changed = |s: &[f32]| s.iter().filter(|v| v.to_bits() != SENTINEL.to_bits()).count();
-        let guards = changed(&all[..GUARD]) + changed(&all[all.len() - GUARD..]);
-        let (values, stray) = storage::unpack_c(&self.problem, &all[GUARD..all.len() - GUARD], SENTINEL);
-        Ok((values, guards + stray))
+    /// C as computed, the guard-band and padding words that changed, and the elements of A and B
+    /// that changed.
+    pub fn inspect(&self, gpu: &Gpu) -> Result<Outcome> {
+        let (a, guard_a) = self.a.download(gpu)?;
+        let (b, guard_b) = self.b.download(gpu)?;
+        let (c, guard_c) = self.c.download(gpu)?;
+        let elem = self.dtype.bytes() as usize;
+        let changed = |now: &[u8], then: &[u8]| now.chunks(elem).zip(then.chunks(elem)).filter(|(x, y)| x != y).count();
+        let input_writes = changed(&a, &self.uploaded.0) + changed(&b, &self.uploaded.1);
+        let stored: Vec<f32> = c.chunks_exact(4).map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+        let (values, padding) = storage::unpack_c(&self.problem, &stored, SENTINEL);
+        Ok(Outcome { c: values, guard_writes: guard_a + guard_b + guard_c + padding, input_writes })
     }
+
+    /// C as computed, and the number of elements outside it (guard bands, padding, A and B) that
+    /// changed.
+    pub fn download_c(&self, gpu: &Gpu) -> Result<(Vec<f32>, usize)> {
+        let outcome = self.inspect(gpu)?;
+        Ok((outcome.c, outcome.guard_writes + outcome.input_writes))
+    }
+}
+
+/// The host memory a check of `problem` needs (checkable before the GPU is opened).
+pub fn require_host_memory(problem: &Problem) -> Result<()> {
+    check::require_host_memory(check::host_bytes(problem, problem.macs() <= FULL_REFERENCE_LIMIT))
+}
+
+/// Everything a check of `problem` needs, host and device, before anything is allocated.
+pub fn require_memory(gpu: &Gpu, problem: &Problem) -> Result<()> {
+    require_host_memory(problem)?;
+    gpu.require_memory(Operands::bytes(problem))
 }
 
 /// Runs `kernel` once on fresh random inputs drawn from `seed` and judges the result.
 pub fn verify(gpu: &Gpu, kernel: Kernel, problem: &Problem, seed: u64) -> Result<Verdict> {
     let geometry = kernel.geometry(problem)?;
-    verify_with(gpu, problem, kernel.spec.dtype, seed, |ops| ops.launch(gpu, kernel, &geometry)).map(|(verdict, _)| verdict)
+    judge(gpu, problem, kernel.spec.dtype, &ErrorModel::of(kernel.spec), seed, |ops| ops.launch(gpu, kernel, &geometry)).map(|(verdict, _)| verdict)
 }
 
 /// Judges whatever `compute` does to the operands of `problem` (the checker's own tests hand it
-/// deliberately wrong launches), and returns the operands for timing.
+/// deliberately wrong launches), with the error model of `dtype`'s kernels, and returns the
+/// operands for timing.
 pub fn verify_with(gpu: &Gpu, problem: &Problem, dtype: Dtype, seed: u64, compute: impl FnOnce(&Operands) -> Result<()>) -> Result<(Verdict, Operands)> {
+    judge(gpu, problem, dtype, &ErrorModel::of_dtype(dtype), seed, compute)
+}
+
+fn judge(gpu: &Gpu, problem: &Problem, dtype: Dtype, model: &ErrorModel, seed: u64, compute: impl FnOnce(&Operands) -> Result<()>) -> Result<(Verdict, Operands)> {
+    require_memory(gpu, problem)?;
     let inputs = Inputs::random(problem, dtype, seed);
     let ops = Operands::upload(gpu, problem, &inputs)?;
     compute(&ops)?;
-    let (got, guard_writes) = ops.download_c(gpu)?;
-    let tolerance = check::tolerance(dtype);
-    if problem.macs() <= FULL_REFERENCE_LIMIT as u128 {
-        let want = check::reference(problem, &inputs);
-        let rel_error = check::relative_error_full(&got, &want);
-        return Ok((Verdict { rel_error, reference: Reference::FullF64, tolerance, guard_writes }, ops));
+    let Outcome { c: got, guard_writes, input_writes } = ops.inspect(gpu)?;
+    if problem.macs() <= FULL_REFERENCE_LIMIT {
+        let comparison = check::compare_full(problem, &inputs, model, &got);
+        return Ok((Verdict { reference: Reference::FullF64, comparison, sampled: None, guard_writes, input_writes }, ops));
     }
     let cublas = cublas_result(gpu, problem, &inputs)?;
-    let rel_error = check::relative_error(got.iter().copied().zip(cublas.iter().map(|&v| v as f64)));
-    let sampled_error = Sample::random(problem, SAMPLES, seed).relative_error(problem, &inputs, &got);
-    Ok((Verdict { rel_error, reference: Reference::CublasAndSampledF64 { sampled_error }, tolerance, guard_writes }, ops))
+    let comparison = check::compare_computed(problem, &inputs, model, &ErrorModel::of_dtype(dtype), &got, &cublas);
+    let sampled = Sample::random(problem, SAMPLES, seed).compare(problem, &inputs, model, &got);
+    Ok((Verdict { reference: Reference::CublasAndSampledF64, comparison, sampled: Some(sampled), guard_writes, input_writes }, ops))
 }
 
 /// cuBLAS's C for the same inputs, on operands of its own.
 fn cublas_result(gpu: &Gpu, problem: &Problem, inputs: &Inputs) -> Result<Vec<f32>> {
     let ops = Operands::upload(gpu, problem, inputs)?;
     ops.cublas(gpu, Library::Classic)?;
-    Ok(ops.download_c(gpu)?.0)
+    Ok(ops.inspect(gpu)?.c)
 }
 
 /// Times `kernel` and cuBLAS (both ways) on the same operands, one after the other in this run.
@@ -218,6 +321,30 @@ impl Comparison {
     }
 }
 
+/// Times `kernel` and cuBLAS on `ops`, on the problem the operands were made for.
+///
+/// There is no problem to pass beside the operands (one larger than theirs would launch past
+/// their buffers):
+///
+/// ```compile_fail
+/// # fn f(gpu: &rgemm::Gpu, kernel: rgemm::Kernel, ops: &rgemm::verify::Operands, larger: &rgemm::Problem) {
+/// rgemm::verify::time_against_cublas(gpu, kernel, larger, ops, 3, 10).unwrap();
+/// # }
+/// ```
+///
+/// nor a way to reach the buffers past the operands' own launches:
+///
+/// ```compile_fail
+/// # fn f(gpu: &rgemm::Gpu, ops: &rgemm::verify::Operands) {
+/// let a = ops.a.addr(gpu);
+/// # }
+/// ```
+///
+/// ```no_run
+/// # fn f(gpu: &rgemm::Gpu, kernel: rgemm::Kernel, ops: &rgemm::verify::Operands) {
+/// let timing = rgemm::verify::time_against_cublas(gpu, kernel, ops, 3, 10).unwrap();
+/// # }
+/// ```
 pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, ops: &Operands, warmup: usize, iters: usize) -> Result<Comparison> {
     let geometry = kernel.geometry(ops.problem())?;
     let kernel_timing = bench::time(gpu, warmup, iters, || ops.launch(gpu, kernel, &geometry))?;

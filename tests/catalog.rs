@@ -190,50 +190,154 @@ fn best_resolves_to_the_first_kernel_that_supports_the_problem() {
     assert_eq!(catalog::best_alias("bestest"), None);
 }
 
-/// A random fp32 configuration of rungs 4–11, its thread count derived as the rung derives it.
-fn random_spec() -> impl Strategy<Value = KernelSpec> {
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+fn lcm(a: u32, b: u32) -> u32 {
+    a / gcd(a, b) * b
+}
+
+/// The smallest BK for which an A tile of `bm` rows and a B tile of `bn` columns split evenly
+/// among `threads` threads, in chunks of `chunk` elements (4: float4 copies) that a row of BK
+/// holds whole.
+fn smallest_bk(bm: u32, bn: u32, threads: u32, chunk: u32) -> u32 {
+    let per = chunk * threads;
+    lcm(chunk, lcm(per / gcd(per, bm), per / gcd(per, bn)))
+}
+
+/// A valid fp32 configuration of rungs 4–11, built to satisfy every invariant rather than drawn
+/// and filtered (the old generator was accepted in about 1% of cases for rungs 9–11): thread (or
+/// warp) tiles first, block tiles as whole numbers of them, BK the smallest that splits the tile
+/// copies evenly times a power of two, and the thread count that follows.
+fn valid_spec() -> impl Strategy<Value = KernelSpec> {
     let pow2 = |lo: u32, hi: u32| (lo..=hi).prop_map(|e| 1u32 << e);
-    (4u8..=11, pow2(3, 8), pow2(3, 8), pow2(2, 6), pow2(3, 7), pow2(3, 7), pow2(0, 4), pow2(0, 4), 1u32..=4, 0u32..300_000)
-        .prop_map(|(rung, bm, bn, bk, wm, wn, tm, tn, stages, smem)| {
+    (4u8..=11, pow2(0, 3), pow2(0, 3), 0u32..=5, 0u32..=3, 0u32..=3, pow2(0, 2), 1u32..=4, any::<prop::sample::Index>())
+        .prop_filter_map("a block of more than 1024 threads", move |(rung, tm, tn, split, ex, ey, bk_scale, stages, smem)| {
             let base = catalog::all().find(|k| k.spec.rung.number == rung && k.spec.dtype == Dtype::F32).unwrap().spec;
-            let (wm, wn) = if rung >= 9 { (wm, wn) } else { (1, 1) };
-            let tn = if rung == 4 { 1 } else { tn };
-            let threads = if rung >= 9 {
-                (bm / wm.min(bm)) * (bn / wn.min(bn)) * 32 + if rung == 11 { 32 } else { 0 }
+            let (tm, tn) = if rung >= 7 { (4 * tm.min(4), 4 * tn.min(4)) } else if rung == 4 { (tm * 2, 1) } else { (tm, tn) };
+            let (bm, bn, wm, wn, computing) = if rung >= 9 {
+                // A warp is 32 thread tiles: 2^split of them down, 2^(5 - split) across.
+                let (wm, wn) = (tm << split, tn << (5 - split));
+                let (x, y) = (1 << ex.min(2), 1 << ey.min(2));
+                (wm * x, wn * y, wm, wn, 32 * x * y)
             } else {
-                (bm / tm.min(bm)) * (bn / tn.min(bn))
+                // 2^ex · 2^ey thread tiles, at least one warp's worth.
+                let (x, y) = (1u32 << (ex + 2), 1u32 << (ey + 3));
+                (tm * x, tn * y, 1, 1, x * y)
             };
+            let threads = computing + if rung == 11 { 32 } else { 0 };
+            let chunk = if rung >= 6 && rung != 11 { 4 } else { 1 };
+            let bk = smallest_bk(bm, bn, computing, chunk) * bk_scale;
+            if threads > 1024 || (rung == 11 && (bm > 256 || bn > 256 || bk * 4 > 128)) {
+                return None;
+            }
             let tile = rgemm::catalog::Tile { bm, bn, bk, wm, wn, tm, tn, stages };
-            KernelSpec { tile, threads, smem_bytes: smem, ..*base }
+            Some(KernelSpec { tile, threads, smem_bytes: smem.index(catalog::MAX_SMEM_PER_BLOCK as usize + 1) as u32, ..*base })
         })
 }
 
-proptest! {
-    /// Every shape is either accepted, and then satisfies the invariants the kernels rely on
-    /// (checked here independently), or rejected with a reason.
-    #[test]
-    fn tile_shapes_are_accepted_only_when_their_invariants_hold(s in random_spec()) {
-        match catalog::shape_error(&s) {
-            Some(reason) => prop_assert!(reason.len() > 10, "unclear reason: {reason}"),
-            None => {
-                let t = s.tile;
-                let computing = if s.rung.number == 11 { s.threads - 32 } else { s.threads };
-                prop_assert!(s.threads % 32 == 0 && s.threads <= 1024);
-                prop_assert!(s.smem_bytes <= 227 * 1024, "shared memory fits Hopper's limit");
-                // Each computing thread owns exactly one thread tile: the tiles partition C.
-                prop_assert_eq!((t.bm / t.tm) * (t.bn / t.tn), computing);
-                prop_assert_eq!(t.bm % t.tm + t.bn % t.tn, 0);
-                if s.rung.number < 6 {
-                    prop_assert_eq!((t.bm * t.bk) % computing + (t.bk * t.bn) % computing, 0, "loads divide evenly");
-                } else if s.rung.number != 11 {
-                    prop_assert_eq!(t.bk % 4 + t.bn % 4, 0, "tile rows are whole float4s");
-                    prop_assert_eq!((t.bm * t.bk / 4) % computing + (t.bk * t.bn / 4) % computing, 0, "float4 loads divide evenly");
-                }
-                if s.rung.number >= 9 {
-                    prop_assert_eq!((t.wm / t.tm) * (t.wn / t.tn), 32, "a warp tile is 32 thread tiles");
-                }
-            }
+/// The invariants the kernels rely on, checked here independently of `shape_error`.
+fn check_invariants(s: &KernelSpec) -> Result<(), TestCaseError> {
+    let t = s.tile;
+    let computing = if s.rung.number == 11 { s.threads - 32 } else { s.threads };
+    prop_assert!(s.threads % 32 == 0 && s.threads <= 1024);
+    prop_assert!(s.smem_bytes <= 227 * 1024, "shared memory fits Hopper's limit");
+    // Each computing thread owns exactly one thread tile: the tiles partition C.
+    prop_assert_eq!((t.bm / t.tm) * (t.bn / t.tn), computing);
+    prop_assert_eq!(t.bm % t.tm + t.bn % t.tn, 0);
+    if s.rung.number < 6 {
+        prop_assert_eq!((t.bm * t.bk) % computing + (t.bk * t.bn) % computing, 0, "loads divide evenly");
+    } else if s.rung.number != 11 {
+        prop_assert_eq!(t.bk % 4 + t.bn % 4, 0, "tile rows are whole float4s");
+        prop_assert_eq!((t.bm * t.bk / 4) % computing + (t.bk * t.bn / 4) % computing, 0, "float4 loads divide evenly");
+    }
+    if s.rung.number >= 9 {
+        prop_assert_eq!((t.wm / t.tm) * (t.wn / t.tn), 32, "a warp tile is 32 thread tiles");
+    }
+    Ok(())
+}
+
+/// One way to break a valid configuration, and whether it applies to this rung.
+#[derive(Clone, Copy, Debug)]
+enum Breakage {
+    OneWarpMore,
+    SharedMemoryPastTheLimit,
+    ZeroStages,
+    ThreadTileTaller,
+    WarpTileTaller,
+    BkNotWholeFloat4s,
+}
+
+impl Breakage {
+    const ALL: [Breakage; 6] = [
+        Breakage::OneWarpMore,
+        Breakage::SharedMemoryPastTheLimit,
+        Breakage::ZeroStages,
+        Breakage::ThreadTileTaller,
+        Breakage::WarpTileTaller,
+        Breakage::BkNotWholeFloat4s,
+    ];
+
+    fn apply(self, s: &KernelSpec) -> Option<KernelSpec> {
+        let (mut b, rung) = (*s, s.rung.number);
+        match self {
+            Breakage::OneWarpMore => b.threads += 32,
+            Breakage::SharedMemoryPastTheLimit => b.smem_bytes = catalog::MAX_SMEM_PER_BLOCK + 1,
+            Breakage::ZeroStages => b.tile.stages = 0,
+            // Twice as tall thread tiles: half the tiles, or tiles that no longer tile the block.
+            Breakage::ThreadTileTaller if rung < 9 => b.tile.tm *= 2,
+            Breakage::WarpTileTaller if rung >= 9 => b.tile.wm *= 2,
+            Breakage::BkNotWholeFloat4s if (6..=10).contains(&rung) => b.tile.bk += 2,
+            _ => return None,
         }
+        Some(b)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Finding 6: every configuration built to be valid is accepted, and satisfies the invariants.
+    #[test]
+    fn valid_tile_shapes_are_accepted_and_hold_their_invariants(s in valid_spec()) {
+        prop_assert_eq!(catalog::shape_error(&s), None, "{:?}", s.tile);
+        check_invariants(&s)?;
+    }
+
+    /// Finding 6: the same configurations with one invariant broken are each rejected with a
+    /// reason.
+    #[test]
+    fn broken_tile_shapes_are_rejected_with_a_reason(s in valid_spec(), which in 0..Breakage::ALL.len()) {
+        let breakage = Breakage::ALL[which];
+        if let Some(broken) = breakage.apply(&s) {
+            let reason = catalog::shape_error(&broken);
+            prop_assert!(reason.as_ref().is_some_and(|r| r.len() > 10), "{breakage:?} of {:?} ({} threads) accepted", broken.tile, broken.threads);
+        }
+    }
+}
+
+#[test]
+fn the_generator_reaches_every_rung_and_warp_shape() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..2000 {
+        let s = valid_spec().new_tree(&mut runner).unwrap().current();
+        seen.insert((s.rung.number, s.tile.wm.min(2) > 1));
+    }
+    for rung in 4..=11u8 {
+        assert!(seen.contains(&(rung, rung >= 9)), "rung {rung} never generated: {seen:?}");
+    }
+}
+
+#[test]
+fn absurd_tile_shapes_are_rejected_without_overflow() {
+    let base = *catalog::all().find(|k| k.spec.rung.number == 9).unwrap().spec;
+    for (bm, bk, wm, tm) in [(1 << 31, 1 << 31, 1 << 16, 1), (u32::MAX, u32::MAX, u32::MAX, 1), (1 << 16, 1 << 16, 1 << 16, 1 << 11)] {
+        let tile = rgemm::catalog::Tile { bm, bn: bm, bk, wm, wn: wm, tm, tn: tm, stages: 2 };
+        let s = KernelSpec { tile, threads: 256, ..base };
+        assert!(catalog::shape_error(&s).is_some(), "{tile:?}");
     }
 }
 

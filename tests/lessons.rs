@@ -1,5 +1,5 @@
 //! The lesson kernels (`kernels-gpu/src/lessons.rs`) prove on the GPU the instruction semantics
-//! the async rungs rely on. Skipped, loudly, where there is no GPU.
+//! the async rungs rely on. Each needs a GPU: ignored unless asked for (`--include-ignored`).
 
 mod common;
 
@@ -12,8 +12,9 @@ use rgemm::tma;
 /// A 32×32 box placed over the corner of a 64×64 matrix and before its first column: the parts
 /// outside the matrix arrive as zeros, the rest exactly.
 #[test]
+#[ignore = "needs a GPU"]
 fn tma_box_reads_zeros_outside_the_matrix() {
-    let Some(gpu) = common::gpu("tma_box_reads_zeros_outside_the_matrix") else { return };
+    let gpu = common::gpu("tma_box_reads_zeros_outside_the_matrix");
     const N: i32 = 64;
     let b = kernels_gpu::lessons::TMA_BOX as i32;
     let matrix: Vec<f32> = (0..N * N).map(|i| 1.0 + i as f32).collect();
@@ -43,8 +44,9 @@ fn tma_box_reads_zeros_outside_the_matrix() {
 /// `2·(l % 4)` and `+1` of matrix `i`, whose row `r` starts where lane `8·i + r` pointed, for
 /// every address pattern of the demo.
 #[test]
+#[ignore = "needs a GPU"]
 fn ldmatrix_x2_fragments_follow_the_documented_layout() {
-    let Some(gpu) = common::gpu("ldmatrix_x2_fragments_follow_the_documented_layout") else { return };
+    let gpu = common::gpu("ldmatrix_x2_fragments_follow_the_documented_layout");
     for pattern in rgemm::lesson::ldmatrix_patterns() {
         let regs = rgemm::lesson::ldmatrix_x2(&gpu, &pattern, 4).unwrap();
         for lane in 0..32usize {
@@ -62,8 +64,9 @@ fn ldmatrix_x2_fragments_follow_the_documented_layout() {
 /// Zero-fill: `src_bytes` < 16 copies exactly that many bytes and writes zeros over the rest of
 /// the 16; ignore-src writes 16 zeros; a clear predicate copies; the word after stays poisoned.
 #[test]
+#[ignore = "needs a GPU"]
 fn cp_async_zero_fill_writes_exactly_the_rest() {
-    let Some(gpu) = common::gpu("cp_async_zero_fill_writes_exactly_the_rest") else { return };
+    let gpu = common::gpu("cp_async_zero_fill_writes_exactly_the_rest");
     let src_words: Vec<u32> = vec![0x1122_3344, 0x5566_7788, 0x99aa_bbcc, 0xddee_ff01];
     let src = gpu.upload(&src_words).unwrap();
     let src_bytes_le: Vec<u8> = src_words.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -134,8 +137,9 @@ fn wait_group_misses(gpu: &rgemm::Gpu, pending: u32, launches: usize) -> (usize,
 /// the wait). The same checks on `wait_group 0` (waits for all) and `wait_group 2` (waits for
 /// none) fail, which shows the test can tell them apart.
 #[test]
+#[ignore = "needs a GPU"]
 fn cp_async_wait_group_leaves_exactly_the_newest_pending() {
-    let Some(gpu) = common::gpu("cp_async_wait_group_leaves_exactly_the_newest_pending") else { return };
+    let gpu = common::gpu("cp_async_wait_group_leaves_exactly_the_newest_pending");
     let (older, newer) = wait_group_misses(&gpu, 1, 100);
     assert_eq!(older, 0, "wait_group 1 returned before the older group landed");
     assert!(newer > 0, "wait_group 1: the newer group always landed in 100 launches (did it wait for all?)");

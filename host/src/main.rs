@@ -11,7 +11,7 @@ use rgemm::catalog::{self, Dtype, Kernel};
 use rgemm::baseline::Library;
 use rgemm::problem::{self, Batch, Case, Layout, LeadingDims, Shape};
 use rgemm::report::{self, Report};
-use rgemm::verify::{self, Operands};
+use rgemm::verify;
 use rgemm::{chart, emulate, ptx, Error, Gpu, Problem};
 
 #[derive(Parser)]
@@ -462,8 +462,9 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     if args.emulate {
         return run_emulated(&args.kernel, kernel, &problem, args.seed);
     }
+    verify::require_host_memory(&problem)?;
     let gpu = Gpu::open()?;
-    gpu.require_memory(Operands::bytes(&problem))?;
+    verify::require_memory(&gpu, &problem)?;
 
     println!("device   {} ({} SMs, compute capability {}.{})", gpu.info.name, gpu.info.multiprocessors, gpu.info.compute_capability.0, gpu.info.compute_capability.1);
     println!("problem  {problem}, seed {}", args.seed);
@@ -557,7 +558,13 @@ fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
     } else {
         args.kernel.iter().map(|name| catalog::resolve(name, &problem)).collect::<Result<_, _>>()?
     };
-    // Without a GPU there is nothing to skip for: say so first, in one line.
+    // Memory before anything is allocated; without a GPU there is nothing to skip for: say so
+    // first, in one line.
+    if args.emulate {
+        emulate::check_size(&problem)?;
+    } else {
+        verify::require_host_memory(&problem)?;
+    }
     let gpu = if args.emulate { None } else { Some(Gpu::open()?) };
     let mut runnable = Vec::new();
     for kernel in kernels {

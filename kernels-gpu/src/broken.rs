@@ -180,8 +180,95 @@ impl GemmKernel for CpAsyncWithoutWait {
     }
 }
 
+/// Rung 1 (16×16 blocks) with one mistake after its dot product, chosen by `WHAT`:
+/// - [`Naive::PREFETCH_PAST_A`]: it also reads the last element of the row of A one block (16
+///   rows) further down, as an unguarded prefetch of the next tile would, and ignores it; in the
+///   last block row that is up to 16 rows past A's end.
+/// - [`Naive::STORE_TO_A`]: it stores its result into A as well as into C.
+/// - [`Naive::RAW_STORE_TO_B`]: it writes into B with a plain `*ptr = v`, past the device module
+///   (so past the emulator's access checks): only the comparison of B after the launch sees it.
+/// - [`Naive::MISALIGNED_LOAD`]: it reads four floats of A with one vector load from column 1,
+///   which is not 16-byte aligned.
+pub struct Naive<const WHAT: u8>;
+
+impl Naive<0> {
+    pub const PREFETCH_PAST_A: u8 = 1;
+    pub const STORE_TO_A: u8 = 2;
+    pub const RAW_STORE_TO_B: u8 = 3;
+    pub const MISALIGNED_LOAD: u8 = 4;
+}
+
+impl<const WHAT: u8> GemmKernel for Naive<WHAT> {
+    type Elem = f32;
+    const SPEC: KernelSpec = KernelSpec::unnamed(RUNG, Dtype::F32, Tile::block(16, 16, 1), 256, 0);
+
+    unsafe fn run(gemm: &Gemm<f32>) {
+        let t = thread_idx();
+        let (row, col) = (block_row() * 16 + t % 16, block_col() * 16 + t / 16);
+        let (a, b, c) = (gemm.a(), gemm.b(), gemm.c());
+        if !c.contains(row, col) {
+            return;
+        }
+        let mut acc = 0.0;
+        for i in 0..gemm.k {
+            acc = fma(unsafe { a.get(row, i) }, unsafe { b.get(i, col) }, acc);
+        }
+        c.store(row, col, acc);
+        // SAFETY: none; each arm is the fixture's bug, for the emulator (which checks every access
+        // made through the device module) to catch.
+        match WHAT {
+            1 => {
+                let _next_tile = unsafe { a.get(row + 16, gemm.k - 1) };
+            }
+            2 => unsafe { store(a.ptr(row, 0) as *mut f32, acc) },
+            3 => unsafe { *(b.ptr(0, col) as *mut f32) = acc },
+            4 => {
+                let _four = unsafe { ld_global_v4(a.ptr(row, 1)) };
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Rung 3 whose B tile starts one row late: its last row lies past the block's dynamic shared
+/// memory (a plain shared-memory overrun).
+pub struct SharedOverrun;
+
+impl GemmKernel for SharedOverrun {
+    type Elem = f32;
+    const SPEC: KernelSpec = SPEC;
+
+    unsafe fn run(gemm: &Gemm<f32>) {
+        let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
+        // SAFETY: none; the tile's last row lies past the shared memory, the fixture's bug.
+        let b_tile = unsafe { SmemTile::new(a_tile.end().wrapping_add(BS), BS, BS) };
+        let t = thread_idx() as usize;
+        let (ty, tx) = (t / BS, t % BS);
+        let (row0, col0) = (block_row() * BS as u32, block_col() * BS as u32);
+        let (a, b) = (gemm.a().window(row0, 0), gemm.b().window(0, col0));
+        let mut acc = 0.0;
+        let mut k0 = 0;
+        while k0 < gemm.k {
+            a_tile.set(ty, tx, a.get_or_zero(ty as u32, k0 + tx as u32));
+            b_tile.set(ty, tx, b.get_or_zero(k0 + ty as u32, tx as u32));
+            sync_threads();
+            for i in 0..BS {
+                acc = fma(a_tile.get(ty, i), b_tile.get(i, tx), acc);
+            }
+            sync_threads();
+            k0 += BS as u32;
+        }
+        gemm.c().window(row0, col0).store(ty as u32, tx as u32, acc);
+    }
+}
+
 entries! {
     elem = f32;
+    broken_prefetch_past_a => Naive<{ Naive::PREFETCH_PAST_A }>,
+    broken_store_to_a => Naive<{ Naive::STORE_TO_A }>,
+    broken_raw_store_to_b => Naive<{ Naive::RAW_STORE_TO_B }>,
+    broken_misaligned_vector_load => Naive<{ Naive::MISALIGNED_LOAD }>,
+    broken_shared_overrun => SharedOverrun,
     broken_missing_barrier_before_compute => MissingBarrier<1>,
     broken_missing_barrier_after_compute => MissingBarrier<2>,
     broken_off_by_one_tail => OffByOneTail,
