@@ -75,6 +75,8 @@ pub fn generate(repo: &Path) -> Result<Vec<Generated>, String> {
     fig("wgmma-smem-r13", wgmma_smem());
     fig("wgmma-accumulators", wgmma_accumulators(&probe::wgmma_accumulators()));
     fig("layouts-r14", layouts());
+    fig("error-bound", error_bound());
+    fig("emulator-arena", emulator_arena());
     fig("ladder", ladder(&bench));
     fig("roofline", roofline(&bench, repo)?);
     for (name, text) in tables::markdown(&bench) {
@@ -874,6 +876,74 @@ fn wgmma_smem() -> String {
     }
     s.text(ax, ay + bm as f64 * rowh + 30.0, 9.0, "start", "numbers: byte offset of each atom");
     s.finish("Rung 13: wgmma's shared-memory atoms, strides and descriptors")
+}
+
+/// The relative error bound of a length-K dot product against K, from the checker's own
+/// [`crate::check::ErrorModel`]: worst case, probabilistic, and the smaller one used, for f32 FMAs
+/// and tensor cores (log–log).
+fn error_bound() -> String {
+    use crate::check::ErrorModel;
+    let mut s = Svg::new(760.0, 470.0);
+    let (x0, y0, w, h) = (90.0, 40.0, 600.0, 340.0);
+    let (kmin, kmax) = (0.0f64, 20.0f64); // log2 K
+    let (emin, emax) = (-24.0f64, -2.0f64); // log2 of the bound
+    let px = |lk: f64| x0 + (lk - kmin) / (kmax - kmin) * w;
+    let py = |le: f64| y0 + h - (le.clamp(emin, emax) - emin) / (emax - emin) * h;
+    s.rect(x0, y0, w, h, "#ffffff", GRID);
+    for lk in (0..=20).step_by(4) {
+        s.line(px(lk as f64), y0, px(lk as f64), y0 + h, GRID, 0.5);
+        s.text(px(lk as f64), y0 + h + 16.0, 10.0, "middle", &format!("2^{lk}"));
+    }
+    for le in (-24..=-2).step_by(4) {
+        s.line(x0, py(le as f64), x0 + w, py(le as f64), GRID, 0.5);
+        s.text(x0 - 6.0, py(le as f64) + 4.0, 10.0, "end", &format!("2^{le}"));
+    }
+    s.text(x0 + w / 2.0, y0 + h + 34.0, 11.0, "middle", "K (length of the dot product)");
+    s.vtext(24.0, y0 + h / 2.0, 11.0, "relative bound on |C - C_ref| / (|alpha|·|A|·|B|)");
+    let models = [("f32 FMA (u = 2^-24)", ErrorModel::FMA_F32, PALETTE[0]), ("tensor cores (u = 2^-23)", ErrorModel::TENSOR_CORE_F32, PALETTE[1])];
+    for (i, (name, model, colour)) in models.iter().enumerate() {
+        let points = |f: &dyn Fn(u32) -> f64| -> Vec<(f64, f64)> { (0..=80).map(|j| j as f64 / 4.0).map(|lk| (px(lk), py(f(2f64.powf(lk) as u32).log2()))).collect() };
+        s.polyline(&points(&|k| model.worst_case_gamma(k)), colour, 1.0);
+        s.polyline(&points(&|k| model.gamma(k)), colour, 2.5);
+        let y = y0 + 16.0 + 34.0 * i as f64;
+        s.line(x0 + 14.0, y, x0 + 44.0, y, colour, 2.5);
+        s.text(x0 + 50.0, y + 4.0, 10.0, "start", &format!("{name}: the bound used, min(worst case, probabilistic)"));
+        s.line(x0 + 14.0, y + 15.0, x0 + 44.0, y + 15.0, colour, 1.0);
+        s.text(x0 + 50.0, y + 19.0, 10.0, "start", "worst case n·u/(1 − n·u), n = K + 2");
+    }
+    caption(&mut s, y0 + h + 56.0, &["thin: worst case, which grows as K; thick: the bound the check uses, which follows λ·√n·u (λ = 10) once K passes about λ²".to_string()]);
+    s.finish("The error bound per element against K, from check::ErrorModel")
+}
+
+/// The emulator's address space for one launch: A, B and C (and the tensor maps) between
+/// unmapped gaps wider than the kernel's largest tile, from `emulate::gap_bytes`.
+fn emulator_arena() -> String {
+    let kernel = catalog::find("sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior").expect("rung 9's featured kernel is in the catalog").spec;
+    let problem = Problem::new(300, 264, 256, 1.0, 0.0).expect("a valid problem");
+    let gap = crate::emulate::gap_bytes(kernel, &problem);
+    let (a, b, c) = problem.extents();
+    let parts = [("gap", gap as f64), ("A", 4.0 * a as f64), ("gap", gap as f64), ("B", 4.0 * b as f64), ("gap", gap as f64), ("C", 4.0 * c as f64), ("gap", gap as f64)];
+    let total: f64 = parts.iter().map(|p| p.1).sum();
+    let mut s = Svg::new(860.0, 190.0);
+    let (x0, y0, w, h) = (30.0, 50.0, 800.0, 46.0);
+    let mut x = x0;
+    for (name, bytes) in parts {
+        let pw = bytes / total * w;
+        let (fill, label) = if name == "gap" { ("#eeeeee", format!("gap {} KiB", bytes as u64 >> 10)) } else { (LIGHT[0], format!("{name}: {} KiB", bytes as u64 >> 10)) };
+        s.rect(x, y0, pw, h, fill, "#777777");
+        s.text(x + pw / 2.0, y0 + h / 2.0 + 4.0, 10.0, "middle", &label);
+        x += pw;
+    }
+    s.bold(x0, 30.0, 12.0, "start", &format!("{} on {}×{}×{}", kernel.name, problem.m, problem.n, problem.k));
+    caption(
+        &mut s,
+        y0 + h + 24.0,
+        &[
+            format!("Each gap is {} KiB: more than the largest tile ({} rows) of the widest stored row, at least 64 KiB, in whole pages.", gap >> 10, kernel.tile.bm.max(kernel.tile.bn)),
+            "An access that leaves a matrix, by one element or by a whole tile, lands in a gap: the emulator names the kernel, block, thread and address.".to_string(),
+        ],
+    );
+    s.finish("The emulator's address space: matrices between unmapped gaps")
 }
 
 /// Rung 14's stage for each of the four layouts, drawn from the catalog's specs: the boxes the
