@@ -25,18 +25,22 @@ pub(super) enum Kind {
 const NONE: u32 = u32::MAX;
 const MANY: u32 = u32::MAX - 1;
 
-/// Who last wrote a granule and who read it, each with the barrier epoch it happened in.
+/// Who last wrote a granule and who read it, each with the barrier epoch it happened in. Two
+/// readers are remembered by name (two warpgroups' `wgmma`s reading one operand tile, say), so
+/// that a named barrier both pass can order them against a later write; from the third on they
+/// are `MANY`.
 #[derive(Clone, Copy)]
 pub(crate) struct Shadow {
     writer: u32,
     write_epoch: u32,
     reader: u32,
+    reader2: u32,
     read_epoch: u32,
 }
 
 impl Default for Shadow {
     fn default() -> Self {
-        Shadow { writer: NONE, write_epoch: 0, reader: NONE, read_epoch: 0 }
+        Shadow { writer: NONE, write_epoch: 0, reader: NONE, reader2: NONE, read_epoch: 0 }
     }
 }
 
@@ -112,8 +116,14 @@ pub(super) fn ordered_by_barrier(block: &Block, participants: &[u32]) {
         if inside(s.writer) {
             (s.writer, s.write_epoch) = (NONE, 0);
         }
+        if inside(s.reader2) {
+            s.reader2 = NONE;
+        }
         if inside(s.reader) {
-            (s.reader, s.read_epoch) = (NONE, 0);
+            (s.reader, s.reader2) = (s.reader2, NONE);
+        }
+        if s.reader == NONE {
+            s.read_epoch = 0;
         }
     }
 }
@@ -138,10 +148,11 @@ fn shared_access(block: &Block, tid: u32, offset: usize, size: usize, kind: Kind
         let race = match kind {
             Kind::Read if written_by_other => Some(format!("reads shared memory that thread {} wrote", s.writer)),
             Kind::Write if written_by_other => Some(format!("writes shared memory that thread {} also wrote", s.writer)),
-            Kind::Write if s.read_epoch == epoch && s.reader != tid && s.reader != NONE => Some(if s.reader == MANY {
+            Kind::Write if s.read_epoch == epoch && [s.reader, s.reader2].iter().any(|&r| r != tid && r != NONE) => Some(if s.reader == MANY {
                 "overwrites shared memory that other threads read".to_string()
             } else {
-                format!("overwrites shared memory that thread {} read", s.reader)
+                let other = if s.reader != tid { s.reader } else { s.reader2 };
+                format!("overwrites shared memory that thread {other} read")
             }),
             _ => None,
         };
@@ -153,9 +164,10 @@ fn shared_access(block: &Block, tid: u32, offset: usize, size: usize, kind: Kind
             ));
         }
         match kind {
-            Kind::Read if s.read_epoch != epoch => (s.reader, s.read_epoch) = (tid, epoch),
-            Kind::Read if s.reader != tid => s.reader = MANY,
-            Kind::Read => {}
+            Kind::Read if s.read_epoch != epoch || s.reader == NONE => (s.reader, s.reader2, s.read_epoch) = (tid, NONE, epoch),
+            Kind::Read if s.reader == tid || s.reader2 == tid || s.reader == MANY => {}
+            Kind::Read if s.reader2 == NONE => s.reader2 = tid,
+            Kind::Read => (s.reader, s.reader2) = (MANY, NONE),
             Kind::Write => (s.writer, s.write_epoch) = (tid, epoch),
         }
     }

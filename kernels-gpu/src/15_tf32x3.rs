@@ -1,0 +1,356 @@
+//! # Rung 15 — fp32 accuracy from the tf32 tensor cores (3×TF32)
+//!
+//! Rungs 1–11 multiply fp32 on the CUDA cores, whose fp32 peak is a small fraction of what the
+//! tensor cores deliver. The tensor cores take fp32 only as *tf32*: sign, 8 exponent bits and the
+//! top 10 of the 23 mantissa bits (the hardware ignores the low 13 bits of each input). One tf32
+//! product is accurate to about 2⁻¹¹ relative, far from fp32's 2⁻²⁴. This rung recovers fp32
+//! accuracy with three tf32 products:
+//!
+//! **The split.** Each input x becomes `hi = rna(x)` (the nearest tf32 value, `cvt.rna.tf32.f32`)
+//! and `lo = rna(x − hi)`. `x − hi` is exact in fp32 and at most half a tf32 ulp (|x|·2⁻¹¹), so
+//! `lo` keeps its top 11 significant bits and `hi + lo` equals x to about |x|·2⁻²². Then
+//!
+//! `a·b = hi_a·hi_b + hi_a·lo_b + lo_a·hi_b + lo_a·lo_b + (split errors)`,
+//!
+//! and the kernel drops only `lo_a·lo_b` (|a·b|·2⁻²² at most). Each tf32 product of two 11-bit
+//! significands is exact inside the tensor core, and the accumulation is fp32. The book's chapter
+//! bounds the remaining error; the GPU test compares it with cuBLAS SGEMM's on the same inputs.
+//!
+//! **Layouts.** `wgmma` reads tf32 only K-major from shared memory (no transpose for 32-bit
+//! types). Row-major A (M×K) is K-major, but row-major B (K×N) is N-major. So the kernel computes
+//! the transposed product `Cᵀ = Bᵀ·Aᵀ`: the tile of A (`BM` rows of K) is wgmma's *B* operand,
+//! read from shared memory, and B's tile is wgmma's *A* operand, which may come from registers
+//! in any order the threads load it. The accumulators then hold Cᵀ: wgmma's rows are columns of
+//! C.
+//!
+//! **Where the three products' operands live.** Per K-tile of 32 the copy engine (TMA) loads a
+//! `BM × 32` box of A and four `32 × 32` boxes of B (128-byte swizzled, as in rung 14).
+//! - A's tile is split in shared memory: the 256 consumer threads read it as float4s, write `hi`
+//!   over the raw values and `lo` into a second tile beside it (same swizzled layout), make the
+//!   writes visible to the tensor cores (`fence.proxy.async`) and meet at a named barrier.
+//!   Every product then reads one of the two tiles through a matrix descriptor.
+//! - B's values are loaded by each thread straight into the wgmma register fragment of tf32
+//!   (`A(16w + g, t)`, `A(16w + g + 8, t)`, `A(16w + g, t + 4)`, `A(16w + g + 8, t + 4)` of each
+//!   64×8 step), split in registers (two `cvt.rna` and a subtraction per value), and used as
+//!   `hi_b` and `lo_b` for all three products.
+//!
+//! Per 8-deep step a consumer warpgroup issues `lo_b·hi_a`, `hi_b·lo_a`, then `hi_b·hi_a`
+//! (`m64nBMk8`, smaller terms first). Shared-memory traffic per K-tile (BM = 128, two consumer
+//! warpgroups): the TMA writes 32 KiB, the split reads 16 and writes 32 KiB, the fragments read
+//! 16 KiB, and the 24 wgmmas read 96 KiB; at the tf32 rate of a full SM (1024 multiply-adds per
+//! clock) the wgmmas alone need 64 of the 128 bytes per clock shared memory delivers.
+//!
+//! **Machinery (rung 14's).** Warpgroup 0 is the producer (one thread issues the copies into a
+//! ring of `STAGES` stages, `full`/`empty` mbarriers; `setmaxnreg.dec` to 40), warpgroups 1 and
+//! 2 are consumers (`setmaxnreg.inc` to 232), each owning 64 columns of C × `BM` rows. A consumer
+//! splits tile `kt` while its wgmmas of tile `kt − 1` still run, issues tile `kt`'s twelve
+//! wgmmas as one group, then waits for `kt − 1`'s group and releases that stage. The fragments
+//! of B live in registers until their group completes (ptxas tracks this; it would warn if it
+//! had to serialise the wgmmas, and the PTX test fails on any warning). `PERSISTENT` launches
+//! one block per SM that walks the tiles in rung 14's grouped order.
+//!
+//! **Cost.** Three tensor-core products per fp32 product: at most a third of the dense tf32
+//! rate, a sixth of bf16's, plus the splits on the CUDA cores.
+//!
+//! **Limits.** The copy engine needs 16-byte-aligned rows: the catalog refuses this rung when K
+//! or N is not a multiple of 4, and `best` falls back to the CUDA-core rungs. Inputs whose
+//! magnitude rounds up to infinity in tf32 (above 3.4·10³⁸·(1 − 2⁻¹²)) lose their low part.
+
+use crate::prelude::*;
+
+pub const RUNG: Rung = Rung {
+    number: 15,
+    slug: "tf32x3",
+    idea: "fp32 on tf32 tensor cores: each operand split into a rounded high part and a remainder, three wgmma products",
+};
+
+/// Block rows per tile group in the tile order (rung 14's).
+#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
+const GROUP_M: u32 = 8;
+
+/// Registers per thread of the producer warpgroup and of each consumer warpgroup.
+const PRODUCER_REGS: u32 = 40;
+const CONSUMER_REGS: u32 = 232;
+
+/// The named barrier at which the two consumer warpgroups meet after splitting a tile of A
+/// (0 is the block barrier).
+const SPLIT_BARRIER: u32 = 1;
+
+/// A `BM × 128` block tile of C (`BM` = 128 or 256 rows, the wgmma's N), K-tiles of 32,
+/// `STAGES` buffers; two consumer warpgroups of 64 columns each. `PERSISTENT` only changes the
+/// launch (the host reads it from the spec); the kernel loops over tiles either way.
+pub struct Tf32x3<const BM: usize, const STAGES: usize, const PERSISTENT: bool>;
+
+impl<const BM: usize, const STAGES: usize, const PERSISTENT: bool> Tf32x3<BM, STAGES, PERSISTENT> {
+    const BN: usize = 128;
+    const BK: usize = 32;
+    const CONSUMERS: usize = 2;
+    const THREADS: usize = 128 * (1 + Self::CONSUMERS);
+    /// The tile of A: `BM` rows of 32 floats (128 bytes), 128-byte swizzled.
+    const A_BYTES: usize = BM * Self::BK * 4;
+    /// One box of B: 32 rows of K × 32 columns of N.
+    const B_PANEL: usize = 32;
+    const B_PANEL_BYTES: usize = Self::BK * Self::B_PANEL * 4;
+    const B_BYTES: usize = Self::BN / Self::B_PANEL * Self::B_PANEL_BYTES;
+    /// A stage: A (raw, then its high part) | A's low part | B's panels.
+    const LO: usize = Self::A_BYTES;
+    const B: usize = 2 * Self::A_BYTES;
+    const STAGE_BYTES: usize = 2 * Self::A_BYTES + Self::B_BYTES;
+    /// What the copy engine writes per stage (and what `full` expects).
+    const TMA_BYTES: usize = Self::A_BYTES + Self::B_BYTES;
+    /// float4s of A each consumer thread splits per K-tile.
+    const SPLITS_PER_THREAD: usize = Self::A_BYTES / 16 / (128 * Self::CONSUMERS);
+    /// The mbarriers sit after the stages: `full[0..STAGES]`, then `empty[0..STAGES]`.
+    const BARRIERS: usize = STAGES * Self::STAGE_BYTES;
+    const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * STAGES;
+
+    const VALID: () = {
+        assert!(BM == 128 || BM == 256, "the tf32 wgmma shapes instantiated in device/wgmma.rs");
+        assert!(BM / 8 <= crate::unroll::UNROLL_MAX);
+        assert!(STAGES >= 2);
+        assert!(Self::STAGE_BYTES % 1024 == 0 && Self::A_BYTES % 1024 == 0, "every tile starts on a 1024-byte swizzle block");
+        assert!(Self::A_BYTES % (16 * 128 * Self::CONSUMERS) == 0, "the split divides evenly among the consumers");
+        assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= 65536, "register exchange fits the SM");
+        assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
+    };
+
+    /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `GROUP_M` block
+    /// rows, column-major inside a group (rung 14's order).
+    #[inline(always)]
+    fn tile_coords(t: u32, tiles_m: u32, tiles_n: u32) -> (u32, u32) {
+        // `max(1)`: never zero for a tile that exists, but the compiler cannot know that.
+        let per_group = (GROUP_M * tiles_n).max(1);
+        let first_row = t / per_group * GROUP_M;
+        let rows = tiles_m.saturating_sub(first_row).clamp(1, GROUP_M);
+        let i = t % per_group;
+        (first_row + i % rows, i / rows)
+    }
+
+    /// `x` as the tf32 pair (hi, lo): `hi = rna(x)`, `lo = rna(x − hi)`.
+    #[inline(always)]
+    fn split(x: f32) -> (f32, f32) {
+        let hi = cvt_rna_tf32(x);
+        (hi, cvt_rna_tf32(x - hi))
+    }
+
+    /// Consumer thread `ct` (0..256) splits its float4s of the stage's tile of A at `stage`:
+    /// `hi` over the raw values, `lo` into the tile after it.
+    #[inline(always)]
+    unsafe fn split_a(stage: *mut u8, ct: u32) {
+        for i in 0..Self::SPLITS_PER_THREAD {
+            let offset = 16 * (ct as usize + 128 * Self::CONSUMERS * i);
+            let raw = stage.wrapping_add(offset) as *mut f32;
+            let lo = stage.wrapping_add(Self::LO + offset) as *mut f32;
+            // SAFETY: both float4s lie in this stage's two tiles of A (offset < A_BYTES), 16-byte
+            // aligned; the stage is this block's and the copy engine has filled it (`full`).
+            unsafe {
+                let v = ld_shared_v4(raw);
+                let (h0, l0) = Self::split(v[0]);
+                let (h1, l1) = Self::split(v[1]);
+                let (h2, l2) = Self::split(v[2]);
+                let (h3, l3) = Self::split(v[3]);
+                st_shared_v4(raw, [h0, h1, h2, h3]);
+                st_shared_v4(lo, [l0, l1, l2, l3]);
+            }
+        }
+    }
+
+    /// This thread's wgmma A fragments of B for the four 8-deep steps of the stage at `stage`,
+    /// split: `(hi[kk], lo[kk])`. Consumer `cw`'s wgmma row r is column `64·cw + r` of the
+    /// tile, step kk's column c is row `8·kk + c` of B's tile.
+    #[inline(always)]
+    unsafe fn b_fragments(stage: *mut u8, cw: u32) -> ([[u32; 4]; 4], [[u32; 4]; 4]) {
+        let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
+        let (g, t) = (lane / 4, lane % 4);
+        let mut hi = [[0u32; 4]; 4];
+        let mut lo = [[0u32; 4]; 4];
+        for kk in 0..Self::BK / 8 {
+            for i in 0..4 {
+                let n = 64 * cw + 16 * warp_in_wg + g + 8 * (i as u32 % 2);
+                let k = 8 * kk as u32 + t + 4 * (i as u32 / 2);
+                let panel = (n / Self::B_PANEL as u32) as usize;
+                let at = SwizzledF32Rows::new(Self::B + panel * Self::B_PANEL_BYTES).at(k, n % Self::B_PANEL as u32);
+                // SAFETY: (k, n) lies inside the stage's tile of B, which the copy engine filled.
+                let x = unsafe { load(stage.wrapping_add(at as usize) as *const f32) };
+                let (h, l) = Self::split(x);
+                hi[kk][i] = h.to_bits();
+                lo[kk][i] = l.to_bits();
+            }
+        }
+        (hi, lo)
+    }
+
+    /// Writes consumer `cw`'s accumulators to C: `acc[4j + i]` is wgmma row
+    /// `16·warp + g + 8·(i / 2)` (column `64·cw + ...` of the tile), wgmma column
+    /// `8j + 2t + i % 2` (row of the tile).
+    #[inline(always)]
+    fn store(c: &Output, acc: &[f32; 128], row0: u32, col0: u32, cw: u32) {
+        let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
+        let c = c.window(row0 + lane % 4 * 2, col0 + 64 * cw + warp_in_wg * 16 + lane / 4);
+        unroll!(BM / 8, |j| {
+            let row = (j * 8) as u32;
+            c.store(row, 0, acc[4 * j]);
+            c.store(row + 1, 0, acc[4 * j + 1]);
+            c.store(row, 8, acc[4 * j + 2]);
+            c.store(row + 1, 8, acc[4 * j + 3]);
+        });
+    }
+}
+
+impl<const BM: usize, const STAGES: usize, const PERSISTENT: bool> GemmKernel for Tf32x3<BM, STAGES, PERSISTENT> {
+    type Elem = f32;
+    const SPEC: KernelSpec = {
+        let () = Self::VALID;
+        let spec = KernelSpec::unnamed(
+            RUNG,
+            Dtype::F32,
+            Tile::block(BM as u32, Self::BN as u32, Self::BK as u32).with_stages(STAGES as u32),
+            Self::THREADS as u32,
+            Self::SMEM_BYTES as u32,
+        )
+        .with_tensor_maps(TensorMaps {
+            a_box: (BM as u32, Self::BK as u32),
+            a_swizzle: Swizzle::B128,
+            b_box: (Self::BK as u32, Self::B_PANEL as u32),
+            b_swizzle: Swizzle::B128,
+            c_box: None,
+            c_swizzle: Swizzle::None,
+        })
+        .with_min_blocks_per_sm(1);
+        if PERSISTENT { spec.with_persistent() } else { spec }
+    };
+
+    #[inline(always)]
+    unsafe fn run(gemm: &Gemm<f32>) {
+        let smem = dynamic_shared::<u8>();
+        let base = shared_address(smem);
+        let full = |s: u32| base + (Self::BARRIERS + 8 * s as usize) as u32;
+        let empty = |s: u32| base + (Self::BARRIERS + 8 * (STAGES + s as usize)) as u32;
+        let (map_a, map_b) = (gemm.tensor_maps, gemm.tensor_maps.wrapping_add(1));
+        let tid = thread_idx();
+        let wg = tid / 128;
+
+        if tid == 0 {
+            for s in 0..STAGES as u32 {
+                // SAFETY: the barriers lie after the stages, inside the block's shared memory.
+                unsafe {
+                    mbarrier_init(full(s), 1);
+                    // Every consumer warp releases the stage.
+                    mbarrier_init(empty(s), 4 * Self::CONSUMERS as u32);
+                }
+            }
+            fence_mbarrier_init();
+            // SAFETY: the host passes two valid tensor maps in global memory.
+            unsafe {
+                tma_prefetch_map(map_a);
+                tma_prefetch_map(map_b);
+            }
+        }
+        // The only block-wide barrier: the mbarriers exist before anyone uses them.
+        sync_threads();
+
+        let (tiles_m, tiles_n) = (gemm.m.div_ceil(BM as u32), gemm.n.div_ceil(Self::BN as u32));
+        let tiles = tiles_m * tiles_n;
+        let k_tiles = gemm.k.div_ceil(Self::BK as u32);
+        let (first_tile, tile_stride) = block_linear();
+        let stage_of = |it: u32| it % STAGES as u32;
+        let round_of = |it: u32| it / STAGES as u32;
+
+        if wg == 0 {
+            // Producer warpgroup: one thread issues every copy.
+            setmaxnreg_dec::<PRODUCER_REGS>();
+            if tid == 0 {
+                let mut it = 0u32;
+                let mut t = first_tile;
+                while t < tiles {
+                    let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+                    let (row0, col0) = ((tm * BM as u32) as i32, (tn * Self::BN as u32) as i32);
+                    for kt in 0..k_tiles {
+                        let (s, round) = (stage_of(it), round_of(it));
+                        let k0 = (kt * Self::BK as u32) as i32;
+                        let stage = base + s * Self::STAGE_BYTES as u32;
+                        // SAFETY: the stage and its barriers are this block's; the consumers
+                        // have released the stage's previous tile before it is overwritten.
+                        unsafe {
+                            if round > 0 {
+                                mbarrier_wait(empty(s), (round - 1) & 1);
+                            }
+                            mbarrier_arrive_expect_tx(full(s), Self::TMA_BYTES as u32);
+                            tma_load_2d(stage, map_a, k0, row0, full(s));
+                            for p in 0..Self::BN / Self::B_PANEL {
+                                let dst = stage + (Self::B + p * Self::B_PANEL_BYTES) as u32;
+                                tma_load_2d(dst, map_b, col0 + (p * Self::B_PANEL) as i32, k0, full(s));
+                            }
+                        }
+                        it += 1;
+                    }
+                    t += tile_stride;
+                }
+            }
+        } else {
+            // Consumer warpgroup `cw`: columns 64·cw .. 64·cw + 63 of each tile.
+            setmaxnreg_inc::<CONSUMER_REGS>();
+            let cw = wg - 1;
+            let ct = tid - 128;
+            let lane = lane_idx();
+            let mut it = 0u32;
+            let mut t = first_tile;
+            while t < tiles {
+                let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+                let mut acc = [0.0f32; 128];
+                for kt in 0..k_tiles {
+                    let s = stage_of(it);
+                    // SAFETY: `full(s)` is an initialised barrier of this block.
+                    unsafe { mbarrier_wait(full(s), round_of(it) & 1) };
+                    let stage_ptr = smem.wrapping_add(s as usize * Self::STAGE_BYTES);
+                    let stage = base + s * Self::STAGE_BYTES as u32;
+                    // SAFETY: the stage is filled and no wgmma reads it (its last reader
+                    // released it before the refill).
+                    let (hi_b, lo_b) = unsafe {
+                        Self::split_a(stage_ptr, ct);
+                        Self::b_fragments(stage_ptr, cw)
+                    };
+                    // The split tile of A is the tensor cores' to read once both warpgroups
+                    // have written their halves.
+                    fence_proxy_async_shared();
+                    named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
+                    wgmma_fence();
+                    for kk in 0..Self::BK / 8 {
+                        let desc_hi = matrix_descriptor(stage + (kk * 32) as u32, 16, 1024, Swizzle::B128);
+                        let desc_lo = matrix_descriptor(stage + (Self::LO + kk * 32) as u32, 16, 1024, Swizzle::B128);
+                        // SAFETY: the whole warpgroup issues these on tiles of this stage, which
+                        // stays unchanged until the group is waited for and the stage released.
+                        unsafe {
+                            wgmma_m64k8_tf32_rs::<BM>(&mut acc, lo_b[kk], desc_hi, true);
+                            wgmma_m64k8_tf32_rs::<BM>(&mut acc, hi_b[kk], desc_lo, true);
+                            wgmma_m64k8_tf32_rs::<BM>(&mut acc, hi_b[kk], desc_hi, true);
+                        }
+                    }
+                    wgmma_commit_group();
+                    // Tile kt-1's group is done: its stage can be refilled.
+                    wgmma_wait_group::<1>();
+                    if kt > 0 && lane == 0 {
+                        // SAFETY: an initialised barrier of this block.
+                        unsafe { mbarrier_arrive(empty(stage_of(it - 1))) };
+                    }
+                    it += 1;
+                }
+                wgmma_wait_group::<0>();
+                fence_operands::<BM>(&mut acc);
+                if k_tiles > 0 && lane == 0 {
+                    // SAFETY: an initialised barrier of this block.
+                    unsafe { mbarrier_arrive(empty(stage_of(it - 1))) };
+                }
+                Self::store(&gemm.c(), &acc, tm * BM as u32, tn * Self::BN as u32, cw);
+                t += tile_stride;
+            }
+        }
+    }
+}
+
+entries! {
+    elem = f32;
+    sgemm_15_tf32x3_128x128x32_s4 => Tf32x3<128, 4, false>,
+    sgemm_15_tf32x3_128x128x32_s4_persistent => Tf32x3<128, 4, true>,
+    sgemm_15_tf32x3_256x128x32_s2 => Tf32x3<256, 2, false>,
+}
