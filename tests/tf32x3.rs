@@ -1,0 +1,141 @@
+//! Rung 15 (3×TF32) against fp32's own accuracy: on the CPU emulator against a sequential fp32
+//! dot product, on the GPU against cuBLAS SGEMM on the same inputs, with exponents spread over
+//! six orders of magnitude as well as uniform inputs (see `rgemm::accuracy`).
+
+mod common;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use rgemm::accuracy::{self, Judgement};
+use rgemm::catalog::{self, Dtype, Kernel};
+use rgemm::check::{self, Inputs, Sample};
+use rgemm::verify::Operands;
+use rgemm::{Gpu, Problem, emulate};
+
+fn tf32x3_kernels() -> Vec<Kernel> {
+    let kernels: Vec<Kernel> = catalog::all().filter(|k| k.spec.rung.number == 15).collect();
+    assert!(!kernels.is_empty(), "the catalog has no rung-15 kernel");
+    kernels
+}
+
+/// Inputs of one of two kinds: spread exponents, or uniform in [−1, 1).
+fn inputs(problem: &Problem, spread: bool, seed: u64) -> Inputs {
+    if spread { accuracy::spread_inputs(problem, seed) } else { Inputs::random(problem, Dtype::F32, seed) }
+}
+
+/// The judgement of `got` on `problem` against the full f64 reference, with `fp32` (an fp32
+/// GEMM of the same inputs) as the yardstick.
+fn judge_full(problem: &Problem, inputs: &Inputs, got: &[f32], fp32: &[f32]) -> Judgement {
+    let want = check::reference(problem, inputs);
+    Judgement::new(
+        accuracy::frobenius_distance(got, want.iter().copied()),
+        accuracy::frobenius_distance(fp32, want.iter().copied()),
+        accuracy::abs_product_norm(problem, inputs),
+    )
+}
+
+/// The judgement can fail: one tf32 product per term (what a single `wgmma` of the raw inputs
+/// gives, the low 13 bits truncated), computed on the CPU, is rejected on both kinds of inputs.
+#[test]
+fn one_tf32_product_per_term_fails_the_judgement() {
+    let problem = Problem::new(40, 36, 64, 1.0, 0.0).unwrap();
+    let tf32 = |x: f32| f32::from_bits(x.to_bits() & !0x1fff);
+    for spread in [false, true] {
+        let inputs = inputs(&problem, spread, 3);
+        let (m, n, k) = (40, 36, 64);
+        let one_pass: Vec<f32> = (0..m * n)
+            .map(|e| {
+                let (i, j) = (e / n, e % n);
+                (0..k).fold(0.0f32, |acc, p| tf32(inputs.a[i * k + p]).mul_add(tf32(inputs.b[p * n + j]), acc))
+            })
+            .collect();
+        let fp32 = accuracy::fp32_sequential(&problem, &inputs);
+        let j = judge_full(&problem, &inputs, &one_pass, &fp32);
+        assert!(!j.passed(), "a single tf32 product passed (spread = {spread}): {j}");
+        let exact = judge_full(&problem, &inputs, &fp32, &fp32);
+        assert!(exact.passed(), "fp32 itself failed (spread = {spread}): {exact}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Every rung-15 kernel on the emulator, sizes up to 200 (N, K multiples of 4 for the copy
+    /// engine), uniform and spread inputs, against a sequential fp32 GEMM's error.
+    #[test]
+    fn tf32x3_on_the_emulator_is_as_accurate_as_fp32(
+        index in 0..3usize,
+        (m, n4, k4) in (1u64..=200, 1u64..=50, 1u64..=50),
+        spread in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let kernels = tf32x3_kernels();
+        let kernel = kernels[index % kernels.len()];
+        let problem = Problem::new(m, 4 * n4, 4 * k4, 1.0, 0.0).unwrap();
+        let inputs = inputs(&problem, spread, seed);
+        let mut got = inputs.c.clone();
+        emulate::run(kernel, &problem, &inputs.a, &inputs.b, &mut got).map_err(|e| TestCaseError::fail(format!("{}: {problem}: {e}", kernel.name())))?;
+        let fp32 = accuracy::fp32_sequential(&problem, &inputs);
+        let j = judge_full(&problem, &inputs, &got, &fp32);
+        prop_assert!(j.passed(), "{} on {problem}, spread = {spread}, seed {seed}: {j}", kernel.name());
+    }
+}
+
+/// `kernel` and cuBLAS SGEMM on the same inputs: (kernel's C, cuBLAS's C).
+fn kernel_and_cublas(gpu: &Gpu, kernel: Kernel, problem: &Problem, inputs: &Inputs) -> (Vec<f32>, Vec<f32>) {
+    let ops = Operands::upload(gpu, problem, inputs).unwrap();
+    unsafe { gpu.launch(kernel, problem, ops.a.addr(gpu), ops.b.addr(gpu), ops.c_addr(gpu)) }.unwrap();
+    let (got, guard_writes) = ops.download_c(gpu).unwrap();
+    assert_eq!(guard_writes, 0, "{} wrote outside C on {problem}", kernel.name());
+    let c = gpu.upload(&inputs.c).unwrap();
+    unsafe { gpu.cublas_gemm(Dtype::F32, problem, ops.a.addr(gpu), ops.b.addr(gpu), c.addr(gpu)) }.unwrap();
+    (got, gpu.download(&c).unwrap())
+}
+
+/// The criterion at 4096³ and 8192³: relative Frobenius error against f64 at most twice
+/// cuBLAS SGEMM's on the same inputs, uniform and spread. The f64 reference covers 16 sampled
+/// rows and columns (the full one would take minutes on the CPU): 2·16·8192 elements at 8192³.
+#[test]
+fn tf32x3_is_within_twice_cublas_sgemm_error_at_4096_and_8192() {
+    let Some(gpu) = common::gpu("tf32x3_is_within_twice_cublas_sgemm_error_at_4096_and_8192") else { return };
+    let mut failures = Vec::new();
+    for kernel in tf32x3_kernels() {
+        for size in [4096u64, 8192] {
+            for spread in [false, true] {
+                let problem = Problem::new(size, size, size, 1.0, 0.0).unwrap();
+                let inputs = inputs(&problem, spread, 11 + size);
+                let (got, cublas) = kernel_and_cublas(&gpu, kernel, &problem, &inputs);
+                let sample = Sample::random(&problem, 16, 5);
+                let (error, cublas_error) = (sample.relative_error(&problem, &inputs, &got), sample.relative_error(&problem, &inputs, &cublas));
+                let line = format!("{} {size}³ spread={spread}: relative error {error:.3e}, cuBLAS SGEMM {cublas_error:.3e}, ratio {:.2}", kernel.name(), error / cublas_error);
+                common::say(&line);
+                if !(error <= 2.0 * cublas_error) {
+                    failures.push(line);
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// GPU proptest: every rung-15 kernel on random sizes up to 600 (N, K multiples of 4), random
+/// alpha, uniform and spread inputs, against cuBLAS SGEMM's error on the same inputs (full f64
+/// reference).
+#[test]
+fn tf32x3_on_random_sizes_is_as_accurate_as_cublas_sgemm() {
+    let Some(gpu) = common::gpu("tf32x3_on_random_sizes_is_as_accurate_as_cublas_sgemm") else { return };
+    for kernel in tf32x3_kernels() {
+        let mut runner = TestRunner::new(Config { cases: 40, failure_persistence: None, ..Config::default() });
+        let result = runner.run(&(1u64..=600, 1u64..=150, 1u64..=150, -2.0f32..2.0, any::<bool>(), any::<u64>()), |(m, n4, k4, alpha, spread, seed)| {
+            let problem = Problem::new(m, 4 * n4, 4 * k4, alpha, 0.0).unwrap();
+            let inputs = inputs(&problem, spread, seed);
+            let (got, cublas) = kernel_and_cublas(&gpu, kernel, &problem, &inputs);
+            let j = judge_full(&problem, &inputs, &got, &cublas);
+            prop_assert!(j.passed(), "{} on {problem}, spread = {spread}, seed {seed}: {j}", kernel.name());
+            Ok(())
+        });
+        if let Err(e) = result {
+            panic!("{}: {e}", kernel.name());
+        }
+    }
+}
