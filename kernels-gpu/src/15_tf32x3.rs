@@ -68,23 +68,39 @@ pub const RUNG: Rung = Rung {
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
 const GROUP_M: u32 = 8;
 
-/// Registers per thread of the producer warpgroup and of each consumer warpgroup.
+/// Registers per thread of the producer warpgroup.
 const PRODUCER_REGS: u32 = 40;
-const CONSUMER_REGS: u32 = 232;
+
+/// How the tile of A is split in shared memory: the kernel's `SPLIT` parameter. The fragments of
+/// B are split in registers, rounded, either way.
+pub mod split {
+    /// `hi = rna(a)` written over `a`, `lo = rna(a − hi)` beside it: two stores per float4.
+    pub const ROUNDED: u32 = 0;
+    /// `a` stays as the copy engine wrote it and the tensor cores truncate it to
+    /// `hi = trunc(a)` (they ignore its low 13 bits); `lo = rna(a − trunc(a))` beside it: one
+    /// store per float4. `lo` is then up to one tf32 ulp of `a` instead of half of one, which
+    /// doubles the dropped `lo·lo` term (still at most 2⁻²¹·|a·b|).
+    pub const TRUNCATED: u32 = 1;
+}
+use split::{ROUNDED, TRUNCATED};
 
 /// The named barrier at which the two consumer warpgroups meet after splitting a tile of A
 /// (0 is the block barrier).
 const SPLIT_BARRIER: u32 = 1;
 
-/// A `BM × 128` block tile of C (`BM` = 128 or 256 rows, the wgmma's N), K-tiles of 32,
-/// `STAGES` buffers; two consumer warpgroups of 64 columns each. `PERSISTENT` only changes the
-/// launch (the host reads it from the spec); the kernel loops over tiles either way.
-pub struct Tf32x3<const BM: usize, const STAGES: usize, const PERSISTENT: bool>;
+/// A `BM × 64·CONSUMERS` block tile of C (`BM` = 128 or 256 rows, the wgmma's N), K-tiles of
+/// 32, `STAGES` buffers; `CONSUMERS` (2 or 3) consumer warpgroups of 64 columns each.
+/// `PERSISTENT` only changes the launch (the host reads it from the spec); the kernel loops over
+/// tiles either way. `SPLIT` says how A is split (see [`split`]).
+pub struct Tf32x3<const BM: usize, const CONSUMERS: usize, const STAGES: usize, const PERSISTENT: bool, const SPLIT: u32 = ROUNDED>;
 
-impl<const BM: usize, const STAGES: usize, const PERSISTENT: bool> Tf32x3<BM, STAGES, PERSISTENT> {
-    const BN: usize = 128;
+impl<const BM: usize, const CONSUMERS: usize, const STAGES: usize, const PERSISTENT: bool, const SPLIT: u32> Tf32x3<BM, CONSUMERS, STAGES, PERSISTENT, SPLIT> {
+    const BN: usize = 64 * CONSUMERS;
     const BK: usize = 32;
-    const CONSUMERS: usize = 2;
+    const CONSUMERS: usize = CONSUMERS;
+    /// Registers per consumer thread: what the producer leaves of the SM's 65536, rounded down
+    /// to a multiple of 8, at most 232.
+    const CONSUMER_REGS: u32 = if CONSUMERS == 2 { 232 } else { 152 };
     const THREADS: usize = 128 * (1 + Self::CONSUMERS);
     /// The tile of A: `BM` rows of 32 floats (128 bytes), 128-byte swizzled.
     const A_BYTES: usize = BM * Self::BK * 4;
@@ -98,19 +114,22 @@ impl<const BM: usize, const STAGES: usize, const PERSISTENT: bool> Tf32x3<BM, ST
     const STAGE_BYTES: usize = 2 * Self::A_BYTES + Self::B_BYTES;
     /// What the copy engine writes per stage (and what `full` expects).
     const TMA_BYTES: usize = Self::A_BYTES + Self::B_BYTES;
-    /// float4s of A each consumer thread splits per K-tile.
-    const SPLITS_PER_THREAD: usize = Self::A_BYTES / 16 / (128 * Self::CONSUMERS);
+    /// float4s of A per K-tile, and how many each consumer thread splits (the last round may
+    /// leave some threads idle).
+    const A_CHUNKS: usize = Self::A_BYTES / 16;
+    const SPLITS_PER_THREAD: usize = Self::A_CHUNKS.div_ceil(128 * Self::CONSUMERS);
     /// The mbarriers sit after the stages: `full[0..STAGES]`, then `empty[0..STAGES]`.
     const BARRIERS: usize = STAGES * Self::STAGE_BYTES;
     const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * STAGES;
 
     const VALID: () = {
         assert!(BM == 128 || BM == 256, "the tf32 wgmma shapes instantiated in device/wgmma.rs");
+        assert!(CONSUMERS == 2 || CONSUMERS == 3, "the register budgets and named barriers below");
+        assert!(SPLIT == ROUNDED || SPLIT == TRUNCATED);
         assert!(BM / 8 <= crate::unroll::UNROLL_MAX);
         assert!(STAGES >= 2);
         assert!(Self::STAGE_BYTES % 1024 == 0 && Self::A_BYTES % 1024 == 0, "every tile starts on a 1024-byte swizzle block");
-        assert!(Self::A_BYTES % (16 * 128 * Self::CONSUMERS) == 0, "the split divides evenly among the consumers");
-        assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= 65536, "register exchange fits the SM");
+        assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * Self::CONSUMER_REGS <= 65536, "register exchange fits the SM");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
     };
 
@@ -133,37 +152,45 @@ impl<const BM: usize, const STAGES: usize, const PERSISTENT: bool> Tf32x3<BM, ST
         (hi, cvt_rna_tf32(x - hi))
     }
 
-    /// Consumer thread `ct` (0..256) splits its float4s of the stage's tile of A at `stage`:
+    /// Consumer thread `ct` (0..128·CONSUMERS) splits its float4s of the stage's tile of A at `stage`:
     /// `hi` over the raw values, `lo` into the tile after it.
     #[inline(always)]
     unsafe fn split_a(stage: *mut u8, ct: u32) {
         for i in 0..Self::SPLITS_PER_THREAD {
-            let offset = 16 * (ct as usize + 128 * Self::CONSUMERS * i);
+            let chunk = ct as usize + 128 * Self::CONSUMERS * i;
+            if Self::A_CHUNKS % (128 * Self::CONSUMERS) != 0 && chunk >= Self::A_CHUNKS {
+                break;
+            }
+            let offset = 16 * chunk;
             let raw = stage.wrapping_add(offset) as *mut f32;
             let lo = stage.wrapping_add(Self::LO + offset) as *mut f32;
             // SAFETY: both float4s lie in this stage's two tiles of A (offset < A_BYTES), 16-byte
             // aligned; the stage is this block's and the copy engine has filled it (`full`).
             unsafe {
                 let v = ld_shared_v4(raw);
-                let (h0, l0) = Self::split(v[0]);
-                let (h1, l1) = Self::split(v[1]);
-                let (h2, l2) = Self::split(v[2]);
-                let (h3, l3) = Self::split(v[3]);
-                st_shared_v4(raw, [h0, h1, h2, h3]);
-                st_shared_v4(lo, [l0, l1, l2, l3]);
+                if SPLIT == ROUNDED {
+                    let (h0, l0) = Self::split(v[0]);
+                    let (h1, l1) = Self::split(v[1]);
+                    let (h2, l2) = Self::split(v[2]);
+                    let (h3, l3) = Self::split(v[3]);
+                    st_shared_v4(raw, [h0, h1, h2, h3]);
+                    st_shared_v4(lo, [l0, l1, l2, l3]);
+                } else {
+                    let rest = |x: f32| cvt_rna_tf32(x - f32::from_bits(x.to_bits() & !0x1fff));
+                    st_shared_v4(lo, [rest(v[0]), rest(v[1]), rest(v[2]), rest(v[3])]);
+                }
             }
         }
     }
 
-    /// This thread's wgmma A fragments of B for the four 8-deep steps of the stage at `stage`,
-    /// split: `(hi[kk], lo[kk])`. Consumer `cw`'s wgmma row r is column `64·cw + r` of the
+    /// This thread's values of B for the wgmma A fragments of the four 8-deep steps of the stage
+    /// at `stage`, raw: `[4·kk + i]`. Consumer `cw`'s wgmma row r is column `64·cw + r` of the
     /// tile, step kk's column c is row `8·kk + c` of B's tile.
     #[inline(always)]
-    unsafe fn b_fragments(stage: *mut u8, cw: u32) -> ([[u32; 4]; 4], [[u32; 4]; 4]) {
+    unsafe fn b_values(stage: *mut u8, cw: u32) -> [f32; 16] {
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
         let (g, t) = (lane / 4, lane % 4);
-        let mut hi = [[0u32; 4]; 4];
-        let mut lo = [[0u32; 4]; 4];
+        let mut x = [0.0f32; 16];
         for kk in 0..Self::BK / 8 {
             for i in 0..4 {
                 let n = 64 * cw + 16 * warp_in_wg + g + 8 * (i as u32 % 2);
@@ -171,8 +198,20 @@ impl<const BM: usize, const STAGES: usize, const PERSISTENT: bool> Tf32x3<BM, ST
                 let panel = (n / Self::B_PANEL as u32) as usize;
                 let at = SwizzledF32Rows::new(Self::B + panel * Self::B_PANEL_BYTES).at(k, n % Self::B_PANEL as u32);
                 // SAFETY: (k, n) lies inside the stage's tile of B, which the copy engine filled.
-                let x = unsafe { load(stage.wrapping_add(at as usize) as *const f32) };
-                let (h, l) = Self::split(x);
+                x[4 * kk + i] = unsafe { load(stage.wrapping_add(at as usize) as *const f32) };
+            }
+        }
+        x
+    }
+
+    /// The fragments of [`b_values`](Self::b_values), split: `(hi[kk], lo[kk])` as bit patterns.
+    #[inline(always)]
+    fn split_fragments(x: &[f32; 16]) -> ([[u32; 4]; 4], [[u32; 4]; 4]) {
+        let mut hi = [[0u32; 4]; 4];
+        let mut lo = [[0u32; 4]; 4];
+        for kk in 0..4 {
+            for i in 0..4 {
+                let (h, l) = Self::split(x[4 * kk + i]);
                 hi[kk][i] = h.to_bits();
                 lo[kk][i] = l.to_bits();
             }
@@ -197,7 +236,9 @@ impl<const BM: usize, const STAGES: usize, const PERSISTENT: bool> Tf32x3<BM, ST
     }
 }
 
-impl<const BM: usize, const STAGES: usize, const PERSISTENT: bool> GemmKernel for Tf32x3<BM, STAGES, PERSISTENT> {
+impl<const BM: usize, const CONSUMERS: usize, const STAGES: usize, const PERSISTENT: bool, const SPLIT: u32> GemmKernel
+    for Tf32x3<BM, CONSUMERS, STAGES, PERSISTENT, SPLIT>
+{
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::VALID;
@@ -289,7 +330,11 @@ impl<const BM: usize, const STAGES: usize, const PERSISTENT: bool> GemmKernel fo
             }
         } else {
             // Consumer warpgroup `cw`: columns 64·cw .. 64·cw + 63 of each tile.
-            setmaxnreg_inc::<CONSUMER_REGS>();
+            if CONSUMERS == 2 {
+                setmaxnreg_inc::<232>();
+            } else {
+                setmaxnreg_inc::<152>();
+            }
             let cw = wg - 1;
             let ct = tid - 128;
             let lane = lane_idx();
@@ -306,14 +351,29 @@ impl<const BM: usize, const STAGES: usize, const PERSISTENT: bool> GemmKernel fo
                     let stage = base + s * Self::STAGE_BYTES as u32;
                     // SAFETY: the stage is filled and no wgmma reads it (its last reader
                     // released it before the refill).
-                    let (hi_b, lo_b) = unsafe {
+                    let mut b = unsafe {
                         Self::split_a(stage_ptr, ct);
-                        Self::b_fragments(stage_ptr, cw)
+                        Self::b_values(stage_ptr, cw)
                     };
                     // The split tile of A is the tensor cores' to read once both warpgroups
                     // have written their halves.
                     fence_proxy_async_shared();
-                    named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
+                    if CONSUMERS == 2 {
+                        named_barrier_sync::<256>(SPLIT_BARRIER);
+                    } else {
+                        named_barrier_sync::<384>(SPLIT_BARRIER);
+                    }
+                    // Tile kt-1's group is done: its stage can be refilled, and the registers
+                    // holding its fragments may be written (a wgmma reads its register operand
+                    // asynchronously, until a wait covers it).
+                    wgmma_wait_group::<0>();
+                    if kt > 0 && lane == 0 {
+                        // SAFETY: an initialised barrier of this block.
+                        unsafe { mbarrier_arrive(empty(stage_of(it - 1))) };
+                    }
+                    // The fragments are computed after the wait, not hoisted above it.
+                    fence_operands_16(&mut b);
+                    let (hi_b, lo_b) = Self::split_fragments(&b);
                     wgmma_fence();
                     for kk in 0..Self::BK / 8 {
                         let desc_hi = matrix_descriptor(stage + (kk * 32) as u32, 16, 1024, Swizzle::B128);
@@ -327,12 +387,6 @@ impl<const BM: usize, const STAGES: usize, const PERSISTENT: bool> GemmKernel fo
                         }
                     }
                     wgmma_commit_group();
-                    // Tile kt-1's group is done: its stage can be refilled.
-                    wgmma_wait_group::<1>();
-                    if kt > 0 && lane == 0 {
-                        // SAFETY: an initialised barrier of this block.
-                        unsafe { mbarrier_arrive(empty(stage_of(it - 1))) };
-                    }
                     it += 1;
                 }
                 wgmma_wait_group::<0>();
@@ -350,7 +404,10 @@ impl<const BM: usize, const STAGES: usize, const PERSISTENT: bool> GemmKernel fo
 
 entries! {
     elem = f32;
-    sgemm_15_tf32x3_128x128x32_s4 => Tf32x3<128, 4, false>,
-    sgemm_15_tf32x3_128x128x32_s4_persistent => Tf32x3<128, 4, true>,
-    sgemm_15_tf32x3_256x128x32_s2 => Tf32x3<256, 2, false>,
+    sgemm_15_tf32x3_128x128x32_s4 => Tf32x3<128, 2, 4, false>,
+    sgemm_15_tf32x3_128x128x32_s4_persistent => Tf32x3<128, 2, 4, true>,
+    sgemm_15_tf32x3_128x128x32_s4_trunc => Tf32x3<128, 2, 4, false, TRUNCATED>,
+    sgemm_15_tf32x3_128x192x32_s4 => Tf32x3<128, 3, 4, false>,
+    sgemm_15_tf32x3_128x192x32_s4_persistent_trunc => Tf32x3<128, 3, 4, true, TRUNCATED>,
+    sgemm_15_tf32x3_256x128x32_s2 => Tf32x3<256, 2, 2, false>,
 }

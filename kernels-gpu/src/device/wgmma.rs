@@ -349,3 +349,16 @@ wgmma_tf32_fn!(
     /// ```
     wgmma_m64n256k8_tf32_rs, "m64n256k8", 128; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95 96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126; 127
 );
+
+operand_fence_fn!(
+    /// Pins 16 registers in place: values that must not be used before a
+    /// [`wgmma_wait_group`] (such as the inputs of the next wgmma A fragments, which may only be
+    /// written once the wgmmas that read the previous ones are complete) are passed through it
+    /// after the wait.
+    ///
+    /// ```ptx
+    /// // fence operands: %f0 %f1 ... (a comment: no instruction, but the compiler must assume
+    /// // every register is read and rewritten here)
+    /// ```
+    fence_operands_16, 16; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14; 15
+);

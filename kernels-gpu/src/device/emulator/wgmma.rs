@@ -225,6 +225,8 @@ pub unsafe fn wgmma_m64k16<E: HalfElem, const N: usize, const TRANS_A: u32, cons
 /// Keeps the compiler from moving accumulator accesses across wgmma on the GPU; nothing to do here.
 pub fn fence_operands<const N: usize>(_d: &mut [f32; 128]) {}
 
+pub fn fence_operands_16(_d: &mut [f32; 16]) {}
+
 pub fn fence_operands_32(_d: &mut [f32; 32]) {}
 
 pub fn fence_operands_64(_d: &mut [f32; 64]) {}
