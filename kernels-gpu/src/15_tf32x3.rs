@@ -68,8 +68,9 @@ pub const RUNG: Rung = Rung {
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
 const GROUP_M: u32 = 8;
 
-/// Registers per thread of the producer warpgroup.
-const PRODUCER_REGS: u32 = 40;
+/// The named barrier at which the two warpgroups meet after splitting a tile of A (0 is the
+/// block barrier).
+const SPLIT_BARRIER: u32 = 1;
 
 /// How the tile of A is split in shared memory: the kernel's `SPLIT` parameter. The fragments of
 /// B are split in registers, rounded, either way.
@@ -84,26 +85,20 @@ pub mod split {
 }
 use split::{ROUNDED, TRUNCATED};
 
-/// The named barrier at which the two consumer warpgroups meet after splitting a tile of A
-/// (0 is the block barrier).
-const SPLIT_BARRIER: u32 = 1;
+/// A 128 × 128 block tile of C, K-tiles of 32, `STAGES` buffers, two warpgroups of 64 columns
+/// each. Every `FLUSH` K-tiles the tensor cores' accumulators are added into fp32 registers
+/// (see the module documentation); `SPLIT` says how A is split (see [`split`]).
+pub struct Tf32x3<const STAGES: usize, const FLUSH: u32, const SPLIT: u32 = ROUNDED>;
 
-/// A `BM × 64·CONSUMERS` block tile of C (`BM` = 128 or 256 rows, the wgmma's N), K-tiles of
-/// 32, `STAGES` buffers; `CONSUMERS` (2 or 3) consumer warpgroups of 64 columns each.
-/// `PERSISTENT` only changes the launch (the host reads it from the spec); the kernel loops over
-/// tiles either way. `SPLIT` says how A is split (see [`split`]).
-pub struct Tf32x3<const BM: usize, const CONSUMERS: usize, const STAGES: usize, const PERSISTENT: bool, const SPLIT: u32 = ROUNDED>;
-
-impl<const BM: usize, const CONSUMERS: usize, const STAGES: usize, const PERSISTENT: bool, const SPLIT: u32> Tf32x3<BM, CONSUMERS, STAGES, PERSISTENT, SPLIT> {
-    const BN: usize = 64 * CONSUMERS;
+impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> Tf32x3<STAGES, FLUSH, SPLIT> {
+    /// Rows of the tile: the wgmma's N.
+    const BM: usize = 128;
+    const BN: usize = 128;
     const BK: usize = 32;
-    const CONSUMERS: usize = CONSUMERS;
-    /// Registers per consumer thread: what the producer leaves of the SM's 65536, rounded down
-    /// to a multiple of 8, at most 232.
-    const CONSUMER_REGS: u32 = if CONSUMERS == 2 { 232 } else { 152 };
-    const THREADS: usize = 128 * (1 + Self::CONSUMERS);
+    const WARPGROUPS: usize = Self::BN / 64;
+    const THREADS: usize = 128 * Self::WARPGROUPS;
     /// The tile of A: `BM` rows of 32 floats (128 bytes), 128-byte swizzled.
-    const A_BYTES: usize = BM * Self::BK * 4;
+    const A_BYTES: usize = Self::BM * Self::BK * 4;
     /// One box of B: 32 rows of K × 32 columns of N.
     const B_PANEL: usize = 32;
     const B_PANEL_BYTES: usize = Self::BK * Self::B_PANEL * 4;
@@ -114,22 +109,19 @@ impl<const BM: usize, const CONSUMERS: usize, const STAGES: usize, const PERSIST
     const STAGE_BYTES: usize = 2 * Self::A_BYTES + Self::B_BYTES;
     /// What the copy engine writes per stage (and what `full` expects).
     const TMA_BYTES: usize = Self::A_BYTES + Self::B_BYTES;
-    /// float4s of A per K-tile, and how many each consumer thread splits (the last round may
-    /// leave some threads idle).
-    const A_CHUNKS: usize = Self::A_BYTES / 16;
-    const SPLITS_PER_THREAD: usize = Self::A_CHUNKS.div_ceil(128 * Self::CONSUMERS);
+    /// float4s of A per K-tile each thread splits.
+    const SPLITS_PER_THREAD: usize = Self::A_BYTES / 16 / Self::THREADS;
     /// The mbarriers sit after the stages: `full[0..STAGES]`, then `empty[0..STAGES]`.
     const BARRIERS: usize = STAGES * Self::STAGE_BYTES;
     const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * STAGES;
 
     const VALID: () = {
-        assert!(BM == 128 || BM == 256, "the tf32 wgmma shapes instantiated in device/wgmma.rs");
-        assert!(CONSUMERS == 2 || CONSUMERS == 3, "the register budgets and named barriers below");
-        assert!(SPLIT == ROUNDED || SPLIT == TRUNCATED);
-        assert!(BM / 8 <= crate::unroll::UNROLL_MAX);
         assert!(STAGES >= 2);
+        assert!(FLUSH >= 1);
+        assert!(SPLIT == ROUNDED || SPLIT == TRUNCATED);
+        assert!(Self::BM / 8 <= crate::unroll::UNROLL_MAX);
         assert!(Self::STAGE_BYTES % 1024 == 0 && Self::A_BYTES % 1024 == 0, "every tile starts on a 1024-byte swizzle block");
-        assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * Self::CONSUMER_REGS <= 65536, "register exchange fits the SM");
+        assert!(Self::A_BYTES % (16 * Self::THREADS) == 0, "the split divides evenly among the threads");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
     };
 
@@ -152,16 +144,12 @@ impl<const BM: usize, const CONSUMERS: usize, const STAGES: usize, const PERSIST
         (hi, cvt_rna_tf32(x - hi))
     }
 
-    /// Consumer thread `ct` (0..128·CONSUMERS) splits its float4s of the stage's tile of A at `stage`:
-    /// `hi` over the raw values, `lo` into the tile after it.
+    /// Thread `tid` splits its float4s of the stage's tile of A at `stage`: `lo` into the tile
+    /// after it, and with [`ROUNDED`] `hi` over the raw values.
     #[inline(always)]
-    unsafe fn split_a(stage: *mut u8, ct: u32) {
+    unsafe fn split_a(stage: *mut u8, tid: u32) {
         for i in 0..Self::SPLITS_PER_THREAD {
-            let chunk = ct as usize + 128 * Self::CONSUMERS * i;
-            if Self::A_CHUNKS % (128 * Self::CONSUMERS) != 0 && chunk >= Self::A_CHUNKS {
-                break;
-            }
-            let offset = 16 * chunk;
+            let offset = 16 * (tid as usize + Self::THREADS * i);
             let raw = stage.wrapping_add(offset) as *mut f32;
             let lo = stage.wrapping_add(Self::LO + offset) as *mut f32;
             // SAFETY: both float4s lie in this stage's two tiles of A (offset < A_BYTES), 16-byte
@@ -184,16 +172,16 @@ impl<const BM: usize, const CONSUMERS: usize, const STAGES: usize, const PERSIST
     }
 
     /// This thread's values of B for the wgmma A fragments of the four 8-deep steps of the stage
-    /// at `stage`, raw: `[4·kk + i]`. Consumer `cw`'s wgmma row r is column `64·cw + r` of the
+    /// at `stage`, raw: `[4·kk + i]`. Warpgroup `wg`'s wgmma row r is column `64·wg + r` of the
     /// tile, step kk's column c is row `8·kk + c` of B's tile.
     #[inline(always)]
-    unsafe fn b_values(stage: *mut u8, cw: u32) -> [f32; 16] {
+    unsafe fn b_values(stage: *mut u8, wg: u32) -> [f32; 16] {
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
         let (g, t) = (lane / 4, lane % 4);
         let mut x = [0.0f32; 16];
         for kk in 0..Self::BK / 8 {
             for i in 0..4 {
-                let n = 64 * cw + 16 * warp_in_wg + g + 8 * (i as u32 % 2);
+                let n = 64 * wg + 16 * warp_in_wg + g + 8 * (i as u32 % 2);
                 let k = 8 * kk as u32 + t + 4 * (i as u32 / 2);
                 let panel = (n / Self::B_PANEL as u32) as usize;
                 let at = SwizzledF32Rows::new(Self::B + panel * Self::B_PANEL_BYTES).at(k, n % Self::B_PANEL as u32);
@@ -219,195 +207,205 @@ impl<const BM: usize, const CONSUMERS: usize, const STAGES: usize, const PERSIST
         (hi, lo)
     }
 
-    /// Writes consumer `cw`'s accumulators to C: `acc[4j + i]` is wgmma row
-    /// `16·warp + g + 8·(i / 2)` (column `64·cw + ...` of the tile), wgmma column
-    /// `8j + 2t + i % 2` (row of the tile).
+    /// `sum += acc`, rounded to nearest (the first `BM / 2` accumulators).
     #[inline(always)]
-    fn store(c: &Output, acc: &[f32; 128], row0: u32, col0: u32, cw: u32) {
+    fn flush(sum: &mut [f32; 128], acc: &[f32; 128]) {
+        unroll!(Self::BM / 8, |j| {
+            for i in 0..4 {
+                sum[4 * j + i] += acc[4 * j + i];
+            }
+        });
+    }
+
+    /// Thread 0 asks the copy engine for K-tile `kt` of tile (`tm`, `tn`) into the stage of
+    /// global iteration `it`, once every warp has released that stage's previous contents.
+    #[inline(always)]
+    unsafe fn load(it: u32, kt: u32, tm: u32, tn: u32, maps: *const TensorMap, base: u32) {
+        let s = it % STAGES as u32;
+        let round = it / STAGES as u32;
+        let (full, empty) = (Self::full(base, s), Self::empty(base, s));
+        let stage = base + s * Self::STAGE_BYTES as u32;
+        let (row0, col0, k0) = ((tm * Self::BM as u32) as i32, (tn * Self::BN as u32) as i32, (kt * Self::BK as u32) as i32);
+        // SAFETY: the stage and its barriers are this block's; the previous contents were
+        // released (`empty`) before they are overwritten; the maps are the host's.
+        unsafe {
+            if round > 0 {
+                mbarrier_wait(empty, (round - 1) & 1);
+            }
+            mbarrier_arrive_expect_tx(full, Self::TMA_BYTES as u32);
+            tma_load_2d(stage, maps, k0, row0, full);
+            for p in 0..Self::BN / Self::B_PANEL {
+                let dst = stage + (Self::B + p * Self::B_PANEL_BYTES) as u32;
+                tma_load_2d(dst, maps.wrapping_add(1), col0 + (p * Self::B_PANEL) as i32, k0, full);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn full(base: u32, s: u32) -> u32 {
+        base + (Self::BARRIERS + 8 * s as usize) as u32
+    }
+
+    #[inline(always)]
+    fn empty(base: u32, s: u32) -> u32 {
+        base + (Self::BARRIERS + 8 * (STAGES + s as usize)) as u32
+    }
+
+    /// Writes warpgroup `wg`'s sums to C: `sum[4j + i]` is wgmma row `16·warp + g + 8·(i / 2)`
+    /// (column `64·wg + ...` of the tile), wgmma column `8j + 2t + i % 2` (row of the tile).
+    #[inline(always)]
+    fn store(c: &Output, sum: &[f32; 128], row0: u32, col0: u32, wg: u32) {
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
-        let c = c.window(row0 + lane % 4 * 2, col0 + 64 * cw + warp_in_wg * 16 + lane / 4);
-        unroll!(BM / 8, |j| {
+        let c = c.window(row0 + lane % 4 * 2, col0 + 64 * wg + warp_in_wg * 16 + lane / 4);
+        unroll!(Self::BM / 8, |j| {
             let row = (j * 8) as u32;
-            c.store(row, 0, acc[4 * j]);
-            c.store(row + 1, 0, acc[4 * j + 1]);
-            c.store(row, 8, acc[4 * j + 2]);
-            c.store(row + 1, 8, acc[4 * j + 3]);
+            c.store(row, 0, sum[4 * j]);
+            c.store(row + 1, 0, sum[4 * j + 1]);
+            c.store(row, 8, sum[4 * j + 2]);
+            c.store(row + 1, 8, sum[4 * j + 3]);
         });
     }
 }
 
-impl<const BM: usize, const CONSUMERS: usize, const STAGES: usize, const PERSISTENT: bool, const SPLIT: u32> GemmKernel
-    for Tf32x3<BM, CONSUMERS, STAGES, PERSISTENT, SPLIT>
-{
+impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> GemmKernel for Tf32x3<STAGES, FLUSH, SPLIT> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::VALID;
-        let spec = KernelSpec::unnamed(
+        KernelSpec::unnamed(
             RUNG,
             Dtype::F32,
-            Tile::block(BM as u32, Self::BN as u32, Self::BK as u32).with_stages(STAGES as u32),
+            Tile::block(Self::BM as u32, Self::BN as u32, Self::BK as u32).with_stages(STAGES as u32),
             Self::THREADS as u32,
             Self::SMEM_BYTES as u32,
         )
         .with_tensor_maps(TensorMaps {
-            a_box: (BM as u32, Self::BK as u32),
+            a_box: (Self::BM as u32, Self::BK as u32),
             a_swizzle: Swizzle::B128,
             b_box: (Self::BK as u32, Self::B_PANEL as u32),
             b_swizzle: Swizzle::B128,
             c_box: None,
             c_swizzle: Swizzle::None,
         })
-        .with_min_blocks_per_sm(1);
-        if PERSISTENT { spec.with_persistent() } else { spec }
+        .with_min_blocks_per_sm(1)
     };
 
     #[inline(always)]
     unsafe fn run(gemm: &Gemm<f32>) {
         let smem = dynamic_shared::<u8>();
         let base = shared_address(smem);
-        let full = |s: u32| base + (Self::BARRIERS + 8 * s as usize) as u32;
-        let empty = |s: u32| base + (Self::BARRIERS + 8 * (STAGES + s as usize)) as u32;
-        let (map_a, map_b) = (gemm.tensor_maps, gemm.tensor_maps.wrapping_add(1));
+        let maps = gemm.tensor_maps;
         let tid = thread_idx();
         let wg = tid / 128;
+        let lane = lane_idx();
 
         if tid == 0 {
             for s in 0..STAGES as u32 {
                 // SAFETY: the barriers lie after the stages, inside the block's shared memory.
                 unsafe {
-                    mbarrier_init(full(s), 1);
-                    // Every consumer warp releases the stage.
-                    mbarrier_init(empty(s), 4 * Self::CONSUMERS as u32);
+                    mbarrier_init(Self::full(base, s), 1);
+                    // Every warp releases the stage.
+                    mbarrier_init(Self::empty(base, s), 4 * Self::WARPGROUPS as u32);
                 }
             }
             fence_mbarrier_init();
             // SAFETY: the host passes two valid tensor maps in global memory.
             unsafe {
-                tma_prefetch_map(map_a);
-                tma_prefetch_map(map_b);
+                tma_prefetch_map(maps);
+                tma_prefetch_map(maps.wrapping_add(1));
             }
         }
         // The only block-wide barrier: the mbarriers exist before anyone uses them.
         sync_threads();
 
-        let (tiles_m, tiles_n) = (gemm.m.div_ceil(BM as u32), gemm.n.div_ceil(Self::BN as u32));
+        let (tiles_m, tiles_n) = (gemm.m.div_ceil(Self::BM as u32), gemm.n.div_ceil(Self::BN as u32));
         let tiles = tiles_m * tiles_n;
         let k_tiles = gemm.k.div_ceil(Self::BK as u32);
         let (first_tile, tile_stride) = block_linear();
-        let stage_of = |it: u32| it % STAGES as u32;
-        let round_of = |it: u32| it / STAGES as u32;
-
-        if wg == 0 {
-            // Producer warpgroup: one thread issues every copy.
-            setmaxnreg_dec::<PRODUCER_REGS>();
+        // Global iteration (K-tile) count of this block: stage `it % STAGES`, round `it / STAGES`.
+        let mut it = 0u32;
+        let mut t = first_tile;
+        while t < tiles {
+            let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
             if tid == 0 {
-                let mut it = 0u32;
-                let mut t = first_tile;
-                while t < tiles {
-                    let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
-                    let (row0, col0) = ((tm * BM as u32) as i32, (tn * Self::BN as u32) as i32);
-                    for kt in 0..k_tiles {
-                        let (s, round) = (stage_of(it), round_of(it));
-                        let k0 = (kt * Self::BK as u32) as i32;
-                        let stage = base + s * Self::STAGE_BYTES as u32;
-                        // SAFETY: the stage and its barriers are this block's; the consumers
-                        // have released the stage's previous tile before it is overwritten.
-                        unsafe {
-                            if round > 0 {
-                                mbarrier_wait(empty(s), (round - 1) & 1);
-                            }
-                            mbarrier_arrive_expect_tx(full(s), Self::TMA_BYTES as u32);
-                            tma_load_2d(stage, map_a, k0, row0, full(s));
-                            for p in 0..Self::BN / Self::B_PANEL {
-                                let dst = stage + (Self::B + p * Self::B_PANEL_BYTES) as u32;
-                                tma_load_2d(dst, map_b, col0 + (p * Self::B_PANEL) as i32, k0, full(s));
-                            }
-                        }
-                        it += 1;
-                    }
-                    t += tile_stride;
+                for kt in 0..k_tiles.min(STAGES as u32) {
+                    // SAFETY: see `load`.
+                    unsafe { Self::load(it + kt, kt, tm, tn, maps, base) };
                 }
             }
-        } else {
-            // Consumer warpgroup `cw`: columns 64·cw .. 64·cw + 63 of each tile.
-            if CONSUMERS == 2 {
-                setmaxnreg_inc::<232>();
-            } else {
-                setmaxnreg_inc::<152>();
-            }
-            let cw = wg - 1;
-            let ct = tid - 128;
-            let lane = lane_idx();
-            let mut it = 0u32;
-            let mut t = first_tile;
-            while t < tiles {
-                let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
-                let mut acc = [0.0f32; 128];
-                for kt in 0..k_tiles {
-                    let s = stage_of(it);
-                    // SAFETY: `full(s)` is an initialised barrier of this block.
-                    unsafe { mbarrier_wait(full(s), round_of(it) & 1) };
-                    let stage_ptr = smem.wrapping_add(s as usize * Self::STAGE_BYTES);
-                    let stage = base + s * Self::STAGE_BYTES as u32;
-                    // SAFETY: the stage is filled and no wgmma reads it (its last reader
-                    // released it before the refill).
-                    let mut b = unsafe {
-                        Self::split_a(stage_ptr, ct);
-                        Self::b_values(stage_ptr, cw)
-                    };
-                    // The split tile of A is the tensor cores' to read once both warpgroups
-                    // have written their halves.
-                    fence_proxy_async_shared();
-                    if CONSUMERS == 2 {
-                        named_barrier_sync::<256>(SPLIT_BARRIER);
-                    } else {
-                        named_barrier_sync::<384>(SPLIT_BARRIER);
-                    }
-                    // Tile kt-1's group is done: its stage can be refilled, and the registers
-                    // holding its fragments may be written (a wgmma reads its register operand
-                    // asynchronously, until a wait covers it).
-                    wgmma_wait_group::<0>();
-                    if kt > 0 && lane == 0 {
-                        // SAFETY: an initialised barrier of this block.
-                        unsafe { mbarrier_arrive(empty(stage_of(it - 1))) };
-                    }
-                    // The fragments are computed after the wait, not hoisted above it.
-                    fence_operands_16(&mut b);
-                    let (hi_b, lo_b) = Self::split_fragments(&b);
-                    wgmma_fence();
-                    for kk in 0..Self::BK / 8 {
-                        let desc_hi = matrix_descriptor(stage + (kk * 32) as u32, 16, 1024, Swizzle::B128);
-                        let desc_lo = matrix_descriptor(stage + (Self::LO + kk * 32) as u32, 16, 1024, Swizzle::B128);
-                        // SAFETY: the whole warpgroup issues these on tiles of this stage, which
-                        // stays unchanged until the group is waited for and the stage released.
-                        unsafe {
-                            wgmma_m64k8_tf32_rs::<BM>(&mut acc, lo_b[kk], desc_hi, true);
-                            wgmma_m64k8_tf32_rs::<BM>(&mut acc, hi_b[kk], desc_lo, true);
-                            wgmma_m64k8_tf32_rs::<BM>(&mut acc, hi_b[kk], desc_hi, true);
-                        }
-                    }
-                    wgmma_commit_group();
-                    it += 1;
-                }
+            let mut sum = [0.0f32; 128];
+            let mut acc = [0.0f32; 128];
+            for kt in 0..k_tiles {
+                let s = it % STAGES as u32;
+                // SAFETY: `full(s)` is an initialised barrier of this block.
+                unsafe { mbarrier_wait(Self::full(base, s), (it / STAGES as u32) & 1) };
+                let stage_ptr = smem.wrapping_add(s as usize * Self::STAGE_BYTES);
+                let stage = base + s * Self::STAGE_BYTES as u32;
+                // SAFETY: the stage is filled and no wgmma reads it (its last readers released
+                // it before the refill).
+                let mut b = unsafe {
+                    Self::split_a(stage_ptr, tid);
+                    Self::b_values(stage_ptr, wg)
+                };
+                // The split tile of A is the tensor cores' to read once both warpgroups have
+                // written their halves.
+                fence_proxy_async_shared();
+                named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
+                // K-tile kt-1's group is done: its stage can be refilled, its sums flushed, and
+                // the registers holding its fragments written (a wgmma reads its register operand
+                // asynchronously, until a wait covers it).
                 wgmma_wait_group::<0>();
-                fence_operands::<BM>(&mut acc);
-                if k_tiles > 0 && lane == 0 {
-                    // SAFETY: an initialised barrier of this block.
-                    unsafe { mbarrier_arrive(empty(stage_of(it - 1))) };
+                fence_operands::<128>(&mut acc);
+                if kt > 0 {
+                    if lane == 0 {
+                        // SAFETY: an initialised barrier of this block.
+                        unsafe { mbarrier_arrive(Self::empty(base, (it - 1) % STAGES as u32)) };
+                    }
+                    if (kt - 1) % FLUSH == FLUSH - 1 {
+                        Self::flush(&mut sum, &acc);
+                    }
+                    if tid == 0 && kt - 1 + (STAGES as u32) < k_tiles {
+                        // SAFETY: see `load`.
+                        unsafe { Self::load(it - 1 + STAGES as u32, kt - 1 + STAGES as u32, tm, tn, maps, base) };
+                    }
                 }
-                Self::store(&gemm.c(), &acc, tm * BM as u32, tn * Self::BN as u32, cw);
-                t += tile_stride;
+                // The fragments are computed after the wait, not hoisted above it.
+                fence_operands_16(&mut b);
+                let (hi_b, lo_b) = Self::split_fragments(&b);
+                // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
+                let fresh = kt % FLUSH == 0;
+                wgmma_fence();
+                for kk in 0..Self::BK / 8 {
+                    let desc_hi = matrix_descriptor(stage + (kk * 32) as u32, 16, 1024, Swizzle::B128);
+                    let desc_lo = matrix_descriptor(stage + (Self::LO + kk * 32) as u32, 16, 1024, Swizzle::B128);
+                    // SAFETY: the whole warpgroup issues these on tiles of this stage, which stays
+                    // unchanged until the group is waited for and the stage released.
+                    unsafe {
+                        wgmma_m64k8_tf32_rs::<128>(&mut acc, lo_b[kk], desc_hi, !(fresh && kk == 0));
+                        wgmma_m64k8_tf32_rs::<128>(&mut acc, hi_b[kk], desc_lo, true);
+                        wgmma_m64k8_tf32_rs::<128>(&mut acc, hi_b[kk], desc_hi, true);
+                    }
+                }
+                wgmma_commit_group();
+                it += 1;
             }
+            wgmma_wait_group::<0>();
+            fence_operands::<128>(&mut acc);
+            if k_tiles > 0 {
+                if lane == 0 {
+                    // SAFETY: an initialised barrier of this block.
+                    unsafe { mbarrier_arrive(Self::empty(base, (it - 1) % STAGES as u32)) };
+                }
+                Self::flush(&mut sum, &acc);
+            }
+            Self::store(&gemm.c(), &sum, tm * Self::BM as u32, tn * Self::BN as u32, wg);
+            t += tile_stride;
         }
     }
 }
 
 entries! {
     elem = f32;
-    sgemm_15_tf32x3_128x128x32_s4 => Tf32x3<128, 2, 4, false>,
-    sgemm_15_tf32x3_128x128x32_s4_persistent => Tf32x3<128, 2, 4, true>,
-    sgemm_15_tf32x3_128x128x32_s4_trunc => Tf32x3<128, 2, 4, false, TRUNCATED>,
-    sgemm_15_tf32x3_128x192x32_s4 => Tf32x3<128, 3, 4, false>,
-    sgemm_15_tf32x3_128x192x32_s4_persistent_trunc => Tf32x3<128, 3, 4, true, TRUNCATED>,
-    sgemm_15_tf32x3_256x128x32_s2 => Tf32x3<256, 2, 2, false>,
+    sgemm_15_tf32x3_128x128x32_s4 => Tf32x3<4, 4>,
+    sgemm_15_tf32x3_128x128x32_s4_trunc => Tf32x3<4, 4, TRUNCATED>,
+    sgemm_15_tf32x3_128x128x32_s4_flush2 => Tf32x3<4, 2>,
 }

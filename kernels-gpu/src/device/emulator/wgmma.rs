@@ -134,8 +134,12 @@ fn tf32_input(bits: u32) -> f64 {
 /// `D(64×N) = A(64×8)·B(8×N) + (accumulate ? D : 0)` for tf32 inputs, A from the warpgroup's
 /// registers: thread `32w + 4g + t` holds A(16w + g, t), A(16w + g + 8, t), A(16w + g, t + 4),
 /// A(16w + g + 8, t + 4) (the `mma.m16n8k8` tf32 layout, one per warp); B K-major in shared memory.
-/// Products of truncated inputs are exact in f64, and so is their sum of eight; the result is
-/// rounded once to f32.
+/// Products of truncated inputs are exact in f64 (and so is their sum of eight, unless their
+/// exponents lie more than 30 binades apart); the sum with the old `D` is rounded to f32 toward
+/// zero, as the tensor cores' accumulation does: on an H100 the error of one accumulator chain
+/// grew linearly with its length, in proportion to the chain's additions, not to their square
+/// root (see rung 15). A kernel that accumulates long chains in the tensor cores fails on the
+/// emulator too.
 fn wgmma_tf32_rs<const R: usize>(d: &mut [f32; R], a: [u32; 4], desc_b: u64, accumulate: bool, at: &'static Location<'static>) {
     let n = 2 * R;
     let block = lane().block();
@@ -168,12 +172,18 @@ fn wgmma_tf32_rs<const R: usize>(d: &mut [f32; R], a: [u32; 4], desc_b: u64, acc
                     let (j, e) = (i / 4, i % 4);
                     let (row, col) = (16 * w + g + 8 * (e / 2), 8 * j + 2 * t + e % 2);
                     let dot: f64 = (0..8).map(|k| am[row][k] * bm[col][k]).sum();
-                    *v = (dot + if accumulate { *v as f64 } else { 0.0 }) as f32;
+                    *v = toward_zero(dot + if accumulate { *v as f64 } else { 0.0 });
                 }
                 out
             })
             .collect()
     });
+}
+
+/// `x` rounded to f32 toward zero.
+fn toward_zero(x: f64) -> f32 {
+    let r = x as f32;
+    if r.is_finite() && r != 0.0 && (r as f64).abs() > x.abs() { f32::from_bits(r.to_bits() - 1) } else { r }
 }
 
 #[track_caller]
