@@ -295,8 +295,6 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> GemmKernel for Tf3
         let base = shared_address(smem);
         let maps = gemm.tensor_maps;
         let tid = thread_idx();
-        let wg = tid / 128;
-        let lane = lane_idx();
 
         if tid == 0 {
             for s in 0..STAGES as u32 {
@@ -326,6 +324,7 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> GemmKernel for Tf3
         let mut t = first_tile;
         while t < tiles {
             let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+            let tile = Tile15 { tm, tn, k_tiles, it0: it, base, smem, maps };
             if tid == 0 {
                 for kt in 0..k_tiles.min(STAGES as u32) {
                     // SAFETY: see `load`.
@@ -335,71 +334,123 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> GemmKernel for Tf3
             let mut sum = [0.0f32; 128];
             let mut acc = [0.0f32; 128];
             for kt in 0..k_tiles {
-                let s = it % STAGES as u32;
-                // SAFETY: `full(s)` is an initialised barrier of this block.
-                unsafe { mbarrier_wait(Self::full(base, s), (it / STAGES as u32) & 1) };
-                let stage_ptr = smem.wrapping_add(s as usize * Self::STAGE_BYTES);
-                let stage = base + s * Self::STAGE_BYTES as u32;
-                // SAFETY: the stage is filled and no wgmma reads it (its last readers released
-                // it before the refill).
-                let mut b = unsafe {
-                    Self::split_a(stage_ptr, tid);
-                    Self::b_values(stage_ptr, wg)
-                };
-                // The split tile of A is the tensor cores' to read once both warpgroups have
-                // written their halves.
-                fence_proxy_async_shared();
-                named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
-                // K-tile kt-1's group is done: its stage can be refilled, its sums flushed, and
-                // the registers holding its fragments written (a wgmma reads its register operand
-                // asynchronously, until a wait covers it).
-                wgmma_wait_group::<0>();
-                fence_operands::<128>(&mut acc);
-                if kt > 0 {
-                    if lane == 0 {
-                        // SAFETY: an initialised barrier of this block.
-                        unsafe { mbarrier_arrive(Self::empty(base, (it - 1) % STAGES as u32)) };
-                    }
-                    if (kt - 1) % FLUSH == FLUSH - 1 {
-                        Self::flush(&mut sum, &acc);
-                    }
-                    if tid == 0 && kt - 1 + (STAGES as u32) < k_tiles {
-                        // SAFETY: see `load`.
-                        unsafe { Self::load(it - 1 + STAGES as u32, kt - 1 + STAGES as u32, tm, tn, maps, base) };
-                    }
-                }
-                // The fragments are computed after the wait, not hoisted above it.
-                fence_operands_16(&mut b);
-                let (hi_b, lo_b) = Self::split_fragments(&b);
-                // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
-                let fresh = kt % FLUSH == 0;
-                wgmma_fence();
-                for kk in 0..Self::BK / 8 {
-                    let desc_hi = matrix_descriptor(stage + (kk * 32) as u32, 16, 1024, Swizzle::B128);
-                    let desc_lo = matrix_descriptor(stage + (Self::LO + kk * 32) as u32, 16, 1024, Swizzle::B128);
-                    // SAFETY: the whole warpgroup issues these on tiles of this stage, which stays
-                    // unchanged until the group is waited for and the stage released.
-                    unsafe {
-                        wgmma_m64k8_tf32_rs::<128>(&mut acc, lo_b[kk], desc_hi, !(fresh && kk == 0));
-                        wgmma_m64k8_tf32_rs::<128>(&mut acc, hi_b[kk], desc_lo, true);
-                        wgmma_m64k8_tf32_rs::<128>(&mut acc, hi_b[kk], desc_hi, true);
-                    }
-                }
-                wgmma_commit_group();
-                it += 1;
+                // SAFETY: see `step`.
+                unsafe { Self::step(&tile, kt, &mut acc, &mut sum) };
             }
+            it += k_tiles;
             wgmma_wait_group::<0>();
             fence_operands::<128>(&mut acc);
             if k_tiles > 0 {
-                if lane == 0 {
+                if lane_idx() == 0 {
                     // SAFETY: an initialised barrier of this block.
                     unsafe { mbarrier_arrive(Self::empty(base, (it - 1) % STAGES as u32)) };
                 }
                 Self::flush(&mut sum, &acc);
             }
-            Self::store(&gemm.c(), &sum, tm * Self::BM as u32, tn * Self::BN as u32, wg);
+            Self::store(&gemm.c(), &sum, tm * Self::BM as u32, tn * Self::BN as u32, tid / 128);
             t += tile_stride;
         }
+    }
+}
+
+/// What every K-tile step of one C tile needs to know.
+struct Tile15 {
+    tm: u32,
+    tn: u32,
+    k_tiles: u32,
+    /// The block's global iteration count at the tile's first K-tile.
+    it0: u32,
+    base: u32,
+    smem: *mut u8,
+    maps: *const TensorMap,
+}
+
+impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> Tf32x3<STAGES, FLUSH, SPLIT> {
+    /// K-tile `kt` of `tile`: wait for its stage, split A (while the wgmmas of the previous
+    /// K-tile still run), meet the other warpgroup, then issue the twelve wgmmas as two groups of
+    /// six, one per half of the K-tile (8-deep steps 0–1 and 2–3). Each half has its own
+    /// fragment registers, written only once the group that last read them (the same half of
+    /// K-tile kt-1) is complete: before each half, wait until at most one group is pending. At
+    /// the start of a chunk of `FLUSH` K-tiles, wait for all of them instead and add the
+    /// previous chunk's sums into `sum`. Once K-tile kt-1's groups are both complete, release
+    /// its stage and refill it.
+    ///
+    /// # Safety
+    /// Called by every thread of the block, for kt = 0, 1, ... in order.
+    #[inline(always)]
+    unsafe fn step(tile: &Tile15, kt: u32, acc: &mut [f32; 128], sum: &mut [f32; 128]) {
+        let tid = thread_idx();
+        let it = tile.it0 + kt;
+        let s = it % STAGES as u32;
+        // SAFETY: `full(s)` is an initialised barrier of this block.
+        unsafe { mbarrier_wait(Self::full(tile.base, s), (it / STAGES as u32) & 1) };
+        let stage_ptr = tile.smem.wrapping_add(s as usize * Self::STAGE_BYTES);
+        let stage = tile.base + s * Self::STAGE_BYTES as u32;
+        // SAFETY: the stage is filled and no wgmma reads it (its last readers released it
+        // before the refill).
+        let mut b = unsafe {
+            Self::split_a(stage_ptr, tid);
+            Self::b_values(stage_ptr, tid / 128)
+        };
+        // The split tile of A is the tensor cores' to read once both warpgroups have written
+        // their halves.
+        fence_proxy_async_shared();
+        named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
+        // A new chunk of FLUSH K-tiles starts from zero in the tensor cores, once the previous
+        // chunk's sums are complete and added into `sum`.
+        let fresh = kt % FLUSH == 0;
+        // The two halves are separate code (a const parameter), so their fragments are separate
+        // registers.
+        // SAFETY: as for this function.
+        unsafe {
+            Self::half::<0>(tile, kt, &mut b, stage, fresh, acc, sum);
+            Self::half::<1>(tile, kt, &mut b, stage, fresh, acc, sum);
+        }
+    }
+
+    /// Half `H` of [`step`](Self::step): 8-deep steps `2H` and `2H + 1` of the stage at `stage`,
+    /// their fragments split from `b`.
+    ///
+    /// # Safety
+    /// As for [`step`](Self::step).
+    #[inline(always)]
+    unsafe fn half<const H: usize>(tile: &Tile15, kt: u32, b: &mut [f32; 16], stage: u32, fresh: bool, acc: &mut [f32; 128], sum: &mut [f32; 128]) {
+        let it = tile.it0 + kt;
+        if H == 0 && fresh && kt > 0 {
+            wgmma_wait_group::<0>();
+            fence_operands::<128>(acc);
+            Self::flush(sum, acc);
+        } else {
+            wgmma_wait_group::<1>();
+        }
+        if H == 1 && kt > 0 {
+            // Both groups of K-tile kt-1 are complete.
+            if lane_idx() == 0 {
+                // SAFETY: an initialised barrier of this block.
+                unsafe { mbarrier_arrive(Self::empty(tile.base, (it - 1) % STAGES as u32)) };
+            }
+            let next = kt - 1 + STAGES as u32;
+            if thread_idx() == 0 && next < tile.k_tiles {
+                // SAFETY: see `load`.
+                unsafe { Self::load(it - 1 + STAGES as u32, next, tile.tm, tile.tn, tile.maps, tile.base) };
+            }
+        }
+        // The fragments are computed after the wait, not hoisted above it.
+        fence_operands_16(b);
+        let (hi_b, lo_b) = Self::split_fragments(b);
+        wgmma_fence();
+        for kk in 2 * H..2 * H + 2 {
+            let desc_hi = matrix_descriptor(stage + (kk * 32) as u32, 16, 1024, Swizzle::B128);
+            let desc_lo = matrix_descriptor(stage + (Self::LO + kk * 32) as u32, 16, 1024, Swizzle::B128);
+            // SAFETY: the whole warpgroup issues these on tiles of this stage, which stays
+            // unchanged until the group is waited for and the stage released.
+            unsafe {
+                wgmma_m64k8_tf32_rs::<128>(acc, lo_b[kk], desc_hi, !(fresh && kk == 0));
+                wgmma_m64k8_tf32_rs::<128>(acc, hi_b[kk], desc_lo, true);
+                wgmma_m64k8_tf32_rs::<128>(acc, hi_b[kk], desc_hi, true);
+            }
+        }
+        wgmma_commit_group();
     }
 }
 
