@@ -4,7 +4,7 @@
 //! tensor cores deliver. The tensor cores take fp32 only as *tf32*: sign, 8 exponent bits and the
 //! top 10 of the 23 mantissa bits (the hardware ignores the low 13 bits of each input). One tf32
 //! product is accurate to about 2⁻¹¹ relative, far from fp32's 2⁻²⁴. This rung recovers fp32
-//! accuracy with three tf32 products:
+//! accuracy with three tf32 products.
 //!
 //! **The split.** Each input x becomes `hi = rna(x)` (the nearest tf32 value, `cvt.rna.tf32.f32`)
 //! and `lo = rna(x − hi)`. `x − hi` is exact in fp32 and at most half a tf32 ulp (|x|·2⁻¹¹), so
@@ -13,44 +13,67 @@
 //! `a·b = hi_a·hi_b + hi_a·lo_b + lo_a·hi_b + lo_a·lo_b + (split errors)`,
 //!
 //! and the kernel drops only `lo_a·lo_b` (|a·b|·2⁻²² at most). Each tf32 product of two 11-bit
-//! significands is exact inside the tensor core, and the accumulation is fp32. The book's chapter
-//! bounds the remaining error; the GPU test compares it with cuBLAS SGEMM's on the same inputs.
+//! significands is exact inside the tensor core. The book's chapter bounds the rest; the tests
+//! compare the error with fp32's own on the same inputs (`rgemm::accuracy`).
+//!
+//! **The tensor cores' sums.** The accumulation inside `wgmma` is not fp32 arithmetic with
+//! rounding to nearest: a sum is cut toward zero, so the errors of one accumulator chain all
+//! point the same way and grow with its length. Accumulating all of K in the tensor cores gave a
+//! relative error of 2.9·10⁻⁵ at 4096³ (25× cuBLAS SGEMM's) and 5.7·10⁻⁵ at 8192³, growing
+//! linearly with K. So every `FLUSH` K-tiles (K = 32·FLUSH) the tensor cores start a new chunk
+//! from zero (`scale-d = 0`) and the finished chunk is added into a second set of registers,
+//! `sum`, with ordinary fp32 additions (round to nearest). The emulator's tf32 wgmma rounds
+//! toward zero too, and a K = 2048 emulator test fails without the flushes.
 //!
 //! **Layouts.** `wgmma` reads tf32 only K-major from shared memory (no transpose for 32-bit
 //! types). Row-major A (M×K) is K-major, but row-major B (K×N) is N-major. So the kernel computes
-//! the transposed product `Cᵀ = Bᵀ·Aᵀ`: the tile of A (`BM` rows of K) is wgmma's *B* operand,
+//! the transposed product `Cᵀ = Bᵀ·Aᵀ`: the tile of A (128 rows of K) is wgmma's *B* operand,
 //! read from shared memory, and B's tile is wgmma's *A* operand, which may come from registers
 //! in any order the threads load it. The accumulators then hold Cᵀ: wgmma's rows are columns of
 //! C.
 //!
-//! **Where the three products' operands live.** Per K-tile of 32 the copy engine (TMA) loads a
-//! `BM × 32` box of A and four `32 × 32` boxes of B (128-byte swizzled, as in rung 14).
-//! - A's tile is split in shared memory: the 256 consumer threads read it as float4s, write `hi`
-//!   over the raw values and `lo` into a second tile beside it (same swizzled layout), make the
-//!   writes visible to the tensor cores (`fence.proxy.async`) and meet at a named barrier.
-//!   Every product then reads one of the two tiles through a matrix descriptor.
+//! **Where the three products' operands live.** Per K-tile of 32, thread 0 has the copy engine
+//! (TMA) load a `128 × 32` box of A and four `32 × 32` boxes of B (128-byte swizzled, as in
+//! rung 14) into a ring of `STAGES` stages (`full`/`empty` mbarriers).
+//! - A's tile is split in shared memory: the 256 threads read it as float4s, write `lo` into a
+//!   second tile beside it (same swizzled layout) and, with [`split::ROUNDED`], `hi` over the raw
+//!   values; they make the writes visible to the tensor cores (`fence.proxy.async`) and meet at a
+//!   named barrier. Every product then reads one of the two tiles through a matrix descriptor.
 //! - B's values are loaded by each thread straight into the wgmma register fragment of tf32
 //!   (`A(16w + g, t)`, `A(16w + g + 8, t)`, `A(16w + g, t + 4)`, `A(16w + g + 8, t + 4)` of each
 //!   64×8 step), split in registers (two `cvt.rna` and a subtraction per value), and used as
 //!   `hi_b` and `lo_b` for all three products.
 //!
-//! Per 8-deep step a consumer warpgroup issues `lo_b·hi_a`, `hi_b·lo_a`, then `hi_b·hi_a`
-//! (`m64nBMk8`, smaller terms first). Shared-memory traffic per K-tile (BM = 128, two consumer
-//! warpgroups): the TMA writes 32 KiB, the split reads 16 and writes 32 KiB, the fragments read
-//! 16 KiB, and the 24 wgmmas read 96 KiB; at the tf32 rate of a full SM (1024 multiply-adds per
-//! clock) the wgmmas alone need 64 of the 128 bytes per clock shared memory delivers.
+//! Per 8-deep step a warpgroup issues `lo_b·hi_a`, `hi_b·lo_a`, then `hi_b·hi_a` (`m64n128k8`,
+//! smaller terms first), twelve wgmmas per K-tile in one group.
 //!
-//! **Machinery (rung 14's).** Warpgroup 0 is the producer (one thread issues the copies into a
-//! ring of `STAGES` stages, `full`/`empty` mbarriers; `setmaxnreg.dec` to 40), warpgroups 1 and
-//! 2 are consumers (`setmaxnreg.inc` to 232), each owning 64 columns of C × `BM` rows. A consumer
-//! splits tile `kt` while its wgmmas of tile `kt − 1` still run, issues tile `kt`'s twelve
-//! wgmmas as one group, then waits for `kt − 1`'s group and releases that stage. The fragments
-//! of B live in registers until their group completes (ptxas tracks this; it would warn if it
-//! had to serialise the wgmmas, and the PTX test fails on any warning). `PERSISTENT` launches
-//! one block per SM that walks the tiles in rung 14's grouped order.
+//! **Registers that the tensor cores read late.** A wgmma reads its register operand
+//! asynchronously, until a `wgmma.wait_group` covers it: writing those registers earlier is
+//! undefined, and in a loop the next K-tile's fragments are the same registers. (A first version
+//! kept one group in flight, as rung 14 does, and wrote the next fragments meanwhile: right
+//! under compute-sanitizer, which slows the issue down, and wrong at full speed.) So a warpgroup
+//! waits for its previous group (`wait_group 0`) before it splits the next fragments, and the
+//! fragments are pinned behind the wait (`fence_operands_16`) so the compiler cannot compute them
+//! earlier. The split of A's tile, the loads of B's values and the meeting of the warpgroups
+//! happen before that wait, while the previous group runs, and the other warpgroup's group keeps
+//! the tensor cores busy during the wait.
+//!
+//! **Block.** Two warpgroups (256 threads, no producer warpgroup), each owning 64 columns of C ×
+//! 128 rows: `sum`, the tensor cores' chunk `acc` and the fragments need up to 255 registers,
+//! more than the 168 ptxas allows each thread of a 384-thread block. Thread 0 issues the copies
+//! between its wgmmas.
 //!
 //! **Cost.** Three tensor-core products per fp32 product: at most a third of the dense tf32
-//! rate, a sixth of bf16's, plus the splits on the CUDA cores.
+//! rate, a sixth of bf16's, plus the splits on the CUDA cores. Shared-memory traffic per K-tile:
+//! the copy engine writes 32 KiB, the split reads 16 and writes 16 or 32 KiB, the fragments read
+//! 16 KiB, and the 24 wgmmas read 96 KiB; at the SM's tf32 rate the wgmmas alone need half of the
+//! 128 bytes per clock shared memory delivers.
+//!
+//! **Measured** (H100 80GB HBM3, 2026-11-23, cuBLAS in the same run; see
+//! `docs/perf/2026-11-23-h100-tf32.md`): `_s4_trunc` 98.7 TFLOP/s = 1.91× cuBLAS SGEMM at 4096³
+//! and 101.2 = 1.94× at 8192³; `_s4` 1.80× / 1.82×; relative error against f64 0.57–0.87 of
+//! cuBLAS SGEMM's on the same inputs (uniform and spread exponents), `_short` 0.31–0.47 at the
+//! speed of `_s4`.
 //!
 //! **Limits.** The copy engine needs 16-byte-aligned rows: the catalog refuses this rung when K
 //! or N is not a multiple of 4, and `best` falls back to the CUDA-core rungs. Inputs whose
@@ -139,10 +162,12 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> Tf32x3<STAGES, FLU
 
     /// `x` as the tf32 pair (hi, lo): `hi = rna(x)`, `lo = rna(x − hi)`.
     #[inline(always)]
+    // ANCHOR: split
     fn split(x: f32) -> (f32, f32) {
         let hi = cvt_rna_tf32(x);
         (hi, cvt_rna_tf32(x - hi))
     }
+    // ANCHOR_END: split
 
     /// Thread `tid` splits its float4s of the stage's tile of A at `stage`: `lo` into the tile
     /// after it, and with [`ROUNDED`] `hi` over the raw values.
@@ -295,6 +320,8 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> GemmKernel for Tf3
         let base = shared_address(smem);
         let maps = gemm.tensor_maps;
         let tid = thread_idx();
+        let wg = tid / 128;
+        let lane = lane_idx();
 
         if tid == 0 {
             for s in 0..STAGES as u32 {
@@ -324,7 +351,6 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> GemmKernel for Tf3
         let mut t = first_tile;
         while t < tiles {
             let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
-            let tile = Tile15 { tm, tn, k_tiles, it0: it, base, smem, maps };
             if tid == 0 {
                 for kt in 0..k_tiles.min(STAGES as u32) {
                     // SAFETY: see `load`.
@@ -333,124 +359,74 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> GemmKernel for Tf3
             }
             let mut sum = [0.0f32; 128];
             let mut acc = [0.0f32; 128];
+            // ANCHOR: k_loop
             for kt in 0..k_tiles {
-                // SAFETY: see `step`.
-                unsafe { Self::step(&tile, kt, &mut acc, &mut sum) };
+                let s = it % STAGES as u32;
+                // SAFETY: `full(s)` is an initialised barrier of this block.
+                unsafe { mbarrier_wait(Self::full(base, s), (it / STAGES as u32) & 1) };
+                let stage_ptr = smem.wrapping_add(s as usize * Self::STAGE_BYTES);
+                let stage = base + s * Self::STAGE_BYTES as u32;
+                // SAFETY: the stage is filled and no wgmma reads it (its last readers released
+                // it before the refill).
+                let mut b = unsafe {
+                    Self::split_a(stage_ptr, tid);
+                    Self::b_values(stage_ptr, wg)
+                };
+                // The split tile of A is the tensor cores' to read once both warpgroups have
+                // written their halves.
+                fence_proxy_async_shared();
+                named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
+                // K-tile kt-1's group is done: its stage can be refilled, its sums flushed, and
+                // the registers holding its fragments written (a wgmma reads its register operand
+                // asynchronously, until a wait covers it).
+                wgmma_wait_group::<0>();
+                fence_operands::<128>(&mut acc);
+                if kt > 0 {
+                    if lane == 0 {
+                        // SAFETY: an initialised barrier of this block.
+                        unsafe { mbarrier_arrive(Self::empty(base, (it - 1) % STAGES as u32)) };
+                    }
+                    if (kt - 1) % FLUSH == FLUSH - 1 {
+                        Self::flush(&mut sum, &acc);
+                    }
+                    if tid == 0 && kt - 1 + (STAGES as u32) < k_tiles {
+                        // SAFETY: see `load`.
+                        unsafe { Self::load(it - 1 + STAGES as u32, kt - 1 + STAGES as u32, tm, tn, maps, base) };
+                    }
+                }
+                // The fragments are computed after the wait, not hoisted above it.
+                fence_operands_16(&mut b);
+                let (hi_b, lo_b) = Self::split_fragments(&b);
+                // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
+                let fresh = kt % FLUSH == 0;
+                wgmma_fence();
+                for kk in 0..Self::BK / 8 {
+                    let desc_hi = matrix_descriptor(stage + (kk * 32) as u32, 16, 1024, Swizzle::B128);
+                    let desc_lo = matrix_descriptor(stage + (Self::LO + kk * 32) as u32, 16, 1024, Swizzle::B128);
+                    // SAFETY: the whole warpgroup issues these on tiles of this stage, which stays
+                    // unchanged until the group is waited for and the stage released.
+                    unsafe {
+                        wgmma_m64k8_tf32_rs::<128>(&mut acc, lo_b[kk], desc_hi, !(fresh && kk == 0));
+                        wgmma_m64k8_tf32_rs::<128>(&mut acc, hi_b[kk], desc_lo, true);
+                        wgmma_m64k8_tf32_rs::<128>(&mut acc, hi_b[kk], desc_hi, true);
+                    }
+                }
+                wgmma_commit_group();
+                it += 1;
             }
-            it += k_tiles;
+            // ANCHOR_END: k_loop
             wgmma_wait_group::<0>();
             fence_operands::<128>(&mut acc);
             if k_tiles > 0 {
-                if lane_idx() == 0 {
+                if lane == 0 {
                     // SAFETY: an initialised barrier of this block.
                     unsafe { mbarrier_arrive(Self::empty(base, (it - 1) % STAGES as u32)) };
                 }
                 Self::flush(&mut sum, &acc);
             }
-            Self::store(&gemm.c(), &sum, tm * Self::BM as u32, tn * Self::BN as u32, tid / 128);
+            Self::store(&gemm.c(), &sum, tm * Self::BM as u32, tn * Self::BN as u32, wg);
             t += tile_stride;
         }
-    }
-}
-
-/// What every K-tile step of one C tile needs to know.
-struct Tile15 {
-    tm: u32,
-    tn: u32,
-    k_tiles: u32,
-    /// The block's global iteration count at the tile's first K-tile.
-    it0: u32,
-    base: u32,
-    smem: *mut u8,
-    maps: *const TensorMap,
-}
-
-impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> Tf32x3<STAGES, FLUSH, SPLIT> {
-    /// K-tile `kt` of `tile`: wait for its stage, split A (while the wgmmas of the previous
-    /// K-tile still run), meet the other warpgroup, then issue the twelve wgmmas as two groups of
-    /// six, one per half of the K-tile (8-deep steps 0–1 and 2–3). Each half has its own
-    /// fragment registers, written only once the group that last read them (the same half of
-    /// K-tile kt-1) is complete: before each half, wait until at most one group is pending. At
-    /// the start of a chunk of `FLUSH` K-tiles, wait for all of them instead and add the
-    /// previous chunk's sums into `sum`. Once K-tile kt-1's groups are both complete, release
-    /// its stage and refill it.
-    ///
-    /// # Safety
-    /// Called by every thread of the block, for kt = 0, 1, ... in order.
-    #[inline(always)]
-    unsafe fn step(tile: &Tile15, kt: u32, acc: &mut [f32; 128], sum: &mut [f32; 128]) {
-        let tid = thread_idx();
-        let it = tile.it0 + kt;
-        let s = it % STAGES as u32;
-        // SAFETY: `full(s)` is an initialised barrier of this block.
-        unsafe { mbarrier_wait(Self::full(tile.base, s), (it / STAGES as u32) & 1) };
-        let stage_ptr = tile.smem.wrapping_add(s as usize * Self::STAGE_BYTES);
-        let stage = tile.base + s * Self::STAGE_BYTES as u32;
-        // SAFETY: the stage is filled and no wgmma reads it (its last readers released it
-        // before the refill).
-        let mut b = unsafe {
-            Self::split_a(stage_ptr, tid);
-            Self::b_values(stage_ptr, tid / 128)
-        };
-        // The split tile of A is the tensor cores' to read once both warpgroups have written
-        // their halves.
-        fence_proxy_async_shared();
-        named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
-        // A new chunk of FLUSH K-tiles starts from zero in the tensor cores, once the previous
-        // chunk's sums are complete and added into `sum`.
-        let fresh = kt % FLUSH == 0;
-        // The two halves are separate code (a const parameter), so their fragments are separate
-        // registers.
-        // SAFETY: as for this function.
-        unsafe {
-            Self::half::<0>(tile, kt, &mut b, stage, fresh, acc, sum);
-            Self::half::<1>(tile, kt, &mut b, stage, fresh, acc, sum);
-        }
-    }
-
-    /// Half `H` of [`step`](Self::step): 8-deep steps `2H` and `2H + 1` of the stage at `stage`,
-    /// their fragments split from `b`.
-    ///
-    /// # Safety
-    /// As for [`step`](Self::step).
-    #[inline(always)]
-    unsafe fn half<const H: usize>(tile: &Tile15, kt: u32, b: &mut [f32; 16], stage: u32, fresh: bool, acc: &mut [f32; 128], sum: &mut [f32; 128]) {
-        let it = tile.it0 + kt;
-        if H == 0 && fresh && kt > 0 {
-            wgmma_wait_group::<0>();
-            fence_operands::<128>(acc);
-            Self::flush(sum, acc);
-        } else {
-            wgmma_wait_group::<1>();
-        }
-        if H == 1 && kt > 0 {
-            // Both groups of K-tile kt-1 are complete.
-            if lane_idx() == 0 {
-                // SAFETY: an initialised barrier of this block.
-                unsafe { mbarrier_arrive(Self::empty(tile.base, (it - 1) % STAGES as u32)) };
-            }
-            let next = kt - 1 + STAGES as u32;
-            if thread_idx() == 0 && next < tile.k_tiles {
-                // SAFETY: see `load`.
-                unsafe { Self::load(it - 1 + STAGES as u32, next, tile.tm, tile.tn, tile.maps, tile.base) };
-            }
-        }
-        // The fragments are computed after the wait, not hoisted above it.
-        fence_operands_16(b);
-        let (hi_b, lo_b) = Self::split_fragments(b);
-        wgmma_fence();
-        for kk in 2 * H..2 * H + 2 {
-            let desc_hi = matrix_descriptor(stage + (kk * 32) as u32, 16, 1024, Swizzle::B128);
-            let desc_lo = matrix_descriptor(stage + (Self::LO + kk * 32) as u32, 16, 1024, Swizzle::B128);
-            // SAFETY: the whole warpgroup issues these on tiles of this stage, which stays
-            // unchanged until the group is waited for and the stage released.
-            unsafe {
-                wgmma_m64k8_tf32_rs::<128>(acc, lo_b[kk], desc_hi, !(fresh && kk == 0));
-                wgmma_m64k8_tf32_rs::<128>(acc, hi_b[kk], desc_lo, true);
-                wgmma_m64k8_tf32_rs::<128>(acc, hi_b[kk], desc_hi, true);
-            }
-        }
-        wgmma_commit_group();
     }
 }
 
@@ -458,5 +434,5 @@ entries! {
     elem = f32;
     sgemm_15_tf32x3_128x128x32_s4 => Tf32x3<4, 4>,
     sgemm_15_tf32x3_128x128x32_s4_trunc => Tf32x3<4, 4, TRUNCATED>,
-    sgemm_15_tf32x3_128x128x32_s4_flush2 => Tf32x3<4, 2>,
+    sgemm_15_tf32x3_128x128x32_s4_short => Tf32x3<4, 2>,
 }
