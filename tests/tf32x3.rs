@@ -158,3 +158,76 @@ fn tf32x3_on_random_sizes_is_as_accurate_as_cublas_sgemm() {
         }
     }
 }
+
+/// `cvt.rna.tf32.f32` on the emulator: nearest tf32 value, ties away from zero, low 13 bits zero,
+/// carries into the exponent, overflow to infinity, NaN kept.
+#[test]
+fn cvt_rna_tf32_rounds_to_nearest_with_ties_away_from_zero() {
+    use kernels_gpu::device::cvt_rna_tf32;
+    let (ulp, half, tiny) = (2f32.powi(-10), 2f32.powi(-11), 2f32.powi(-23));
+    assert_eq!(cvt_rna_tf32(1.0 + half), 1.0 + ulp, "a tie rounds away from zero (to even would give 1)");
+    assert_eq!(cvt_rna_tf32(-(1.0 + half)), -(1.0 + ulp), "a negative tie rounds away from zero");
+    assert_eq!(cvt_rna_tf32(1.0 + half - tiny), 1.0, "below the tie rounds down");
+    assert_eq!(cvt_rna_tf32(2.0 - tiny), 2.0, "the carry raises the exponent");
+    assert_eq!(cvt_rna_tf32(f32::MAX), f32::INFINITY);
+    assert_eq!(cvt_rna_tf32(f32::NEG_INFINITY), f32::NEG_INFINITY);
+    assert!(cvt_rna_tf32(f32::NAN).is_nan());
+    assert_eq!(cvt_rna_tf32(-0.0).to_bits(), (-0.0f32).to_bits());
+    let mut x = 0.7f32;
+    for _ in 0..1000 {
+        x = (x * 3.7 + 0.31) % 97.0 - 48.0;
+        let hi = cvt_rna_tf32(x);
+        assert_eq!(hi.to_bits() & 0x1fff, 0, "{x}: low 13 bits of {hi}");
+        assert!((x - hi).abs() <= half * x.abs(), "{x} → {hi}: more than half a tf32 ulp away");
+        let lo = cvt_rna_tf32(x - hi);
+        assert!(((x as f64) - (hi as f64) - (lo as f64)).abs() <= 2f64.powi(-22) * (x as f64).abs(), "{x} = {hi} + {lo} + more than 2^-22·|x|");
+    }
+}
+
+/// The emulator's tf32 wgmma with A in registers: each thread supplies A(16w + g, t),
+/// A(16w + g + 8, t), A(16w + g, t + 4), A(16w + g + 8, t + 4); B (8×128) is read K-major from
+/// 128-byte swizzled rows, as rung 15 stores A's tile; the low 13 bits of every input are ignored.
+#[test]
+fn tf32_wgmma_takes_a_from_registers_in_the_fragment_layout() {
+    use kernels_gpu::device::emulator::{self, Launch};
+    use kernels_gpu::device::emulator::api::*;
+    use kernels_gpu::swizzle::swizzle_128b;
+    use std::sync::Mutex;
+    // Small integers plus a bit below tf32's precision, which the tensor cores must drop.
+    let noisy = |v: i32| v as f32 + v.signum() as f32 * 2f32.powi(-15);
+    let int = |i: usize, m: usize| ((i * m) % 13) as i32 - 6;
+    let a: Vec<i32> = (0..64 * 8).map(|i| int(i, 7)).map(|v| if v == 0 { 1 } else { v }).collect();
+    let b: Vec<i32> = (0..8 * 128).map(|i| int(i, 5)).map(|v| if v == 0 { -1 } else { v }).collect();
+    let out = Mutex::new(vec![f32::NAN; 64 * 128]);
+    let launch = Launch { kernel: "tf32_wgmma", grid: (1, 1), threads: 128, smem_bytes: 128 * 128, regions: &[] };
+    emulator::launch(&launch, &|| unsafe {
+        let smem = dynamic_shared::<u8>();
+        let tid = thread_idx() as usize;
+        // B(k, n) at row n, column k of a tile of 128-byte rows (K-major), swizzled.
+        let n = tid;
+        for k in 0..8 {
+            let p = smem.add(swizzle_128b((n * 128 + k * 4) as u32) as usize) as *mut f32;
+            store(p, noisy(b[k * 128 + n]));
+        }
+        sync_threads();
+        let (w, g, t) = (tid / 32, tid % 32 / 4, tid % 4);
+        let at = |r: usize, k: usize| noisy(a[r * 8 + k]).to_bits();
+        let frag = [at(16 * w + g, t), at(16 * w + g + 8, t), at(16 * w + g, t + 4), at(16 * w + g + 8, t + 4)];
+        let desc = matrix_descriptor(shared_address(smem), 16, 1024, kernels_gpu::spec::Swizzle::B128);
+        let mut d = [0.0f32; 64];
+        wgmma_m64n128k8_tf32_rs(&mut d, frag, desc, false);
+        let mut out = out.lock().unwrap();
+        for (i, v) in d.iter().enumerate() {
+            let (j, e) = (i / 4, i % 4);
+            out[(16 * w + g + 8 * (e / 2)) * 128 + 8 * j + 2 * t + e % 2] = *v;
+        }
+    })
+    .unwrap();
+    let out = out.into_inner().unwrap();
+    for r in 0..64 {
+        for c in 0..128 {
+            let want: i32 = (0..8).map(|k| a[r * 8 + k] * b[k * 128 + c]).sum();
+            assert_eq!(out[r * 128 + c], want as f32, "element ({r}, {c})");
+        }
+    }
+}
