@@ -264,7 +264,10 @@ impl Kernel {
 /// configuration timed in one run ([log](../docs/perf/2026-11-22-h100.md)): rungs 9 and 10 from
 /// runs 17–19 of that log, rung 11's `_wa` from runs 6 and 15, rung 12's `_fp` from run 13, rung 14
 /// from runs 13–25 (the higher median at 8192³; see the rung-14 chapter); the f16 entries rank
-/// like bf16 (run 20).
+/// like bf16 (run 20). Rung 15 (3×TF32, fp32 accuracy on the tensor cores) from the H100 run of
+/// 2026-11-23 ([log](../docs/perf/2026-11-23-h100-tf32.md)): 1.91× cuBLAS SGEMM at 4096³, 1.94×
+/// at 8192³, its error against f64 below SGEMM's; K and N must be multiples of 4, else `best`
+/// falls back to rung 11.
 /// `rgemm tune` prints a replacement for this table from a fresh
 /// run.
 ///
@@ -278,6 +281,7 @@ pub const BEST: &[&str] = &[
     "hgemm_13_wgmma_128x256x64_s4",
     "bgemm_12_mma_sync_128x128x64_w64x64_s3_fp",
     "hgemm_12_mma_sync_128x128x64_w64x64_s3_fp",
+    "sgemm_15_tf32x3_128x128x32_s4_trunc",
     "sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa",
     "sgemm_10_cp_async_128x128x8_w64x32_t8x8_s4_at",
     "sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior",

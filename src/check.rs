@@ -190,7 +190,7 @@ pub fn reference(problem: &Problem, inputs: &Inputs) -> Array2<f64> {
 }
 
 /// What each element's error scales with: `|alpha|·|A|·|B| + |beta|·|C₀|` in f64, for every
-/// product of the batch (stacked as [`reference`] stacks them).
+/// product of the batch (stacked as [`reference()`] stacks them).
 pub fn magnitude(problem: &Problem, inputs: &Inputs) -> Array2<f64> {
     let (m, n) = (problem.m as usize, problem.n as usize);
     let mut out = Array2::<f64>::zeros((problem.batch as usize * m, n));

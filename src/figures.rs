@@ -16,7 +16,7 @@
 
 pub mod probe;
 mod svg;
-mod tables;
+pub mod tables;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -76,6 +76,7 @@ pub fn generate(repo: &Path) -> Result<Vec<Generated>, String> {
     fig("wgmma-accumulators", wgmma_accumulators(&probe::wgmma_accumulators()));
     fig("layouts-r14", layouts());
     fig("error-bound", error_bound());
+    fig("tf32-split-r15", tf32_split());
     fig("emulator-arena", emulator_arena());
     fig("ladder", ladder(&bench));
     fig("roofline", roofline(&bench, repo)?);
@@ -915,6 +916,46 @@ fn error_bound() -> String {
     s.finish("The error bound per element against K, from check::ErrorModel")
 }
 
+/// Rung 15's split of an fp32 value into a tf32 high part and a tf32 remainder, bit by bit, by
+/// the device module's own `cvt_rna_tf32` (its emulator twin).
+fn tf32_split() -> String {
+    use kernels_gpu::device::cvt_rna_tf32;
+    let x = 1.0f32 / 3.0;
+    let hi = cvt_rna_tf32(x);
+    let lo = cvt_rna_tf32(x - hi);
+    let mut s = Svg::new(900.0, 260.0);
+    let (x0, cw, ch) = (150.0, 20.0, 22.0);
+    let rows = [("x = 1/3 (fp32)", x), ("hi = rna(x)", hi), ("lo = rna(x − hi)", lo)];
+    for (i, (label, v)) in rows.iter().enumerate() {
+        let y = 40.0 + i as f64 * 50.0;
+        s.text(x0 - 10.0, y + 15.0, 11.0, "end", label);
+        let bits = v.to_bits();
+        for b in 0..32 {
+            let bit = (bits >> (31 - b)) & 1;
+            // sign, exponent (8), the 10 mantissa bits tf32 keeps, the 13 it drops
+            let fill = match b {
+                0 => LIGHT[6],
+                1..=8 => LIGHT[2],
+                9..=18 => LIGHT[0],
+                _ => "#eeeeee",
+            };
+            s.rect(x0 + b as f64 * cw, y, cw, ch, fill, "#888888");
+            s.text(x0 + b as f64 * cw + cw / 2.0, y + 15.0, 11.0, "middle", &bit.to_string());
+        }
+        s.text(x0 + 32.0 * cw + 8.0, y + 15.0, 10.0, "start", &format!("{v:.9e}"));
+    }
+    let err = ((x as f64) - (hi as f64) - (lo as f64)).abs() / (x as f64);
+    caption(
+        &mut s,
+        200.0,
+        &[
+            "sign | 8 exponent bits | 10 mantissa bits the tensor cores read | 13 bits they ignore (grey)".to_string(),
+            format!("hi + lo recovers x to {err:.1e} relative (below 2^-22); the three products hi·hi + hi·lo + lo·hi drop only lo·lo (at most 2^-22 relative)."),
+        ],
+    );
+    s.finish("Rung 15: an fp32 value as a tf32 high part and a tf32 remainder")
+}
+
 /// The emulator's address space for one launch: A, B and C (and the tensor maps) between
 /// unmapped gaps wider than the kernel's largest tile, from `emulate::gap_bytes`.
 fn emulator_arena() -> String {
@@ -1140,7 +1181,7 @@ fn roofline(bench: &[BenchRecord], repo: &Path) -> Result<String, String> {
         s.text(px(xmax) - 4.0, py(p) - 6.0, 11.0, "end", &format!("{label}: {p:.1} TFLOP/s (ridge {ridge:.0} flop/B)"));
     }
     s.text(px(0.6), py(tbs * 0.6) + 18.0, 10.0, "start", &format!("HBM {:.2} TB/s", tbs));
-    for rec in bench {
+    for rec in bench.iter().filter(|r| r.ladder) {
         if rec.dtype == Dtype::F16 {
             continue;
         }

@@ -13,7 +13,9 @@
 //! - [`ptx`]: the embedded PTX and the launch bounds added to it.
 //! - [`lesson`]: host side of the race lessons (for compute-sanitizer).
 //! - [`tma`]: tensor maps for kernels that load through the copy engine.
+//! - [`accuracy`]: spread-exponent inputs and the fp32-relative judgement of rung 15's 3×TF32.
 
+pub mod accuracy;
 pub mod api;
 pub mod baseline;
 pub mod bench;

@@ -69,6 +69,8 @@ pub mod mma_sync;
 pub mod wgmma;
 #[path = "14_wgmma_tma.rs"]
 pub mod wgmma_tma;
+#[path = "15_tf32x3.rs"]
+pub mod tf32x3;
 pub mod general;
 
 pub use spec::{Bf16, Dtype, F16, KernelSpec, Layout, Op, Rung, Tile};
@@ -106,6 +108,7 @@ rungs!(
     wgmma::f16,
     wgmma_tma,
     wgmma_tma::f16,
+    tf32x3,
 );
 
 #[cfg(not(target_arch = "nvptx64"))]

@@ -33,7 +33,7 @@ pub unsafe extern "gpu-kernel" fn reduce_splits(ws: *const f32, c: *mut f32, m: 
 ///
 /// # Safety
 /// `ws` holds `splits` M×N matrices `plane ≥ m·n` floats apart, `c` an M×N matrix with rows `ldc ≥ n` apart; launched as
-/// [`reduce_splits`] says.
+/// `reduce_splits` says.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn reduce(ws: *const f32, c: *mut f32, m: u32, n: u32, ldc: u32, splits: u32, plane: u64, alpha: f32, beta: f32) {

@@ -10,3 +10,17 @@
 pub fn fma(a: f32, b: f32, c: f32) -> f32 {
     core::intrinsics::fmaf32(a, b, c)
 }
+
+/// `x` rounded to the nearest tf32 value (10 mantissa bits), ties away from zero, as an `f32`
+/// whose low 13 bits are zero: the "high part" of a 3×TF32 split.
+///
+/// ```ptx
+/// cvt.rna.tf32.f32 %r, %f;
+/// ```
+#[inline(always)]
+pub fn cvt_rna_tf32(x: f32) -> f32 {
+    let bits: u32;
+    // SAFETY: a register-to-register conversion with no memory access.
+    unsafe { core::arch::asm!("cvt.rna.tf32.f32 {d}, {x};", d = out(reg32) bits, x = in(reg32) x, options(pure, nomem, nostack)) };
+    f32::from_bits(bits)
+}

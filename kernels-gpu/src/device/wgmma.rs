@@ -265,3 +265,100 @@ operand_fence_fn!(
     /// ```
     fence_operands_128, 128; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95 96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126; 127
 );
+
+macro_rules! wgmma_tf32_fn {
+    ($(#[$doc:meta])* $name:ident, $shape:literal, $n:literal; $($i:literal)+; $last:literal) => {
+        $(#[$doc])*
+        ///
+        /// A (64×8) comes from registers: thread `32w + 4g + t` of the warpgroup holds
+        /// `a = [A(16w + g, t), A(16w + g + 8, t), A(16w + g, t + 4), A(16w + g + 8, t + 4)]` as
+        /// fp32 bit patterns. B (8×N) is read from shared memory through `desc_b`, K-major (tf32
+        /// has no transposed form). The tensor cores read only the top 19 bits of each input
+        /// (sign, exponent, 10 mantissa bits): the low 13 bits are ignored, i.e. truncated.
+        ///
+        /// # Safety
+        /// Executed by all 128 threads of a warpgroup together; `desc_b` describes a tile of this
+        /// block's shared memory that stays unchanged until a wait covers this group; `d` must
+        /// not be touched until then.
+        #[inline(always)]
+        pub unsafe fn $name(d: &mut [f32; $n], a: [u32; 4], desc_b: u64, accumulate: bool) {
+            unsafe {
+                asm!(
+                    "{{",
+                    ".reg .pred p;",
+                    "setp.ne.b32 p, {scale_d}, 0;",
+                    concat!(
+                        "wgmma.mma_async.sync.aligned.", $shape, ".f32.tf32.tf32 {{",
+                        $("{", $i, "}, ",)+ "{", $last, "}",
+                        "}}, {{{a0}, {a1}, {a2}, {a3}}}, {desc_b}, p, 1, 1;"
+                    ),
+                    "}}",
+                    $(inout(reg32) d[$i],)+
+                    inout(reg32) d[$last],
+                    a0 = in(reg32) a[0],
+                    a1 = in(reg32) a[1],
+                    a2 = in(reg32) a[2],
+                    a3 = in(reg32) a[3],
+                    desc_b = in(reg64) desc_b,
+                    scale_d = in(reg32) accumulate as u32,
+                    options(nostack),
+                )
+            }
+        }
+    };
+}
+
+/// `d += A · B` for a 64×N×8 tile of tf32, N = 128 or 256 given by `N`, A from registers (see
+/// [`wgmma_m64n128k8_tf32_rs`]); `d` holds at least N/2 accumulators and only the first N/2 are
+/// used.
+///
+/// # Safety
+/// As for the instruction functions; `N` must be 128 or 256.
+#[inline(always)]
+pub unsafe fn wgmma_m64k8_tf32_rs<const N: usize>(d: &mut [f32; 128], a: [u32; 4], desc_b: u64, accumulate: bool) {
+    let p = d.as_mut_ptr();
+    unsafe {
+        match N {
+            128 => wgmma_m64n128k8_tf32_rs(&mut *(p as *mut [f32; 64]), a, desc_b, accumulate),
+            256 => wgmma_m64n256k8_tf32_rs(d, a, desc_b, accumulate),
+            _ => super::trap(),
+        }
+    }
+}
+
+wgmma_tf32_fn!(
+    /// `d += A · B` for a 64×128×8 tile, tf32 inputs (A in registers), `f32` accumulators (64 per
+    /// thread).
+    ///
+    /// ```ptx
+    /// { .reg .pred p; setp.ne.b32 p, %r_accumulate, 0;
+    ///   wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
+    ///     {%f_d0, ..., %f_d63}, {%r_a0, %r_a1, %r_a2, %r_a3}, %rd_desc_b, p, 1, 1; }
+    /// ```
+    wgmma_m64n128k8_tf32_rs, "m64n128k8", 64; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62; 63
+);
+
+wgmma_tf32_fn!(
+    /// `d += A · B` for a 64×256×8 tile, tf32 inputs (A in registers), `f32` accumulators (128 per
+    /// thread).
+    ///
+    /// ```ptx
+    /// { .reg .pred p; setp.ne.b32 p, %r_accumulate, 0;
+    ///   wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32
+    ///     {%f_d0, ..., %f_d127}, {%r_a0, %r_a1, %r_a2, %r_a3}, %rd_desc_b, p, 1, 1; }
+    /// ```
+    wgmma_m64n256k8_tf32_rs, "m64n256k8", 128; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95 96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126; 127
+);
+
+operand_fence_fn!(
+    /// Pins 16 registers in place: values that must not be used before a
+    /// [`wgmma_wait_group`] (such as the inputs of the next wgmma A fragments, which may only be
+    /// written once the wgmmas that read the previous ones are complete) are passed through it
+    /// after the wait.
+    ///
+    /// ```ptx
+    /// // fence operands: %f0 %f1 ... (a comment: no instruction, but the compiler must assume
+    /// // every register is read and rewritten here)
+    /// ```
+    fence_operands_16, 16; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14; 15
+);

@@ -25,18 +25,24 @@ pub(super) enum Kind {
 const NONE: u32 = u32::MAX;
 const MANY: u32 = u32::MAX - 1;
 
+/// Readers of a granule remembered by name (the `wgmma`s of up to this many warpgroups reading
+/// one operand tile, say), so that a named barrier they all pass can order them against a later
+/// write; beyond that they are `MANY`.
+const READERS: usize = 4;
+
 /// Who last wrote a granule and who read it, each with the barrier epoch it happened in.
+/// `readers` holds distinct threads, `NONE` after the last one, or `MANY` first.
 #[derive(Clone, Copy)]
 pub(crate) struct Shadow {
     writer: u32,
     write_epoch: u32,
-    reader: u32,
+    readers: [u32; READERS],
     read_epoch: u32,
 }
 
 impl Default for Shadow {
     fn default() -> Self {
-        Shadow { writer: NONE, write_epoch: 0, reader: NONE, read_epoch: 0 }
+        Shadow { writer: NONE, write_epoch: 0, readers: [NONE; READERS], read_epoch: 0 }
     }
 }
 
@@ -112,8 +118,20 @@ pub(super) fn ordered_by_barrier(block: &Block, participants: &[u32]) {
         if inside(s.writer) {
             (s.writer, s.write_epoch) = (NONE, 0);
         }
-        if inside(s.reader) {
-            (s.reader, s.read_epoch) = (NONE, 0);
+        if s.readers[0] != MANY {
+            // Keep the readers outside, in order, at the front.
+            let mut kept = 0;
+            for i in 0..READERS {
+                let r = s.readers[i];
+                s.readers[i] = NONE;
+                if r != NONE && !inside(r) {
+                    s.readers[kept] = r;
+                    kept += 1;
+                }
+            }
+        }
+        if s.readers[0] == NONE {
+            s.read_epoch = 0;
         }
     }
 }
@@ -138,10 +156,11 @@ fn shared_access(block: &Block, tid: u32, offset: usize, size: usize, kind: Kind
         let race = match kind {
             Kind::Read if written_by_other => Some(format!("reads shared memory that thread {} wrote", s.writer)),
             Kind::Write if written_by_other => Some(format!("writes shared memory that thread {} also wrote", s.writer)),
-            Kind::Write if s.read_epoch == epoch && s.reader != tid && s.reader != NONE => Some(if s.reader == MANY {
+            Kind::Write if s.read_epoch == epoch && s.readers.iter().any(|&r| r != tid && r != NONE) => Some(if s.readers[0] == MANY {
                 "overwrites shared memory that other threads read".to_string()
             } else {
-                format!("overwrites shared memory that thread {} read", s.reader)
+                let other = s.readers.iter().find(|&&r| r != tid && r != NONE).copied().unwrap_or(NONE);
+                format!("overwrites shared memory that thread {other} read")
             }),
             _ => None,
         };
@@ -153,9 +172,18 @@ fn shared_access(block: &Block, tid: u32, offset: usize, size: usize, kind: Kind
             ));
         }
         match kind {
-            Kind::Read if s.read_epoch != epoch => (s.reader, s.read_epoch) = (tid, epoch),
-            Kind::Read if s.reader != tid => s.reader = MANY,
-            Kind::Read => {}
+            Kind::Read if s.read_epoch != epoch || s.readers[0] == NONE => {
+                s.readers = [NONE; READERS];
+                (s.readers[0], s.read_epoch) = (tid, epoch);
+            }
+            Kind::Read if s.readers[0] == MANY || s.readers.contains(&tid) => {}
+            Kind::Read => match s.readers.iter().position(|&r| r == NONE) {
+                Some(free) => s.readers[free] = tid,
+                None => {
+                    s.readers = [NONE; READERS];
+                    s.readers[0] = MANY;
+                }
+            },
             Kind::Write => (s.writer, s.write_epoch) = (tid, epoch),
         }
     }

@@ -57,6 +57,17 @@ impl Operand {
         };
         swizzled(self.start + offset, self.span)
     }
+
+    /// Shared address of 32-bit (tf32) element (mn, k) of a K-major operand (the only layout tf32
+    /// has): the same byte layout as the 16-bit one, T = 4 elements per 16 bytes.
+    /// - none: ((8,m),(T,2)) : ((T,SBO),(1,LBO)); swizzled: ((8,m),(T,2)) : ((W·T,SBO),(1,T))
+    fn addr32(&self, mn: u32, k: u32) -> u32 {
+        let offset = match self.span {
+            0 => (mn % 8) * 16 + (mn / 8) * self.sbo + (k % 4) * 4 + (k / 4) * self.lbo,
+            _ => (mn % 8) * self.span + (mn / 8) * self.sbo + k * 4,
+        };
+        swizzled(self.start + offset, self.span)
+    }
 }
 
 /// `D(64×N) = A(64×16)·B(16×N) + (accumulate ? D : 0)` for the calling warpgroup.
@@ -114,6 +125,88 @@ wgmma_fn! {
     wgmma_m64n256k16_f16, Dtype::F16, 128;
 }
 
+/// What the tensor cores see of a tf32 operand: the fp32 bit pattern with its low 13 bits
+/// ignored (truncation toward zero to 10 mantissa bits).
+fn tf32_input(bits: u32) -> f64 {
+    f32::from_bits(bits & !0x1fff) as f64
+}
+
+/// `D(64×N) = A(64×8)·B(8×N) + (accumulate ? D : 0)` for tf32 inputs, A from the warpgroup's
+/// registers: thread `32w + 4g + t` holds A(16w + g, t), A(16w + g + 8, t), A(16w + g, t + 4),
+/// A(16w + g + 8, t + 4) (the `mma.m16n8k8` tf32 layout, one per warp); B K-major in shared memory.
+/// Products of truncated inputs are exact in f64 (and so is their sum of eight, unless their
+/// exponents lie more than 30 binades apart); the sum with the old `D` is rounded to f32 toward
+/// zero, as the tensor cores' accumulation does: on an H100 the error of one accumulator chain
+/// grew linearly with its length, in proportion to the chain's additions, not to their square
+/// root (see rung 15). A kernel that accumulates long chains in the tensor cores fails on the
+/// emulator too.
+fn wgmma_tf32_rs<const R: usize>(d: &mut [f32; R], a: [u32; 4], desc_b: u64, accumulate: bool, at: &'static Location<'static>) {
+    let n = 2 * R;
+    let block = lane().block();
+    let first = lane().tid / 128 * 128;
+    *d = collective_at(at, Scope::Warpgroup, (*d, a, desc_b, accumulate), |lanes: &[([f32; R], [u32; 4], u64, bool)]| {
+        if lanes.len() != 128 {
+            fail(format!("wgmma needs a whole warpgroup of 128 threads; this one has {}, at {at}", lanes.len()));
+        }
+        if let Some(u) = lanes.iter().position(|l| (l.2, l.3) != (desc_b, accumulate)) {
+            fail(format!("wgmma operands differ across the warpgroup: thread {} gives another descriptor or scale-d, at {at}", first as usize + u));
+        }
+        let b = Operand::new(desc_b, true);
+        let read = |addr: u32| -> f64 {
+            memory::check_by(first, block.smem as usize + addr as usize, 4, 4, Kind::Read, Space::Shared, "wgmma operand", at);
+            tf32_input(unsafe { (block.smem.add(addr as usize) as *const u32).read() })
+        };
+        let mut am = [[0.0f64; 8]; 64];
+        for (l, lane) in lanes.iter().enumerate() {
+            let (w, g, t) = (l / 32, l % 32 / 4, l % 4);
+            for (i, &bits) in lane.1.iter().enumerate() {
+                am[16 * w + g + 8 * (i % 2)][t + 4 * (i / 2)] = tf32_input(bits);
+            }
+        }
+        let bm: Vec<[f64; 8]> = (0..n as u32).map(|col| std::array::from_fn(|k| read(b.addr32(col, k as u32)))).collect();
+        (0..128usize)
+            .map(|l| {
+                let (w, g, t) = (l / 32, l % 32 / 4, l % 4);
+                let mut out = lanes[l].0;
+                for (i, v) in out.iter_mut().enumerate() {
+                    let (j, e) = (i / 4, i % 4);
+                    let (row, col) = (16 * w + g + 8 * (e / 2), 8 * j + 2 * t + e % 2);
+                    let dot: f64 = (0..8).map(|k| am[row][k] * bm[col][k]).sum();
+                    *v = toward_zero(dot + if accumulate { *v as f64 } else { 0.0 });
+                }
+                out
+            })
+            .collect()
+    });
+}
+
+/// `x` rounded to f32 toward zero.
+fn toward_zero(x: f64) -> f32 {
+    let r = x as f32;
+    if r.is_finite() && r != 0.0 && (r as f64).abs() > x.abs() { f32::from_bits(r.to_bits() - 1) } else { r }
+}
+
+#[track_caller]
+pub unsafe fn wgmma_m64n128k8_tf32_rs(d: &mut [f32; 64], a: [u32; 4], desc_b: u64, accumulate: bool) {
+    wgmma_tf32_rs(d, a, desc_b, accumulate, Location::caller());
+}
+
+#[track_caller]
+pub unsafe fn wgmma_m64n256k8_tf32_rs(d: &mut [f32; 128], a: [u32; 4], desc_b: u64, accumulate: bool) {
+    wgmma_tf32_rs(d, a, desc_b, accumulate, Location::caller());
+}
+
+/// The `N`-wide tf32 wgmma with A from registers, on the first `N / 2` accumulators of `d`.
+#[track_caller]
+pub unsafe fn wgmma_m64k8_tf32_rs<const N: usize>(d: &mut [f32; 128], a: [u32; 4], desc_b: u64, accumulate: bool) {
+    let at = Location::caller();
+    match N {
+        128 => wgmma_tf32_rs::<64>((&mut d[..64]).try_into().unwrap(), a, desc_b, accumulate, at),
+        256 => wgmma_tf32_rs(d, a, desc_b, accumulate, at),
+        _ => fail(format!("tf32 wgmma with N = {N}: only 128 and 256 are instantiated, at {at}")),
+    }
+}
+
 /// `wgmma.fence`: orders register accesses before wgmma; nothing is in flight on the emulator.
 pub fn wgmma_fence() {}
 
@@ -141,6 +234,8 @@ pub unsafe fn wgmma_m64k16<E: HalfElem, const N: usize, const TRANS_A: u32, cons
 
 /// Keeps the compiler from moving accumulator accesses across wgmma on the GPU; nothing to do here.
 pub fn fence_operands<const N: usize>(_d: &mut [f32; 128]) {}
+
+pub fn fence_operands_16(_d: &mut [f32; 16]) {}
 
 pub fn fence_operands_32(_d: &mut [f32; 32]) {}
 

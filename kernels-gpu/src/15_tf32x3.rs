@@ -1,0 +1,441 @@
+//! # Rung 15 — fp32 accuracy from the tf32 tensor cores (3×TF32)
+//!
+//! Rungs 1–11 multiply fp32 on the CUDA cores, whose fp32 peak is a small fraction of what the
+//! tensor cores deliver. The tensor cores take fp32 only as *tf32*: sign, 8 exponent bits and the
+//! top 10 of the 23 mantissa bits (the hardware ignores the low 13 bits of each input). One tf32
+//! product is accurate to about 2⁻¹¹ relative, far from fp32's 2⁻²⁴. This rung recovers fp32
+//! accuracy with three tf32 products.
+//!
+//! **The split.** Each input x becomes `hi = rna(x)` (the nearest tf32 value, `cvt.rna.tf32.f32`)
+//! and `lo = rna(x − hi)`. `x − hi` is exact in fp32 and at most half a tf32 ulp (|x|·2⁻¹¹), so
+//! `lo` keeps its top 11 significant bits and `hi + lo` equals x to about |x|·2⁻²². Then
+//!
+//! `a·b = hi_a·hi_b + hi_a·lo_b + lo_a·hi_b + lo_a·lo_b + (split errors)`,
+//!
+//! and the kernel drops only `lo_a·lo_b` (|a·b|·2⁻²² at most). Each tf32 product of two 11-bit
+//! significands is exact inside the tensor core. The book's chapter bounds the rest; the tests
+//! compare the error with fp32's own on the same inputs (`rgemm::accuracy`).
+//!
+//! **The tensor cores' sums.** The accumulation inside `wgmma` is not fp32 arithmetic with
+//! rounding to nearest: a sum is cut toward zero, so the errors of one accumulator chain all
+//! point the same way and grow with its length. Accumulating all of K in the tensor cores gave a
+//! relative error of 2.9·10⁻⁵ at 4096³ (25× cuBLAS SGEMM's) and 5.7·10⁻⁵ at 8192³, growing
+//! linearly with K. So every `FLUSH` K-tiles (K = 32·FLUSH) the tensor cores start a new chunk
+//! from zero (`scale-d = 0`) and the finished chunk is added into a second set of registers,
+//! `sum`, with ordinary fp32 additions (round to nearest). The emulator's tf32 wgmma rounds
+//! toward zero too, and a K = 2048 emulator test fails without the flushes.
+//!
+//! **Layouts.** `wgmma` reads tf32 only K-major from shared memory (no transpose for 32-bit
+//! types). Row-major A (M×K) is K-major, but row-major B (K×N) is N-major. So the kernel computes
+//! the transposed product `Cᵀ = Bᵀ·Aᵀ`: the tile of A (128 rows of K) is wgmma's *B* operand,
+//! read from shared memory, and B's tile is wgmma's *A* operand, which may come from registers
+//! in any order the threads load it. The accumulators then hold Cᵀ: wgmma's rows are columns of
+//! C.
+//!
+//! **Where the three products' operands live.** Per K-tile of 32, thread 0 has the copy engine
+//! (TMA) load a `128 × 32` box of A and four `32 × 32` boxes of B (128-byte swizzled, as in
+//! rung 14) into a ring of `STAGES` stages (`full`/`empty` mbarriers).
+//! - A's tile is split in shared memory: the 256 threads read it as float4s, write `lo` into a
+//!   second tile beside it (same swizzled layout) and, with [`split::ROUNDED`], `hi` over the raw
+//!   values; they make the writes visible to the tensor cores (`fence.proxy.async`) and meet at a
+//!   named barrier. Every product then reads one of the two tiles through a matrix descriptor.
+//! - B's values are loaded by each thread straight into the wgmma register fragment of tf32
+//!   (`A(16w + g, t)`, `A(16w + g + 8, t)`, `A(16w + g, t + 4)`, `A(16w + g + 8, t + 4)` of each
+//!   64×8 step), split in registers (two `cvt.rna` and a subtraction per value), and used as
+//!   `hi_b` and `lo_b` for all three products.
+//!
+//! Per 8-deep step a warpgroup issues `lo_b·hi_a`, `hi_b·lo_a`, then `hi_b·hi_a` (`m64n128k8`,
+//! smaller terms first), twelve wgmmas per K-tile in one group.
+//!
+//! **Registers that the tensor cores read late.** A wgmma reads its register operand
+//! asynchronously, until a `wgmma.wait_group` covers it: writing those registers earlier is
+//! undefined, and in a loop the next K-tile's fragments are the same registers. (A first version
+//! kept one group in flight, as rung 14 does, and wrote the next fragments meanwhile: right
+//! under compute-sanitizer, which slows the issue down, and wrong at full speed.) So a warpgroup
+//! waits for its previous group (`wait_group 0`) before it splits the next fragments, and the
+//! fragments are pinned behind the wait (`fence_operands_16`) so the compiler cannot compute them
+//! earlier. The split of A's tile, the loads of B's values and the meeting of the warpgroups
+//! happen before that wait, while the previous group runs, and the other warpgroup's group keeps
+//! the tensor cores busy during the wait.
+//!
+//! **Block.** Two warpgroups (256 threads, no producer warpgroup), each owning 64 columns of C ×
+//! 128 rows: `sum`, the tensor cores' chunk `acc` and the fragments need up to 255 registers,
+//! more than the 168 ptxas allows each thread of a 384-thread block. Thread 0 issues the copies
+//! between its wgmmas.
+//!
+//! **Cost.** Three tensor-core products per fp32 product: at most a third of the dense tf32
+//! rate, a sixth of bf16's, plus the splits on the CUDA cores. Shared-memory traffic per K-tile:
+//! the copy engine writes 32 KiB, the split reads 16 and writes 16 or 32 KiB, the fragments read
+//! 16 KiB, and the 24 wgmmas read 96 KiB; at the SM's tf32 rate the wgmmas alone need half of the
+//! 128 bytes per clock shared memory delivers.
+//!
+//! **Measured** (H100 80GB HBM3, 2026-11-23, cuBLAS in the same run; see
+//! `docs/perf/2026-11-23-h100-tf32.md`): `_s4_trunc` 98.7 TFLOP/s = 1.91× cuBLAS SGEMM at 4096³
+//! and 101.2 = 1.94× at 8192³; `_s4` 1.80× / 1.82×; relative error against f64 0.57–0.87 of
+//! cuBLAS SGEMM's on the same inputs (uniform and spread exponents), `_short` 0.31–0.47 at the
+//! speed of `_s4`.
+//!
+//! **Limits.** The copy engine needs 16-byte-aligned rows: the catalog refuses this rung when K
+//! or N is not a multiple of 4, and `best` falls back to the CUDA-core rungs. Inputs whose
+//! magnitude rounds up to infinity in tf32 (above 3.4·10³⁸·(1 − 2⁻¹²)) lose their low part.
+
+use crate::prelude::*;
+
+pub const RUNG: Rung = Rung {
+    number: 15,
+    slug: "tf32x3",
+    idea: "fp32 on tf32 tensor cores: each operand split into a rounded high part and a remainder, three wgmma products",
+};
+
+/// Block rows per tile group in the tile order (rung 14's).
+#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
+const GROUP_M: u32 = 8;
+
+/// The named barrier at which the two warpgroups meet after splitting a tile of A (0 is the
+/// block barrier).
+const SPLIT_BARRIER: u32 = 1;
+
+/// How the tile of A is split in shared memory: the kernel's `SPLIT` parameter. The fragments of
+/// B are split in registers, rounded, either way.
+pub mod split {
+    /// `hi = rna(a)` written over `a`, `lo = rna(a − hi)` beside it: two stores per float4.
+    pub const ROUNDED: u32 = 0;
+    /// `a` stays as the copy engine wrote it and the tensor cores truncate it to
+    /// `hi = trunc(a)` (they ignore its low 13 bits); `lo = rna(a − trunc(a))` beside it: one
+    /// store per float4. `lo` is then up to one tf32 ulp of `a` instead of half of one, which
+    /// doubles the dropped `lo·lo` term (still at most 2⁻²¹·|a·b|).
+    pub const TRUNCATED: u32 = 1;
+}
+use split::{ROUNDED, TRUNCATED};
+
+/// A 128 × 128 block tile of C, K-tiles of 32, `STAGES` buffers, two warpgroups of 64 columns
+/// each. Every `FLUSH` K-tiles the tensor cores' accumulators are added into fp32 registers
+/// (see the module documentation); `SPLIT` says how A is split (see [`split`]).
+pub struct Tf32x3<const STAGES: usize, const FLUSH: u32, const SPLIT: u32 = ROUNDED>;
+
+impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> Tf32x3<STAGES, FLUSH, SPLIT> {
+    /// Rows of the tile: the wgmma's N.
+    const BM: usize = 128;
+    const BN: usize = 128;
+    const BK: usize = 32;
+    const WARPGROUPS: usize = Self::BN / 64;
+    const THREADS: usize = 128 * Self::WARPGROUPS;
+    /// The tile of A: `BM` rows of 32 floats (128 bytes), 128-byte swizzled.
+    const A_BYTES: usize = Self::BM * Self::BK * 4;
+    /// One box of B: 32 rows of K × 32 columns of N.
+    const B_PANEL: usize = 32;
+    const B_PANEL_BYTES: usize = Self::BK * Self::B_PANEL * 4;
+    const B_BYTES: usize = Self::BN / Self::B_PANEL * Self::B_PANEL_BYTES;
+    /// A stage: A (raw, then its high part) | A's low part | B's panels.
+    const LO: usize = Self::A_BYTES;
+    const B: usize = 2 * Self::A_BYTES;
+    const STAGE_BYTES: usize = 2 * Self::A_BYTES + Self::B_BYTES;
+    /// What the copy engine writes per stage (and what `full` expects).
+    const TMA_BYTES: usize = Self::A_BYTES + Self::B_BYTES;
+    /// float4s of A per K-tile each thread splits.
+    const SPLITS_PER_THREAD: usize = Self::A_BYTES / 16 / Self::THREADS;
+    /// The mbarriers sit after the stages: `full[0..STAGES]`, then `empty[0..STAGES]`.
+    const BARRIERS: usize = STAGES * Self::STAGE_BYTES;
+    const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * STAGES;
+
+    const VALID: () = {
+        assert!(STAGES >= 2);
+        assert!(FLUSH >= 1);
+        assert!(SPLIT == ROUNDED || SPLIT == TRUNCATED);
+        assert!(Self::BM / 8 <= crate::unroll::UNROLL_MAX);
+        assert!(Self::STAGE_BYTES % 1024 == 0 && Self::A_BYTES % 1024 == 0, "every tile starts on a 1024-byte swizzle block");
+        assert!(Self::A_BYTES % (16 * Self::THREADS) == 0, "the split divides evenly among the threads");
+        assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
+    };
+
+    /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `GROUP_M` block
+    /// rows, column-major inside a group (rung 14's order).
+    #[inline(always)]
+    fn tile_coords(t: u32, tiles_m: u32, tiles_n: u32) -> (u32, u32) {
+        // `max(1)`: never zero for a tile that exists, but the compiler cannot know that.
+        let per_group = (GROUP_M * tiles_n).max(1);
+        let first_row = t / per_group * GROUP_M;
+        let rows = tiles_m.saturating_sub(first_row).clamp(1, GROUP_M);
+        let i = t % per_group;
+        (first_row + i % rows, i / rows)
+    }
+
+    /// `x` as the tf32 pair (hi, lo): `hi = rna(x)`, `lo = rna(x − hi)`.
+    #[inline(always)]
+    // ANCHOR: split
+    fn split(x: f32) -> (f32, f32) {
+        let hi = cvt_rna_tf32(x);
+        (hi, cvt_rna_tf32(x - hi))
+    }
+    // ANCHOR_END: split
+
+    /// Thread `tid` splits its float4s of the stage's tile of A at `stage`: `lo` into the tile
+    /// after it, and with [`ROUNDED`] `hi` over the raw values.
+    #[inline(always)]
+    unsafe fn split_a(stage: *mut u8, tid: u32) {
+        for i in 0..Self::SPLITS_PER_THREAD {
+            let offset = 16 * (tid as usize + Self::THREADS * i);
+            let raw = stage.wrapping_add(offset) as *mut f32;
+            let lo = stage.wrapping_add(Self::LO + offset) as *mut f32;
+            // SAFETY: both float4s lie in this stage's two tiles of A (offset < A_BYTES), 16-byte
+            // aligned; the stage is this block's and the copy engine has filled it (`full`).
+            unsafe {
+                let v = ld_shared_v4(raw);
+                if SPLIT == ROUNDED {
+                    let (h0, l0) = Self::split(v[0]);
+                    let (h1, l1) = Self::split(v[1]);
+                    let (h2, l2) = Self::split(v[2]);
+                    let (h3, l3) = Self::split(v[3]);
+                    st_shared_v4(raw, [h0, h1, h2, h3]);
+                    st_shared_v4(lo, [l0, l1, l2, l3]);
+                } else {
+                    let rest = |x: f32| cvt_rna_tf32(x - f32::from_bits(x.to_bits() & !0x1fff));
+                    st_shared_v4(lo, [rest(v[0]), rest(v[1]), rest(v[2]), rest(v[3])]);
+                }
+            }
+        }
+    }
+
+    /// This thread's values of B for the wgmma A fragments of the four 8-deep steps of the stage
+    /// at `stage`, raw: `[4·kk + i]`. Warpgroup `wg`'s wgmma row r is column `64·wg + r` of the
+    /// tile, step kk's column c is row `8·kk + c` of B's tile.
+    #[inline(always)]
+    unsafe fn b_values(stage: *mut u8, wg: u32) -> [f32; 16] {
+        let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
+        let (g, t) = (lane / 4, lane % 4);
+        let mut x = [0.0f32; 16];
+        for kk in 0..Self::BK / 8 {
+            for i in 0..4 {
+                let n = 64 * wg + 16 * warp_in_wg + g + 8 * (i as u32 % 2);
+                let k = 8 * kk as u32 + t + 4 * (i as u32 / 2);
+                let panel = (n / Self::B_PANEL as u32) as usize;
+                let at = SwizzledF32Rows::new(Self::B + panel * Self::B_PANEL_BYTES).at(k, n % Self::B_PANEL as u32);
+                // SAFETY: (k, n) lies inside the stage's tile of B, which the copy engine filled.
+                x[4 * kk + i] = unsafe { load(stage.wrapping_add(at as usize) as *const f32) };
+            }
+        }
+        x
+    }
+
+    /// The fragments of [`b_values`](Self::b_values), split: `(hi[kk], lo[kk])` as bit patterns.
+    #[inline(always)]
+    fn split_fragments(x: &[f32; 16]) -> ([[u32; 4]; 4], [[u32; 4]; 4]) {
+        let mut hi = [[0u32; 4]; 4];
+        let mut lo = [[0u32; 4]; 4];
+        for kk in 0..4 {
+            for i in 0..4 {
+                let (h, l) = Self::split(x[4 * kk + i]);
+                hi[kk][i] = h.to_bits();
+                lo[kk][i] = l.to_bits();
+            }
+        }
+        (hi, lo)
+    }
+
+    /// `sum += acc`, rounded to nearest (the first `BM / 2` accumulators).
+    #[inline(always)]
+    fn flush(sum: &mut [f32; 128], acc: &[f32; 128]) {
+        unroll!(Self::BM / 8, |j| {
+            for i in 0..4 {
+                sum[4 * j + i] += acc[4 * j + i];
+            }
+        });
+    }
+
+    /// Thread 0 asks the copy engine for K-tile `kt` of tile (`tm`, `tn`) into the stage of
+    /// global iteration `it`, once every warp has released that stage's previous contents; from
+    /// planes `planes` (of A, of B) of the batch's tensor maps.
+    #[inline(always)]
+    unsafe fn load(it: u32, kt: u32, tm: u32, tn: u32, maps: *const TensorMap, base: u32, planes: (i32, i32)) {
+        let s = it % STAGES as u32;
+        let round = it / STAGES as u32;
+        let (full, empty) = (Self::full(base, s), Self::empty(base, s));
+        let stage = base + s * Self::STAGE_BYTES as u32;
+        let (row0, col0, k0) = ((tm * Self::BM as u32) as i32, (tn * Self::BN as u32) as i32, (kt * Self::BK as u32) as i32);
+        // SAFETY: the stage and its barriers are this block's; the previous contents were
+        // released (`empty`) before they are overwritten; the maps are the host's.
+        unsafe {
+            if round > 0 {
+                mbarrier_wait(empty, (round - 1) & 1);
+            }
+            mbarrier_arrive_expect_tx(full, Self::TMA_BYTES as u32);
+            tma_load_3d(stage, maps, k0, row0, planes.0, full);
+            for p in 0..Self::BN / Self::B_PANEL {
+                let dst = stage + (Self::B + p * Self::B_PANEL_BYTES) as u32;
+                tma_load_3d(dst, maps.wrapping_add(1), col0 + (p * Self::B_PANEL) as i32, k0, planes.1, full);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn full(base: u32, s: u32) -> u32 {
+        base + (Self::BARRIERS + 8 * s as usize) as u32
+    }
+
+    #[inline(always)]
+    fn empty(base: u32, s: u32) -> u32 {
+        base + (Self::BARRIERS + 8 * (STAGES + s as usize)) as u32
+    }
+
+    /// Writes warpgroup `wg`'s sums to C: `sum[4j + i]` is wgmma row `16·warp + g + 8·(i / 2)`
+    /// (column `64·wg + ...` of the tile), wgmma column `8j + 2t + i % 2` (row of the tile).
+    #[inline(always)]
+    fn store(c: &Output, sum: &[f32; 128], row0: u32, col0: u32, wg: u32) {
+        let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
+        let c = c.window(row0 + lane % 4 * 2, col0 + 64 * wg + warp_in_wg * 16 + lane / 4);
+        unroll!(Self::BM / 8, |j| {
+            let row = (j * 8) as u32;
+            c.store(row, 0, sum[4 * j]);
+            c.store(row + 1, 0, sum[4 * j + 1]);
+            c.store(row, 8, sum[4 * j + 2]);
+            c.store(row + 1, 8, sum[4 * j + 3]);
+        });
+    }
+}
+
+impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> GemmKernel for Tf32x3<STAGES, FLUSH, SPLIT> {
+    type Elem = f32;
+    const SPEC: KernelSpec = {
+        let () = Self::VALID;
+        KernelSpec::unnamed(
+            RUNG,
+            Dtype::F32,
+            Tile::block(Self::BM as u32, Self::BN as u32, Self::BK as u32).with_stages(STAGES as u32),
+            Self::THREADS as u32,
+            Self::SMEM_BYTES as u32,
+        )
+        .with_tensor_maps(TensorMaps {
+            a_box: (Self::BM as u32, Self::BK as u32),
+            a_swizzle: Swizzle::B128,
+            b_box: (Self::BK as u32, Self::B_PANEL as u32),
+            b_swizzle: Swizzle::B128,
+            c_box: None,
+            c_swizzle: Swizzle::None,
+        })
+        .with_min_blocks_per_sm(1)
+    };
+
+    #[inline(always)]
+    unsafe fn run(gemm: &Gemm<f32>) {
+        let smem = dynamic_shared::<u8>();
+        let base = shared_address(smem);
+        let maps = gemm.tensor_maps;
+        // This block's product of a batch: the planes of A and B its copies read.
+        let planes = (gemm.plane_a(gemm.z), gemm.plane_b(gemm.z));
+        let tid = thread_idx();
+        let wg = tid / 128;
+        let lane = lane_idx();
+
+        if tid == 0 {
+            for s in 0..STAGES as u32 {
+                // SAFETY: the barriers lie after the stages, inside the block's shared memory.
+                unsafe {
+                    mbarrier_init(Self::full(base, s), 1);
+                    // Every warp releases the stage.
+                    mbarrier_init(Self::empty(base, s), 4 * Self::WARPGROUPS as u32);
+                }
+            }
+            fence_mbarrier_init();
+            // SAFETY: the host passes two valid tensor maps in global memory.
+            unsafe {
+                tma_prefetch_map(maps);
+                tma_prefetch_map(maps.wrapping_add(1));
+            }
+        }
+        // The only block-wide barrier: the mbarriers exist before anyone uses them.
+        sync_threads();
+
+        let (tiles_m, tiles_n) = (gemm.m.div_ceil(Self::BM as u32), gemm.n.div_ceil(Self::BN as u32));
+        let tiles = tiles_m * tiles_n;
+        let k_tiles = gemm.k.div_ceil(Self::BK as u32);
+        let (first_tile, tile_stride) = block_linear();
+        // Global iteration (K-tile) count of this block: stage `it % STAGES`, round `it / STAGES`.
+        let mut it = 0u32;
+        let mut t = first_tile;
+        while t < tiles {
+            let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+            if tid == 0 {
+                for kt in 0..k_tiles.min(STAGES as u32) {
+                    // SAFETY: see `load`.
+                    unsafe { Self::load(it + kt, kt, tm, tn, maps, base, planes) };
+                }
+            }
+            let mut sum = [0.0f32; 128];
+            let mut acc = [0.0f32; 128];
+            // ANCHOR: k_loop
+            for kt in 0..k_tiles {
+                let s = it % STAGES as u32;
+                // SAFETY: `full(s)` is an initialised barrier of this block.
+                unsafe { mbarrier_wait(Self::full(base, s), (it / STAGES as u32) & 1) };
+                let stage_ptr = smem.wrapping_add(s as usize * Self::STAGE_BYTES);
+                let stage = base + s * Self::STAGE_BYTES as u32;
+                // SAFETY: the stage is filled and no wgmma reads it (its last readers released
+                // it before the refill).
+                let mut b = unsafe {
+                    Self::split_a(stage_ptr, tid);
+                    Self::b_values(stage_ptr, wg)
+                };
+                // The split tile of A is the tensor cores' to read once both warpgroups have
+                // written their halves.
+                fence_proxy_async_shared();
+                named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
+                // K-tile kt-1's group is done: its stage can be refilled, its sums flushed, and
+                // the registers holding its fragments written (a wgmma reads its register operand
+                // asynchronously, until a wait covers it).
+                wgmma_wait_group::<0>();
+                fence_operands::<128>(&mut acc);
+                if kt > 0 {
+                    if lane == 0 {
+                        // SAFETY: an initialised barrier of this block.
+                        unsafe { mbarrier_arrive(Self::empty(base, (it - 1) % STAGES as u32)) };
+                    }
+                    if (kt - 1) % FLUSH == FLUSH - 1 {
+                        Self::flush(&mut sum, &acc);
+                    }
+                    if tid == 0 && kt - 1 + (STAGES as u32) < k_tiles {
+                        // SAFETY: see `load`.
+                        unsafe { Self::load(it - 1 + STAGES as u32, kt - 1 + STAGES as u32, tm, tn, maps, base, planes) };
+                    }
+                }
+                // The fragments are computed after the wait, not hoisted above it.
+                fence_operands_16(&mut b);
+                let (hi_b, lo_b) = Self::split_fragments(&b);
+                // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
+                let fresh = kt % FLUSH == 0;
+                wgmma_fence();
+                for kk in 0..Self::BK / 8 {
+                    let desc_hi = matrix_descriptor(stage + (kk * 32) as u32, 16, 1024, Swizzle::B128);
+                    let desc_lo = matrix_descriptor(stage + (Self::LO + kk * 32) as u32, 16, 1024, Swizzle::B128);
+                    // SAFETY: the whole warpgroup issues these on tiles of this stage, which stays
+                    // unchanged until the group is waited for and the stage released.
+                    unsafe {
+                        wgmma_m64k8_tf32_rs::<128>(&mut acc, lo_b[kk], desc_hi, !(fresh && kk == 0));
+                        wgmma_m64k8_tf32_rs::<128>(&mut acc, hi_b[kk], desc_lo, true);
+                        wgmma_m64k8_tf32_rs::<128>(&mut acc, hi_b[kk], desc_hi, true);
+                    }
+                }
+                wgmma_commit_group();
+                it += 1;
+            }
+            // ANCHOR_END: k_loop
+            wgmma_wait_group::<0>();
+            fence_operands::<128>(&mut acc);
+            if k_tiles > 0 {
+                if lane == 0 {
+                    // SAFETY: an initialised barrier of this block.
+                    unsafe { mbarrier_arrive(Self::empty(base, (it - 1) % STAGES as u32)) };
+                }
+                Self::flush(&mut sum, &acc);
+            }
+            Self::store(&gemm.c(), &sum, tm * Self::BM as u32, tn * Self::BN as u32, wg);
+            t += tile_stride;
+        }
+    }
+}
+
+entries! {
+    elem = f32;
+    sgemm_15_tf32x3_128x128x32_s4 => Tf32x3<4, 4>,
+    sgemm_15_tf32x3_128x128x32_s4_trunc => Tf32x3<4, 4, TRUNCATED>,
+    sgemm_15_tf32x3_128x128x32_s4_short => Tf32x3<4, 2>,
+}

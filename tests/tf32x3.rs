@@ -1,0 +1,236 @@
+//! Rung 15 (3×TF32) against fp32's own accuracy: on the CPU emulator against a sequential fp32
+//! dot product, on the GPU against cuBLAS SGEMM on the same inputs, with exponents spread over
+//! six orders of magnitude as well as uniform inputs (see `rgemm::accuracy`).
+
+mod common;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use rgemm::accuracy::{self, Judgement};
+use rgemm::catalog::{self, Dtype, Kernel};
+use rgemm::check::{self, Inputs, Sample};
+use rgemm::baseline::Library;
+use rgemm::verify::Operands;
+use rgemm::{Gpu, Problem, emulate};
+
+fn tf32x3_kernels() -> Vec<Kernel> {
+    let kernels: Vec<Kernel> = catalog::all().filter(|k| k.spec.rung.number == 15).collect();
+    assert!(!kernels.is_empty(), "the catalog has no rung-15 kernel");
+    kernels
+}
+
+/// Inputs of one of two kinds: spread exponents, or uniform in [−1, 1).
+fn inputs(problem: &Problem, spread: bool, seed: u64) -> Inputs {
+    if spread { accuracy::spread_inputs(problem, seed) } else { Inputs::random(problem, Dtype::F32, seed) }
+}
+
+/// The judgement of `got` on `problem` against the full f64 reference, with `fp32` (an fp32
+/// GEMM of the same inputs) as the yardstick.
+fn judge_full(problem: &Problem, inputs: &Inputs, got: &[f32], fp32: &[f32]) -> Judgement {
+    let want = check::reference(problem, inputs);
+    Judgement::new(
+        accuracy::frobenius_distance(got, want.iter().copied()),
+        accuracy::frobenius_distance(fp32, want.iter().copied()),
+        accuracy::product_rms_norm(problem, inputs),
+    )
+}
+
+/// The judgement can fail: one tf32 product per term (what a single `wgmma` of the raw inputs
+/// gives, the low 13 bits truncated), computed on the CPU, is rejected on both kinds of inputs.
+#[test]
+fn one_tf32_product_per_term_fails_the_judgement() {
+    let problem = Problem::new(40, 36, 64, 1.0, 0.0).unwrap();
+    let tf32 = |x: f32| f32::from_bits(x.to_bits() & !0x1fff);
+    for spread in [false, true] {
+        let inputs = inputs(&problem, spread, 3);
+        let (m, n, k) = (40, 36, 64);
+        let one_pass: Vec<f32> = (0..m * n)
+            .map(|e| {
+                let (i, j) = (e / n, e % n);
+                (0..k).fold(0.0f32, |acc, p| tf32(inputs.a[i * k + p]).mul_add(tf32(inputs.b[p * n + j]), acc))
+            })
+            .collect();
+        let fp32 = accuracy::fp32_sequential(&problem, &inputs);
+        let j = judge_full(&problem, &inputs, &one_pass, &fp32);
+        assert!(!j.passed(), "a single tf32 product passed (spread = {spread}): {j}");
+        let exact = judge_full(&problem, &inputs, &fp32, &fp32);
+        assert!(exact.passed(), "fp32 itself failed (spread = {spread}): {exact}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Every rung-15 kernel on the emulator, sizes up to 200 (N, K multiples of 4 for the copy
+    /// engine), uniform and spread inputs, against a sequential fp32 GEMM's error.
+    #[test]
+    fn tf32x3_on_the_emulator_is_as_accurate_as_fp32(
+        index in 0..3usize,
+        (m, n4, k4) in (1u64..=200, 1u64..=50, 1u64..=50),
+        spread in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let kernels = tf32x3_kernels();
+        let kernel = kernels[index % kernels.len()];
+        let problem = Problem::new(m, 4 * n4, 4 * k4, 1.0, 0.0).unwrap();
+        let inputs = inputs(&problem, spread, seed);
+        let mut got = inputs.c.clone();
+        emulate::run(kernel, &problem, &inputs.a, &inputs.b, &mut got).map_err(|e| TestCaseError::fail(format!("{}: {problem}: {e}", kernel.name())))?;
+        let fp32 = accuracy::fp32_sequential(&problem, &inputs);
+        let j = judge_full(&problem, &inputs, &got, &fp32);
+        prop_assert!(j.passed(), "{} on {problem}, spread = {spread}, seed {seed}: {j}", kernel.name());
+    }
+}
+
+/// Long sums: with K = 2048 a chain of wgmma accumulations as long as K would truncate 768 times
+/// (the emulator rounds the tensor cores' sums toward zero, as the hardware does); the kernels
+/// add partial sums into fp32 registers often enough to stay within fp32's error.
+#[test]
+fn tf32x3_with_long_k_on_the_emulator_is_as_accurate_as_fp32() {
+    let problem = Problem::new(128, 128, 2048, 1.0, 0.0).unwrap();
+    for kernel in tf32x3_kernels() {
+        for spread in [false, true] {
+            let inputs = inputs(&problem, spread, 21);
+            let mut got = inputs.c.clone();
+            emulate::run(kernel, &problem, &inputs.a, &inputs.b, &mut got).unwrap();
+            let fp32 = accuracy::fp32_sequential(&problem, &inputs);
+            let j = judge_full(&problem, &inputs, &got, &fp32);
+            common::say(&format!("{} on {problem}, spread = {spread}: {j}", kernel.name()));
+            assert!(j.passed(), "{} on {problem}, spread = {spread}: {j}", kernel.name());
+        }
+    }
+}
+
+/// `kernel` and cuBLAS SGEMM on the same inputs: (kernel's C, cuBLAS's C).
+fn kernel_and_cublas(gpu: &Gpu, kernel: Kernel, problem: &Problem, inputs: &Inputs) -> (Vec<f32>, Vec<f32>) {
+    let ops = Operands::upload(gpu, problem, inputs).unwrap();
+    ops.launch(gpu, kernel, &kernel.geometry(problem).unwrap()).unwrap();
+    let (got, guard_writes) = ops.download_c(gpu).unwrap();
+    assert_eq!(guard_writes, 0, "{} wrote outside C or into A or B on {problem}", kernel.name());
+    let reference = Operands::upload(gpu, problem, inputs).unwrap();
+    reference.cublas(gpu, Library::Classic).unwrap();
+    (got, reference.download_c(gpu).unwrap().0)
+}
+
+/// The criterion at 4096³ and 8192³: relative Frobenius error against f64 at most twice
+/// cuBLAS SGEMM's on the same inputs, uniform and spread. The f64 reference covers 16 sampled
+/// rows and columns (the full one would take minutes on the CPU): 2·16·8192 elements at 8192³.
+#[test]
+#[ignore = "needs a GPU"]
+fn tf32x3_is_within_twice_cublas_sgemm_error_at_4096_and_8192() {
+    let gpu = common::gpu("tf32x3_is_within_twice_cublas_sgemm_error_at_4096_and_8192");
+    let mut failures = Vec::new();
+    for kernel in tf32x3_kernels() {
+        for size in [4096u64, 8192] {
+            for spread in [false, true] {
+                let problem = Problem::new(size, size, size, 1.0, 0.0).unwrap();
+                let inputs = inputs(&problem, spread, 11 + size);
+                let (got, cublas) = kernel_and_cublas(&gpu, kernel, &problem, &inputs);
+                let sample = Sample::random(&problem, 16, 5);
+                let (error, cublas_error) = (sample.relative_error(&problem, &inputs, &got), sample.relative_error(&problem, &inputs, &cublas));
+                let line = format!("{} {size}³ spread={spread}: relative error {error:.3e}, cuBLAS SGEMM {cublas_error:.3e}, ratio {:.2}", kernel.name(), error / cublas_error);
+                common::say(&line);
+                if !(error <= 2.0 * cublas_error) {
+                    failures.push(line);
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// GPU proptest: every rung-15 kernel on random sizes up to 600 (N, K multiples of 4), random
+/// alpha, uniform and spread inputs, against cuBLAS SGEMM's error on the same inputs (full f64
+/// reference).
+#[test]
+#[ignore = "needs a GPU"]
+fn tf32x3_on_random_sizes_is_as_accurate_as_cublas_sgemm() {
+    let gpu = common::gpu("tf32x3_on_random_sizes_is_as_accurate_as_cublas_sgemm");
+    for kernel in tf32x3_kernels() {
+        let mut runner = TestRunner::new(Config { cases: 40, failure_persistence: None, ..Config::default() });
+        let result = runner.run(&(1u64..=600, 1u64..=150, 1u64..=150, -2.0f32..2.0, any::<bool>(), any::<u64>()), |(m, n4, k4, alpha, spread, seed)| {
+            let problem = Problem::new(m, 4 * n4, 4 * k4, alpha, 0.0).unwrap();
+            let inputs = inputs(&problem, spread, seed);
+            let (got, cublas) = kernel_and_cublas(&gpu, kernel, &problem, &inputs);
+            let j = judge_full(&problem, &inputs, &got, &cublas);
+            prop_assert!(j.passed(), "{} on {problem}, spread = {spread}, seed {seed}: {j}", kernel.name());
+            Ok(())
+        });
+        if let Err(e) = result {
+            panic!("{}: {e}", kernel.name());
+        }
+    }
+}
+
+/// `cvt.rna.tf32.f32` on the emulator: nearest tf32 value, ties away from zero, low 13 bits zero,
+/// carries into the exponent, overflow to infinity, NaN kept.
+#[test]
+fn cvt_rna_tf32_rounds_to_nearest_with_ties_away_from_zero() {
+    use kernels_gpu::device::cvt_rna_tf32;
+    let (ulp, half, tiny) = (2f32.powi(-10), 2f32.powi(-11), 2f32.powi(-23));
+    assert_eq!(cvt_rna_tf32(1.0 + half), 1.0 + ulp, "a tie rounds away from zero (to even would give 1)");
+    assert_eq!(cvt_rna_tf32(-(1.0 + half)), -(1.0 + ulp), "a negative tie rounds away from zero");
+    assert_eq!(cvt_rna_tf32(1.0 + half - tiny), 1.0, "below the tie rounds down");
+    assert_eq!(cvt_rna_tf32(2.0 - tiny), 2.0, "the carry raises the exponent");
+    assert_eq!(cvt_rna_tf32(f32::MAX), f32::INFINITY);
+    assert_eq!(cvt_rna_tf32(f32::NEG_INFINITY), f32::NEG_INFINITY);
+    assert!(cvt_rna_tf32(f32::NAN).is_nan());
+    assert_eq!(cvt_rna_tf32(-0.0).to_bits(), (-0.0f32).to_bits());
+    let mut x = 0.7f32;
+    for _ in 0..1000 {
+        x = (x * 3.7 + 0.31) % 97.0 - 48.0;
+        let hi = cvt_rna_tf32(x);
+        assert_eq!(hi.to_bits() & 0x1fff, 0, "{x}: low 13 bits of {hi}");
+        assert!((x - hi).abs() <= half * x.abs(), "{x} → {hi}: more than half a tf32 ulp away");
+        let lo = cvt_rna_tf32(x - hi);
+        assert!(((x as f64) - (hi as f64) - (lo as f64)).abs() <= 2f64.powi(-22) * (x as f64).abs(), "{x} = {hi} + {lo} + more than 2^-22·|x|");
+    }
+}
+
+/// The emulator's tf32 wgmma with A in registers: each thread supplies A(16w + g, t),
+/// A(16w + g + 8, t), A(16w + g, t + 4), A(16w + g + 8, t + 4); B (8×128) is read K-major from
+/// 128-byte swizzled rows, as rung 15 stores A's tile; the low 13 bits of every input are ignored.
+#[test]
+fn tf32_wgmma_takes_a_from_registers_in_the_fragment_layout() {
+    use kernels_gpu::device::emulator::{self, Launch};
+    use kernels_gpu::device::emulator::api::*;
+    use kernels_gpu::swizzle::swizzle_128b;
+    use std::sync::Mutex;
+    // Small integers plus a bit below tf32's precision, which the tensor cores must drop.
+    let noisy = |v: i32| v as f32 + v.signum() as f32 * 2f32.powi(-15);
+    let int = |i: usize, m: usize| ((i * m) % 13) as i32 - 6;
+    let a: Vec<i32> = (0..64 * 8).map(|i| int(i, 7)).map(|v| if v == 0 { 1 } else { v }).collect();
+    let b: Vec<i32> = (0..8 * 128).map(|i| int(i, 5)).map(|v| if v == 0 { -1 } else { v }).collect();
+    let out = Mutex::new(vec![f32::NAN; 64 * 128]);
+    let launch = Launch { kernel: "tf32_wgmma", grid: (1, 1, 1), threads: 128, smem_bytes: 128 * 128, regions: &[] };
+    emulator::launch(&launch, &|| unsafe {
+        let smem = dynamic_shared::<u8>();
+        let tid = thread_idx() as usize;
+        // B(k, n) at row n, column k of a tile of 128-byte rows (K-major), swizzled.
+        let n = tid;
+        for k in 0..8 {
+            let p = smem.add(swizzle_128b((n * 128 + k * 4) as u32) as usize) as *mut f32;
+            store(p, noisy(b[k * 128 + n]));
+        }
+        sync_threads();
+        let (w, g, t) = (tid / 32, tid % 32 / 4, tid % 4);
+        let at = |r: usize, k: usize| noisy(a[r * 8 + k]).to_bits();
+        let frag = [at(16 * w + g, t), at(16 * w + g + 8, t), at(16 * w + g, t + 4), at(16 * w + g + 8, t + 4)];
+        let desc = matrix_descriptor(shared_address(smem), 16, 1024, kernels_gpu::spec::Swizzle::B128);
+        let mut d = [0.0f32; 64];
+        wgmma_m64n128k8_tf32_rs(&mut d, frag, desc, false);
+        let mut out = out.lock().unwrap();
+        for (i, v) in d.iter().enumerate() {
+            let (j, e) = (i / 4, i % 4);
+            out[(16 * w + g + 8 * (e / 2)) * 128 + 8 * j + 2 * t + e % 2] = *v;
+        }
+    })
+    .unwrap();
+    let out = out.into_inner().unwrap();
+    for r in 0..64 {
+        for c in 0..128 {
+            let want: i32 = (0..8).map(|k| a[r * 8 + k] * b[k * 128 + c]).sum();
+            assert_eq!(out[r * 128 + c], want as f32, "element ({r}, {c})");
+        }
+    }
+}
