@@ -15,7 +15,8 @@ SOURCE_TESTS=" book figures sources "
 rm -rf "$out" && mkdir -p "$out/tests"
 
 cargo build --release -p host
-cp target/release/rgemm "$out/"
+cargo build --release --example mlp
+cp target/release/rgemm target/release/examples/mlp "$out/"
 cargo test --workspace --release --no-run --message-format=json 2>/dev/null \
   | python3 -c '
 import json, sys
@@ -29,8 +30,12 @@ for line in sys.stdin:
       if [[ $SOURCE_TESTS == *" $name "* ]]; then echo "left out of the bundle (reads the source tree): tests/$name"; continue; fi
       cp "$exe" "$out/tests/$name"
     done
-strip "$out/rgemm" "$out"/tests/*
+strip "$out/rgemm" "$out/mlp" "$out"/tests/*
 cp scripts/gpu-run.sh "$out/run.sh"
 cp scripts/gpu-ncu.sh "$out/ncu.sh"
+cp scripts/gpu-library.sh "$out/library.sh"
 git rev-parse --short HEAD > "$out/COMMIT" 2>/dev/null || true
-du -sh "$out"
+# Every test binary embeds the PTX module: compressed, the bundle travels in about a quarter of
+# its size (tar xzf bundle.tgz on the GPU machine).
+tar czf bundle.tgz "$out"
+du -sh "$out" bundle.tgz

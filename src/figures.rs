@@ -78,6 +78,7 @@ pub fn generate(repo: &Path) -> Result<Vec<Generated>, String> {
     fig("error-bound", error_bound());
     fig("tf32-split-r15", tf32_split());
     fig("emulator-arena", emulator_arena());
+    fig("suite-bf16", suite(repo, SUITE_BF16)?);
     fig("ladder", ladder(&bench));
     fig("roofline", roofline(&bench, repo)?);
     for (name, text) in tables::markdown(&bench) {
@@ -985,6 +986,47 @@ fn emulator_arena() -> String {
         ],
     );
     s.finish("The emulator's address space: matrices between unmapped gaps")
+}
+
+/// The recorded run of `rgemm bench --suite real --dtype bf16` the library chapter shows.
+pub const SUITE_BF16: &str = "docs/perf/2026-11-23-h100-run2/suite-bf16.json";
+
+/// A suite run as one bar per case: % of the best cuBLAS of the plan the automatic choice ran,
+/// with the geometric mean.
+fn suite(repo: &Path, file: &str) -> Result<String, String> {
+    let report = crate::report::Report::read(&repo.join(file)).map_err(|e| e.to_string())?;
+    let rows: Vec<(String, String, f64)> = report
+        .sizes
+        .iter()
+        .filter_map(|s| {
+            let run = s.runs.first()?;
+            Some((s.name(), run.kernel.trim_start_matches("bgemm_").to_string(), 100.0 * s.fraction_of_cublas(run)?))
+        })
+        .collect();
+    let geomean = (rows.iter().map(|r| (r.2 / 100.0).ln()).sum::<f64>() / rows.len().max(1) as f64).exp() * 100.0;
+    let (x0, y0, bar, w) = (170.0, 50.0, 16.0, 420.0);
+    let mut s = Svg::new(1000.0, y0 + rows.len() as f64 * (bar + 4.0) + 70.0);
+    let px = |pct: f64| x0 + pct.min(110.0) / 110.0 * w;
+    for pct in [0.0, 25.0, 50.0, 75.0, 100.0] {
+        s.line(px(pct), y0 - 6.0, px(pct), y0 + rows.len() as f64 * (bar + 4.0), if pct == 100.0 { PALETTE[3] } else { GRID }, if pct == 100.0 { 1.2 } else { 0.5 });
+        s.text(px(pct), y0 - 10.0, 9.0, "middle", &format!("{pct:.0}%"));
+    }
+    for (i, (case, kernel, pct)) in rows.iter().enumerate() {
+        let y = y0 + i as f64 * (bar + 4.0);
+        s.text(x0 - 6.0, y + 12.0, 10.0, "end", case);
+        s.rect(x0, y, px(*pct) - x0, bar, if *pct >= 90.0 { LIGHT[2] } else if *pct >= 60.0 { LIGHT[4] } else { LIGHT[6] }, "#777777");
+        s.text(px(*pct) + 4.0, y + 12.0, 9.0, "start", &format!("{pct:.1}%  {kernel}"));
+    }
+    let bottom = y0 + rows.len() as f64 * (bar + 4.0) + 20.0;
+    caption(
+        &mut s,
+        bottom,
+        &[
+            format!("Geometric mean {geomean:.1}% of the best cuBLAS (the faster of cublasGemmEx and cublasLtMatmul) over {} cases.", rows.len()),
+            format!("{}, {}, commit {}; {file}.", report.device.name, report.date_utc, report.git_commit.clone().unwrap_or_default()),
+        ],
+    );
+    Ok(s.finish("rgemm bench --suite real, bf16: % of the best cuBLAS per case"))
 }
 
 /// Rung 14's stage for each of the four layouts, drawn from the catalog's specs: the boxes the
