@@ -43,6 +43,8 @@ fn the_staleness_check_notices_a_changed_figure() {
         let folder = Path::new(file).parent().expect("a later run lies in a folder of docs/perf");
         copy(&repo().join("docs/perf").join(folder), &dir.join("docs/perf").join(folder));
     }
+    let suite = Path::new(figures::SUITE_BF16).parent().expect("the suite lies in a folder");
+    copy(&repo().join(suite), &dir.join(suite));
     figures::write(&dir).unwrap();
     assert!(figures::stale(&dir).unwrap().is_empty());
     let path = dir.join(figures::FIGURE_DIR).join("swizzle-128b.svg");
