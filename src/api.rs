@@ -175,8 +175,9 @@ pub fn split_k(dtype: Dtype, problem: &Problem, geometry: &Launch, sms: u32) -> 
     Some(Split { splits, kernel, problem: sliced, geometry })
 }
 
-/// The kernel for `problem` and why: the first of the type's candidates that takes it, else
-/// the general kernel of its layout.
+/// The kernel for `problem`: for a linear layer of at most [`catalog::DECODE_ROWS`] rows the
+/// decode GEMV,
+/// else the first of the type's candidates that takes it (the general kernel of its layout last).
 pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<(Kernel, Launch)> {
     match choice {
         KernelChoice::Named(name) => {
@@ -191,7 +192,7 @@ pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<
             Ok((kernel, geometry))
         }
         KernelChoice::Auto => {
-            for kernel in catalog::auto_candidates(dtype) {
+            for kernel in catalog::candidates_for(dtype, problem) {
                 if let Ok(geometry) = kernel.geometry(problem) {
                     return Ok((kernel, geometry));
                 }

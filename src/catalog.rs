@@ -351,6 +351,24 @@ pub fn auto_candidates(dtype: Dtype) -> Vec<Kernel> {
     out
 }
 
+/// Rows of x up to which the automatic choice runs a decode GEMV (`kernels-gpu/src/gemv.rs`) on
+/// a linear layer (`nt`): the weight is read once and each element is used at most this many
+/// times, so the product is bound by memory, where the tile kernels wait for it.
+pub const DECODE_ROWS: u32 = 4;
+
+/// The kernels the automatic choice (and `best`) tries for `problem`, in order: for a linear
+/// layer of at most [`DECODE_ROWS`] rows the decode kernels whose block takes all its rows,
+/// fewest rows first; then [`auto_candidates`].
+pub fn candidates_for(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
+    let mut out = Vec::new();
+    if problem.layout == Layout::NT && problem.m <= DECODE_ROWS {
+        out = all().filter(|k| k.spec.dtype == dtype && k.spec.rung.slug == kernels_gpu::gemv::RUNG.slug && k.spec.tile.bm >= problem.m).collect();
+        out.sort_by_key(|k| k.spec.tile.bm);
+    }
+    out.extend(auto_candidates(dtype));
+    out
+}
+
 /// The first of `candidates` that can run `problem`; if none can, why the first one cannot.
 pub fn first_supporting(candidates: &[Kernel], problem: &Problem, what: &str) -> Result<Kernel> {
     let mut first_reason = None;
@@ -386,7 +404,7 @@ pub fn passed_over(candidates: &[Kernel], chosen: Kernel, problem: &Problem) -> 
 /// supports `problem` (falling back down [`best_candidates`]).
 pub fn resolve(name: &str, problem: &Problem) -> Result<Kernel> {
     match best_alias(name) {
-        Some(dtype) => first_supporting(&auto_candidates(dtype), problem, name),
+        Some(dtype) => first_supporting(&candidates_for(dtype, problem), problem, name),
         None => find(name),
     }
 }

@@ -99,6 +99,14 @@ fn the_automatic_choice_never_picks_a_kernel_that_rejects_the_problem() {
         assert_eq!(kernel.spec.dtype, dtype);
         assert_eq!(kernel.geometry(&p).unwrap(), geometry);
     }
+    // A decode step (one row of x against a weight stored N×K) goes to the GEMV, any size.
+    for (m, k) in [(1, 4096), (4, 4095), (3, 17)] {
+        let p = Problem::general(m, 11008, k, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap();
+        for dtype in [Dtype::F32, Dtype::Bf16, Dtype::F16] {
+            let (kernel, _) = api::choose(dtype, &p, &KernelChoice::Auto).unwrap();
+            assert!(kernel.name().contains("_gemv_") && kernel.spec.tile.bm >= m as u32, "{p}: {}", kernel.name());
+        }
+    }
     // bf16 NT at 4096³ goes to the tensor-core kernel of that layout.
     let p = Problem::general(4096, 4096, 4096, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap();
     let (kernel, _) = api::choose(Dtype::Bf16, &p, &KernelChoice::Auto).unwrap();

@@ -495,7 +495,7 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
 fn explain_choice(name: &str, kernel: Kernel, problem: &Problem) {
     let Some(dtype) = catalog::best_alias(name) else { return };
     println!("best     {name} is {} for this problem", kernel.name());
-    let skipped = catalog::passed_over(&catalog::auto_candidates(dtype), kernel, problem);
+    let skipped = catalog::passed_over(&catalog::candidates_for(dtype, problem), kernel, problem);
     // The telling ones first: kernels of the problem's layout, and the rule each one broke.
     let (same, other): (Vec<_>, Vec<_>) = skipped.iter().partition(|(n, _)| catalog::find(n).is_ok_and(|k| k.spec.layout == problem.layout));
     for (name, reason) in same.iter().take(3) {

@@ -46,6 +46,7 @@ impl<E: Widen + ElemType, L: Storage> GemmKernel for General<E, L> {
     .with_layout(L::LAYOUT)
     .with_any_alignment_and_batch_loop();
 
+    #[inline(always)]
     unsafe fn run(gemm: &Gemm<E>) {
         // Products z, z + planes, ...: a batch may have more products than the grid has planes.
         let planes = grid_planes();

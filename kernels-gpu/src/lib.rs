@@ -72,6 +72,7 @@ pub mod wgmma_tma;
 #[path = "15_tf32x3.rs"]
 pub mod tf32x3;
 pub mod general;
+pub mod gemv;
 
 pub use spec::{Bf16, Dtype, F16, KernelSpec, Layout, Op, Rung, Tile};
 
@@ -91,6 +92,9 @@ rungs!(
     general,
     general::bf16,
     general::f16,
+    gemv,
+    gemv::bf16,
+    gemv::f16,
     naive,
     coalesced,
     smem_tiling,

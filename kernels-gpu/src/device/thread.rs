@@ -143,3 +143,18 @@ pub fn setmaxnreg_inc<const N: u32>() {
 pub fn sync_warp() {
     unsafe { core::arch::asm!("bar.warp.sync 0xffffffff;", options(nostack)) }
 }
+
+/// The value of `v` held by lane `lane_idx() ^ MASK` of this warp (a butterfly exchange): with
+/// masks 16, 8, 4, 2, 1 in turn, `v + shfl_xor(v)` leaves every lane with the warp's sum. Every
+/// lane of the warp must make the same call.
+///
+/// ```ptx
+/// shfl.sync.bfly.b32 %r, %v, MASK, 31, 0xffffffff;
+/// ```
+#[inline(always)]
+pub fn shfl_xor<const MASK: u32>(v: f32) -> f32 {
+    let out: f32;
+    // SAFETY: a register-to-register exchange among the full warp; no memory is touched.
+    unsafe { core::arch::asm!("shfl.sync.bfly.b32 {o}, {v}, {m}, 31, 0xffffffff;", o = out(reg32) out, v = in(reg32) v, m = const MASK, options(nostack)) };
+    out
+}

@@ -108,6 +108,13 @@ pub fn sync_warp() {
     super::warp::collective((), |lanes: &[()]| vec![(); lanes.len()])
 }
 
+/// `shfl.sync.bfly`: lane `i` gets the value of lane `i ^ MASK` (every lane of the warp must
+/// come; one that does not is reported as a divergent warp).
+#[track_caller]
+pub fn shfl_xor<const MASK: u32>(v: f32) -> f32 {
+    super::warp::collective(v, |lanes: &[f32]| (0..lanes.len()).map(|i| lanes[(i ^ MASK as usize) % lanes.len()]).collect())
+}
+
 /// One named barrier: the count its current round expects and the threads that have arrived.
 #[derive(Default)]
 pub(crate) struct NamedBarrier {

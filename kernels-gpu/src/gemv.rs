@@ -1,0 +1,193 @@
+//! # Decode GEMV: a few rows of x against a weight stored N×K, at memory speed
+//!
+//! A language model generating one token multiplies a handful of rows of activations `x` (M×K,
+//! M from 1 to 16) by a weight stored N×K (`y = x·Wᵀ`, layout `nt`). Every element of W is used
+//! M times, so the product is bound by reading W once: the tile kernels, built to reuse each
+//! element a hundred times, spend most of their time waiting for it. Here each warp owns one
+//! column n of C, i.e. one row of W, and streams it: lane `l` reads 16 bytes at `k = 8·l + 256·s`
+//! (a warp reads 512 contiguous bytes per step), multiplies them by the same 16 bytes of each of
+//! the block's `MT` rows of x (which stay in L1 and L2: they are shared by every warp), and
+//! accumulates in f32. A butterfly of five `shfl.xor` exchanges sums the 32 lanes; lane 0 stores.
+//!
+//! Invariants: a block is 8 warps over 8 columns of C and `MT` rows; rows of x past M and the K
+//! tail are skipped element by element, and where a leading dimension or a matrix is not 16-byte
+//! aligned every element is read on its own, so any M, N, K, alignment and batch runs. Cost: W
+//! once (per `MT` rows), x once per column from cache, no shared memory and no block barrier.
+
+use crate::prelude::*;
+use core::marker::PhantomData;
+
+pub const RUNG: Rung = Rung { number: 0, slug: "gemv", idea: "a few rows of x against W stored N×K: one warp per column of C, W read once" };
+
+/// Warps per block; each computes one column of C.
+const WARPS: usize = 8;
+
+/// An element type read 16 bytes at a time.
+pub trait Packed: Widen + ElemType + Copy {
+    /// Elements in 16 bytes.
+    const PER_VEC: usize;
+    /// The elements of 16 bytes (read as four 32-bit words), widened; the first `PER_VEC` count.
+    fn widen16(words: [f32; 4]) -> [f32; 8];
+}
+
+impl Packed for f32 {
+    const PER_VEC: usize = 4;
+    #[inline(always)]
+    fn widen16(w: [f32; 4]) -> [f32; 8] {
+        [w[0], w[1], w[2], w[3], 0.0, 0.0, 0.0, 0.0]
+    }
+}
+
+/// Two 16-bit elements per word, the first in the low half (little-endian).
+#[inline(always)]
+fn halves<E: Widen>(w: [f32; 4], make: impl Fn(u16) -> E) -> [f32; 8] {
+    let b = w.map(f32::to_bits);
+    let (lo, hi) = (|i: usize| make(b[i] as u16).widen(), |i: usize| make((b[i] >> 16) as u16).widen());
+    [lo(0), hi(0), lo(1), hi(1), lo(2), hi(2), lo(3), hi(3)]
+}
+
+impl Packed for Bf16 {
+    const PER_VEC: usize = 8;
+    #[inline(always)]
+    fn widen16(w: [f32; 4]) -> [f32; 8] {
+        halves(w, Bf16)
+    }
+}
+
+impl Packed for F16 {
+    const PER_VEC: usize = 8;
+    #[inline(always)]
+    fn widen16(w: [f32; 4]) -> [f32; 8] {
+        halves(w, F16)
+    }
+}
+
+/// `MT` rows of x per block, 8 columns of C.
+pub struct Gemv<E, const MT: usize>(PhantomData<E>);
+
+impl<E: Packed, const MT: usize> GemmKernel for Gemv<E, MT> {
+    type Elem = E;
+    const SPEC: KernelSpec = KernelSpec::unnamed(
+        RUNG,
+        E::DTYPE,
+        Tile::block(MT as u32, WARPS as u32, (32 * E::PER_VEC) as u32),
+        (32 * WARPS) as u32,
+        0,
+    )
+    .with_layout(Layout::NT)
+    .with_any_alignment_and_batch_loop();
+
+    #[inline(always)]
+    unsafe fn run(gemm: &Gemm<E>) {
+        // Products z, z + planes, ...: a batch may have more products than the grid has planes.
+        let planes = grid_planes();
+        let mut product = *gemm;
+        loop {
+            // SAFETY: the caller's guarantee, for each product of the batch.
+            unsafe { Self::product(&product) };
+            let next = product.z + planes;
+            if next >= gemm.batch {
+                break;
+            }
+            product = Gemm { z: next, ..product.at_batch(planes) };
+        }
+    }
+}
+
+impl<E: Packed, const MT: usize> Gemv<E, MT> {
+    /// One product of the batch.
+    #[inline(always)]
+    unsafe fn product(gemm: &Gemm<E>) {
+        let (warp, lane) = (warp_idx(), lane_idx());
+        let n = block_col() * WARPS as u32 + warp;
+        let row0 = block_row() * MT as u32;
+        // The whole warp leaves together: the exchanges below need every lane.
+        if n >= gemm.n {
+            return;
+        }
+        let w = gemm.stored_b(true).window(n, 0); // row n of W: K elements
+        let x = gemm.a().window(row0, 0); // MT rows of x (fewer at the bottom)
+        let per = E::PER_VEC as u32;
+        let vectors = gemm.lda % per == 0 && gemm.ldb % per == 0 && gemm.a as usize % 16 == 0 && gemm.b as usize % 16 == 0;
+        let mut acc = [0.0f32; MT];
+        let mut k0 = lane * per;
+        // Every index into `acc` and the vectors is a constant after unrolling (else they would
+        // go to local memory).
+        while k0 < gemm.k {
+            if vectors && k0 + per <= gemm.k {
+                // SAFETY: k0..k0 + PER_VEC lies inside row n of W and every row of x; 16-byte aligned.
+                let wv = E::widen16(unsafe { ld_global_v4(w.ptr(0, k0) as *const f32) });
+                unroll!(MT, |m| {
+                    if x.contains(m as u32, k0) {
+                        // SAFETY: as above, for row m of x.
+                        let xv = E::widen16(unsafe { ld_global_v4(x.ptr(m as u32, k0) as *const f32) });
+                        unroll!(E::PER_VEC, |j| {
+                            acc[m] = fma(xv[j], wv[j], acc[m]);
+                        });
+                    }
+                });
+            } else {
+                unroll!(E::PER_VEC, |j| {
+                    let k = k0 + j as u32;
+                    if k < gemm.k {
+                        // SAFETY: k < K: inside row n of W.
+                        let wk = unsafe { w.get(0, k) }.widen();
+                        unroll!(MT, |m| {
+                            if x.contains(m as u32, k) {
+                                // SAFETY: contains.
+                                acc[m] = fma(unsafe { x.get(m as u32, k) }.widen(), wk, acc[m]);
+                            }
+                        });
+                    }
+                });
+            }
+            k0 += 32 * per;
+        }
+        unroll!(MT, |m| {
+            let mut v = acc[m];
+            v += shfl_xor::<16>(v);
+            v += shfl_xor::<8>(v);
+            v += shfl_xor::<4>(v);
+            v += shfl_xor::<2>(v);
+            v += shfl_xor::<1>(v);
+            acc[m] = v;
+        });
+        if lane == 0 {
+            let c = gemm.c().window(row0, n);
+            unroll!(MT, |m| { c.store(m as u32, 0, acc[m]); });
+        }
+    }
+}
+
+entries! {
+    elem = f32;
+    sgemm_00_gemv_1x8x128_nt => Gemv<f32, 1>,
+    sgemm_00_gemv_4x8x128_nt => Gemv<f32, 4>,
+    sgemm_00_gemv_16x8x128_nt => Gemv<f32, 16>,
+}
+
+/// The bf16 instantiations.
+pub mod bf16 {
+    use super::Gemv;
+    use crate::spec::Bf16;
+
+    entries! {
+        elem = Bf16;
+        bgemm_00_gemv_1x8x256_nt => Gemv<Bf16, 1>,
+        bgemm_00_gemv_4x8x256_nt => Gemv<Bf16, 4>,
+        bgemm_00_gemv_16x8x256_nt => Gemv<Bf16, 16>,
+    }
+}
+
+/// The f16 instantiations.
+pub mod f16 {
+    use super::Gemv;
+    use crate::spec::F16;
+
+    entries! {
+        elem = F16;
+        hgemm_00_gemv_1x8x256_nt => Gemv<F16, 1>,
+        hgemm_00_gemv_4x8x256_nt => Gemv<F16, 4>,
+        hgemm_00_gemv_16x8x256_nt => Gemv<F16, 16>,
+    }
+}
