@@ -133,7 +133,7 @@ if [[ $mode == profile ]]; then
 fi
 
 note "status $status"
-# The device tool returns few files: pack every log except the summary into one archive.
+# A remote run may return only a few files: pack every log except the summary into one archive.
 archive=$(mktemp -u /tmp/rgemm-logs.XXXXXX.tgz)
 (cd "$logs" && tar czf "$archive" --exclude summary.txt --exclude 'rgemm-logs*.tgz' . 2>/dev/null && find . -mindepth 1 ! -name summary.txt ! -name 'rgemm-logs*.tgz' -delete && mv "$archive" "rgemm-logs-$mode.tgz") || true
 exit $status
