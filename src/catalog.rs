@@ -15,9 +15,9 @@ pub const MAX_GRID_Z: u64 = 65_535;
 pub const MAX_GRID_X: u64 = i32::MAX as u64;
 
 /// Why a kernel configuration could never run correctly on Hopper, if it could not: the limits of
-/// the hardware, and the invariants the register-tiled fp32 rungs (4–11) rely on. The kernels
-/// assert the same at compile time; this is the host's copy, so that any shape (a proposed one,
-/// a fuzzed one) can be judged without compiling it.
+/// the hardware, and the kernel's own tile rules ([`TileRules::check`], the same `const fn` its
+/// compile-time assert calls), so that any shape (a proposed one, a fuzzed one) can be judged
+/// without compiling it.
 pub fn shape_error(s: &KernelSpec) -> Option<String> {
     let t = &s.tile;
     if s.threads == 0 || s.threads > MAX_THREADS_PER_BLOCK || s.threads % 32 != 0 {
@@ -253,11 +253,9 @@ impl Kernel {
 
 /// The best configuration of each rung, fastest rung first: what `best` and `rgemm bench` use.
 ///
-/// Measured at M = N = K = 4096 on an NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-22, every
-/// configuration timed in one run ([log](../docs/perf/2026-11-22-h100.md)): rungs 9 and 10 from
-/// runs 17–19 of that log, rung 11's `_wa` from runs 6 and 15, rung 12's `_fp` from run 13, rung 14
-/// from runs 13–25 (the higher median at 8192³; see the rung-14 chapter); the f16 entries rank
-/// like bf16 (run 20).
+/// The order comes from a tuning run at M = N = K = 4096 (rung 14 ranked by its median at 8192³,
+/// where its kernels vary most; the f16 entries rank like bf16); the runs and their numbers are in
+/// `docs/perf/` and the book's chapter `book/src/numbers.md`.
 /// `rgemm tune` prints a replacement for this table from a fresh
 /// run.
 ///

@@ -315,6 +315,8 @@ fn main() -> ExitCode {
     // `rgemm list | head`: a closed pipe ends the process quietly, as for other command-line
     // tools, instead of failing the next write.
     #[cfg(unix)]
+    // SAFETY: restoring the default action of SIGPIPE, before any thread is started, touches no
+    // Rust state.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }

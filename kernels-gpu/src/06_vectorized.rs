@@ -17,12 +17,10 @@
 //! Each thread still reads its `TM` values of A one float at a time: they lie in a column of the
 //! row-major A tile. The next rung stores A transposed to fix that.
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
-//! TFLOP/s in the same run): 31.95 TFLOP/s (61.8% of cuBLAS) with 64×64×16 and 4×4 per thread, 1.2×
-//! rung 5: a quarter of the load and store instructions on the global side and for B. The floors at
-//! this size: arithmetic, 137.4 GFLOP at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read
-//! and C written once (201 MB) at about 3 TB/s, 0.07 ms. GEMM at this size is bound by arithmetic,
-//! and the ladder is measured against that floor.
+//! Cost: a quarter of the load and store instructions on the global side and for B; A's scalar
+//! reads remain.
+//!
+//! Measured speed and what limits it at each size: `book/src/rung-06-vectorized.md` and `docs/perf/`.
 
 use crate::prelude::*;
 
@@ -95,6 +93,8 @@ impl RowMajorCopy {
     pub(crate) fn store(&self, t: usize, s: &Staging, dst: &SmemTile) {
         for i in 0..self.vecs() {
             let (r, c) = self.coords(t, i);
+            // SAFETY: `coords` stays inside `dst`'s `rows × stride`, at a multiple of 4 floats
+            // (16-byte aligned).
             unsafe { st_shared_v4(dst.ptr(r, c), s[i]) }
         }
     }
@@ -112,6 +112,8 @@ pub(crate) fn fetch_float4s(src: &Matrix<f32>, fast: bool, count: usize, coords:
         let (r, c) = coords(i);
         s[i] = if fast {
             // Inside and aligned: checked by the caller for the whole slice.
+            // SAFETY: `fast`: the caller checked the whole slice lies inside `src` with
+            // 16-byte-aligned rows.
             unsafe { ld_global_v4(src.ptr(r as u32, c as u32)) }
         } else {
             src.get4_or_zero(r as u32, c as u32)
@@ -129,6 +131,7 @@ pub(crate) fn fetch_float4s(src: &Matrix<f32>, fast: bool, count: usize, coords:
 pub(crate) fn store4(c: &Output, row: u32, col: u32, acc: [f32; 4]) {
     if c.holds4(row, col) {
         let p = c.ptr(row, col);
+        // SAFETY: `holds4`: all four elements lie inside C and `p` is 16-byte aligned.
         unsafe { st_global_v4(p, c.blend4(acc, || ld_global_v4(p))) }
     } else {
         for e in 0..4 {
@@ -189,7 +192,9 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
 
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
+        // SAFETY: the spec's shared-memory size holds this tile at the block's dynamic shared base.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BM, BK) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let b_tile = unsafe { SmemTile::new(a_tile.end(), BK, BN) };
 
         let t = thread_idx() as usize;
@@ -214,6 +219,8 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
                     a_col[i] = a_tile.get(ty * TM + i, kk);
                 }
                 for q in 0..TN / 4 {
+                    // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+                    // 16-byte-aligned float4.
                     let v = unsafe { ld_shared_v4(b_tile.ptr(kk, tx * TN + 4 * q)) };
                     b_row[4 * q..4 * q + 4].copy_from_slice(&v);
                 }

@@ -21,12 +21,10 @@
 //! row, would avoid the wasted floats but costs an address computation on every read in the inner
 //! loop; the pad costs `4·BK` floats of shared memory and nothing else.)
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
-//! TFLOP/s in the same run): 35.36 TFLOP/s (68.4% of cuBLAS) with 64×128×8 and 8×8 per thread, 1.1×
-//! rung 6: float4 reads of A too, and no bank conflicts on the transposed stores. The floors at
-//! this size: arithmetic, 137.4 GFLOP at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read
-//! and C written once (201 MB) at about 3 TB/s, 0.07 ms. GEMM at this size is bound by arithmetic,
-//! and the ladder is measured against that floor.
+//! Cost: float4 reads of A too, and no bank conflicts on the transposed stores; every K-step still
+//! has two barriers and copy latency the block waits through.
+//!
+//! Measured speed and what limits it at each size: `book/src/rung-07-transposed-a.md` and `docs/perf/`.
 
 use crate::prelude::*;
 use crate::vectorized::{store_thread_tile, Staging};
@@ -140,7 +138,9 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
 
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
+        // SAFETY: the spec's shared-memory size holds this tile at the block's dynamic shared base.
         let at_tile = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let b_tile = unsafe { SmemTile::new(at_tile.end(), BK, BN) };
 
         let t = thread_idx() as usize;
@@ -162,10 +162,14 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
                 let mut a_col = [0.0f32; TM];
                 let mut b_row = [0.0f32; TN];
                 for q in 0..TM / 4 {
+                    // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+                    // 16-byte-aligned float4.
                     let v = unsafe { ld_shared_v4(at_tile.ptr(kk, ty * TM + 4 * q)) };
                     a_col[4 * q..4 * q + 4].copy_from_slice(&v);
                 }
                 for q in 0..TN / 4 {
+                    // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+                    // 16-byte-aligned float4.
                     let v = unsafe { ld_shared_v4(b_tile.ptr(kk, tx * TN + 4 * q)) };
                     b_row[4 * q..4 * q + 4].copy_from_slice(&v);
                 }

@@ -38,12 +38,10 @@
 //! every shared address is a constant offset and ptxas can schedule loads of step `kk + 1` among
 //! the FMAs of step `kk`.
 //!
-//! Tried and dropped (H100, 2026-11-22, 4096³, same run, cuBLAS 51.67 TFLOP/s): double-buffering
-//! the operands across slices by hand (step `kk + 1` read before step `kk` computes, the barrier
-//! and the next slice's first reads placed before the slice's last step) lowered 128×128×8 from
-//! 41.51 to 39.29 TFLOP/s (128 registers) and 64×128×8 from 40.70 to 34.25: ptxas already
-//! schedules the reads within a slice, and holding the last step's FMAs behind the barrier only
-//! delays them.
+//! Tried and dropped: double-buffering the operands across slices by hand (step `kk + 1` read
+//! before step `kk` computes, the barrier and the next slice's first reads placed before the
+//! slice's last step) was slower and took more registers: ptxas already schedules the reads
+//! within a slice, and holding the last step's FMAs behind the barrier only delays them.
 //!
 //! The checked loop carries the edge handling through every slice: the decision between vector and
 //! zero-filled scalar copies, the predicates and 64-bit offsets of the scalar path, and the branch
@@ -62,20 +60,16 @@
 //! `MIDSTORE` (tag `_midstore`) is the same with the prefetched slice written to shared memory
 //! after the first half of the current slice's steps instead of after all of them.
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, 4096³, `rgemm bench`, cuBLAS SGEMM 51.69 TFLOP/s in
-//! the same run): 41.43 TFLOP/s (80.2% of cuBLAS) for 128×128×8 with 64×32 warp tiles, ×1.15 rung
-//! 8. With B's reads conflict-free and two blocks per SM, the kernel is at 62% of the 2.05 ms
-//! arithmetic floor's rate (66.9 TFLOP/s); what remains is instruction issue: every 64 FMAs of a
-//! step share the scheduler with 4 shared loads, address arithmetic and the copy of the next slice
-//! through registers, which rungs 10 and 11 take off the computing threads.
+//! Cost: with B's reads conflict-free and two blocks per SM, what remains is instruction issue:
+//! every 64 FMAs of a step share the scheduler with 4 shared loads, address arithmetic and the
+//! copy of the next slice through registers, which rungs 10 and 11 take off the computing
+//! threads. The interior loop removes most of the edge handling from that issue stream;
+//! `_midstore` makes the second half of a slice's steps wait for the global loads. Also tried and
+//! dropped: BK = 16 or 32 slices computed in parts, each part prefetching its share of the next
+//! slice (slower; the 16-deep one spilled under the driver's compiler).
 //!
-//! With the interior loop (same H100, runs 17 and 20 of `docs/perf/2026-11-22-h100.md`, cuBLAS in
-//! the same runs): 128×128×8 `_interior` 45.66–45.73 TFLOP/s = 88.4% of cuBLAS, ×1.11 the
-//! checked loop (41.11 = 79.6% in run 17), ×1.27 rung 8. `_midstore` 42.96 (83.1%): writing the
-//! prefetched slice halfway makes the second half of the steps wait for the global loads.
-//! 64×128×8 `_interior` (4 blocks of 4 warps per SM) 40.60 (78.6%). Tried before and dropped:
-//! BK = 16 or 32 slices computed in parts, each part prefetching its share of the next slice
-//! (78.3% and 69.5%; the 16-deep one spilled under the driver's compiler).
+//! Measured speed and what limits it at each size: `book/src/rung-09-warptile.md`,
+//! `book/src/warptiling.md` and `docs/perf/`.
 
 use crate::prelude::*;
 use crate::transposed_a::TransposedCopy;
@@ -183,10 +177,14 @@ impl<
                 let mut a_col = [0.0f32; TM];
                 let mut b_row = [0.0f32; TN];
                 for mi in 0..TM / 4 {
+                    // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+                    // 16-byte-aligned float4.
                     let v = unsafe { ld_shared_v4(at.ptr(kk, m0 + mi * Self::SUB_M)) };
                     a_col[4 * mi..4 * mi + 4].copy_from_slice(&v);
                 }
                 for ni in 0..TN / 4 {
+                    // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+                    // 16-byte-aligned float4.
                     let v = unsafe { ld_shared_v4(b.ptr(kk, n0 + ni * Self::SUB_N)) };
                     b_row[4 * ni..4 * ni + 4].copy_from_slice(&v);
                 }
@@ -219,9 +217,13 @@ impl<
     /// The two stages in dynamic shared memory: transposed A and B tiles of each.
     #[inline(always)]
     fn stages() -> (SmemTile, SmemTile, SmemTile, SmemTile) {
+        // SAFETY: the spec's shared-memory size holds this tile at the block's dynamic shared base.
         let at0 = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let b0 = unsafe { SmemTile::new(at0.end(), BK, BN) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let at1 = unsafe { SmemTile::new(b0.end(), BK, TransposedCopy::stride(BM)) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let b1 = unsafe { SmemTile::new(at1.end(), BK, BN) };
         (at0, b0, at1, b1)
     }
@@ -340,6 +342,7 @@ impl<
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
         if LOOP != CHECKED {
+            // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
             unsafe { Self::run_split(gemm) };
             return;
         }

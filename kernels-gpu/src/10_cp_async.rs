@@ -33,10 +33,8 @@
 //!   multiply-add as the transposed tile, but 4·TM floats of A are live at once (see
 //!   `warp_compute.rs`). This is the layout the TMA engine of rung 11 must use anyway.
 //!
-//! Measured (run 5 of `docs/perf/2026-11-22-h100.md`, H100 80GB HBM3, 2026-11-22, 4096³, same run
-//! as cuBLAS 51.67 TFLOP/s and rung 9's best then, 41.51): `_at` 128×128×8 with 2 stages 41.44,
-//! 3 or 4 stages 42.85 (82.9%); `_sw` 37.05 (BK 8) to 39.40 (BK 32): the swizzled layout's extra
-//! live registers (about 200, one block per SM) cost more than its 16-byte copies save.
+//! The two trade copy instructions against registers: `_sw`'s extra live registers (one block
+//! per SM) cost more than its 16-byte copies save, so `_at` is the configuration that matters.
 //!
 //! **Tails.** Every M, N, K ≥ 1 works, with no scalar path in the main loop: a 16-byte chunk that
 //! hangs over the edge of A or B is copied with the zero-fill form
@@ -51,17 +49,14 @@
 //!
 //! **Interior blocks** (as in rung 9's `_interior` loop): a block whose tiles of A and B lie
 //! wholly inside the matrices, with K a multiple of BK and aligned rows, issues plain `cp.async`
-//! copies, no sizes or edge checks; other blocks keep the zero-filling copies. Same H100, runs
-//! 18–20 of `docs/perf/2026-11-22-h100.md`: `_at` 128×128×8 with 4 stages 45.85–45.93 TFLOP/s =
-//! 88.7–88.8% of cuBLAS (from 82.9%), 3 stages 87.5–87.6%, against rung 9's best 88.3–88.4% in
-//! the same runs: once neither pays for edge checks, the asynchronous copies gain little over
-//! rung 9's copy through registers at this tile shape, because both still meet at one block
-//! barrier per slice. Tried and dropped (run 19): BK = 16 with the transposed A (128 registers),
-//! 83.4–83.5%.
+//! copies, no sizes or edge checks; other blocks keep the zero-filling copies. Once neither pays
+//! for edge checks, the asynchronous copies gain little over rung 9's copy through registers at
+//! this tile shape, because both still meet at one block barrier per slice. Tried and dropped:
+//! BK = 16 with the transposed A (128 registers), and rung 9's hand-written fragment
+//! double-buffering across the slice barrier (see `09_warptile.rs`); both were slower.
 //!
-//! Tried and dropped (H100, 2026-11-22, 4096³, same run, cuBLAS 51.67): rung 9's hand-written
-//! fragment double-buffering across the slice barrier (see `09_warptile.rs`) on `_at` 128×128×8:
-//! 2/3/4 stages 38.52/40.64/40.49 TFLOP/s against 41.44/42.85/42.82 without it.
+//! Measured speed and what limits it at each size: `book/src/rung-10-cp-async.md`,
+//! `book/src/cp-async.md` and `docs/perf/`.
 
 use crate::prelude::*;
 use crate::warp_compute::*;
@@ -216,14 +211,20 @@ impl<
             cp_async_commit_group();
             // ANCHOR_END: pipeline
 
+            // SAFETY: the spec's shared-memory size holds every stage; this tile lies inside stage
+            // `read_stage`'s buffer.
             let b_tile = unsafe { SmemTile::new(smem.wrapping_add(b_offset(read_stage)) as *mut f32, BK, BN) };
             let a_ptr = smem.wrapping_add(a_offset(read_stage));
             for chunk in 0..BK / Self::UNROLL {
                 for g in 0..Self::UNROLL / 4 {
                     let k = chunk * Self::UNROLL + 4 * g;
                     let a_vals = if SWIZZLED {
+                        // SAFETY: the caller's guarantee for `gemm` and this block's shared
+                        // memory, passed on.
                         unsafe { reader.load(a_ptr, k / 4) }
                     } else {
+                        // SAFETY: the spec's shared-memory size holds every stage; this tile lies
+                        // inside the current stage's buffer.
                         let at = unsafe { SmemTile::new(a_ptr as *mut f32, BK, Self::AT_STRIDE) };
                         transposed_four::<TM>(&at, k, &place)
                     };
@@ -269,11 +270,15 @@ pub(crate) fn copy_chunks(
         if vec {
             let inside = if row < src.rows { src.cols.saturating_sub(col).min(4) } else { 0 };
             let from = if inside > 0 { src.ptr(row, col) } else { src.ptr(0, 0) };
+            // SAFETY: the destination lies in the stage's tile; the source is inside the matrix,
+            // or the size read is 0.
             unsafe { cp_async_cg_16_zfill(dst, from, 4 * inside) };
         } else {
             for e in 0..4u32 {
                 let inside = src.contains(row, col + e);
                 let from = if inside { src.ptr(row, col + e) } else { src.ptr(0, 0) };
+                // SAFETY: the destination lies in the stage's tile; the source is inside the
+                // matrix, or the size read is 0.
                 unsafe { cp_async_ca_4_zfill(dst + 4 * e, from, if inside { 4 } else { 0 }) };
             }
         }
@@ -288,6 +293,8 @@ fn copy_chunks_inside(base: u32, src: &Matrix<f32>, rows: usize, cols: usize, th
     for i in 0..rows * per_row / threads {
         let id = t + i * threads;
         let (r, c) = (id / per_row, id % per_row);
+        // SAFETY: interior block: the source chunk lies inside the matrix and the destination in
+        // the stage's tile.
         unsafe { cp_async_cg_16(base + offset(r, c), src.ptr(r as u32, 4 * c as u32)) };
     }
 }
@@ -298,6 +305,8 @@ fn copy_transposed_inside(base: u32, src: &Matrix<f32>, bm: usize, bk: usize, st
     for i in 0..bm * bk / threads {
         let e = t + i * threads;
         let (m, k) = ((e / bk) as u32, (e % bk) as u32);
+        // SAFETY: interior block: the source chunk lies inside the matrix and the destination in
+        // the stage's tile.
         unsafe { cp_async_ca_4(base + 4 * (k * stride as u32 + m), src.ptr(m, k)) };
     }
 }
@@ -315,6 +324,8 @@ fn copy_transposed(base: u32, src: &Matrix<f32>, bm: usize, bk: usize, stride: u
         let inside = src.contains(m, k);
         let from = if inside { src.ptr(m, k) } else { src.ptr(0, 0) };
         let dst = base + 4 * (k * stride as u32 + m);
+        // SAFETY: the destination lies in the stage's tile; the source is inside the matrix, or
+        // the size read is 0.
         unsafe { cp_async_ca_4_zfill(dst, from, if inside { 4 } else { 0 }) };
     }
 }

@@ -42,11 +42,9 @@
 //! are aligned only when K % 8 == 0, rows of B when N % 8 == 0. Otherwise that operand is loaded
 //! element by element through registers (slower, but correct).
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, bf16, `rgemm bench`, `cublasGemmEx` in the same
-//! run): 128×256×32 with 64×64 warp tiles and 4 stages 272.9 TFLOP/s at 4096³ (36.0% of cuBLAS's
-//! 757.3) and 284.5 at 8192³ (36.2%). The floor here is the tensor cores' 1070 TFLOP/s dense bf16
-//! peak (132 SMs × 4096 flops per clock × 1.98 GHz); `mma.sync` is Ampere's instruction, issued per
-//! warp from registers that `ldmatrix` must fill, and the next rung replaces both.
+//! Cost: the floor here is the tensor cores' dense 16-bit peak; `mma.sync` is Ampere's
+//! instruction, issued per warp from registers that `ldmatrix` must fill, and the next rung
+//! replaces both.
 //!
 //! **Hiding the latencies** (`_fp`, [`MmaSyncPipelined`]). In the kernel above every K-tile starts
 //! with a barrier, then the copies of a later tile (a few dozen instructions of edge checks each),
@@ -71,13 +69,11 @@
 //! - offer BK = 64 (half the barriers per flop), block tiles of 256×128, and 128×128 with four
 //!   64×64 warps at two blocks per SM (whose barriers then need not line up).
 //!
-//! Measured (same H100, 2026-11-22, runs 13–20 of `docs/perf/2026-11-22-h100.md`, cuBLAS in the
-//! same runs): the `_fp` kernels ran ×1.43–1.45 the plain pipeline of the same tile (run 13).
-//! 128×128×64 at two blocks per SM: 56.4–56.7% of cuBLAS at 4096³ and 51.3–54.6% at 8192³ (f16:
-//! 57.2–57.4% and 52.0–54.5%);
-//! 128×256×32 with 4 stages: 51.5% at 4096³ and 55.8–56.1% at 8192³; 128×256×64: 51.9% and 52.0%.
-//! Before: 36.0% and 36.2%. The profile of the plain kernel (run 11) had the warps mostly in
-//! "wait" (fixed-latency dependencies) and at the barrier with 31% of issue slots used.
+//! Why: a profile of the plain kernel has the warps mostly waiting on fixed-latency dependencies
+//! and at the barrier, with few issue slots used; the `_fp` kernels cover both.
+//!
+//! Measured speed and what limits it at each size: `book/src/rung-12-mma-sync.md`,
+//! `book/src/ldmatrix.md`, `book/src/mma-fragments.md` and `docs/perf/`.
 
 use crate::prelude::*;
 use core::marker::PhantomData;
@@ -139,6 +135,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
 
     #[inline(always)]
     unsafe fn run(gemm: &Gemm<E>) {
+        // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
         let acc = unsafe { Self::accumulate(gemm) };
         Self::store(gemm, &acc);
     }
@@ -173,6 +170,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
         // Issue the copies of K-tile `kt` into buffer `stage`.
         let load = |kt: u32, stage: usize| {
             let (a_tile, b_tile) = Self::tiles(stage);
+            // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
             unsafe { loader.load(a_tile, b_tile, kt * BK as u32, BM, BN, BK) };
         };
 
@@ -208,10 +206,14 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
                 let (r16, c8) = (lane % 16, lane / 16 * 8);
                 let mut af = [[0u32; 4]; MT];
                 for (mt, f) in af.iter_mut().enumerate() {
+                    // SAFETY: each lane's address is a 16-byte row inside the stage's tile, which
+                    // the wait above made complete.
                     *f = unsafe { ldmatrix_x4(smem_addr + a_tile.chunk(wm0 + (mt * 16) as u32 + r16, k + c8)) };
                 }
                 let mut bf = [[0u32; 2]; NT];
                 for np in 0..NT / 2 {
+                    // SAFETY: each lane's address is a 16-byte row inside the stage's tile, which
+                    // the wait above made complete.
                     let r = unsafe { ldmatrix_x4_trans(smem_addr + b_tile.chunk(k + r16, wn0 + (np * 16) as u32 + c8)) };
                     bf[2 * np] = [r[0], r[1]];
                     bf[2 * np + 1] = [r[2], r[3]];
@@ -285,9 +287,13 @@ impl<const MT: usize, const NT: usize> StepFragments<MT, NT> {
     unsafe fn load(stage_addr: u32, a_tile: SwizzledTile, b_tile: SwizzledTile, lane: LaneChunks, k: u32) -> Self {
         let mut f = Self::EMPTY;
         for mt in 0..MT {
+            // SAFETY: each lane's address is a 16-byte row inside the stage's tile, which the wait
+            // above made complete.
             f.a[mt] = unsafe { ldmatrix_x4(a_tile.moved(stage_addr, lane.a, (mt * 16) as u32, k)) };
         }
         for np in 0..NT / 2 {
+            // SAFETY: each lane's address is a 16-byte row inside the stage's tile, which the wait
+            // above made complete.
             let r = unsafe { ldmatrix_x4_trans(b_tile.moved(stage_addr, lane.b, k, (np * 16) as u32)) };
             f.b[2 * np] = [r[0], r[1]];
             f.b[2 * np + 1] = [r[2], r[3]];
@@ -328,6 +334,8 @@ unsafe fn copy_interior_tile<E: HalfElem>(smem_addr: u32, tile: SwizzledTile, sr
     let (first_dst, first_src) = (tile.chunk(r0, c), src.window(r0, c));
     for i in 0..rows * chunks_per_row / threads {
         let r = i as u32 * dr;
+        // SAFETY: interior block: the source chunk lies inside the matrix and the destination in
+        // the stage's tile.
         unsafe { cp_async_cg_16(tile.moved(smem_addr, first_dst, r, 0), first_src.ptr(r, 0)) };
     }
 }
@@ -405,6 +413,8 @@ impl<
         let load = |kt: u32, stage: usize| {
             let (a_tile, b_tile) = Self::tiles(stage);
             let k0 = kt * BK as u32;
+            // SAFETY: interior block: every chunk of both tiles lies inside A and B with
+            // 16-byte-aligned rows.
             unsafe {
                 copy_interior_tile(smem_addr, a_tile, a.window(0, k0), BM, BK, tid, Self::THREADS);
                 copy_interior_tile(smem_addr, b_tile, b.window(k0, 0), BK, BN, tid, Self::THREADS);
@@ -416,6 +426,7 @@ impl<
         let lane_chunks = LaneChunks { a: a_tile0.chunk(wm0 + r16, c8), b: b_tile0.chunk(r16, wn0 + c8) };
         let fragments = |stage: usize, step: usize| {
             let stage_addr = smem_addr + (stage * Self::STAGE_BYTES) as u32;
+            // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
             unsafe { StepFragments::<MT, NT>::load(stage_addr, a_tile0, b_tile0, lane_chunks, (step * 16) as u32) }
         };
         let next = |stage: usize| if stage + 1 == STAGES { 0 } else { stage + 1 };
@@ -510,8 +521,10 @@ impl<
         // (and registers to address them) for BK = 64, in at most half of this kernel's shared
         // memory.
         let acc = if interior {
+            // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
             unsafe { Self::accumulate_interior(gemm) }
         } else {
+            // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
             unsafe { Basic::<E, BM, BN, 32, MT, NT, STAGES>::accumulate(gemm) }
         };
         Basic::<E, BM, BN, BK, MT, NT, STAGES>::store(gemm, &acc);
@@ -548,6 +561,7 @@ impl<E: HalfElem> TileLoader<E> {
     /// As for [`copy_tile`]; `k0` < K.
     #[inline(always)]
     pub unsafe fn load(&self, a_tile: SwizzledTile, b_tile: SwizzledTile, k0: u32, bm: usize, bn: usize, bk: usize) {
+        // SAFETY: the caller's guarantee (`# Safety` above), passed on for both tiles.
         unsafe {
             copy_tile(self.smem, self.smem_addr, a_tile, self.a.window(0, k0), bm, bk, self.a_vec, self.tid, self.threads);
             copy_tile(self.smem, self.smem_addr, b_tile, self.b.window(k0, 0), bk, bn, self.b_vec, self.tid, self.threads);
@@ -590,11 +604,16 @@ pub(crate) unsafe fn copy_tile<E: HalfElem>(
         if vec {
             let valid = if r < src.rows { src.cols.saturating_sub(c).min(8) } else { 0 };
             let from = if valid > 0 { src.ptr(r, c) } else { src.ptr(0, 0) };
+            // SAFETY: the destination lies in the stage's tile; the source is inside the matrix,
+            // or the size read is 0.
             unsafe { cp_async_cg_16_zfill(smem_addr + offset, from, valid * 2) };
         } else {
             let to = smem.wrapping_add(offset as usize) as *mut u16;
             for e in 0..8 {
+                // SAFETY: read only inside the matrix (checked on the same line).
                 let v = if src.contains(r, c + e) { unsafe { src.get(r, c + e) }.bits() } else { 0 };
+                // SAFETY: `to` is this thread's chunk of the stage's tile; `e` < the chunk's 8
+                // halves.
                 unsafe { store(to.add(e as usize), v) };
             }
         }

@@ -78,25 +78,20 @@
 //! are done with it, so `empty[s]` counts the consumer warps of the cluster, and each consumer
 //! warp arrives on both blocks' barriers (`mapa` + `mbarrier.arrive.shared::cluster`).
 //!
-//! **Measured** (H100 80GB HBM3, 2026-11-22, bf16, L2 flushed, cuBLAS in the same run; see
-//! `docs/perf/2026-11-22-h100-rung14.md`): `128x256x64_s4` 594 TFLOP/s = 78.7% of cuBLAS at
-//! 4096³ and 690 = 88.1% at 8192³, against 419 / 475 for rung 13's best: taking the copies off
-//! the multiplying warps bought 42–45%. The persistent launch gave +0.9% at 4096³ and varied
-//! between −10% and −1% at 8192³; `_c2` gave −3% / −13% for 128×256 tiles and +1% / +4% for
-//! 128×128 tiles. With `.release.cluster` on the cluster arrivals the `_c2` kernels ran at half
-//! speed (283 at 4096³). The catalog therefore keeps no cluster configuration (the kernel supports
-//! `CLUSTER = 2`; no entry instantiates it); the CPU emulator runs clusters of one block only.
+//! **Cost.** Taking the copies off the multiplying warps is the large step over rung 13. With
+//! the copies gone, the epilogue is the per-tile cost: a block runs `K / 64` K-tiles and then
+//! stores, and the consumers cannot multiply while they store, so at smaller K the store's fixed
+//! cost weighs more. Pair and TMA stores cut it; the persistent launch hides part of it (its
+//! consumers start the next tile while the last TMA stores drain). Clusters of two, which halve
+//! B's L2 reads, stayed slower than single blocks with the same epilogue; with
+//! `.release.cluster` on the cluster arrivals they ran at half speed (see
+//! `device::cluster::mbarrier_arrive_cluster`). The catalog therefore keeps no cluster
+//! configuration (the kernel supports `CLUSTER = 2`; no entry instantiates it); the CPU emulator
+//! runs clusters of one block only. At large sizes these kernels vary from process to process
+//! far more than cuBLAS does (`book/src/variance.md`).
 //!
-//! **The epilogue was the per-tile cost** (runs 13–16 of `docs/perf/2026-11-22-h100.md`, same
-//! H100, cuBLAS in the same runs). At 4096³ a block runs 64 K-tiles, at 8192³ 128, and the
-//! scalar-store kernel lost twice as much to fixed per-tile work at the smaller size (78% of
-//! cuBLAS against 88%). Pair stores alone: 93.4–94.1% at 4096³; TMA stores 95.1–97.1%; TMA
-//! stores with the persistent launch, whose consumers start the next tile while the last slices
-//! drain, 97.9–99.3%; pair stores with the persistent launch 95.3–95.9%. At 8192³ these kernels
-//! vary from process to process far more than cuBLAS does (cuBLAS within 1%): `_persistent_pairs`
-//! (`best-bf16`) measured 86.0–98.8% over 18 processes of runs 13–25 (median 97.05%),
-//! `_persistent_tmast` 82.2–99.1% over 11 (median 94.8%; it leads at 4096³ in every run), `_pairs`
-//! 84.7–98.3%. f16, `_persistent_pairs` (run 20): 95.6% at 4096³, 96.3% at 8192³. Clusters of two with pair or TMA stores stayed slower (82–88% at 8192³).
+//! Measured speed and what limits it at each size: `book/src/rung-14-wgmma-tma.md` and
+//! `docs/perf/`.
 //!
 //! **Layouts (`L`: `Nn`, `Nt`, `Tn`, `Tt`).** wgmma reads each operand from shared memory in
 //! one of two arrangements, told apart by a transpose bit in the instruction: *K-major* (each
@@ -220,6 +215,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
     /// K×M, B is N-major when stored K×N.
     #[inline(always)]
     unsafe fn wgmma(acc: &mut [f32; 128], desc_a: u64, desc_b: u64) {
+        // SAFETY: the caller's guarantee: the descriptors point at a full stage, and all 128
+        // threads of the warpgroup issue it.
         unsafe {
             match (Self::A_T, Self::B_T) {
                 (false, false) => wgmma_m64k16::<E, BN, 0, 1>(acc, desc_a, desc_b, true),
@@ -235,9 +232,13 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
     #[inline(always)]
     unsafe fn release(bar: u32) {
         if CLUSTER == 1 {
+            // SAFETY: the stage barriers were initialised by one thread and published by the block
+            // barrier before the loop.
             unsafe { mbarrier_arrive(bar) };
         } else {
             for r in 0..CLUSTER {
+                // SAFETY: the stage barriers were initialised by one thread and published by the
+                // block barrier before the loop.
                 unsafe { mbarrier_arrive_cluster(map_shared_rank(bar, r)) };
             }
         }
@@ -303,12 +304,15 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
             let col = (j % slice_groups * 8) as u32 + c;
             for h in 0..2 {
                 let p = smem.wrapping_add(buffer.at(r + 8 * h as u32, col) as usize) as *mut f32;
+                // SAFETY: inside this warpgroup's staging buffer, at an 8-byte-aligned pair.
                 unsafe { st_shared_v2(p, [alpha * acc[4 * j + 2 * h], alpha * acc[4 * j + 2 * h + 1]]) };
             }
             if j % slice_groups == slice_groups - 1 {
                 fence_proxy_async_shared();
                 named_barrier_sync::<128>(barrier);
                 if leader {
+                    // SAFETY: the buffer was written and fenced by this warpgroup (barrier above);
+                    // the map is the host's map of C.
                     unsafe { tma_store_3d(map_c, (col0 as usize + q * Self::C_SLICE) as i32, row0 as i32, z as i32, base + buffer.offset()) };
                     bulk_commit_group();
                 }
@@ -357,6 +361,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
 
         if tid == 0 {
             for s in 0..STAGES as u32 {
+                // SAFETY: thread 0 initialises each stage's barriers, in this block's shared
+                // memory, before any use.
                 unsafe {
                     mbarrier_init(full(s), 1);
                     // Every consumer warp of every block of the cluster releases the stage: the
@@ -365,6 +371,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                 }
             }
             fence_mbarrier_init();
+            // SAFETY: the maps are the host's tensor maps of A, B (and C), passed in `gemm`.
             unsafe {
                 tma_prefetch_map(map_a);
                 tma_prefetch_map(map_b);
@@ -411,6 +418,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                         let k0 = (kt * Self::BK as u32) as i32;
                         let stage = base + s * Self::STAGE_BYTES as u32;
                         let (za, zb) = (gemm.plane_a(z), gemm.plane_b(z));
+                        // SAFETY: the stage is refilled only after its `empty` wait; the boxes fit
+                        // its buffer and `full(s)` expects their bytes.
                         unsafe {
                             if round > 0 {
                                 // The consumers have released this stage's previous tile.
@@ -463,6 +472,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                 let mut acc = [0.0f32; 128];
                 for kt in 0..k_tiles {
                     let s = stage_of(it);
+                    // SAFETY: the stage barriers were initialised by one thread and published by
+                    // the block barrier before the loop.
                     unsafe { mbarrier_wait(full(s), round_of(it) & 1) };
                     let stage = base + s * Self::STAGE_BYTES as u32;
                     // This warpgroup's 64 rows of A: 64 K-major rows, or M-major panel `cw`.
@@ -472,12 +483,16 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                     for kk in 0..Self::BK / 16 {
                         let desc_a = Self::descriptor(a_part, kk, Self::A_T);
                         let desc_b = Self::descriptor(b_part, kk, !Self::B_T);
+                        // SAFETY: the descriptors point at the stage's swizzled tiles, complete
+                        // and fenced for the async proxy by the wait above.
                         unsafe { Self::wgmma(&mut acc, desc_a, desc_b) };
                     }
                     wgmma_commit_group();
                     // Tile kt-1's group is done: its stage can be refilled.
                     wgmma_wait_group::<1>();
                     if kt > 0 && lane == 0 {
+                        // SAFETY: `empty` barriers are initialised before the loop; this warp has
+                        // finished reading the stage.
                         unsafe { Self::release(empty(stage_of(it - 1))) };
                     }
                     it += 1;
@@ -485,6 +500,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                 wgmma_wait_group::<0>();
                 fence_operands::<BN>(&mut acc);
                 if k_tiles > 0 && lane == 0 {
+                    // SAFETY: `empty` barriers are initialised before the loop; this warp has
+                    // finished reading the stage.
                     unsafe { Self::release(empty(stage_of(it - 1))) };
                 }
                 // ANCHOR_END: consumer

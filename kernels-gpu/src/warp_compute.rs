@@ -175,6 +175,8 @@ impl<const TM: usize> SwizzledReader<TM> {
         let first = self.rows[0] ^ (16 * c as u32);
         for i in 0..TM {
             let offset = if self.alike_step > 0 { first + i as u32 * self.alike_step } else { self.rows[i] ^ (16 * c as u32) };
+            // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+            // 16-byte-aligned float4.
             a[i] = unsafe { ld_shared_v4(tile.wrapping_add(offset as usize) as *const f32) };
         }
         a
@@ -194,6 +196,8 @@ pub(crate) fn four_steps<const TM: usize, const TN: usize>(
     for u in 0..4 {
         let mut b_row = [0.0f32; TN];
         for q in 0..TN / 4 {
+            // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+            // 16-byte-aligned float4.
             let v = unsafe { ld_shared_v4(b.ptr(k + u, place.col4(q))) };
             b_row[4 * q..4 * q + 4].copy_from_slice(&v);
         }
@@ -211,6 +215,8 @@ pub(crate) fn transposed_four<const TM: usize>(at: &SmemTile, k: usize, place: &
     let mut a = [[0.0f32; 4]; TM];
     for u in 0..4 {
         for mi in 0..TM / 4 {
+            // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+            // 16-byte-aligned float4.
             let v = unsafe { ld_shared_v4(at.ptr(k + u, place.row(4 * mi))) };
             for e in 0..4 {
                 a[4 * mi + e][u] = v[e];

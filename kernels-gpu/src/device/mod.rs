@@ -57,5 +57,6 @@ pub use emulator::api::*;
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub fn trap() -> ! {
+    // SAFETY: `trap` ends the launch; it has no precondition.
     unsafe { core::arch::nvptx::trap() }
 }
