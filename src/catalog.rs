@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::problem::Problem;
-pub use kernels_gpu::spec::{Swizzle, TensorMaps};
+pub use kernels_gpu::spec::{Swizzle, TensorMaps, TileCopy, TileRules};
 pub use kernels_gpu::{Dtype, KernelSpec, Layout, Rung, Tile};
 
 /// Hopper's limits, checked before launch so that a bad configuration is a clear error.
@@ -29,47 +29,11 @@ pub fn shape_error(s: &KernelSpec) -> Option<String> {
     if [t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, t.stages].contains(&0) {
         return Some("a zero tile dimension".into());
     }
-    if s.dtype != Dtype::F32 || !(4..=11).contains(&s.rung.number) {
-        return None;
-    }
-    let rung = s.rung.number;
-    if t.bm % t.tm != 0 || t.bn % t.tn != 0 {
-        return Some(format!("{}x{} thread tiles do not tile the {}x{} block tile", t.tm, t.tn, t.bm, t.bn));
-    }
-    // Threads that compute; rung 11 adds one producer warp.
-    let computing = if rung == 11 { s.threads - 32 } else { s.threads };
-    if computing == 0 {
-        return Some("a producer warp and no computing threads".into());
-    }
-    if rung >= 9 {
-        if t.bm % t.wm != 0 || t.bn % t.wn != 0 || t.wm % t.tm != 0 || t.wn % t.tn != 0 {
-            return Some(format!("{}x{} warp tiles of {}x{} thread tiles do not tile {}x{}", t.wm, t.wn, t.tm, t.tn, t.bm, t.bn));
-        }
-        if (t.wm / t.tm) * (t.wn / t.tn) != 32 {
-            return Some(format!("a {}x{} warp tile holds {} thread tiles of {}x{}, not 32", t.wm, t.wn, (t.wm / t.tm) * (t.wn / t.tn), t.tm, t.tn));
-        }
-        if (t.bm / t.wm) * (t.bn / t.wn) * 32 != computing {
-            return Some(format!("{} warps of {}x{} cover {}x{}, but {computing} computing threads were given", (t.bm / t.wm) * (t.bn / t.wn), t.wm, t.wn, t.bm, t.bn));
-        }
-    } else if (t.bm / t.tm) * (t.bn / t.tn) != computing {
-        return Some(format!("{}x{} thread tiles cover {}x{} with {} threads, not {computing}", t.tm, t.tn, t.bm, t.bn, (t.bm / t.tm) * (t.bn / t.tn)));
-    }
-    let (a_elems, b_elems) = (t.bm * t.bk, t.bk * t.bn);
-    if rung >= 6 && rung != 11 {
-        // float4 copies: whole 16-byte chunks per row, split evenly among the threads.
-        if t.bk % 4 != 0 || t.bn % 4 != 0 || (a_elems / 4) % computing != 0 || (b_elems / 4) % computing != 0 {
-            return Some(format!("the {}x{} A and {}x{} B tiles do not split into float4s evenly among {computing} threads", t.bm, t.bk, t.bk, t.bn));
-        }
-    } else if rung < 6 && (a_elems % computing != 0 || b_elems % computing != 0) {
-        return Some(format!("the {}x{} A and {}x{} B tiles do not split evenly among {computing} threads", t.bm, t.bk, t.bk, t.bn));
-    }
-    if rung >= 7 && (t.tm % 4 != 0 || t.tn % 4 != 0) {
-        return Some(format!("{}x{} thread tiles: float4 reads of A and B need multiples of 4", t.tm, t.tn));
-    }
-    if rung == 11 && (t.bm > 256 || t.bn > 256 || t.bk * 4 > 128) {
-        return Some(format!("TMA boxes are at most 256 elements a side and the swizzled A rows 128 bytes: {}x{}x{}", t.bm, t.bn, t.bk));
-    }
-    None
+    let reason = s.tile_rules?.check(t, s.threads).err()?;
+    Some(format!(
+        "{reason}: {}x{}x{} block tile, {}x{} warp tiles, {}x{} thread tiles, {} threads",
+        t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, s.threads
+    ))
 }
 
 /// One launchable kernel.

@@ -29,10 +29,7 @@ pub struct Blocktile1d<const BM: usize, const BN: usize, const BK: usize, const 
 impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize> Blocktile1d<BM, BN, BK, TM> {
     const THREADS: usize = BM * BN / TM;
     const CHECKS: () = {
-        assert!(BM % TM == 0, "the thread strips must tile the block's rows");
         assert!(Self::THREADS % 32 == 0 && Self::THREADS <= 1024, "whole warps, at most 1024 threads");
-        assert!((BM * BK) % Self::THREADS == 0, "the A tile must divide evenly among the threads");
-        assert!((BK * BN) % Self::THREADS == 0, "the B tile must divide evenly among the threads");
     };
 }
 
@@ -47,6 +44,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize> GemmKer
             Self::THREADS as u32,
             ((SmemTile::elems(BM, BK) + SmemTile::elems(BK, BN)) * 4) as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES)
     };
 
     unsafe fn run(gemm: &Gemm<f32>) {

@@ -31,10 +31,7 @@ pub struct Blocktile2d<const BM: usize, const BN: usize, const BK: usize, const 
 impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const TN: usize> Blocktile2d<BM, BN, BK, TM, TN> {
     const THREADS: usize = (BM / TM) * (BN / TN);
     const CHECKS: () = {
-        assert!(BM % TM == 0 && BN % TN == 0, "the thread tiles must tile the block tile");
         assert!(Self::THREADS % 32 == 0 && Self::THREADS <= 1024, "whole warps, at most 1024 threads");
-        assert!((BM * BK) % Self::THREADS == 0, "the A tile must divide evenly among the threads");
-        assert!((BK * BN) % Self::THREADS == 0, "the B tile must divide evenly among the threads");
     };
 }
 
@@ -51,6 +48,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
             Self::THREADS as u32,
             ((SmemTile::elems(BM, BK) + SmemTile::elems(BK, BN)) * 4) as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES)
     };
 
     unsafe fn run(gemm: &Gemm<f32>) {

@@ -168,7 +168,6 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
     const A_COPY: RowMajorCopy = RowMajorCopy::new(BM, BK, Self::THREADS);
     const B_COPY: RowMajorCopy = RowMajorCopy::new(BK, BN, Self::THREADS);
     const CHECKS: () = {
-        assert!(BM % TM == 0 && BN % TN == 0, "the thread tiles must tile the block tile");
         assert!(TN % 4 == 0, "a thread's row of B is read as float4s");
         assert!(Self::THREADS % 32 == 0 && Self::THREADS <= 1024, "whole warps, at most 1024 threads");
         let _ = (Self::A_COPY, Self::B_COPY);
@@ -188,6 +187,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
             Self::THREADS as u32,
             ((SmemTile::elems(BM, BK) + SmemTile::elems(BK, BN)) * 4) as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES.float4_copies())
     };
 
     unsafe fn run(gemm: &Gemm<f32>) {

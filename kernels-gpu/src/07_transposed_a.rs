@@ -114,8 +114,6 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
     const A_COPY: TransposedCopy = TransposedCopy::new(BM, BK, Self::THREADS);
     const B_COPY: RowMajorCopy = RowMajorCopy::new(BK, BN, Self::THREADS);
     const CHECKS: () = {
-        assert!(BM % TM == 0 && BN % TN == 0, "the thread tiles must tile the block tile");
-        assert!(TM % 4 == 0 && TN % 4 == 0, "a thread's column of A and row of B are read as float4s");
         assert!(Self::THREADS % 32 == 0 && Self::THREADS <= 1024, "whole warps, at most 1024 threads");
         let _ = (Self::A_COPY, Self::B_COPY);
     };
@@ -134,6 +132,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
             Self::THREADS as u32,
             ((SmemTile::elems(BK, TransposedCopy::stride(BM)) + SmemTile::elems(BK, BN)) * 4) as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES.float4_copies().vector_reads())
     };
 
     unsafe fn run(gemm: &Gemm<f32>) {

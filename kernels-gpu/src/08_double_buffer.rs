@@ -37,8 +37,6 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
     /// Floats of one stage: the transposed A tile, then the B tile.
     const STAGE: usize = SmemTile::elems(BK, TransposedCopy::stride(BM)) + SmemTile::elems(BK, BN);
     const CHECKS: () = {
-        assert!(BM % TM == 0 && BN % TN == 0, "the thread tiles must tile the block tile");
-        assert!(TM % 4 == 0 && TN % 4 == 0, "a thread's column of A and row of B are read as float4s");
         assert!(Self::THREADS % 32 == 0 && Self::THREADS <= 1024, "whole warps, at most 1024 threads");
         let _ = (Self::A_COPY, Self::B_COPY);
     };
@@ -57,6 +55,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
             Self::THREADS as u32,
             (2 * Self::STAGE * 4) as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES.float4_copies().vector_reads())
     };
 
     unsafe fn run(gemm: &Gemm<f32>) {

@@ -143,10 +143,6 @@ impl<
     /// rolled step loop costs address arithmetic and scheduling freedom.
     const UNROLL: usize = if BK < 512 / (TM * TN) { BK } else { 512 / (TM * TN) };
     const CHECKS: () = {
-        assert!(BM % WM == 0 && BN % WN == 0, "warp tiles must tile the block tile");
-        assert!(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of 4×4 blocks");
-        assert!(WM % TM == 0 && WN % TN == 0, "thread tiles must tile the warp tile");
-        assert!(Self::LANES_M * Self::LANES_N == 32, "a warp tile holds exactly 32 thread tiles");
         assert!(Self::THREADS <= 1024, "at most 1024 threads");
         assert!(LOOP == CHECKED || LOOP == INTERIOR || LOOP == MIDSTORE, "unknown K loop");
         assert!(LOOP != MIDSTORE || BK % 2 == 0, "the store splits a slice in halves");
@@ -336,6 +332,7 @@ impl<
             Self::THREADS as u32,
             (2 * Self::STAGE * 4) as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES.float4_copies().vector_reads().warp_tiled())
         .with_min_blocks_per_sm(Self::MIN_BLOCKS)
     };
 

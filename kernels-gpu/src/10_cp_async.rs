@@ -106,9 +106,6 @@ impl<
     const CHECKS: () = {
         let _ = Self::TILING;
         assert!(STAGES >= 2 && STAGES <= 4, "2 to 4 stages");
-        assert!(BK % 4 == 0 && BN % 4 == 0, "copies move 16-byte chunks");
-        assert!((BM * BK / 4) % Self::THREADS == 0 && (BK * BN / 4) % Self::THREADS == 0, "chunks split evenly");
-        assert!((BM * BK) % Self::THREADS == 0, "A elements split evenly");
         assert!(!SWIZZLED || swizzle_width_ok(BK), "swizzled A rows are 32, 64 or 128 bytes");
         assert!(Self::STAGE_BYTES % 128 == 0, "stages start on 128-byte lines");
         assert!(Self::THREADS <= 1024);
@@ -140,6 +137,7 @@ impl<
             Self::THREADS as u32,
             (STAGES * Self::STAGE_BYTES) as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES.float4_copies().vector_reads().warp_tiled())
         .with_min_blocks_per_sm(Self::MIN_BLOCKS)
     };
 

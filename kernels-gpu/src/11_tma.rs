@@ -112,7 +112,6 @@ impl<
     const CHECKS: () = {
         let _ = Self::TILING;
         assert!(STAGES >= 2 && STAGES <= 8, "2 to 8 stages");
-        assert!(BM <= 256 && BN <= 256, "a TMA box is at most 256 elements per dimension");
         assert!(Self::A_BYTES % 1024 == 0 && Self::STAGE_BYTES % 1024 == 0, "swizzled tiles start on 1024-byte blocks");
         assert!(16 * STAGES <= 1024, "barriers fit before the first stage");
         assert!(Self::THREADS <= 1024);
@@ -143,6 +142,7 @@ impl<
             Self::THREADS as u32,
             Self::SMEM_BYTES as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES.vector_reads().warp_tiled().tma_producer())
         .with_tensor_maps(TensorMaps {
             a_box: (BM as u32, BOX_K as u32),
             a_swizzle: crate::spec::Swizzle::B128,

@@ -409,9 +409,9 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                 let mut it = 0u32;
                 let mut t = first_tile;
                 while t < all_tiles {
-                    let (um, tn) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
-                    let tm = um * CLUSTER + rank;
-                    let (row0, col0) = ((tm * BM as u32) as i32, (tn * BN as u32) as i32);
+                    let (cluster_row, tile_col) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
+                    let tile_row = cluster_row * CLUSTER + rank;
+                    let (row0, col0) = ((tile_row * BM as u32) as i32, (tile_col * BN as u32) as i32);
                     let z = product(t);
                     for kt in 0..k_tiles {
                         let (s, round) = (stage_of(it), round_of(it));
@@ -466,8 +466,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
             let mut it = 0u32;
             let mut t = first_tile;
             while t < all_tiles {
-                let (um, tn) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
-                let tm = um * CLUSTER + rank;
+                let (cluster_row, tile_col) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
+                let tile_row = cluster_row * CLUSTER + rank;
                 let z = product(t);
                 let mut acc = [0.0f32; 128];
                 for kt in 0..k_tiles {
@@ -506,9 +506,11 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                 }
                 // ANCHOR_END: consumer
 
-                let (row0, col0) = (tm * BM as u32 + cw * 64, tn * BN as u32);
+                let (row0, col0) = (tile_row * BM as u32 + cw * 64, tile_col * BN as u32);
                 let c = if PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
                 if EPILOGUE == TMA_STORE && c.beta == 0.0 {
+                    // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and
+                    // the buffers are this block's.
                     unsafe { Self::store_through_tma(map_c, c.alpha, &acc, cw, row0, col0, z) };
                 } else {
                     Self::store_from_registers(&c, &acc, row0, col0);

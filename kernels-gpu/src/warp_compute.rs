@@ -51,10 +51,11 @@ impl WarpTiling {
     /// Checked at compile time, when a kernel's `SPEC` is evaluated.
     #[inline(always)]
     pub(crate) const fn new(bm: usize, bn: usize, wm: usize, wn: usize, tm: usize, tn: usize, layout: ALayout) -> Self {
-        assert!(bm % wm == 0 && bn % wn == 0, "warp tiles must tile the block tile");
+        let tile = Tile::block(bm as u32, bn as u32, 1).with_warp(wm as u32, wn as u32).with_thread(tm as u32, tn as u32);
+        if let Err(reason) = TileRules::check_warp_tiles(&tile) {
+            panic!("{}", reason);
+        }
         assert!(tm % 4 == 0 && tn % 4 == 0, "thread tiles are made of 4×4 blocks");
-        assert!(wm % tm == 0 && wn % tn == 0, "thread tiles must tile the warp tile");
-        assert!((wm / tm) * (wn / tn) == 32, "a warp tile holds exactly 32 thread tiles");
         WarpTiling { bm, bn, wm, wn, tm, tn, layout }
     }
 
