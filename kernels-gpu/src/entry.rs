@@ -36,7 +36,7 @@ macro_rules! entries {
                 k: u32,
                 alpha: f32,
                 beta: f32,
-                tensor_maps: *const $crate::layout::TensorMap,
+                tensor_maps: *const $crate::device::TensorMap,
                 lda: u32,
                 ldb: u32,
                 ldc: u32,

@@ -5,11 +5,8 @@
 
 use crate::device::{ld_global_v2, load, st_global_v2, store};
 
-/// A CUDA tensor map (`CUtensorMap`): 128 opaque bytes, encoded by the host, read by the copy
-/// engine. It lives in global memory because this rustc copies large by-value kernel parameters
-/// to local memory, where the copy engine cannot read them.
-#[repr(C, align(64))]
-pub struct TensorMap(pub [u64; 16]);
+/// The copy engine's tensor map, a device notion; re-exported for the kernel arguments below.
+pub use crate::device::TensorMap;
 
 /// The arguments of every GEMM kernel: `C = alpha·op(A)·op(B) + beta·C` for each matrix of a
 /// strided batch. C is row-major (M×N, rows `ldc` apart); A and B are stored as the kernel's

@@ -3,7 +3,7 @@
 //! the emulator's tests run the same bodies on the CPU.
 
 use crate::device::*;
-use crate::layout::TensorMap;
+use crate::device::TensorMap;
 
 /// Box loaded by the kernel `lesson_tma_box`: 32 × 32 f32.
 pub const TMA_BOX: u32 = 32;

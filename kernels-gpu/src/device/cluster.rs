@@ -111,7 +111,7 @@ pub unsafe fn mbarrier_arrive_cluster(addr: u32) {
 /// # Safety
 /// As for `tma_load_3d`, in every destination block.
 #[inline(always)]
-pub unsafe fn tma_load_3d_multicast(dst: u32, map: *const crate::layout::TensorMap, x: i32, y: i32, z: i32, bar: u32, cta_mask: u16) {
+pub unsafe fn tma_load_3d_multicast(dst: u32, map: *const super::TensorMap, x: i32, y: i32, z: i32, bar: u32, cta_mask: u16) {
     // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
     // it names.
     unsafe {

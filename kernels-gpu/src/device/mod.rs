@@ -10,6 +10,9 @@
 
 // Bit packing shared by both backends.
 mod descriptor;
+// The copy engine's tensor map, shared by both backends.
+mod tensor_map;
+pub use tensor_map::TensorMap;
 
 #[cfg(target_arch = "nvptx64")]
 mod access;

@@ -9,7 +9,7 @@
 
 use core::arch::asm;
 
-use crate::layout::TensorMap;
+use super::TensorMap;
 
 /// Copies the box whose first element is (column `x`, row `y`) of the matrix described by `map`
 /// into shared memory at `dst`, and signals its bytes as transactions on the mbarrier `bar`.

@@ -7,7 +7,7 @@ use std::panic::Location;
 
 use super::launch::lane;
 use super::thread::{block_col, block_linear, block_row, grid_dims, sync_threads};
-use crate::layout::TensorMap;
+use crate::device::TensorMap;
 
 pub fn cluster_rank() -> u32 {
     0

@@ -13,7 +13,7 @@ use std::panic::Location;
 use super::launch::{fail, lane};
 use super::memory::{self, Kind, Space};
 use super::mbarrier;
-use crate::layout::TensorMap;
+use crate::device::TensorMap;
 use crate::spec::Swizzle;
 
 /// Marks a map as the emulator's own (the driver's maps are opaque and cannot be read here).
