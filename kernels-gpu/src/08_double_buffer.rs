@@ -21,9 +21,7 @@
 //! Measured speed and what limits it at each size: `book/src/rung-08-double-buffer.md` and `docs/perf/`.
 
 use crate::prelude::*;
-use crate::transposed_a::TransposedCopy;
-use crate::vectorized::store_thread_tile;
-use crate::vectorized::RowMajorCopy;
+use crate::copy::{store_thread_tile, RowMajorCopy, TransposedCopy};
 
 pub const RUNG: Rung = Rung { number: 8, slug: "double_buffer", idea: "two shared stages; global loads of the next slice overlap compute" };
 

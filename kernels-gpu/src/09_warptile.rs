@@ -72,9 +72,7 @@
 //! `book/src/warptiling.md` and `docs/perf/`.
 
 use crate::prelude::*;
-use crate::transposed_a::TransposedCopy;
-use crate::vectorized::store4;
-use crate::vectorized::RowMajorCopy;
+use crate::copy::{store4, RowMajorCopy, TransposedCopy};
 
 pub const RUNG: Rung = Rung { number: 9, slug: "warptile", idea: "block → warp → thread tiles; conflict-free float4 reads" };
 

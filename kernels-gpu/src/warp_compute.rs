@@ -228,9 +228,9 @@ pub(crate) fn transposed_four<const TM: usize>(at: &SmemTile, k: usize, place: &
 }
 
 /// The epilogue: each run of 4 accumulators to C at this thread's place, through
-/// [`store4`](crate::vectorized::store4) (float4 when inside and aligned, else element by element;
+/// [`store4`](crate::copy::store4) (float4 when inside and aligned, else element by element;
 /// beta = 0 never reads C).
 #[inline(always)]
 pub(crate) fn store_tile<const TM: usize, const TN: usize>(c: &Output, acc: &ThreadTile<TM, TN>, place: &Place) {
-    crate::vectorized::store_thread_tile(c, acc, |i| place.row(i), |q| place.col4(q));
+    crate::copy::store_thread_tile(c, acc, |i| place.row(i), |q| place.col4(q));
 }
