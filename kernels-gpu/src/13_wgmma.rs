@@ -45,7 +45,7 @@
 //! Measured speed and what limits it at each size: `book/src/rung-13-wgmma.md`,
 //! `book/src/wgmma.md` and `docs/perf/`.
 
-use crate::mma_sync::{TileLoader, aligned_rows};
+use crate::tile_loader::{TileLoader, aligned_rows};
 use crate::prelude::*;
 use core::marker::PhantomData;
 
