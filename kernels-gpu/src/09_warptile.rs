@@ -48,7 +48,7 @@
 //! around the prefetch of a slice that does not exist, all live across the arithmetic: for
 //! 128×128×8 the SASS of a slice holds about 85 instructions besides its 512 FMAs and 32 shared
 //! loads, and the registers for them. (The interior loop below: about 30.) Variants with the
-//! `INTERIOR` loop (tag `_interior`) test once per block whether every slice lies inside aligned
+//! [`Interior`] loop (tag `_interior`) test once per block whether every slice lies inside aligned
 //! matrices (K a multiple of BK, full tiles of A and B). Such blocks run a loop whose copies are
 //! plain float4 loads from windows that advance by one slice per step, with the last slice outside
 //! the loop, so the body has no branch and holds only two pointers for the copy; ptxas then has the
@@ -57,7 +57,7 @@
 //! Blocks on an edge copy the next slice, checked, before computing the current one, so nothing
 //! waits in registers across their arithmetic.
 //!
-//! `MIDSTORE` (tag `_midstore`) is the same with the prefetched slice written to shared memory
+//! [`MidStore`] (tag `_midstore`) is the same with the prefetched slice written to shared memory
 //! after the first half of the current slice's steps instead of after all of them.
 //!
 //! Cost: with B's reads conflict-free and two blocks per SM, what remains is instruction issue:
@@ -72,24 +72,41 @@
 //! `book/src/warptiling.md` and `docs/perf/`.
 
 use crate::prelude::*;
+use core::marker::PhantomData;
 use crate::copy::{store4, RowMajorCopy, TransposedCopy};
 
 pub const RUNG: Rung = Rung { number: 9, slug: "warptile", idea: "block → warp → thread tiles; conflict-free float4 reads" };
 
-/// How a kernel runs its K loop (the last parameter of [`Warptile`]): every block through the
-/// checked loop, whose copies test each slice against the matrix edges.
-pub const CHECKED: u8 = 0;
+/// How a kernel runs its K loop: the last parameter of [`Warptile`].
+pub trait KLoop {
+    const KIND: u8;
+}
+/// Every block through the checked loop, whose copies test each slice against the matrix edges.
+pub struct Checked;
 /// Blocks whose every slice lies inside aligned matrices (K a multiple of BK) run a loop with
 /// unchecked float4 copies from windows that advance one slice per step, and the last slice
-/// outside the loop, so the loop body has no branch; other blocks run the checked loop.
-pub const INTERIOR: u8 = 1;
-/// [`INTERIOR`], with the prefetched slice written to shared memory halfway through the
-/// arithmetic of the current one rather than after it.
-pub const MIDSTORE: u8 = 2;
+/// outside the loop, so the loop body has no branch; other blocks run the checked loop
+/// (`_interior`).
+pub struct Interior;
+/// [`Interior`], with the prefetched slice written to shared memory halfway through the
+/// arithmetic of the current one rather than after it (`_midstore`).
+pub struct MidStore;
+const CHECKED: u8 = 0;
+const INTERIOR: u8 = 1;
+const MIDSTORE: u8 = 2;
+impl KLoop for Checked {
+    const KIND: u8 = CHECKED;
+}
+impl KLoop for Interior {
+    const KIND: u8 = INTERIOR;
+}
+impl KLoop for MidStore {
+    const KIND: u8 = MIDSTORE;
+}
 
 /// Block tile `BM × BN`, K-slices of `BK`, warp tiles `WM × WN`, `TM × TN` accumulators per thread
-/// in 4×4 blocks; `(BM/WM)·(BN/WN)` warps; two shared stages; `LOOP` picks the K loop
-/// ([`CHECKED`], [`INTERIOR`] or [`MIDSTORE`]).
+/// in 4×4 blocks; `(BM/WM)·(BN/WN)` warps; two shared stages; `L` picks the K loop
+/// ([`Checked`], [`Interior`] or [`MidStore`]).
 pub struct Warptile<
     const BM: usize,
     const BN: usize,
@@ -98,8 +115,8 @@ pub struct Warptile<
     const WN: usize,
     const TM: usize,
     const TN: usize,
-    const LOOP: u8 = CHECKED,
->;
+    L = Checked,
+>(PhantomData<L>);
 
 impl<
     const BM: usize,
@@ -109,9 +126,10 @@ impl<
     const WN: usize,
     const TM: usize,
     const TN: usize,
-    const LOOP: u8,
-> Warptile<BM, BN, BK, WM, WN, TM, TN, LOOP>
+    L: KLoop,
+> Warptile<BM, BN, BK, WM, WN, TM, TN, L>
 {
+    const LOOP: u8 = L::KIND;
     const THREADS: usize = (BM / WM) * (BN / WN) * 32;
     /// Lanes along a warp tile's rows and columns.
     const LANES_M: usize = WM / TM;
@@ -142,8 +160,7 @@ impl<
     const UNROLL: usize = if BK < 512 / (TM * TN) { BK } else { 512 / (TM * TN) };
     const CHECKS: () = {
         assert!(Self::THREADS <= 1024, "at most 1024 threads");
-        assert!(LOOP == CHECKED || LOOP == INTERIOR || LOOP == MIDSTORE, "unknown K loop");
-        assert!(LOOP != MIDSTORE || BK % 2 == 0, "the store splits a slice in halves");
+        assert!(Self::LOOP != MIDSTORE || BK % 2 == 0, "the store splits a slice in halves");
         let _ = (Self::A_COPY, Self::B_COPY);
     };
 
@@ -249,7 +266,7 @@ impl<
             && b.covers(k, BN as u32)
     }
 
-    /// The kernel with the [`INTERIOR`] or [`MIDSTORE`] K loop.
+    /// The kernel with the [`Interior`] or [`MidStore`] K loop.
     #[inline(always)]
     unsafe fn run_split(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
@@ -276,7 +293,7 @@ impl<
                 let sb = Self::B_COPY.fetch_inside(t, &b_next);
                 // The next stage was last read before the previous barrier: it may be written
                 // at any point of this slice.
-                let first = if LOOP == MIDSTORE { BK / 2 } else { BK };
+                let first = if Self::LOOP == MIDSTORE { BK / 2 } else { BK };
                 Self::compute_steps(&at_cur, &b_cur, m0, n0, &mut acc, 0, first);
                 Self::A_COPY.store(t, &sa, &at_next);
                 Self::B_COPY.store(t, &sb, &b_next_tile);
@@ -314,8 +331,8 @@ impl<
     const WN: usize,
     const TM: usize,
     const TN: usize,
-    const LOOP: u8,
-> GemmKernel for Warptile<BM, BN, BK, WM, WN, TM, TN, LOOP>
+    L: KLoop,
+> GemmKernel for Warptile<BM, BN, BK, WM, WN, TM, TN, L>
 {
     type Elem = f32;
     const SPEC: KernelSpec = {
@@ -336,7 +353,7 @@ impl<
 
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
-        if LOOP != CHECKED {
+        if Self::LOOP != CHECKED {
             // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
             unsafe { Self::run_split(gemm) };
             return;
@@ -383,7 +400,7 @@ entries! {
     sgemm_09_warptile_128x256x8_w64x64_t8x16_s2 => Warptile<128, 256, 8, 64, 64, 8, 16>,
     sgemm_09_warptile_64x128x16_w32x64_t8x8_s2 => Warptile<64, 128, 16, 32, 64, 8, 8>,
     sgemm_09_warptile_128x128x8_w64x64_t8x16_s2 => Warptile<128, 128, 8, 64, 64, 8, 16>,
-    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior => Warptile<128, 128, 8, 64, 32, 8, 8, INTERIOR>,
-    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_midstore => Warptile<128, 128, 8, 64, 32, 8, 8, MIDSTORE>,
-    sgemm_09_warptile_64x128x8_w32x64_t8x8_s2_interior => Warptile<64, 128, 8, 32, 64, 8, 8, INTERIOR>,
+    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior => Warptile<128, 128, 8, 64, 32, 8, 8, Interior>,
+    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_midstore => Warptile<128, 128, 8, 64, 32, 8, 8, MidStore>,
+    sgemm_09_warptile_64x128x8_w32x64_t8x8_s2_interior => Warptile<64, 128, 8, 32, 64, 8, 8, Interior>,
 }
