@@ -60,11 +60,28 @@
 
 use crate::prelude::*;
 use crate::warp_compute::*;
+use core::marker::PhantomData;
+
+/// How the A slice lies in shared memory: the last parameter of [`CpAsync`].
+pub trait ATile {
+    const SWIZZLED: bool;
+}
+/// Transposed and padded, copied element by element (`_at`).
+pub struct ATransposed;
+/// Row-major and 128-byte swizzled, copied in 16-byte chunks (`_sw`).
+pub struct ASwizzled;
+impl ATile for ATransposed {
+    const SWIZZLED: bool = false;
+}
+impl ATile for ASwizzled {
+    const SWIZZLED: bool = true;
+}
 
 pub const RUNG: Rung = Rung { number: 10, slug: "cp_async", idea: "cp.async multi-stage pipeline: async-groups, zero-fill tails" };
 
 /// Block tile `BM × BN`, K-slices of `BK`, warp tiles `WM × WN`, `TM × TN` per thread, `STAGES`
-/// shared buffers (2..=4); `SWIZZLED` picks the A layout (see the module docs).
+/// shared buffers (2..=4); `A` ([`ATransposed`] or [`ASwizzled`]) picks the A layout (see the module
+/// docs).
 pub struct CpAsync<
     const BM: usize,
     const BN: usize,
@@ -74,8 +91,8 @@ pub struct CpAsync<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const SWIZZLED: bool,
->;
+    A: ATile,
+>(PhantomData<A>);
 
 impl<
     const BM: usize,
@@ -86,16 +103,17 @@ impl<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const SWIZZLED: bool,
-> CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, SWIZZLED>
+    A: ATile,
+> CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, A>
 {
+    const SWIZZLED: bool = A::SWIZZLED;
     const TILING: WarpTiling =
-        WarpTiling::new(BM, BN, WM, WN, TM, TN, if SWIZZLED { ALayout::Swizzled } else { ALayout::Transposed });
+        WarpTiling::new(BM, BN, WM, WN, TM, TN, if Self::SWIZZLED { ALayout::Swizzled } else { ALayout::Transposed });
     const THREADS: usize = Self::TILING.threads();
     /// Floats per row of the transposed A tile (rung 7's pad of 4).
     const AT_STRIDE: usize = BM + 4;
     /// Bytes of the A tile of one stage.
-    const A_BYTES: usize = if SWIZZLED { BM * BK * 4 } else { BK * Self::AT_STRIDE * 4 };
+    const A_BYTES: usize = if Self::SWIZZLED { BM * BK * 4 } else { BK * Self::AT_STRIDE * 4 };
     const STAGE_BYTES: usize = Self::A_BYTES + BK * BN * 4;
     /// Two blocks of 256 threads per SM when the register estimate leaves ~8 registers of
     /// headroom under the resulting cap of 128 (the driver's JIT may need a few more than ptxas).
@@ -106,7 +124,7 @@ impl<
     const CHECKS: () = {
         let _ = Self::TILING;
         assert!(STAGES >= 2 && STAGES <= 4, "2 to 4 stages");
-        assert!(!SWIZZLED || swizzle_width_ok(BK), "swizzled A rows are 32, 64 or 128 bytes");
+        assert!(!Self::SWIZZLED || swizzle_width_ok(BK), "swizzled A rows are 32, 64 or 128 bytes");
         assert!(Self::STAGE_BYTES % 128 == 0, "stages start on 128-byte lines");
         assert!(Self::THREADS <= 1024);
     };
@@ -121,8 +139,8 @@ impl<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const SWIZZLED: bool,
-> GemmKernel for CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, SWIZZLED>
+    A: ATile,
+> GemmKernel for CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, A>
 {
     type Elem = f32;
     const SPEC: KernelSpec = {
@@ -168,7 +186,7 @@ impl<
             let a_base = smem_addr + a_offset(stage) as u32;
             let b_base = smem_addr + b_offset(stage) as u32;
             if interior {
-                if SWIZZLED {
+                if Self::SWIZZLED {
                     copy_chunks_inside(a_base, &a_src, BM, BK, Self::THREADS, t, |r, c| swizzled_chunk(r, c, BK));
                 } else {
                     copy_transposed_inside(a_base, &a_src, BM, BK, Self::AT_STRIDE, Self::THREADS, t);
@@ -176,7 +194,7 @@ impl<
                 copy_chunks_inside(b_base, &b_src, BK, BN, Self::THREADS, t, |r, c| ((r * BN + 4 * c) * 4) as u32);
                 return;
             }
-            if SWIZZLED {
+            if Self::SWIZZLED {
                 copy_chunks(a_base, &a_src, BM, BK, Self::THREADS, t, a_vec, |r, c| swizzled_chunk(r, c, BK));
             } else {
                 copy_transposed(a_base, &a_src, BM, BK, Self::AT_STRIDE, Self::THREADS, t);
@@ -216,7 +234,7 @@ impl<
             for chunk in 0..BK / Self::UNROLL {
                 for g in 0..Self::UNROLL / 4 {
                     let k = chunk * Self::UNROLL + 4 * g;
-                    let a_vals = if SWIZZLED {
+                    let a_vals = if Self::SWIZZLED {
                         // SAFETY: the caller's guarantee for `gemm` and this block's shared
                         // memory, passed on.
                         unsafe { reader.load(a_ptr, k / 4) }
@@ -331,11 +349,11 @@ fn copy_transposed(base: u32, src: &Matrix<f32>, bm: usize, bk: usize, stride: u
 
 entries! {
     elem = f32;
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s2_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 2, false>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, false>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s4_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 4, false>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_sw => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, true>,
-    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s3_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 3, true>,
-    sgemm_10_cp_async_128x128x32_w64x32_t8x8_s3_sw => CpAsync<128, 128, 32, 64, 32, 8, 8, 3, true>,
-    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s4_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 4, true>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s2_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 2, ATransposed>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, ATransposed>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s4_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 4, ATransposed>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_sw => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, ASwizzled>,
+    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s3_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 3, ASwizzled>,
+    sgemm_10_cp_async_128x128x32_w64x32_t8x8_s3_sw => CpAsync<128, 128, 32, 64, 32, 8, 8, 3, ASwizzled>,
+    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s4_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 4, ASwizzled>,
 }

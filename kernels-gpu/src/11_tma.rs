@@ -69,6 +69,22 @@
 
 use crate::prelude::*;
 use crate::warp_compute::*;
+use core::marker::PhantomData;
+
+/// Who arrives on `empty[s]` when a stage is read: the last parameter of [`Tma`].
+pub trait Release {
+    const PER_WARP: bool;
+}
+/// Every consumer thread arrives.
+pub struct PerThread;
+/// Each consumer warp arrives once, after `bar.warp.sync` (`_wa`).
+pub struct PerWarp;
+impl Release for PerThread {
+    const PER_WARP: bool = false;
+}
+impl Release for PerWarp {
+    const PER_WARP: bool = true;
+}
 
 pub const RUNG: Rung = Rung { number: 11, slug: "tma", idea: "TMA box loads by a producer warp into an mbarrier-guarded ring" };
 
@@ -77,8 +93,8 @@ const BOX_K: usize = 32;
 
 /// Block tile `BM × BN`, warp tiles `WM × WN`, `TM × TN` per thread, `STAGES` buffers; K-slices
 /// of 32.
-/// `WARP_ARRIVE`: one arrival per consumer warp on `empty[s]` (after `bar.warp.sync`) instead of
-/// one per consumer thread.
+/// `R` ([`PerThread`] or [`PerWarp`]): one arrival per consumer thread on `empty[s]`, or one per
+/// consumer warp (after `bar.warp.sync`).
 pub struct Tma<
     const BM: usize,
     const BN: usize,
@@ -87,8 +103,8 @@ pub struct Tma<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const WARP_ARRIVE: bool = false,
->;
+    R: Release = PerThread,
+>(PhantomData<R>);
 
 impl<
     const BM: usize,
@@ -98,9 +114,10 @@ impl<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const WARP_ARRIVE: bool,
-> Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE>
+    R: Release,
+> Tma<BM, BN, WM, WN, TM, TN, STAGES, R>
 {
+    const WARP_ARRIVE: bool = R::PER_WARP;
     const TILING: WarpTiling = WarpTiling::new(BM, BN, WM, WN, TM, TN, ALayout::Swizzled);
     /// Computing threads; the producer warp comes after them.
     const CONSUMERS: usize = Self::TILING.threads();
@@ -126,8 +143,8 @@ impl<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const WARP_ARRIVE: bool,
-> GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE>
+    R: Release,
+> GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES, R>
 {
     type Elem = f32;
     const SPEC: KernelSpec = {
@@ -173,7 +190,7 @@ impl<
                 // memory, before any use.
                 unsafe {
                     mbarrier_init(full(s), 1);
-                    mbarrier_init(empty(s), if WARP_ARRIVE { Self::CONSUMERS / 32 } else { Self::CONSUMERS } as u32);
+                    mbarrier_init(empty(s), if Self::WARP_ARRIVE { Self::CONSUMERS / 32 } else { Self::CONSUMERS } as u32);
                 }
             }
             fence_mbarrier_init();
@@ -245,7 +262,7 @@ impl<
             }
             // This thread's reads of stage s are done (they are in registers): the producer may
             // overwrite it.
-            if WARP_ARRIVE {
+            if Self::WARP_ARRIVE {
                 // The warp's reads are done once all its lanes are past them; then one arrival.
                 sync_warp();
                 if t % 32 == 0 {
@@ -276,6 +293,6 @@ entries! {
     sgemm_11_tma_128x128x32_w64x32_t8x8_s4 => Tma<128, 128, 64, 32, 8, 8, 4>,
     sgemm_11_tma_128x64x32_w64x32_t8x8_s4 => Tma<128, 64, 64, 32, 8, 8, 4>,
     sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<128, 128, 32, 32, 4, 8, 4>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<128, 128, 64, 32, 8, 8, 4, true>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<128, 128, 64, 32, 8, 8, 3, true>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<128, 128, 64, 32, 8, 8, 4, PerWarp>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<128, 128, 64, 32, 8, 8, 3, PerWarp>,
 }
