@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::problem::Problem;
-pub use kernels_gpu::spec::{Swizzle, TensorMaps};
+pub use kernels_gpu::spec::{Swizzle, TensorMaps, TileCopy, TileRules};
 pub use kernels_gpu::{Dtype, KernelSpec, Layout, Rung, Tile};
 
 /// Hopper's limits, checked before launch so that a bad configuration is a clear error.
@@ -15,9 +15,9 @@ pub const MAX_GRID_Z: u64 = 65_535;
 pub const MAX_GRID_X: u64 = i32::MAX as u64;
 
 /// Why a kernel configuration could never run correctly on Hopper, if it could not: the limits of
-/// the hardware, and the invariants the register-tiled fp32 rungs (4–11) rely on. The kernels
-/// assert the same at compile time; this is the host's copy, so that any shape (a proposed one,
-/// a fuzzed one) can be judged without compiling it.
+/// the hardware, and the kernel's own tile rules ([`TileRules::check`], the same `const fn` its
+/// compile-time assert calls), so that any shape (a proposed one, a fuzzed one) can be judged
+/// without compiling it.
 pub fn shape_error(s: &KernelSpec) -> Option<String> {
     let t = &s.tile;
     if s.threads == 0 || s.threads > MAX_THREADS_PER_BLOCK || s.threads % 32 != 0 {
@@ -29,49 +29,11 @@ pub fn shape_error(s: &KernelSpec) -> Option<String> {
     if [t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, t.stages].contains(&0) {
         return Some("a zero tile dimension".into());
     }
-    if s.dtype != Dtype::F32 || !(4..=11).contains(&s.rung.number) {
-        return None;
-    }
-    let rung = s.rung.number;
-    // Products of tile dimensions in u128: a proposed or fuzzed shape may have any u32 in them.
-    let (bm, bn, bk, wm, wn, tm, tn) = (t.bm as u128, t.bn as u128, t.bk as u128, t.wm as u128, t.wn as u128, t.tm as u128, t.tn as u128);
-    if t.bm % t.tm != 0 || t.bn % t.tn != 0 {
-        return Some(format!("{}x{} thread tiles do not tile the {}x{} block tile", t.tm, t.tn, t.bm, t.bn));
-    }
-    // Threads that compute; rung 11 adds one producer warp.
-    let computing = (if rung == 11 { s.threads - 32 } else { s.threads }) as u128;
-    if computing == 0 {
-        return Some("a producer warp and no computing threads".into());
-    }
-    if rung >= 9 {
-        if t.bm % t.wm != 0 || t.bn % t.wn != 0 || t.wm % t.tm != 0 || t.wn % t.tn != 0 {
-            return Some(format!("{}x{} warp tiles of {}x{} thread tiles do not tile {}x{}", t.wm, t.wn, t.tm, t.tn, t.bm, t.bn));
-        }
-        if (wm / tm) * (wn / tn) != 32 {
-            return Some(format!("a {}x{} warp tile holds {} thread tiles of {}x{}, not 32", t.wm, t.wn, (wm / tm) * (wn / tn), t.tm, t.tn));
-        }
-        if (bm / wm) * (bn / wn) * 32 != computing {
-            return Some(format!("{} warps of {}x{} cover {}x{}, but {computing} computing threads were given", (bm / wm) * (bn / wn), t.wm, t.wn, t.bm, t.bn));
-        }
-    } else if (bm / tm) * (bn / tn) != computing {
-        return Some(format!("{}x{} thread tiles cover {}x{} with {} threads, not {computing}", t.tm, t.tn, t.bm, t.bn, (bm / tm) * (bn / tn)));
-    }
-    let (a_elems, b_elems) = (bm * bk, bk * bn);
-    if rung >= 6 && rung != 11 {
-        // float4 copies: whole 16-byte chunks per row, split evenly among the threads.
-        if t.bk % 4 != 0 || t.bn % 4 != 0 || (a_elems / 4) % computing != 0 || (b_elems / 4) % computing != 0 {
-            return Some(format!("the {}x{} A and {}x{} B tiles do not split into float4s evenly among {computing} threads", t.bm, t.bk, t.bk, t.bn));
-        }
-    } else if rung < 6 && (a_elems % computing != 0 || b_elems % computing != 0) {
-        return Some(format!("the {}x{} A and {}x{} B tiles do not split evenly among {computing} threads", t.bm, t.bk, t.bk, t.bn));
-    }
-    if rung >= 7 && (t.tm % 4 != 0 || t.tn % 4 != 0) {
-        return Some(format!("{}x{} thread tiles: float4 reads of A and B need multiples of 4", t.tm, t.tn));
-    }
-    if rung == 11 && (t.bm > 256 || t.bn > 256 || bk * 4 > 128) {
-        return Some(format!("TMA boxes are at most 256 elements a side and the swizzled A rows 128 bytes: {}x{}x{}", t.bm, t.bn, t.bk));
-    }
-    None
+    let reason = s.tile_rules?.check(t, s.threads).err()?;
+    Some(format!(
+        "{reason}: {}x{}x{} block tile, {}x{} warp tiles, {}x{} thread tiles, {} threads",
+        t.bm, t.bn, t.bk, t.wm, t.wn, t.tm, t.tn, s.threads
+    ))
 }
 
 /// One launchable kernel.
@@ -260,14 +222,11 @@ impl Kernel {
 
 /// The best configuration of each rung, fastest rung first: what `best` and `rgemm bench` use.
 ///
-/// Measured at M = N = K = 4096 on an NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-22, every
-/// configuration timed in one run ([log](../docs/perf/2026-11-22-h100.md)): rungs 9 and 10 from
-/// runs 17–19 of that log, rung 11's `_wa` from runs 6 and 15, rung 12's `_fp` from run 13, rung 14
-/// from runs 13–25 (the higher median at 8192³; see the rung-14 chapter); the f16 entries rank
-/// like bf16 (run 20). Rung 15 (3×TF32, fp32 accuracy on the tensor cores) from the H100 run of
-/// 2026-11-23 ([log](../docs/perf/2026-11-23-h100-tf32.md)): 1.91× cuBLAS SGEMM at 4096³, 1.94×
-/// at 8192³, its error against f64 below SGEMM's; K and N must be multiples of 4, else `best`
-/// falls back to rung 11.
+/// The order comes from a tuning run at M = N = K = 4096 (rung 14 ranked by its median at 8192³,
+/// where its kernels vary most; the f16 entries rank like bf16); the runs and their numbers are in
+/// `docs/perf/` and the book's chapter `book/src/numbers.md`. Rung 15 (3×TF32, fp32 accuracy on
+/// the tensor cores) ranks first for f32 from its own run of the next day (its chapter and
+/// `docs/perf/`); it needs K and N multiples of 4, else `best` falls back to rung 11.
 /// `rgemm tune` prints a replacement for this table from a fresh
 /// run.
 ///

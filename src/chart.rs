@@ -2,9 +2,10 @@
 //! drawn by plotters as SVG and PNG.
 //!
 //! plotters is built without its system-font support (no fontconfig or freetype at build time);
-//! text goes through ab_glyph with a TrueType font read at run time ([`find_font`]). The SVG
-//! names the font family and lets the viewer render text, so it is written even without a font
-//! file; the PNG rasterises text itself and needs one.
+//! text goes through ab_glyph with DejaVu Sans, which the `dejavu` crate embeds in the binary, so
+//! the PNG is always written (`--font PATH` picks another TrueType font). The SVG names the font
+//! family and lets the viewer render text. The chart is as wide as its longest line of text needs
+//! (title, subtitle, key), measured with the same font, so no text is clipped.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -17,18 +18,6 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::error::{Error, Result};
 use crate::report::{Outcome, Report, SizeRecord};
 
-/// Where fonts usually are: Debian/Ubuntu, Fedora, Arch, macOS.
-pub const FONT_PATHS: &[&str] = &[
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-    "/usr/share/fonts/liberation-sans/LiberationSans-Regular.ttf",
-    "/Library/Fonts/Arial.ttf",
-    "/System/Library/Fonts/Supplemental/Arial.ttf",
-];
-
 /// The family every text of the chart uses; the loaded font is registered under it.
 const FAMILY: &str = "sans-serif";
 
@@ -37,66 +26,34 @@ const PANEL_H: u32 = 380;
 const TITLE_H: u32 = 56;
 const KEY_LINE_H: u32 = 18;
 
-/// The font to use: `explicit` if given (it must exist), else the first of [`FONT_PATHS`], else
-/// DejaVuSans from matplotlib's `mpl-data` in a Python installation's site-packages.
+/// The font file to use instead of the embedded DejaVu Sans: `explicit`, which must exist.
 pub fn find_font(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
-    if let Some(path) = explicit {
-        if !path.is_file() {
-            return Err(Error::Chart(format!("font {} does not exist", path.display())));
-        }
-        return Ok(Some(path.to_path_buf()));
+    match explicit {
+        Some(path) if !path.is_file() => Err(Error::Chart(format!("font {} does not exist", path.display()))),
+        Some(path) => Ok(Some(path.to_path_buf())),
+        None => Ok(None),
     }
-    if let Some(path) = FONT_PATHS.iter().map(PathBuf::from).find(|p| p.is_file()) {
-        return Ok(Some(path));
-    }
-    Ok(matplotlib_fonts().into_iter().find(|p| p.is_file()))
 }
 
-/// Candidate paths of matplotlib's DejaVuSans.ttf under the usual Python library folders.
-fn matplotlib_fonts() -> Vec<PathBuf> {
-    let mut lib_dirs: Vec<PathBuf> = ["/usr/lib", "/usr/local/lib", "/opt/conda/lib"].iter().map(PathBuf::from).collect();
-    if let Some(home) = std::env::var_os("HOME").map(PathBuf::from) {
-        lib_dirs.push(home.join(".local/lib"));
-        for root in [home.join(".pyenv/versions"), home.join("miniconda3/envs"), home.join("anaconda3/envs")] {
-            lib_dirs.extend(subdirs(&root).into_iter().map(|d| d.join("lib")));
-        }
-        lib_dirs.push(home.join("miniconda3/lib"));
-        lib_dirs.push(home.join("anaconda3/lib"));
-    }
-    if let Some(venv) = std::env::var_os("VIRTUAL_ENV") {
-        lib_dirs.push(PathBuf::from(venv).join("lib"));
-    }
-    let mut out = Vec::new();
-    for lib in lib_dirs {
-        for python in subdirs(&lib).into_iter().filter(|d| d.file_name().is_some_and(|n| n.to_string_lossy().starts_with("python3"))) {
-            for packages in ["site-packages", "dist-packages"] {
-                out.push(python.join(packages).join("matplotlib/mpl-data/fonts/ttf/DejaVuSans.ttf"));
-            }
-        }
-    }
-    out
-}
+/// The font registered with plotters last: a file, or the embedded one (`None`).
+static REGISTERED: Mutex<Option<Option<PathBuf>>> = Mutex::new(None);
 
-fn subdirs(dir: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir).map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect()).unwrap_or_default();
-    dirs.sort();
-    dirs
-}
-
-/// Fonts already registered with plotters, by path (each file is read and kept once).
-static REGISTERED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-
-/// Reads the font at `path` and makes it the chart's font.
-pub fn load_font(path: &Path) -> Result<()> {
+/// Reads the font at `path` (the embedded DejaVu Sans when `None`) and makes it the chart's font.
+pub fn load_font(path: Option<&Path>) -> Result<()> {
     let mut registered = REGISTERED.lock().unwrap_or_else(|e| e.into_inner());
-    if registered.last().is_some_and(|p| p == path) {
+    if registered.as_ref().is_some_and(|last| last.as_deref() == path) {
         return Ok(());
     }
-    let bytes = std::fs::read(path).map_err(|e| Error::Chart(format!("cannot read font {}: {e}", path.display())))?;
-    // plotters keeps fonts for the life of the process; a run loads one or two.
-    let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-    plotters::style::register_font(FAMILY, FontStyle::Normal, bytes).map_err(|_| Error::Chart(format!("{} is not a TrueType/OpenType font", path.display())))?;
-    registered.push(path.to_path_buf());
+    let (bytes, name): (&'static [u8], String) = match path {
+        None => (dejavu::sans::regular(), "the embedded DejaVu Sans".into()),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| Error::Chart(format!("cannot read font {}: {e}", path.display())))?;
+            // plotters keeps fonts for the life of the process; a run loads one or two.
+            (Box::leak(bytes.into_boxed_slice()), path.display().to_string())
+        }
+    };
+    plotters::style::register_font(FAMILY, FontStyle::Normal, bytes).map_err(|_| Error::Chart(format!("{name} is not a TrueType/OpenType font")))?;
+    *registered = Some(path.map(Path::to_path_buf));
     Ok(())
 }
 
@@ -104,12 +61,13 @@ pub fn load_font(path: &Path) -> Result<()> {
 #[derive(Debug)]
 pub struct Written {
     pub svg: PathBuf,
-    /// `None` when no font was found; `png_note` says so.
+    /// Always written (the font is embedded); an `Option` for callers that predate that.
     pub png: Option<PathBuf>,
     pub png_note: Option<String>,
 }
 
-/// Writes `chart.svg` and, when a font is found, `chart.png` into `dir`.
+/// Writes `chart.svg` and `chart.png` into `dir`, text in `font` (default: the embedded DejaVu
+/// Sans).
 pub fn write_charts(report: &Report, dir: &Path, font: Option<&Path>) -> Result<Written> {
     if report.kernels.len() > MAX_KERNELS || report.sizes.len() > MAX_SIZES {
         return Err(Error::Chart(format!(
@@ -119,39 +77,74 @@ pub fn write_charts(report: &Report, dir: &Path, font: Option<&Path>) -> Result<
         )));
     }
     let font = find_font(font)?;
-    if let Some(path) = &font {
-        load_font(path)?;
-    }
+    load_font(font.as_deref())?;
     let svg = dir.join("chart.svg");
     draw_svg(report, &svg)?;
-    let (png, png_note) = match font {
-        Some(_) => {
-            let png = dir.join("chart.png");
-            draw_png(report, &png)?;
-            (Some(png), None)
-        }
-        None => (
-            None,
-            Some(format!(
-                "no PNG: it needs a TrueType font and none was found (looked in {} and matplotlib's mpl-data); pass --font PATH",
-                FONT_PATHS[0]
-            )),
-        ),
-    };
-    Ok(Written { svg, png, png_note })
+    let png = dir.join("chart.png");
+    draw_png(report, &png)?;
+    Ok(Written { svg, png: Some(png), png_note: None })
 }
 
 /// The most kernels and sizes one chart shows (its height grows with both).
 pub const MAX_KERNELS: usize = 200;
 pub const MAX_SIZES: usize = 64;
 
-/// Width and height of the chart of `report`.
+/// Width and height of the chart of `report`: the panels, widened where the title, the subtitle
+/// or a line of the key (two columns) needs more room.
 pub fn dimensions(report: &Report) -> (u32, u32) {
     let panels = report.sizes.len().max(1) as u32;
     let cols = panels.min(2);
     let rows = panels.div_ceil(cols);
     let key_rows = (report.kernels.len() as u32).div_ceil(2) + 1;
-    (cols * PANEL_W, TITLE_H + rows * PANEL_H + key_rows * KEY_LINE_H + 16)
+    let (title, subtitle) = headings(report);
+    let key = report.kernels.iter().map(|k| text_width(&key_line(k), KEY_SIZE)).max().unwrap_or(0);
+    let width = (cols * PANEL_W)
+        .max(MARGIN + text_width(&title, TITLE_SIZE) + MARGIN)
+        .max(MARGIN + text_width(&subtitle, SUBTITLE_SIZE) + MARGIN)
+        .max(2 * (MARGIN + KEY_SWATCH + key + MARGIN));
+    (width, TITLE_H + rows * PANEL_H + key_rows * KEY_LINE_H + 16)
+}
+
+/// Left and right margin of the chart's text, in pixels.
+const MARGIN: u32 = 12;
+/// The colour swatch and gap before a key line.
+const KEY_SWATCH: u32 = 16;
+const TITLE_SIZE: f64 = 20.0;
+const SUBTITLE_SIZE: f64 = 13.0;
+const KEY_SIZE: f64 = 13.0;
+
+/// Width of `text` at `size` in the chart's font, loading the embedded one if none is; a generous
+/// estimate if no font can be used.
+fn text_width(text: &str, size: f64) -> u32 {
+    let _ = load_default_font();
+    match (FAMILY, size).into_font().box_size(text) {
+        Ok((w, _)) => w + 2,
+        Err(_) => (text.chars().count() as f64 * size * 0.7).ceil() as u32,
+    }
+}
+
+/// The embedded font, unless some font is registered already.
+fn load_default_font() -> Result<()> {
+    let loaded = REGISTERED.lock().unwrap_or_else(|e| e.into_inner()).is_some();
+    if loaded { Ok(()) } else { load_font(None) }
+}
+
+/// The title and subtitle lines of the chart of `report`.
+fn headings(report: &Report) -> (String, String) {
+    let d = &report.device;
+    let title = format!("rgemm {}: {} GEMM on {}", report.command, report.dtype, d.name);
+    let commit = report.git_commit.as_deref().unwrap_or("unknown");
+    let flush = if report.l2_flush_bytes > 0 { "L2 flushed" } else { "L2 not flushed" };
+    let subtitle = format!(
+        "TFLOP/s, median of {} launches, {flush}; red line: cuBLAS; peak {:.1} TFLOP/s; {}; commit {commit}",
+        report.iters, d.peak_tflops, report.date_utc
+    );
+    (title, subtitle)
+}
+
+/// A line of the key: a bar's label and its kernel.
+fn key_line(k: &crate::report::KernelRecord) -> String {
+    format!("{}  {}", k.label, k.name)
 }
 
 pub fn draw_svg(report: &Report, path: &Path) -> Result<()> {
@@ -160,8 +153,9 @@ pub fn draw_svg(report: &Report, path: &Path) -> Result<()> {
     root.present().map_err(|e| Error::Chart(format!("cannot write {}: {e}", path.display())))
 }
 
-/// Needs a font loaded by [`load_font`].
+/// Text in the font [`load_font`] registered last, else in the embedded DejaVu Sans.
 pub fn draw_png(report: &Report, path: &Path) -> Result<()> {
+    load_default_font()?;
     let root = BitMapBackend::new(path, dimensions(report)).into_drawing_area();
     draw(&root, report)?;
     root.present().map_err(|e| Error::Chart(format!("cannot write {}: {e}", path.display())))
@@ -199,16 +193,9 @@ fn rung_color(n: u8) -> RGBColor {
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report) -> Result<()> {
     root.fill(&WHITE).map_err(chart_error)?;
     let (width, height) = root.dim_in_pixel();
-    let d = &report.device;
-    let title = format!("rgemm {}: {} GEMM on {}", report.command, report.dtype, d.name);
-    let commit = report.git_commit.as_deref().unwrap_or("unknown");
-    let flush = if report.l2_flush_bytes > 0 { "L2 flushed" } else { "L2 not flushed" };
-    let subtitle = format!(
-        "TFLOP/s, median of {} launches, {flush}; red line: cuBLAS; peak {:.1} TFLOP/s; {}; commit {commit}",
-        report.iters, d.peak_tflops, report.date_utc
-    );
-    root.draw(&Text::new(title, (12, 8), text_style(20.0, &INK))).map_err(chart_error)?;
-    root.draw(&Text::new(subtitle, (12, 34), text_style(13.0, &GREY))).map_err(chart_error)?;
+    let (title, subtitle) = headings(report);
+    root.draw(&Text::new(title, (MARGIN as i32, 8), text_style(TITLE_SIZE, &INK))).map_err(chart_error)?;
+    root.draw(&Text::new(subtitle, (MARGIN as i32, 34), text_style(SUBTITLE_SIZE, &GREY))).map_err(chart_error)?;
 
     let panels = report.sizes.len().max(1) as u32;
     let cols = panels.min(2);
@@ -225,9 +212,9 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report) -> R
     let half = report.kernels.len().div_ceil(2);
     for (i, k) in report.kernels.iter().enumerate() {
         let (col, line) = ((i / half.max(1)) as u32, (i % half.max(1)) as u32);
-        let (x, y) = ((12 + col * (width / 2)) as i32, (key_y + line * KEY_LINE_H) as i32);
+        let (x, y) = ((MARGIN + col * (width / 2)) as i32, (key_y + line * KEY_LINE_H) as i32);
         root.draw(&Rectangle::new([(x, y + 3), (x + 10, y + 13)], rung_color(k.rung).filled())).map_err(chart_error)?;
-        root.draw(&Text::new(format!("{}  {}", k.label, k.name), (x + 16, y + 2), text_style(13.0, &INK))).map_err(chart_error)?;
+        root.draw(&Text::new(key_line(k), (x + KEY_SWATCH as i32, y + 2), text_style(KEY_SIZE, &INK))).map_err(chart_error)?;
     }
     debug_assert!(key_y < height);
     Ok(())

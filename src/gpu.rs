@@ -100,6 +100,8 @@ fn problem_key(p: &Problem) -> ProblemKey {
 /// The CUDA version the driver supports ("13.0"), if the driver says.
 fn driver_cuda_version() -> Option<String> {
     let mut version: std::ffi::c_int = 0;
+    // SAFETY: `version` is a live local the driver writes one int to; the library was found
+    // loadable above.
     let result = unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) };
     (result == cudarc::driver::sys::CUresult::CUDA_SUCCESS && version > 0).then(|| format!("{}.{}", version / 1000, version % 1000 / 10))
 }

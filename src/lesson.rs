@@ -26,6 +26,8 @@ pub fn run_race_lesson(gpu: &Gpu, name: &str) -> Result<bool> {
     let cfg = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (64, 1, 1), shared_mem_bytes: 1024 };
     let mut launch = gpu.stream().launch_builder(&f);
     launch.arg(&s).arg(&o);
+    // SAFETY: the lesson's entry takes (src, out) device pointers, both allocated above for 64
+    // threads' data.
     unsafe { launch.launch(cfg) }?;
     let got = gpu.download(&out)?;
     Ok((0..64).all(|t| (0..4).all(|e| got[4 * t + e] == input[4 * ((t + 32) % 64) + e])))
@@ -71,6 +73,8 @@ pub fn ldmatrix_x2(gpu: &Gpu, pattern: &LdmatrixPattern, blocks: u32) -> Result<
     let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (512, 1, 1), shared_mem_bytes: smem };
     let mut launch = gpu.stream().launch_builder(&f);
     launch.arg(&offsets_addr).arg(&out_addr);
+    // SAFETY: the entry's parameters are the two device buffers above, sized for `blocks` blocks
+    // of 32 lanes.
     unsafe { launch.launch(cfg) }?;
     let regs = gpu.download(&out)?;
     Ok(regs.chunks(2).map(|r| [r[0], r[1]]).collect())

@@ -5,12 +5,13 @@
 //! - [`problem`]: a GEMM's sizes and scalars, validated before anything touches the GPU.
 //! - [`gpu`]: the CUDA context, the loaded module, launches and cuBLAS (through cudarc).
 //! - [`check`]: inputs, the f64 reference and the relative Frobenius error.
-//! - [`bench`](mod@bench): timing with CUDA events, and the runner of `rgemm bench` / `rgemm tune`.
+//! - [`timing`]: timing with CUDA events (median of event pairs, L2 flushes between launches).
+//! - [`bench`](mod@bench): the runner of `rgemm bench` / `rgemm tune`.
 //! - [`report`]: benchmark results: JSON, CSV and the printed tables.
-//! - [`chart`]: the ladder as PNG and SVG charts (plotters, font loaded at run time).
+//! - [`chart`]: the ladder as PNG and SVG charts (plotters, DejaVu Sans embedded).
 //! - [`emulate`]: running kernels on the CPU through the device module's emulator.
 //! - [`figures`]: the book's figures and measured-number tables, drawn from the code and docs/perf.
-//! - [`ptx`]: the embedded PTX and the launch bounds added to it.
+//! - [`ptx`]: the embedded PTX, the launch bounds added to it, and ptxas's report of it.
 //! - [`lesson`]: host side of the race lessons (for compute-sanitizer).
 //! - [`tma`]: tensor maps for kernels that load through the copy engine.
 //! - [`accuracy`]: spread-exponent inputs and the fp32-relative judgement of rung 15's 3×TF32.
@@ -31,6 +32,7 @@ pub mod problem;
 pub mod ptx;
 pub mod report;
 pub mod storage;
+pub mod timing;
 pub mod tma;
 pub mod verify;
 

@@ -128,6 +128,32 @@ pub fn assemble(ptxas: &Path, ptx: &str) -> Result<Assembly> {
     Ok(Assembly { entries: parse_report(&report), report })
 }
 
+/// Every entry's resources as `ptxas` (of release `version`) assembles the PTX the host loads,
+/// launch bounds included. The report is kept in the temporary folder under a key of the PTX,
+/// the ptxas path and its version, so only the first call after a build waits for the assembler
+/// (`before_assembling` runs just before it does); a cache that cannot be written costs only that
+/// wait again.
+pub fn loaded_module_resources(ptxas: &Path, version: &str, before_assembling: impl FnOnce()) -> Result<Vec<(String, Resources)>> {
+    let bounded = with_launch_bounds(PTX);
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (bounded.as_str(), ptxas, version).hash(&mut h);
+        h.finish()
+    };
+    let cache = std::env::temp_dir().join(format!("rgemm-ptxas-report-{key:016x}.txt"));
+    if let Ok(report) = std::fs::read_to_string(&cache) {
+        let entries = parse_report(&report);
+        if entries.len() == entry_names(&bounded).len() {
+            return Ok(entries);
+        }
+    }
+    before_assembling();
+    let assembly = assemble(ptxas, &bounded)?;
+    let _ = std::fs::write(&cache, &assembly.report);
+    Ok(assembly.entries)
+}
+
 /// Each entry of a `ptxas -v` report with its registers, stack frame and spills.
 pub fn parse_report(report: &str) -> Vec<(String, Resources)> {
     let number_before = |line: &str, word: &str| -> u32 {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bench::Timing;
+use crate::timing::Timing;
 use crate::catalog::{Dtype, Kernel};
 use crate::error::{Error, Result};
 use crate::problem::{Problem, Shape};

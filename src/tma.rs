@@ -6,7 +6,8 @@ use cudarc::driver::sys::{
     CUtensorMapL2promotion, CUtensorMapSwizzle,
 };
 
-use crate::catalog::{Dtype, Swizzle};
+use kernels_gpu::Dtype;
+use kernels_gpu::spec::Swizzle;
 use crate::error::{Error, Result};
 
 /// The row-major matrices of a batch, as a tensor map sees them.

@@ -1,7 +1,6 @@
 //! Benchmark results on the CPU: size lists, the JSON and CSV files, the tables, and the charts
 //! drawn from a synthetic run.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use rgemm::catalog;
@@ -9,10 +8,6 @@ use rgemm::chart;
 use rgemm::problem::{parse_shape, parse_shapes, shape_name};
 use rgemm::report::{self, DeviceRecord, KernelRecord, Outcome, Report, RunRecord, SizeRecord, Stats};
 use rgemm::Error;
-
-fn say(message: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{message}");
-}
 
 fn stats(samples_ms: &[f64], flops: f64) -> Stats {
     let mut s = samples_ms.to_vec();
@@ -266,7 +261,7 @@ fn peaks_follow_the_formulas() {
 }
 
 #[test]
-fn chart_svg_always_png_with_a_font() {
+fn chart_svg_and_png_are_always_written() {
     let report = synthetic();
     let dir = temp_dir("chart-svg");
     // The SVG needs no font file: text is left to the viewer.
@@ -281,16 +276,10 @@ fn chart_svg_always_png_with_a_font() {
     let bars = text.matches("<rect").count();
     assert!(bars >= 4 + 1, "{bars} rectangles");
 
-    let font = match chart::find_font(None).unwrap() {
-        Some(font) => font,
-        None => {
-            say("SKIPPED chart PNG: no TrueType font found (DejaVuSans in /usr/share/fonts or matplotlib's mpl-data); pass --font to rgemm chart");
-            return;
-        }
-    };
     let dir = temp_dir("chart-png");
-    let written = chart::write_charts(&report, &dir, Some(&font)).unwrap();
-    let png = written.png.expect("a PNG with a font");
+    // No font file given: the embedded DejaVu Sans draws the PNG.
+    let written = chart::write_charts(&report, &dir, None).unwrap();
+    let png = written.png.expect("a PNG, always");
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
     let (w, h) = chart::dimensions(&report);
@@ -301,12 +290,33 @@ fn chart_svg_always_png_with_a_font() {
 }
 
 #[test]
+fn the_chart_widens_to_fit_its_longest_text() {
+    let report = synthetic();
+    let (w, h) = chart::dimensions(&report);
+    let mut long = synthetic();
+    long.device.name = "a device whose name is far longer than any panel of the chart could hold ".repeat(3);
+    let (lw, lh) = chart::dimensions(&long);
+    // The title alone: more than 200 characters at 20 px.
+    assert!(lw > w && lw > 200 * 8, "{w} -> {lw}");
+    assert_eq!(lh, h);
+    let mut keys = synthetic();
+    keys.kernels[0].name = "sgemm_".to_string() + &"x".repeat(400);
+    let (kw, _) = chart::dimensions(&keys);
+    // Two key columns, each holding the long name.
+    assert!(kw > 2 * 400 * 5, "{kw}");
+    let dir = temp_dir("chart-wide");
+    let written = chart::write_charts(&keys, &dir, None).unwrap();
+    let bytes = std::fs::read(written.png.unwrap()).unwrap();
+    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), kw);
+}
+
+#[test]
 fn chart_font_errors_are_sentences() {
     let e = chart::find_font(Some(std::path::Path::new("/nonexistent/font.ttf"))).unwrap_err();
     assert!(e.to_string().contains("/nonexistent/font.ttf") && e.to_string().contains("does not exist"), "{e}");
     let dir = temp_dir("badfont");
     let not_a_font = dir.join("font.ttf");
     std::fs::write(&not_a_font, b"not a font").unwrap();
-    let e = chart::load_font(&not_a_font).unwrap_err();
+    let e = chart::load_font(Some(&not_a_font)).unwrap_err();
     assert!(e.to_string().contains("not a TrueType"), "{e}");
 }

@@ -103,7 +103,7 @@ struct BenchArgs {
     /// Folder for results.json, results.csv, chart.svg and chart.png (created if missing).
     #[arg(long, default_value = "bench-results")]
     out: PathBuf,
-    /// TrueType font for the PNG chart (default: DejaVuSans from the usual places).
+    /// TrueType font for the PNG chart (default: the embedded DejaVu Sans).
     #[arg(long)]
     font: Option<PathBuf>,
 }
@@ -218,7 +218,7 @@ struct ChartArgs {
     /// Folder for chart.svg and chart.png [default: the input's folder]
     #[arg(long)]
     out: Option<PathBuf>,
-    /// TrueType font for the PNG (default: DejaVuSans from the usual places).
+    /// TrueType font for the PNG (default: the embedded DejaVu Sans).
     #[arg(long)]
     font: Option<PathBuf>,
 }
@@ -315,6 +315,8 @@ fn main() -> ExitCode {
     // `rgemm list | head`: a closed pipe ends the process quietly, as for other command-line
     // tools, instead of failing the next write.
     #[cfg(unix)]
+    // SAFETY: restoring the default action of SIGPIPE, before any thread is started, touches no
+    // Rust state.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
@@ -425,29 +427,8 @@ fn ptxas_resources() -> (Vec<(String, ptx::Resources)>, String) {
         Ok(v) => v,
         Err(e) => return (Vec::new(), format!("- ({e})")),
     };
-    let bounded = ptx::with_launch_bounds(ptx::PTX);
-    // The report of this PTX by this ptxas is kept in the temporary folder, so that only the
-    // first `list` after a build waits for the assembler.
-    let key = {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (bounded.as_str(), ptxas.as_path(), version.as_str()).hash(&mut h);
-        h.finish()
-    };
-    let cache = std::env::temp_dir().join(format!("rgemm-ptxas-report-{key:016x}.txt"));
-    if let Ok(report) = std::fs::read_to_string(&cache) {
-        let entries = ptx::parse_report(&report);
-        if entries.len() == ptx::entry_names(&bounded).len() {
-            return (entries, source(&version));
-        }
-    }
-    eprintln!("assembling the kernels with {} ...", ptxas.display());
-    match ptx::assemble(&ptxas, &bounded) {
-        Ok(a) => {
-            // A cache that cannot be written only costs the next `list` the same wait.
-            let _ = std::fs::write(&cache, &a.report);
-            (a.entries, source(&version))
-        }
+    match ptx::loaded_module_resources(&ptxas, &version, || eprintln!("assembling the kernels with {} ...", ptxas.display())) {
+        Ok(entries) => (entries, source(&version)),
         Err(e) => (Vec::new(), format!("- ({e})")),
     }
 }

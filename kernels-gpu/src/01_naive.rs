@@ -7,12 +7,10 @@
 //! 32 elements of C that are N floats apart, so every access of the warp costs up to 32 separate
 //! memory transactions instead of one. The next rung changes only that mapping.
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
-//! TFLOP/s in the same run): 0.50 TFLOP/s (1.0% of cuBLAS), 276 ms. Nowhere near either floor: the
-//! time goes to memory transactions the warp could have merged. The floors at this size:
-//! arithmetic, 137.4 GFLOP at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read and C
-//! written once (201 MB) at about 3 TB/s, 0.07 ms. GEMM at this size is bound by arithmetic, and
-//! the ladder is measured against that floor.
+//! Cost: nowhere near either floor (arithmetic or memory); the time goes to memory transactions
+//! the warp could have merged.
+//!
+//! Measured speed and what limits it at each size: `book/src/rung-01-naive.md` and `docs/perf/`.
 
 use crate::prelude::*;
 
@@ -36,6 +34,7 @@ impl<const BS: usize> GemmKernel for Naive<BS> {
         }
         let mut acc = 0.0;
         for i in 0..gemm.k {
+            // SAFETY: `row < M` and `col < N` were checked above, and `i < K`: inside A and B.
             acc = fma(unsafe { a.get(row, i) }, unsafe { b.get(i, col) }, acc);
         }
         c.store(row, col, acc);

@@ -6,13 +6,10 @@
 //! 128-byte transaction), and they write C in one transaction too. The memory system merges the
 //! warp's accesses into as few transactions as the addresses allow: that is coalescing.
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
-//! TFLOP/s in the same run): 5.74 TFLOP/s (11.1% of cuBLAS), 11.5× rung 1, from the mapping change
-//! alone. Every multiply-add still reads two floats from global memory (through L1/L2), so the
-//! caches' bandwidth, not arithmetic, bounds it. The floors at this size: arithmetic, 137.4 GFLOP
-//! at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read and C written once (201 MB) at
-//! about 3 TB/s, 0.07 ms. GEMM at this size is bound by arithmetic, and the ladder is measured
-//! against that floor.
+//! Cost: the mapping change alone is a large step. Every multiply-add still reads two floats from
+//! global memory (through L1/L2), so the caches' bandwidth, not arithmetic, bounds it.
+//!
+//! Measured speed and what limits it at each size: `book/src/rung-02-coalesced.md` and `docs/perf/`.
 
 use crate::prelude::*;
 
@@ -36,6 +33,7 @@ impl<const BS: usize> GemmKernel for Coalesced<BS> {
         }
         let mut acc = 0.0;
         for i in 0..gemm.k {
+            // SAFETY: `row < M` and `col < N` were checked above, and `i < K`: inside A and B.
             acc = fma(unsafe { a.get(row, i) }, unsafe { b.get(i, col) }, acc);
         }
         c.store(row, col, acc);

@@ -9,13 +9,11 @@
 //!
 //! Tails: elements outside A or B are stored as zeros, so a partial tile adds nothing.
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
-//! TFLOP/s in the same run): 8.64 TFLOP/s (16.7% of cuBLAS), 1.5× rung 2. Global traffic fell 32×,
-//! but each multiply-add now needs two shared-memory loads: shared-memory bandwidth and the
-//! barriers bound it, far above the arithmetic floor. The floors at this size: arithmetic, 137.4
-//! GFLOP at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read and C written once (201 MB)
-//! at about 3 TB/s, 0.07 ms. GEMM at this size is bound by arithmetic, and the ladder is measured
-//! against that floor.
+//! Cost: global traffic falls `BS`×, but each multiply-add now needs two shared-memory loads, and
+//! every step two barriers: shared-memory bandwidth and the barriers bound it, far above the
+//! arithmetic floor.
+//!
+//! Measured speed and what limits it at each size: `book/src/rung-03-smem-tiling.md` and `docs/perf/`.
 
 use crate::prelude::*;
 
@@ -36,7 +34,9 @@ impl<const BS: usize> GemmKernel for SmemTiling<BS> {
 
     // ANCHOR: run
     unsafe fn run(gemm: &Gemm<f32>) {
+        // SAFETY: the spec's shared-memory size holds this tile at the block's dynamic shared base.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let b_tile = unsafe { SmemTile::new(a_tile.end(), BS, BS) };
 
         let t = thread_idx() as usize;

@@ -14,12 +14,10 @@
 //! `BK·BN/threads` of B per step, consecutive threads on consecutive columns (coalesced), with
 //! zeros outside the matrices as in rung 3.
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
-//! TFLOP/s in the same run): 18.78 TFLOP/s (36.3% of cuBLAS) with 64×64×16 and 16 outputs per
-//! thread, 2.2× rung 3: one shared load of B now feeds `TM` multiply-adds. The floors at this size:
-//! arithmetic, 137.4 GFLOP at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read and C
-//! written once (201 MB) at about 3 TB/s, 0.07 ms. GEMM at this size is bound by arithmetic, and
-//! the ladder is measured against that floor.
+//! Cost: one shared load of B now feeds `TM` multiply-adds; the loads of A (one per multiply-add)
+//! are what bounds it next.
+//!
+//! Measured speed and what limits it at each size: `book/src/rung-04-blocktile-1d.md` and `docs/perf/`.
 
 use crate::prelude::*;
 
@@ -31,10 +29,7 @@ pub struct Blocktile1d<const BM: usize, const BN: usize, const BK: usize, const 
 impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize> Blocktile1d<BM, BN, BK, TM> {
     const THREADS: usize = BM * BN / TM;
     const CHECKS: () = {
-        assert!(BM % TM == 0, "the thread strips must tile the block's rows");
         assert!(Self::THREADS % 32 == 0 && Self::THREADS <= 1024, "whole warps, at most 1024 threads");
-        assert!((BM * BK) % Self::THREADS == 0, "the A tile must divide evenly among the threads");
-        assert!((BK * BN) % Self::THREADS == 0, "the B tile must divide evenly among the threads");
     };
 }
 
@@ -49,11 +44,14 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize> GemmKer
             Self::THREADS as u32,
             ((SmemTile::elems(BM, BK) + SmemTile::elems(BK, BN)) * 4) as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES)
     };
 
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
+        // SAFETY: the spec's shared-memory size holds this tile at the block's dynamic shared base.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BM, BK) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let b_tile = unsafe { SmemTile::new(a_tile.end(), BK, BN) };
 
         let t = thread_idx() as usize;

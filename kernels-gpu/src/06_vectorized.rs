@@ -17,145 +17,15 @@
 //! Each thread still reads its `TM` values of A one float at a time: they lie in a column of the
 //! row-major A tile. The next rung stores A transposed to fix that.
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
-//! TFLOP/s in the same run): 31.95 TFLOP/s (61.8% of cuBLAS) with 64×64×16 and 4×4 per thread, 1.2×
-//! rung 5: a quarter of the load and store instructions on the global side and for B. The floors at
-//! this size: arithmetic, 137.4 GFLOP at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read
-//! and C written once (201 MB) at about 3 TB/s, 0.07 ms. GEMM at this size is bound by arithmetic,
-//! and the ladder is measured against that floor.
+//! Cost: a quarter of the load and store instructions on the global side and for B; A's scalar
+//! reads remain.
+//!
+//! Measured speed and what limits it at each size: `book/src/rung-06-vectorized.md` and `docs/perf/`.
 
+use crate::copy::{store_thread_tile, RowMajorCopy};
 use crate::prelude::*;
 
 pub const RUNG: Rung = Rung { number: 6, slug: "vectorized", idea: "float4 global loads and stores, float4 shared reads of B" };
-
-/// Float4s a thread holds in registers for one tile copy, at most (the staging array has this
-/// many; the copy uses the first `VECS`, and the compiler drops the rest).
-pub(crate) const MAX_VECS: usize = 8;
-
-/// Float4s on their way from global to shared memory, in registers.
-pub(crate) type Staging = [[f32; 4]; MAX_VECS];
-
-/// Copies a `rows × cols` slice of a row-major matrix into a row-major shared tile, float4 by
-/// float4, with `threads` threads: consecutive threads take consecutive float4s of a row, so a
-/// warp reads 512 contiguous bytes when the rows are long enough (coalesced) and writes them to
-/// consecutive shared addresses (no bank conflicts).
-///
-/// The shape is a value, built from the kernel's constants (stable Rust cannot compute const
-/// generic arguments such as `BM·BN/(TM·TN)` threads); after inlining every index is folded.
-#[derive(Clone, Copy)]
-#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
-pub(crate) struct RowMajorCopy {
-    rows: usize,
-    cols: usize,
-    threads: usize,
-}
-
-impl RowMajorCopy {
-    /// Checked when a kernel's `SPEC` is evaluated, i.e. at compile time. (`inline` keeps this
-    /// function, used only in constants, out of the PTX.)
-    #[inline(always)]
-    pub(crate) const fn new(rows: usize, cols: usize, threads: usize) -> Self {
-        assert!(cols % 4 == 0, "rows are copied as float4s");
-        assert!((rows * cols / 4) % threads == 0, "the tile's float4s must divide evenly among the threads");
-        assert!(rows * cols / 4 / threads <= MAX_VECS, "more float4s per thread than the staging array holds");
-        RowMajorCopy { rows, cols, threads }
-    }
-
-    /// Float4s each thread copies.
-    #[inline(always)]
-    pub(crate) const fn vecs(&self) -> usize {
-        self.rows * self.cols / 4 / self.threads
-    }
-
-    /// (row, column) of float4 number `i` of thread `t`.
-    #[inline(always)]
-    fn coords(&self, t: usize, i: usize) -> (usize, usize) {
-        let e = i * self.threads + t;
-        (e / (self.cols / 4), e % (self.cols / 4) * 4)
-    }
-
-    /// Reads thread `t`'s float4s of the slice whose origin is `src`'s into registers (see
-    /// [`fetch_float4s`]).
-    #[inline(always)]
-    pub(crate) fn fetch(&self, t: usize, src: &Matrix<f32>) -> Staging {
-        let fast = src.rows_align4() && src.covers(self.rows as u32, self.cols as u32);
-        fetch_float4s(src, fast, self.vecs(), |i| self.coords(t, i))
-    }
-
-    /// [`fetch`](Self::fetch) for a caller that knows the slice lies wholly inside the matrix with
-    /// 16-byte aligned rows: vector loads only, no checks.
-    #[inline(always)]
-    pub(crate) fn fetch_inside(&self, t: usize, src: &Matrix<f32>) -> Staging {
-        fetch_float4s(src, true, self.vecs(), |i| self.coords(t, i))
-    }
-
-    /// Writes what [`fetch`](Self::fetch) read to the shared tile `dst` (`rows × stride`, stride
-    /// a multiple of 4).
-    #[inline(always)]
-    pub(crate) fn store(&self, t: usize, s: &Staging, dst: &SmemTile) {
-        for i in 0..self.vecs() {
-            let (r, c) = self.coords(t, i);
-            unsafe { st_shared_v4(dst.ptr(r, c), s[i]) }
-        }
-    }
-}
-
-/// Reads `count` float4s of a slice whose origin is `src`'s into registers, float4 `i` from
-/// (row, column) `coords(i)` of the slice: vector loads when `fast` (the whole slice is
-/// inside the matrix and its rows are 16-byte aligned; the caller decides, the same way for the
-/// whole block), scalar zero-filled loads otherwise.
-#[inline(always)]
-// ANCHOR: fetch
-pub(crate) fn fetch_float4s(src: &Matrix<f32>, fast: bool, count: usize, coords: impl Fn(usize) -> (usize, usize)) -> Staging {
-    let mut s = [[0.0; 4]; MAX_VECS];
-    for i in 0..count {
-        let (r, c) = coords(i);
-        s[i] = if fast {
-            // Inside and aligned: checked by the caller for the whole slice.
-            unsafe { ld_global_v4(src.ptr(r as u32, c as u32)) }
-        } else {
-            src.get4_or_zero(r as u32, c as u32)
-        };
-    }
-    s
-}
-// ANCHOR_END: fetch
-
-/// Writes the epilogue of four accumulators to (row, col..col + 4) of `c`: one float4 (plus one
-/// float4 load of the old C when beta ≠ 0) when all four exist and the row is aligned, else
-/// element by element with bounds checks.
-#[inline(always)]
-// ANCHOR: store4
-pub(crate) fn store4(c: &Output, row: u32, col: u32, acc: [f32; 4]) {
-    if c.holds4(row, col) {
-        let p = c.ptr(row, col);
-        unsafe { st_global_v4(p, c.blend4(acc, || ld_global_v4(p))) }
-    } else {
-        for e in 0..4 {
-            c.store(row, col + e as u32, acc[e]);
-        }
-    }
-}
-// ANCHOR_END: store4
-
-/// The epilogue of a whole thread tile through [`store4`]: accumulators (i, 4q .. 4q + 4) go to
-/// row `row(i)`, columns `col4(q) .. col4(q) + 4` of `c`. Rungs 6, 7, 8, 10 and 11 share this
-/// loop and differ only in where a thread's rows and runs of four columns lie. (Rung 9 keeps its
-/// own loop nest: with 8×16 thread tiles this flat one does not unroll and `acc` goes to local
-/// memory.)
-#[inline(always)]
-pub(crate) fn store_thread_tile<const TM: usize, const TN: usize>(
-    c: &Output,
-    acc: &ThreadTile<TM, TN>,
-    row: impl Fn(usize) -> usize,
-    col4: impl Fn(usize) -> usize,
-) {
-    for i in 0..TM {
-        for q in 0..TN / 4 {
-            store4(c, row(i) as u32, col4(q) as u32, acc.get4(i, 4 * q));
-        }
-    }
-}
 
 /// Rung 5's kernel with float4 copies, float4 reads of B and float4 stores of C.
 pub struct Vectorized<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const TN: usize>;
@@ -165,7 +35,6 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
     const A_COPY: RowMajorCopy = RowMajorCopy::new(BM, BK, Self::THREADS);
     const B_COPY: RowMajorCopy = RowMajorCopy::new(BK, BN, Self::THREADS);
     const CHECKS: () = {
-        assert!(BM % TM == 0 && BN % TN == 0, "the thread tiles must tile the block tile");
         assert!(TN % 4 == 0, "a thread's row of B is read as float4s");
         assert!(Self::THREADS % 32 == 0 && Self::THREADS <= 1024, "whole warps, at most 1024 threads");
         let _ = (Self::A_COPY, Self::B_COPY);
@@ -185,11 +54,14 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
             Self::THREADS as u32,
             ((SmemTile::elems(BM, BK) + SmemTile::elems(BK, BN)) * 4) as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES.float4_copies())
     };
 
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
+        // SAFETY: the spec's shared-memory size holds this tile at the block's dynamic shared base.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BM, BK) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let b_tile = unsafe { SmemTile::new(a_tile.end(), BK, BN) };
 
         let t = thread_idx() as usize;
@@ -214,6 +86,8 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
                     a_col[i] = a_tile.get(ty * TM + i, kk);
                 }
                 for q in 0..TN / 4 {
+                    // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+                    // 16-byte-aligned float4.
                     let v = unsafe { ld_shared_v4(b_tile.ptr(kk, tx * TN + 4 * q)) };
                     b_row[4 * q..4 * q + 4].copy_from_slice(&v);
                 }

@@ -21,92 +21,15 @@
 //! row, would avoid the wasted floats but costs an address computation on every read in the inner
 //! loop; the pad costs `4·BK` floats of shared memory and nothing else.)
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
-//! TFLOP/s in the same run): 35.36 TFLOP/s (68.4% of cuBLAS) with 64×128×8 and 8×8 per thread, 1.1×
-//! rung 6: float4 reads of A too, and no bank conflicts on the transposed stores. The floors at
-//! this size: arithmetic, 137.4 GFLOP at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read
-//! and C written once (201 MB) at about 3 TB/s, 0.07 ms. GEMM at this size is bound by arithmetic,
-//! and the ladder is measured against that floor.
+//! Cost: float4 reads of A too, and no bank conflicts on the transposed stores; every K-step still
+//! has two barriers and copy latency the block waits through.
+//!
+//! Measured speed and what limits it at each size: `book/src/rung-07-transposed-a.md` and `docs/perf/`.
 
 use crate::prelude::*;
-use crate::vectorized::{store_thread_tile, Staging};
-use crate::vectorized::{fetch_float4s, RowMajorCopy, MAX_VECS};
+use crate::copy::{store_thread_tile, RowMajorCopy, TransposedCopy};
 
 pub const RUNG: Rung = Rung { number: 7, slug: "transposed_a", idea: "A tile transposed in shared memory: float4 reads of A and B" };
-
-/// Floats of padding at the end of each row of the transposed A tile (see the module docs).
-pub(crate) const A_PAD: usize = 4;
-
-/// Copies a `bm × bk` slice of row-major A into a `bk × (bm + A_PAD)` shared tile, transposed,
-/// with `threads` threads. Float4 number `e` of the slice goes to warp `e / 32`, lane `e % 32`;
-/// a warp takes 16 rows × 8 columns, lane `l` row `l % 16`, columns `8·p + 4·(l / 16)`.
-#[derive(Clone, Copy)]
-#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
-pub(crate) struct TransposedCopy {
-    bm: usize,
-    bk: usize,
-    threads: usize,
-}
-
-impl TransposedCopy {
-    /// Checked when a kernel's `SPEC` is evaluated, i.e. at compile time.
-    #[inline(always)]
-    pub(crate) const fn new(bm: usize, bk: usize, threads: usize) -> Self {
-        assert!(bm % 16 == 0 && bk % 8 == 0, "a warp copies 16 rows × 8 columns of A");
-        assert!(threads % 32 == 0, "whole warps");
-        assert!((bm * bk / 4) % threads == 0, "the A tile's float4s must divide evenly among the threads");
-        assert!(bm * bk / 4 / threads <= MAX_VECS, "more float4s per thread than the staging array holds");
-        TransposedCopy { bm, bk, threads }
-    }
-
-    /// Floats one row of the transposed tile occupies.
-    pub(crate) const fn stride(bm: usize) -> usize {
-        bm + A_PAD
-    }
-
-    #[inline(always)]
-    const fn vecs(&self) -> usize {
-        self.bm * self.bk / 4 / self.threads
-    }
-
-    /// (row, column) in the `bm × bk` slice of A of float4 number `i` of thread `t`.
-    #[inline(always)]
-    fn coords(&self, t: usize, i: usize) -> (usize, usize) {
-        let e = i * self.threads + t;
-        let (warp, lane) = (e / 32, e % 32);
-        let pairs = self.bk / 8; // 8-column blocks across the slice
-        (warp / pairs * 16 + lane % 16, (warp % pairs) * 8 + lane / 16 * 4)
-    }
-
-    /// Reads thread `t`'s float4s of the A slice whose origin is `src`'s (see
-    /// [`fetch_float4s`]).
-    #[inline(always)]
-    pub(crate) fn fetch(&self, t: usize, src: &Matrix<f32>) -> Staging {
-        let fast = src.rows_align4() && src.covers(self.bm as u32, self.bk as u32);
-        fetch_float4s(src, fast, self.vecs(), |i| self.coords(t, i))
-    }
-
-    /// [`fetch`](Self::fetch) for a caller that knows the slice lies wholly inside the matrix with
-    /// 16-byte aligned rows: vector loads only, no checks.
-    #[inline(always)]
-    pub(crate) fn fetch_inside(&self, t: usize, src: &Matrix<f32>) -> Staging {
-        fetch_float4s(src, true, self.vecs(), |i| self.coords(t, i))
-    }
-
-    /// Writes what [`fetch`](Self::fetch) read, transposed: element (r, c + j) of the slice to
-    /// row c + j, column r of `dst`.
-    #[inline(always)]
-    // ANCHOR: transposed_store
-    pub(crate) fn store(&self, t: usize, s: &Staging, dst: &SmemTile) {
-        for i in 0..self.vecs() {
-            let (r, c) = self.coords(t, i);
-            for j in 0..4 {
-                dst.set(c + j, r, s[i][j]);
-            }
-        }
-    }
-    // ANCHOR_END: transposed_store
-}
 
 /// Rung 6's kernel with A stored transposed, so both operands are read as float4s.
 pub struct TransposedA<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const TN: usize>;
@@ -116,8 +39,6 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
     const A_COPY: TransposedCopy = TransposedCopy::new(BM, BK, Self::THREADS);
     const B_COPY: RowMajorCopy = RowMajorCopy::new(BK, BN, Self::THREADS);
     const CHECKS: () = {
-        assert!(BM % TM == 0 && BN % TN == 0, "the thread tiles must tile the block tile");
-        assert!(TM % 4 == 0 && TN % 4 == 0, "a thread's column of A and row of B are read as float4s");
         assert!(Self::THREADS % 32 == 0 && Self::THREADS <= 1024, "whole warps, at most 1024 threads");
         let _ = (Self::A_COPY, Self::B_COPY);
     };
@@ -136,11 +57,14 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
             Self::THREADS as u32,
             ((SmemTile::elems(BK, TransposedCopy::stride(BM)) + SmemTile::elems(BK, BN)) * 4) as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES.float4_copies().vector_reads())
     };
 
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
+        // SAFETY: the spec's shared-memory size holds this tile at the block's dynamic shared base.
         let at_tile = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let b_tile = unsafe { SmemTile::new(at_tile.end(), BK, BN) };
 
         let t = thread_idx() as usize;
@@ -162,10 +86,14 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
                 let mut a_col = [0.0f32; TM];
                 let mut b_row = [0.0f32; TN];
                 for q in 0..TM / 4 {
+                    // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+                    // 16-byte-aligned float4.
                     let v = unsafe { ld_shared_v4(at_tile.ptr(kk, ty * TM + 4 * q)) };
                     a_col[4 * q..4 * q + 4].copy_from_slice(&v);
                 }
                 for q in 0..TN / 4 {
+                    // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+                    // 16-byte-aligned float4.
                     let v = unsafe { ld_shared_v4(b_tile.ptr(kk, tx * TN + 4 * q)) };
                     b_row[4 * q..4 * q + 4].copy_from_slice(&v);
                 }

@@ -14,19 +14,14 @@
 //! `s − 1`, which follows the writes of that pair. The price is twice the shared memory and the
 //! registers that hold a slice in transit (`BM·BK/4/threads + BK·BN/4/threads` float4s).
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, M = N = K = 4096, `rgemm bench` run 4, cuBLAS SGEMM 51.70
-//! TFLOP/s in the same run): 35.96 TFLOP/s (69.6% of cuBLAS) with 128×128×8 and 8×8 per thread,
-//! 1.02× rung 7: one barrier per step instead of two, and the global loads of the next slice
-//! overlap the arithmetic. The small gain says the bound is elsewhere: the warp's shared-memory
-//! reads (2-way bank conflicts on B, see rung 9). The floors at this size: arithmetic, 137.4 GFLOP
-//! at the 66.9 TFLOP/s fp32 peak, 2.05 ms; memory, A and B read and C written once (201 MB) at
-//! about 3 TB/s, 0.07 ms. GEMM at this size is bound by arithmetic, and the ladder is measured
-//! against that floor.
+//! Cost: one barrier per step instead of two, and the global loads of the next slice overlap the
+//! arithmetic. The gain is small, which says the bound is elsewhere: the warp's shared-memory
+//! reads (2-way bank conflicts on B, see rung 9).
+//!
+//! Measured speed and what limits it at each size: `book/src/rung-08-double-buffer.md` and `docs/perf/`.
 
 use crate::prelude::*;
-use crate::transposed_a::TransposedCopy;
-use crate::vectorized::store_thread_tile;
-use crate::vectorized::RowMajorCopy;
+use crate::copy::{store_thread_tile, RowMajorCopy, TransposedCopy};
 
 pub const RUNG: Rung = Rung { number: 8, slug: "double_buffer", idea: "two shared stages; global loads of the next slice overlap compute" };
 
@@ -40,8 +35,6 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
     /// Floats of one stage: the transposed A tile, then the B tile.
     const STAGE: usize = SmemTile::elems(BK, TransposedCopy::stride(BM)) + SmemTile::elems(BK, BN);
     const CHECKS: () = {
-        assert!(BM % TM == 0 && BN % TN == 0, "the thread tiles must tile the block tile");
-        assert!(TM % 4 == 0 && TN % 4 == 0, "a thread's column of A and row of B are read as float4s");
         assert!(Self::THREADS % 32 == 0 && Self::THREADS <= 1024, "whole warps, at most 1024 threads");
         let _ = (Self::A_COPY, Self::B_COPY);
     };
@@ -60,14 +53,19 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
             Self::THREADS as u32,
             (2 * Self::STAGE * 4) as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES.float4_copies().vector_reads())
     };
 
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
         // Stage `i` is the pair (at[i], b[i]).
+        // SAFETY: the spec's shared-memory size holds this tile at the block's dynamic shared base.
         let at0 = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let b0 = unsafe { SmemTile::new(at0.end(), BK, BN) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let at1 = unsafe { SmemTile::new(b0.end(), BK, TransposedCopy::stride(BM)) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let b1 = unsafe { SmemTile::new(at1.end(), BK, BN) };
 
         let t = thread_idx() as usize;
@@ -99,10 +97,14 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
                 let mut a_col = [0.0f32; TM];
                 let mut b_row = [0.0f32; TN];
                 for q in 0..TM / 4 {
+                    // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+                    // 16-byte-aligned float4.
                     let v = unsafe { ld_shared_v4(at_cur.ptr(kk, ty * TM + 4 * q)) };
                     a_col[4 * q..4 * q + 4].copy_from_slice(&v);
                 }
                 for q in 0..TN / 4 {
+                    // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+                    // 16-byte-aligned float4.
                     let v = unsafe { ld_shared_v4(b_cur.ptr(kk, tx * TN + 4 * q)) };
                     b_row[4 * q..4 * q + 4].copy_from_slice(&v);
                 }

@@ -38,19 +38,17 @@
 //! every shared address is a constant offset and ptxas can schedule loads of step `kk + 1` among
 //! the FMAs of step `kk`.
 //!
-//! Tried and dropped (H100, 2026-11-22, 4096³, same run, cuBLAS 51.67 TFLOP/s): double-buffering
-//! the operands across slices by hand (step `kk + 1` read before step `kk` computes, the barrier
-//! and the next slice's first reads placed before the slice's last step) lowered 128×128×8 from
-//! 41.51 to 39.29 TFLOP/s (128 registers) and 64×128×8 from 40.70 to 34.25: ptxas already
-//! schedules the reads within a slice, and holding the last step's FMAs behind the barrier only
-//! delays them.
+//! Tried and dropped: double-buffering the operands across slices by hand (step `kk + 1` read
+//! before step `kk` computes, the barrier and the next slice's first reads placed before the
+//! slice's last step) was slower and took more registers: ptxas already schedules the reads
+//! within a slice, and holding the last step's FMAs behind the barrier only delays them.
 //!
 //! The checked loop carries the edge handling through every slice: the decision between vector and
 //! zero-filled scalar copies, the predicates and 64-bit offsets of the scalar path, and the branch
 //! around the prefetch of a slice that does not exist, all live across the arithmetic: for
 //! 128×128×8 the SASS of a slice holds about 85 instructions besides its 512 FMAs and 32 shared
 //! loads, and the registers for them. (The interior loop below: about 30.) Variants with the
-//! `INTERIOR` loop (tag `_interior`) test once per block whether every slice lies inside aligned
+//! [`Interior`] loop (tag `_interior`) test once per block whether every slice lies inside aligned
 //! matrices (K a multiple of BK, full tiles of A and B). Such blocks run a loop whose copies are
 //! plain float4 loads from windows that advance by one slice per step, with the last slice outside
 //! the loop, so the body has no branch and holds only two pointers for the copy; ptxas then has the
@@ -59,45 +57,56 @@
 //! Blocks on an edge copy the next slice, checked, before computing the current one, so nothing
 //! waits in registers across their arithmetic.
 //!
-//! `MIDSTORE` (tag `_midstore`) is the same with the prefetched slice written to shared memory
+//! [`MidStore`] (tag `_midstore`) is the same with the prefetched slice written to shared memory
 //! after the first half of the current slice's steps instead of after all of them.
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, 4096³, `rgemm bench`, cuBLAS SGEMM 51.69 TFLOP/s in
-//! the same run): 41.43 TFLOP/s (80.2% of cuBLAS) for 128×128×8 with 64×32 warp tiles, ×1.15 rung
-//! 8. With B's reads conflict-free and two blocks per SM, the kernel is at 62% of the 2.05 ms
-//! arithmetic floor's rate (66.9 TFLOP/s); what remains is instruction issue: every 64 FMAs of a
-//! step share the scheduler with 4 shared loads, address arithmetic and the copy of the next slice
-//! through registers, which rungs 10 and 11 take off the computing threads.
+//! Cost: with B's reads conflict-free and two blocks per SM, what remains is instruction issue:
+//! every 64 FMAs of a step share the scheduler with 4 shared loads, address arithmetic and the
+//! copy of the next slice through registers, which rungs 10 and 11 take off the computing
+//! threads. The interior loop removes most of the edge handling from that issue stream;
+//! `_midstore` makes the second half of a slice's steps wait for the global loads. Also tried and
+//! dropped: BK = 16 or 32 slices computed in parts, each part prefetching its share of the next
+//! slice (slower; the 16-deep one spilled under the driver's compiler).
 //!
-//! With the interior loop (same H100, runs 17 and 20 of `docs/perf/2026-11-22-h100.md`, cuBLAS in
-//! the same runs): 128×128×8 `_interior` 45.66–45.73 TFLOP/s = 88.4% of cuBLAS, ×1.11 the
-//! checked loop (41.11 = 79.6% in run 17), ×1.27 rung 8. `_midstore` 42.96 (83.1%): writing the
-//! prefetched slice halfway makes the second half of the steps wait for the global loads.
-//! 64×128×8 `_interior` (4 blocks of 4 warps per SM) 40.60 (78.6%). Tried before and dropped:
-//! BK = 16 or 32 slices computed in parts, each part prefetching its share of the next slice
-//! (78.3% and 69.5%; the 16-deep one spilled under the driver's compiler).
+//! Measured speed and what limits it at each size: `book/src/rung-09-warptile.md`,
+//! `book/src/warptiling.md` and `docs/perf/`.
 
 use crate::prelude::*;
-use crate::transposed_a::TransposedCopy;
-use crate::vectorized::store4;
-use crate::vectorized::RowMajorCopy;
+use core::marker::PhantomData;
+use crate::copy::{store4, RowMajorCopy, TransposedCopy};
 
 pub const RUNG: Rung = Rung { number: 9, slug: "warptile", idea: "block → warp → thread tiles; conflict-free float4 reads" };
 
-/// How a kernel runs its K loop (the last parameter of [`Warptile`]): every block through the
-/// checked loop, whose copies test each slice against the matrix edges.
-pub const CHECKED: u8 = 0;
+/// How a kernel runs its K loop: the last parameter of [`Warptile`].
+pub trait KLoop {
+    const KIND: u8;
+}
+/// Every block through the checked loop, whose copies test each slice against the matrix edges.
+pub struct Checked;
 /// Blocks whose every slice lies inside aligned matrices (K a multiple of BK) run a loop with
 /// unchecked float4 copies from windows that advance one slice per step, and the last slice
-/// outside the loop, so the loop body has no branch; other blocks run the checked loop.
-pub const INTERIOR: u8 = 1;
-/// [`INTERIOR`], with the prefetched slice written to shared memory halfway through the
-/// arithmetic of the current one rather than after it.
-pub const MIDSTORE: u8 = 2;
+/// outside the loop, so the loop body has no branch; other blocks run the checked loop
+/// (`_interior`).
+pub struct Interior;
+/// [`Interior`], with the prefetched slice written to shared memory halfway through the
+/// arithmetic of the current one rather than after it (`_midstore`).
+pub struct MidStore;
+const CHECKED: u8 = 0;
+const INTERIOR: u8 = 1;
+const MIDSTORE: u8 = 2;
+impl KLoop for Checked {
+    const KIND: u8 = CHECKED;
+}
+impl KLoop for Interior {
+    const KIND: u8 = INTERIOR;
+}
+impl KLoop for MidStore {
+    const KIND: u8 = MIDSTORE;
+}
 
 /// Block tile `BM × BN`, K-slices of `BK`, warp tiles `WM × WN`, `TM × TN` accumulators per thread
-/// in 4×4 blocks; `(BM/WM)·(BN/WN)` warps; two shared stages; `LOOP` picks the K loop
-/// ([`CHECKED`], [`INTERIOR`] or [`MIDSTORE`]).
+/// in 4×4 blocks; `(BM/WM)·(BN/WN)` warps; two shared stages; `L` picks the K loop
+/// ([`Checked`], [`Interior`] or [`MidStore`]).
 pub struct Warptile<
     const BM: usize,
     const BN: usize,
@@ -106,8 +115,8 @@ pub struct Warptile<
     const WN: usize,
     const TM: usize,
     const TN: usize,
-    const LOOP: u8 = CHECKED,
->;
+    L = Checked,
+>(PhantomData<L>);
 
 impl<
     const BM: usize,
@@ -117,9 +126,10 @@ impl<
     const WN: usize,
     const TM: usize,
     const TN: usize,
-    const LOOP: u8,
-> Warptile<BM, BN, BK, WM, WN, TM, TN, LOOP>
+    L: KLoop,
+> Warptile<BM, BN, BK, WM, WN, TM, TN, L>
 {
+    const LOOP: u8 = L::KIND;
     const THREADS: usize = (BM / WM) * (BN / WN) * 32;
     /// Lanes along a warp tile's rows and columns.
     const LANES_M: usize = WM / TM;
@@ -149,13 +159,8 @@ impl<
     /// rolled step loop costs address arithmetic and scheduling freedom.
     const UNROLL: usize = if BK < 512 / (TM * TN) { BK } else { 512 / (TM * TN) };
     const CHECKS: () = {
-        assert!(BM % WM == 0 && BN % WN == 0, "warp tiles must tile the block tile");
-        assert!(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of 4×4 blocks");
-        assert!(WM % TM == 0 && WN % TN == 0, "thread tiles must tile the warp tile");
-        assert!(Self::LANES_M * Self::LANES_N == 32, "a warp tile holds exactly 32 thread tiles");
         assert!(Self::THREADS <= 1024, "at most 1024 threads");
-        assert!(LOOP == CHECKED || LOOP == INTERIOR || LOOP == MIDSTORE, "unknown K loop");
-        assert!(LOOP != MIDSTORE || BK % 2 == 0, "the store splits a slice in halves");
+        assert!(Self::LOOP != MIDSTORE || BK % 2 == 0, "the store splits a slice in halves");
         let _ = (Self::A_COPY, Self::B_COPY);
     };
 
@@ -183,10 +188,14 @@ impl<
                 let mut a_col = [0.0f32; TM];
                 let mut b_row = [0.0f32; TN];
                 for mi in 0..TM / 4 {
+                    // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+                    // 16-byte-aligned float4.
                     let v = unsafe { ld_shared_v4(at.ptr(kk, m0 + mi * Self::SUB_M)) };
                     a_col[4 * mi..4 * mi + 4].copy_from_slice(&v);
                 }
                 for ni in 0..TN / 4 {
+                    // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+                    // 16-byte-aligned float4.
                     let v = unsafe { ld_shared_v4(b.ptr(kk, n0 + ni * Self::SUB_N)) };
                     b_row[4 * ni..4 * ni + 4].copy_from_slice(&v);
                 }
@@ -219,9 +228,13 @@ impl<
     /// The two stages in dynamic shared memory: transposed A and B tiles of each.
     #[inline(always)]
     fn stages() -> (SmemTile, SmemTile, SmemTile, SmemTile) {
+        // SAFETY: the spec's shared-memory size holds this tile at the block's dynamic shared base.
         let at0 = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let b0 = unsafe { SmemTile::new(at0.end(), BK, BN) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let at1 = unsafe { SmemTile::new(b0.end(), BK, TransposedCopy::stride(BM)) };
+        // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
         let b1 = unsafe { SmemTile::new(at1.end(), BK, BN) };
         (at0, b0, at1, b1)
     }
@@ -253,7 +266,7 @@ impl<
             && b.covers(k, BN as u32)
     }
 
-    /// The kernel with the [`INTERIOR`] or [`MIDSTORE`] K loop.
+    /// The kernel with the [`Interior`] or [`MidStore`] K loop.
     #[inline(always)]
     unsafe fn run_split(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
@@ -280,7 +293,7 @@ impl<
                 let sb = Self::B_COPY.fetch_inside(t, &b_next);
                 // The next stage was last read before the previous barrier: it may be written
                 // at any point of this slice.
-                let first = if LOOP == MIDSTORE { BK / 2 } else { BK };
+                let first = if Self::LOOP == MIDSTORE { BK / 2 } else { BK };
                 Self::compute_steps(&at_cur, &b_cur, m0, n0, &mut acc, 0, first);
                 Self::A_COPY.store(t, &sa, &at_next);
                 Self::B_COPY.store(t, &sb, &b_next_tile);
@@ -318,8 +331,8 @@ impl<
     const WN: usize,
     const TM: usize,
     const TN: usize,
-    const LOOP: u8,
-> GemmKernel for Warptile<BM, BN, BK, WM, WN, TM, TN, LOOP>
+    L: KLoop,
+> GemmKernel for Warptile<BM, BN, BK, WM, WN, TM, TN, L>
 {
     type Elem = f32;
     const SPEC: KernelSpec = {
@@ -334,12 +347,14 @@ impl<
             Self::THREADS as u32,
             (2 * Self::STAGE * 4) as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES.float4_copies().vector_reads().warp_tiled())
         .with_min_blocks_per_sm(Self::MIN_BLOCKS)
     };
 
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
-        if LOOP != CHECKED {
+        if Self::LOOP != CHECKED {
+            // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
             unsafe { Self::run_split(gemm) };
             return;
         }
@@ -385,7 +400,7 @@ entries! {
     sgemm_09_warptile_128x256x8_w64x64_t8x16_s2 => Warptile<128, 256, 8, 64, 64, 8, 16>,
     sgemm_09_warptile_64x128x16_w32x64_t8x8_s2 => Warptile<64, 128, 16, 32, 64, 8, 8>,
     sgemm_09_warptile_128x128x8_w64x64_t8x16_s2 => Warptile<128, 128, 8, 64, 64, 8, 16>,
-    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior => Warptile<128, 128, 8, 64, 32, 8, 8, INTERIOR>,
-    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_midstore => Warptile<128, 128, 8, 64, 32, 8, 8, MIDSTORE>,
-    sgemm_09_warptile_64x128x8_w32x64_t8x8_s2_interior => Warptile<64, 128, 8, 32, 64, 8, 8, INTERIOR>,
+    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior => Warptile<128, 128, 8, 64, 32, 8, 8, Interior>,
+    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_midstore => Warptile<128, 128, 8, 64, 32, 8, 8, MidStore>,
+    sgemm_09_warptile_64x128x8_w32x64_t8x8_s2_interior => Warptile<64, 128, 8, 32, 64, 8, 8, Interior>,
 }

@@ -33,10 +33,8 @@
 //!   multiply-add as the transposed tile, but 4·TM floats of A are live at once (see
 //!   `warp_compute.rs`). This is the layout the TMA engine of rung 11 must use anyway.
 //!
-//! Measured (run 5 of `docs/perf/2026-11-22-h100.md`, H100 80GB HBM3, 2026-11-22, 4096³, same run
-//! as cuBLAS 51.67 TFLOP/s and rung 9's best then, 41.51): `_at` 128×128×8 with 2 stages 41.44,
-//! 3 or 4 stages 42.85 (82.9%); `_sw` 37.05 (BK 8) to 39.40 (BK 32): the swizzled layout's extra
-//! live registers (about 200, one block per SM) cost more than its 16-byte copies save.
+//! The two trade copy instructions against registers: `_sw`'s extra live registers (one block
+//! per SM) cost more than its 16-byte copies save, so `_at` is the configuration that matters.
 //!
 //! **Tails.** Every M, N, K ≥ 1 works, with no scalar path in the main loop: a 16-byte chunk that
 //! hangs over the edge of A or B is copied with the zero-fill form
@@ -51,25 +49,39 @@
 //!
 //! **Interior blocks** (as in rung 9's `_interior` loop): a block whose tiles of A and B lie
 //! wholly inside the matrices, with K a multiple of BK and aligned rows, issues plain `cp.async`
-//! copies, no sizes or edge checks; other blocks keep the zero-filling copies. Same H100, runs
-//! 18–20 of `docs/perf/2026-11-22-h100.md`: `_at` 128×128×8 with 4 stages 45.85–45.93 TFLOP/s =
-//! 88.7–88.8% of cuBLAS (from 82.9%), 3 stages 87.5–87.6%, against rung 9's best 88.3–88.4% in
-//! the same runs: once neither pays for edge checks, the asynchronous copies gain little over
-//! rung 9's copy through registers at this tile shape, because both still meet at one block
-//! barrier per slice. Tried and dropped (run 19): BK = 16 with the transposed A (128 registers),
-//! 83.4–83.5%.
+//! copies, no sizes or edge checks; other blocks keep the zero-filling copies. Once neither pays
+//! for edge checks, the asynchronous copies gain little over rung 9's copy through registers at
+//! this tile shape, because both still meet at one block barrier per slice. Tried and dropped:
+//! BK = 16 with the transposed A (128 registers), and rung 9's hand-written fragment
+//! double-buffering across the slice barrier (see `09_warptile.rs`); both were slower.
 //!
-//! Tried and dropped (H100, 2026-11-22, 4096³, same run, cuBLAS 51.67): rung 9's hand-written
-//! fragment double-buffering across the slice barrier (see `09_warptile.rs`) on `_at` 128×128×8:
-//! 2/3/4 stages 38.52/40.64/40.49 TFLOP/s against 41.44/42.85/42.82 without it.
+//! Measured speed and what limits it at each size: `book/src/rung-10-cp-async.md`,
+//! `book/src/cp-async.md` and `docs/perf/`.
 
 use crate::prelude::*;
 use crate::warp_compute::*;
+use core::marker::PhantomData;
+
+/// How the A slice lies in shared memory: the last parameter of [`CpAsync`].
+pub trait ATile {
+    const SWIZZLED: bool;
+}
+/// Transposed and padded, copied element by element (`_at`).
+pub struct ATransposed;
+/// Row-major and 128-byte swizzled, copied in 16-byte chunks (`_sw`).
+pub struct ASwizzled;
+impl ATile for ATransposed {
+    const SWIZZLED: bool = false;
+}
+impl ATile for ASwizzled {
+    const SWIZZLED: bool = true;
+}
 
 pub const RUNG: Rung = Rung { number: 10, slug: "cp_async", idea: "cp.async multi-stage pipeline: async-groups, zero-fill tails" };
 
 /// Block tile `BM × BN`, K-slices of `BK`, warp tiles `WM × WN`, `TM × TN` per thread, `STAGES`
-/// shared buffers (2..=4); `SWIZZLED` picks the A layout (see the module docs).
+/// shared buffers (2..=4); `A` ([`ATransposed`] or [`ASwizzled`]) picks the A layout (see the module
+/// docs).
 pub struct CpAsync<
     const BM: usize,
     const BN: usize,
@@ -79,8 +91,8 @@ pub struct CpAsync<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const SWIZZLED: bool,
->;
+    A: ATile,
+>(PhantomData<A>);
 
 impl<
     const BM: usize,
@@ -91,16 +103,17 @@ impl<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const SWIZZLED: bool,
-> CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, SWIZZLED>
+    A: ATile,
+> CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, A>
 {
+    const SWIZZLED: bool = A::SWIZZLED;
     const TILING: WarpTiling =
-        WarpTiling::new(BM, BN, WM, WN, TM, TN, if SWIZZLED { ALayout::Swizzled } else { ALayout::Transposed });
+        WarpTiling::new(BM, BN, WM, WN, TM, TN, if Self::SWIZZLED { ALayout::Swizzled } else { ALayout::Transposed });
     const THREADS: usize = Self::TILING.threads();
     /// Floats per row of the transposed A tile (rung 7's pad of 4).
     const AT_STRIDE: usize = BM + 4;
     /// Bytes of the A tile of one stage.
-    const A_BYTES: usize = if SWIZZLED { BM * BK * 4 } else { BK * Self::AT_STRIDE * 4 };
+    const A_BYTES: usize = if Self::SWIZZLED { BM * BK * 4 } else { BK * Self::AT_STRIDE * 4 };
     const STAGE_BYTES: usize = Self::A_BYTES + BK * BN * 4;
     /// Two blocks of 256 threads per SM when the register estimate leaves ~8 registers of
     /// headroom under the resulting cap of 128 (the driver's JIT may need a few more than ptxas).
@@ -111,10 +124,7 @@ impl<
     const CHECKS: () = {
         let _ = Self::TILING;
         assert!(STAGES >= 2 && STAGES <= 4, "2 to 4 stages");
-        assert!(BK % 4 == 0 && BN % 4 == 0, "copies move 16-byte chunks");
-        assert!((BM * BK / 4) % Self::THREADS == 0 && (BK * BN / 4) % Self::THREADS == 0, "chunks split evenly");
-        assert!((BM * BK) % Self::THREADS == 0, "A elements split evenly");
-        assert!(!SWIZZLED || swizzle_width_ok(BK), "swizzled A rows are 32, 64 or 128 bytes");
+        assert!(!Self::SWIZZLED || swizzle_width_ok(BK), "swizzled A rows are 32, 64 or 128 bytes");
         assert!(Self::STAGE_BYTES % 128 == 0, "stages start on 128-byte lines");
         assert!(Self::THREADS <= 1024);
     };
@@ -129,8 +139,8 @@ impl<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const SWIZZLED: bool,
-> GemmKernel for CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, SWIZZLED>
+    A: ATile,
+> GemmKernel for CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, A>
 {
     type Elem = f32;
     const SPEC: KernelSpec = {
@@ -145,6 +155,7 @@ impl<
             Self::THREADS as u32,
             (STAGES * Self::STAGE_BYTES) as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES.float4_copies().vector_reads().warp_tiled())
         .with_min_blocks_per_sm(Self::MIN_BLOCKS)
     };
 
@@ -175,7 +186,7 @@ impl<
             let a_base = smem_addr + a_offset(stage) as u32;
             let b_base = smem_addr + b_offset(stage) as u32;
             if interior {
-                if SWIZZLED {
+                if Self::SWIZZLED {
                     copy_chunks_inside(a_base, &a_src, BM, BK, Self::THREADS, t, |r, c| swizzled_chunk(r, c, BK));
                 } else {
                     copy_transposed_inside(a_base, &a_src, BM, BK, Self::AT_STRIDE, Self::THREADS, t);
@@ -183,7 +194,7 @@ impl<
                 copy_chunks_inside(b_base, &b_src, BK, BN, Self::THREADS, t, |r, c| ((r * BN + 4 * c) * 4) as u32);
                 return;
             }
-            if SWIZZLED {
+            if Self::SWIZZLED {
                 copy_chunks(a_base, &a_src, BM, BK, Self::THREADS, t, a_vec, |r, c| swizzled_chunk(r, c, BK));
             } else {
                 copy_transposed(a_base, &a_src, BM, BK, Self::AT_STRIDE, Self::THREADS, t);
@@ -216,14 +227,20 @@ impl<
             cp_async_commit_group();
             // ANCHOR_END: pipeline
 
+            // SAFETY: the spec's shared-memory size holds every stage; this tile lies inside stage
+            // `read_stage`'s buffer.
             let b_tile = unsafe { SmemTile::new(smem.wrapping_add(b_offset(read_stage)) as *mut f32, BK, BN) };
             let a_ptr = smem.wrapping_add(a_offset(read_stage));
             for chunk in 0..BK / Self::UNROLL {
                 for g in 0..Self::UNROLL / 4 {
                     let k = chunk * Self::UNROLL + 4 * g;
-                    let a_vals = if SWIZZLED {
+                    let a_vals = if Self::SWIZZLED {
+                        // SAFETY: the caller's guarantee for `gemm` and this block's shared
+                        // memory, passed on.
                         unsafe { reader.load(a_ptr, k / 4) }
                     } else {
+                        // SAFETY: the spec's shared-memory size holds every stage; this tile lies
+                        // inside the current stage's buffer.
                         let at = unsafe { SmemTile::new(a_ptr as *mut f32, BK, Self::AT_STRIDE) };
                         transposed_four::<TM>(&at, k, &place)
                     };
@@ -269,11 +286,15 @@ pub(crate) fn copy_chunks(
         if vec {
             let inside = if row < src.rows { src.cols.saturating_sub(col).min(4) } else { 0 };
             let from = if inside > 0 { src.ptr(row, col) } else { src.ptr(0, 0) };
+            // SAFETY: the destination lies in the stage's tile; the source is inside the matrix,
+            // or the size read is 0.
             unsafe { cp_async_cg_16_zfill(dst, from, 4 * inside) };
         } else {
             for e in 0..4u32 {
                 let inside = src.contains(row, col + e);
                 let from = if inside { src.ptr(row, col + e) } else { src.ptr(0, 0) };
+                // SAFETY: the destination lies in the stage's tile; the source is inside the
+                // matrix, or the size read is 0.
                 unsafe { cp_async_ca_4_zfill(dst + 4 * e, from, if inside { 4 } else { 0 }) };
             }
         }
@@ -288,6 +309,8 @@ fn copy_chunks_inside(base: u32, src: &Matrix<f32>, rows: usize, cols: usize, th
     for i in 0..rows * per_row / threads {
         let id = t + i * threads;
         let (r, c) = (id / per_row, id % per_row);
+        // SAFETY: interior block: the source chunk lies inside the matrix and the destination in
+        // the stage's tile.
         unsafe { cp_async_cg_16(base + offset(r, c), src.ptr(r as u32, 4 * c as u32)) };
     }
 }
@@ -298,6 +321,8 @@ fn copy_transposed_inside(base: u32, src: &Matrix<f32>, bm: usize, bk: usize, st
     for i in 0..bm * bk / threads {
         let e = t + i * threads;
         let (m, k) = ((e / bk) as u32, (e % bk) as u32);
+        // SAFETY: interior block: the source chunk lies inside the matrix and the destination in
+        // the stage's tile.
         unsafe { cp_async_ca_4(base + 4 * (k * stride as u32 + m), src.ptr(m, k)) };
     }
 }
@@ -315,6 +340,8 @@ fn copy_transposed(base: u32, src: &Matrix<f32>, bm: usize, bk: usize, stride: u
         let inside = src.contains(m, k);
         let from = if inside { src.ptr(m, k) } else { src.ptr(0, 0) };
         let dst = base + 4 * (k * stride as u32 + m);
+        // SAFETY: the destination lies in the stage's tile; the source is inside the matrix, or
+        // the size read is 0.
         unsafe { cp_async_ca_4_zfill(dst, from, if inside { 4 } else { 0 }) };
     }
 }
@@ -322,11 +349,11 @@ fn copy_transposed(base: u32, src: &Matrix<f32>, bm: usize, bk: usize, stride: u
 
 entries! {
     elem = f32;
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s2_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 2, false>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, false>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s4_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 4, false>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_sw => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, true>,
-    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s3_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 3, true>,
-    sgemm_10_cp_async_128x128x32_w64x32_t8x8_s3_sw => CpAsync<128, 128, 32, 64, 32, 8, 8, 3, true>,
-    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s4_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 4, true>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s2_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 2, ATransposed>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, ATransposed>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s4_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 4, ATransposed>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_sw => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, ASwizzled>,
+    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s3_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 3, ASwizzled>,
+    sgemm_10_cp_async_128x128x32_w64x32_t8x8_s3_sw => CpAsync<128, 128, 32, 64, 32, 8, 8, 3, ASwizzled>,
+    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s4_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 4, ASwizzled>,
 }

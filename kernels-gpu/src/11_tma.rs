@@ -41,41 +41,50 @@
 //! **Hangs.** A wrong byte or arrival count leaves a barrier's phase incomplete forever; every wait
 //! here gives up after 20 s with `trap` (the launch fails instead of hanging the GPU).
 //!
-//! Measured (run 4 of `docs/perf/2026-11-22-h100.md`, H100 80GB HBM3, 2026-11-22, 4096³, cuBLAS
-//! 51.7 TFLOP/s in the same run): 128×128 w64x32 t8x8 with 3 or 4 stages 45.2–45.3 TFLOP/s (87.5%),
-//! against 43.1 for rung 10's best then, one block of 9 warps per SM at 159 registers (ptxas 13.5);
-//! 128×64 41.9, 128×128 w32x32 t4x8 (17 warps) 41.7.
+//! Cost: one block of `(BM/WM)·(BN/WN) + 1` warps per SM (the consumers' registers allow no
+//! more), whose consumers spend their issue slots on FMAs and shared reads only.
 //!
 //! **One arrival per warp** (`_wa`): `empty[s]` counts consumer warps, not threads; each warp
 //! runs `bar.warp.sync` (all its lanes' reads of the stage are done) and its lane 0 arrives. That
-//! is 8 arrivals per slice instead of 256 on one shared-memory word. H100, 2026-11-22, 4096³,
-//! same run, cuBLAS 51.69 TFLOP/s: 128×128 w64x32 t8x8 4 stages 46.45 TFLOP/s (89.9%) against
-//! 45.25 with per-thread arrivals, 3 stages 46.32 against 45.17 (161 registers against 159).
+//! is 8 arrivals per slice instead of 256 on one shared-memory word, for about two registers
+//! more.
 //!
-//! Tried and dropped (H100, 2026-11-22, 4096³): two blocks per SM. 3 stages × 32 KB fit twice in
-//! shared memory, but 2 × 9 warps put 5 warps on one of the 4 schedulers, whose 16384 registers
-//! then allow 96 per thread: ptxas spilled 780 bytes (from ptxas, not timed). Reading the next slice's first A
-//! operands before a slice's last four steps (A double-buffered across slices, 168 registers) ran
-//! at 34.4–34.7 TFLOP/s against 45.2 (same run, cuBLAS 51.67). Deeper rings (5 or 6 stages) and a
-//! w32x64 warp tile with per-warp release: within 0.1% of 3–4 stages, w32x64 2.9% slower (run 9 of
-//! `docs/perf/2026-11-22-h100.md`), where the best of this rung reached 89.95% of cuBLAS at 4096³
-//! and 90.5% at 8192³. Walking the grid in groups of 8 block rows, for L2 reuse: 1.6% slower
-//! (run 10). A persistent launch (one block per SM walking the tiles, the ring carrying on from
-//! tile to tile): 82% (run 12; ptxas scheduled the loop nested in a tile loop worse). L2
-//! promotion of 256 bytes instead of 128 in the tensor maps: no change (run 12). Unrolling two or
-//! four 8-step chunks of a slice instead of one: 89.5% and 82.6% (run 13; a longer loop body).
+//! Tried and dropped: two blocks per SM (3 stages × 32 KB fit twice in shared memory, but
+//! 2 × 9 warps put 5 warps on one of the 4 schedulers, whose 16384 registers then allow 96 per
+//! thread: ptxas spills); reading the next slice's first A operands before a slice's last four
+//! steps (A double-buffered across slices, more registers, much slower); deeper rings (5 or 6
+//! stages: no gain over 3–4); a w32x64 warp tile; walking the grid in groups of block rows for L2
+//! reuse; a persistent launch (ptxas schedules the loop nested in a tile loop worse); L2
+//! promotion of 256 bytes instead of 128 in the tensor maps (no change); unrolling two or four
+//! 8-step chunks of a slice instead of one (a longer loop body, slower).
 //!
-//! **One XOR per chunk** (run 15). The SASS of the consumer loop showed 16 `LOP3` (XOR) per 512
-//! FMAs: every A read computed `row offset ^ 16·chunk` for each of the thread's 8 rows. Those
-//! rows are 8 apart (1024 bytes of 128-byte rows), and the 128-byte swizzle depends only on
-//! bits 7–9 of the offset, so all 8 rows are swizzled alike: `SwizzledReader` XORs the first
-//! row once per chunk and reaches the others by immediate offsets (554 instructions per 512 FMAs
-//! instead of 568). H100, 2026-11-22, same runs: 128×128 w64x32 t8x8 4 stages, per-warp
-//! arrivals, 47.78 TFLOP/s = 92.5% of cuBLAS (51.67) at 4096³ (two runs), 48.09 = 93.1% at
-//! 8192³; the other 128×128 configurations of the rung 92.2–92.7% and 93.0–93.3%.
+//! **One XOR per chunk.** Every A read used to compute `row offset ^ 16·chunk` for each of the
+//! thread's 8 rows (16 `LOP3` per 512 FMAs in the SASS of the consumer loop). Those rows are 8
+//! apart (1024 bytes of 128-byte rows), and the 128-byte swizzle depends only on bits 7–9 of the
+//! offset, so all 8 rows are swizzled alike: `SwizzledReader` XORs the first row once per chunk
+//! and reaches the others by immediate offsets.
+//!
+//! Measured speed and what limits it at each size: `book/src/rung-11-tma.md`,
+//! `book/src/mbarrier-tma.md` and `docs/perf/`.
 
 use crate::prelude::*;
 use crate::warp_compute::*;
+use core::marker::PhantomData;
+
+/// Who arrives on `empty[s]` when a stage is read: the last parameter of [`Tma`].
+pub trait Release {
+    const PER_WARP: bool;
+}
+/// Every consumer thread arrives.
+pub struct PerThread;
+/// Each consumer warp arrives once, after `bar.warp.sync` (`_wa`).
+pub struct PerWarp;
+impl Release for PerThread {
+    const PER_WARP: bool = false;
+}
+impl Release for PerWarp {
+    const PER_WARP: bool = true;
+}
 
 pub const RUNG: Rung = Rung { number: 11, slug: "tma", idea: "TMA box loads by a producer warp into an mbarrier-guarded ring" };
 
@@ -84,8 +93,8 @@ const BOX_K: usize = 32;
 
 /// Block tile `BM × BN`, warp tiles `WM × WN`, `TM × TN` per thread, `STAGES` buffers; K-slices
 /// of 32.
-/// `WARP_ARRIVE`: one arrival per consumer warp on `empty[s]` (after `bar.warp.sync`) instead of
-/// one per consumer thread.
+/// `R` ([`PerThread`] or [`PerWarp`]): one arrival per consumer thread on `empty[s]`, or one per
+/// consumer warp (after `bar.warp.sync`).
 pub struct Tma<
     const BM: usize,
     const BN: usize,
@@ -94,8 +103,8 @@ pub struct Tma<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const WARP_ARRIVE: bool = false,
->;
+    R: Release = PerThread,
+>(PhantomData<R>);
 
 impl<
     const BM: usize,
@@ -105,9 +114,10 @@ impl<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const WARP_ARRIVE: bool,
-> Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE>
+    R: Release,
+> Tma<BM, BN, WM, WN, TM, TN, STAGES, R>
 {
+    const WARP_ARRIVE: bool = R::PER_WARP;
     const TILING: WarpTiling = WarpTiling::new(BM, BN, WM, WN, TM, TN, ALayout::Swizzled);
     /// Computing threads; the producer warp comes after them.
     const CONSUMERS: usize = Self::TILING.threads();
@@ -119,7 +129,6 @@ impl<
     const CHECKS: () = {
         let _ = Self::TILING;
         assert!(STAGES >= 2 && STAGES <= 8, "2 to 8 stages");
-        assert!(BM <= 256 && BN <= 256, "a TMA box is at most 256 elements per dimension");
         assert!(Self::A_BYTES % 1024 == 0 && Self::STAGE_BYTES % 1024 == 0, "swizzled tiles start on 1024-byte blocks");
         assert!(16 * STAGES <= 1024, "barriers fit before the first stage");
         assert!(Self::THREADS <= 1024);
@@ -134,8 +143,8 @@ impl<
     const TM: usize,
     const TN: usize,
     const STAGES: usize,
-    const WARP_ARRIVE: bool,
-> GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES, WARP_ARRIVE>
+    R: Release,
+> GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES, R>
 {
     type Elem = f32;
     const SPEC: KernelSpec = {
@@ -150,6 +159,7 @@ impl<
             Self::THREADS as u32,
             Self::SMEM_BYTES as u32,
         )
+        .with_tile_rules(TileRules::THREAD_TILES.vector_reads().warp_tiled().tma_producer())
         .with_tensor_maps(TensorMaps {
             a_box: (BM as u32, BOX_K as u32),
             a_swizzle: crate::spec::Swizzle::B128,
@@ -176,9 +186,11 @@ impl<
         let t = thread_idx() as usize;
         if t == 0 {
             for s in 0..STAGES {
+                // SAFETY: thread 0 initialises each stage's barriers, in this block's shared
+                // memory, before any use.
                 unsafe {
                     mbarrier_init(full(s), 1);
-                    mbarrier_init(empty(s), if WARP_ARRIVE { Self::CONSUMERS / 32 } else { Self::CONSUMERS } as u32);
+                    mbarrier_init(empty(s), if Self::WARP_ARRIVE { Self::CONSUMERS / 32 } else { Self::CONSUMERS } as u32);
                 }
             }
             fence_mbarrier_init();
@@ -193,6 +205,7 @@ impl<
             // The producer warp: lane 0 issues every copy, the other lanes have nothing to do.
             if t == Self::CONSUMERS {
                 let (map_a, map_b) = (gemm.tensor_maps, gemm.tensor_maps.wrapping_add(1));
+                // SAFETY: the two maps are the host's tensor maps of A and B, passed in `gemm`.
                 unsafe {
                     tma_prefetch_map(map_a);
                     tma_prefetch_map(map_b);
@@ -201,9 +214,13 @@ impl<
                 for kt in 0..k_tiles {
                     if round > 0 {
                         // Every consumer has finished with the slice this stage held last round.
+                        // SAFETY: the stage barriers were initialised by one thread and published
+                        // by the block barrier before the loop.
                         unsafe { mbarrier_wait(empty(s), (round - 1) & 1) };
                     }
                     let k0 = (kt * BOX_K as u32) as i32;
+                    // SAFETY: stage `s` is free (the `empty` wait above); the boxes fit its buffer
+                    // and `full(s)` expects their bytes.
                     unsafe {
                         // Whole boxes, zero-filled parts included, count as transaction bytes.
                         mbarrier_arrive_expect_tx(full(s), Self::STAGE_BYTES as u32);
@@ -227,25 +244,35 @@ impl<
         // ANCHOR: consumer
         let (mut s, mut round) = (0usize, 0u32);
         for _ in 0..k_tiles {
+            // SAFETY: the stage barriers were initialised by one thread and published by the block
+            // barrier before the loop.
             unsafe { mbarrier_wait(full(s), round & 1) };
             let a_ptr = stages.wrapping_add(s * Self::STAGE_BYTES);
+            // SAFETY: the spec's shared-memory size holds every stage; this tile lies inside the
+            // current stage's buffer.
             let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, BN) };
             for chunk in 0..BOX_K / 8 {
                 for g in 0..2 {
                     let k = chunk * 8 + 4 * g;
+                    // SAFETY: the caller's guarantee for `gemm` and this block's shared memory,
+                    // passed on.
                     let a_vals = unsafe { reader.load(a_ptr, k / 4) };
                     four_steps(&mut acc, &a_vals, &b_tile, k, &place);
                 }
             }
             // This thread's reads of stage s are done (they are in registers): the producer may
             // overwrite it.
-            if WARP_ARRIVE {
+            if Self::WARP_ARRIVE {
                 // The warp's reads are done once all its lanes are past them; then one arrival.
                 sync_warp();
                 if t % 32 == 0 {
+                    // SAFETY: the stage barriers were initialised by one thread and published by
+                    // the block barrier before the loop.
                     unsafe { mbarrier_arrive(empty(s)) };
                 }
             } else {
+                // SAFETY: the stage barriers were initialised by one thread and published by the
+                // block barrier before the loop.
                 unsafe { mbarrier_arrive(empty(s)) };
             }
             s += 1;
@@ -266,6 +293,6 @@ entries! {
     sgemm_11_tma_128x128x32_w64x32_t8x8_s4 => Tma<128, 128, 64, 32, 8, 8, 4>,
     sgemm_11_tma_128x64x32_w64x32_t8x8_s4 => Tma<128, 64, 64, 32, 8, 8, 4>,
     sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<128, 128, 32, 32, 4, 8, 4>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<128, 128, 64, 32, 8, 8, 4, true>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<128, 128, 64, 32, 8, 8, 3, true>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<128, 128, 64, 32, 8, 8, 4, PerWarp>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<128, 128, 64, 32, 8, 8, 3, PerWarp>,
 }

@@ -42,11 +42,9 @@
 //! are aligned only when K % 8 == 0, rows of B when N % 8 == 0. Otherwise that operand is loaded
 //! element by element through registers (slower, but correct).
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, bf16, `rgemm bench`, `cublasGemmEx` in the same
-//! run): 128×256×32 with 64×64 warp tiles and 4 stages 272.9 TFLOP/s at 4096³ (36.0% of cuBLAS's
-//! 757.3) and 284.5 at 8192³ (36.2%). The floor here is the tensor cores' 1070 TFLOP/s dense bf16
-//! peak (132 SMs × 4096 flops per clock × 1.98 GHz); `mma.sync` is Ampere's instruction, issued per
-//! warp from registers that `ldmatrix` must fill, and the next rung replaces both.
+//! Cost: the floor here is the tensor cores' dense 16-bit peak; `mma.sync` is Ampere's
+//! instruction, issued per warp from registers that `ldmatrix` must fill, and the next rung
+//! replaces both.
 //!
 //! **Hiding the latencies** (`_fp`, [`MmaSyncPipelined`]). In the kernel above every K-tile starts
 //! with a barrier, then the copies of a later tile (a few dozen instructions of edge checks each),
@@ -71,15 +69,14 @@
 //! - offer BK = 64 (half the barriers per flop), block tiles of 256×128, and 128×128 with four
 //!   64×64 warps at two blocks per SM (whose barriers then need not line up).
 //!
-//! Measured (same H100, 2026-11-22, runs 13–20 of `docs/perf/2026-11-22-h100.md`, cuBLAS in the
-//! same runs): the `_fp` kernels ran ×1.43–1.45 the plain pipeline of the same tile (run 13).
-//! 128×128×64 at two blocks per SM: 56.4–56.7% of cuBLAS at 4096³ and 51.3–54.6% at 8192³ (f16:
-//! 57.2–57.4% and 52.0–54.5%);
-//! 128×256×32 with 4 stages: 51.5% at 4096³ and 55.8–56.1% at 8192³; 128×256×64: 51.9% and 52.0%.
-//! Before: 36.0% and 36.2%. The profile of the plain kernel (run 11) had the warps mostly in
-//! "wait" (fixed-latency dependencies) and at the barrier with 31% of issue slots used.
+//! Why: a profile of the plain kernel has the warps mostly waiting on fixed-latency dependencies
+//! and at the barrier, with few issue slots used; the `_fp` kernels cover both.
+//!
+//! Measured speed and what limits it at each size: `book/src/rung-12-mma-sync.md`,
+//! `book/src/ldmatrix.md`, `book/src/mma-fragments.md` and `docs/perf/`.
 
 use crate::prelude::*;
+use crate::tile_loader::{aligned_rows, copy_interior_tile, TileLoader};
 use core::marker::PhantomData;
 
 /// Rung 12's plain kernel under a short name, for the variants that reuse its parts.
@@ -139,6 +136,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
 
     #[inline(always)]
     unsafe fn run(gemm: &Gemm<E>) {
+        // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
         let acc = unsafe { Self::accumulate(gemm) };
         Self::store(gemm, &acc);
     }
@@ -173,6 +171,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
         // Issue the copies of K-tile `kt` into buffer `stage`.
         let load = |kt: u32, stage: usize| {
             let (a_tile, b_tile) = Self::tiles(stage);
+            // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
             unsafe { loader.load(a_tile, b_tile, kt * BK as u32, BM, BN, BK) };
         };
 
@@ -208,10 +207,14 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
                 let (r16, c8) = (lane % 16, lane / 16 * 8);
                 let mut af = [[0u32; 4]; MT];
                 for (mt, f) in af.iter_mut().enumerate() {
+                    // SAFETY: each lane's address is a 16-byte row inside the stage's tile, which
+                    // the wait above made complete.
                     *f = unsafe { ldmatrix_x4(smem_addr + a_tile.chunk(wm0 + (mt * 16) as u32 + r16, k + c8)) };
                 }
                 let mut bf = [[0u32; 2]; NT];
                 for np in 0..NT / 2 {
+                    // SAFETY: each lane's address is a 16-byte row inside the stage's tile, which
+                    // the wait above made complete.
                     let r = unsafe { ldmatrix_x4_trans(smem_addr + b_tile.chunk(k + r16, wn0 + (np * 16) as u32 + c8)) };
                     bf[2 * np] = [r[0], r[1]];
                     bf[2 * np + 1] = [r[2], r[3]];
@@ -285,9 +288,13 @@ impl<const MT: usize, const NT: usize> StepFragments<MT, NT> {
     unsafe fn load(stage_addr: u32, a_tile: SwizzledTile, b_tile: SwizzledTile, lane: LaneChunks, k: u32) -> Self {
         let mut f = Self::EMPTY;
         for mt in 0..MT {
+            // SAFETY: each lane's address is a 16-byte row inside the stage's tile, which the wait
+            // above made complete.
             f.a[mt] = unsafe { ldmatrix_x4(a_tile.moved(stage_addr, lane.a, (mt * 16) as u32, k)) };
         }
         for np in 0..NT / 2 {
+            // SAFETY: each lane's address is a 16-byte row inside the stage's tile, which the wait
+            // above made complete.
             let r = unsafe { ldmatrix_x4_trans(b_tile.moved(stage_addr, lane.b, k, (np * 16) as u32)) };
             f.b[2 * np] = [r[0], r[1]];
             f.b[2 * np + 1] = [r[2], r[3]];
@@ -306,32 +313,6 @@ impl<const MT: usize, const NT: usize> StepFragments<MT, NT> {
     }
 }
 
-/// Copies the `rows × cols` tile at the origin of `src` into the swizzled `tile` with plain 16-byte
-/// `cp.async.cg`: the fast path for tiles wholly inside the matrix with 16-byte-aligned rows, no
-/// edge checks and no zero-fill. Chunks are dealt out as in [`copy_tile`] (chunk `tid + i·threads`),
-/// and since `threads` is a multiple of the chunks per row, a thread copies one column of chunks,
-/// `dr = threads / chunks_per_row` rows apart. So its first chunk is the only per-thread address:
-/// the others are `i·dr` rows on, the same shared-memory move for every thread (an immediate, as
-/// `dr` rows are whole swizzle blocks) and the same source offset `i·dr·ld` (a value the whole
-/// block shares).
-///
-/// # Safety
-/// As for [`copy_tile`], and the whole window lies inside the matrix with 16-byte-aligned rows;
-/// `tile.moves_by_blocks(dr)`.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-// ANCHOR: copy_interior
-unsafe fn copy_interior_tile<E: HalfElem>(smem_addr: u32, tile: SwizzledTile, src: Matrix<E>, rows: usize, cols: usize, tid: u32, threads: usize) {
-    let chunks_per_row = cols / 8;
-    let (r0, c) = (tid / chunks_per_row as u32, tid % chunks_per_row as u32 * 8);
-    let dr = (threads / chunks_per_row) as u32;
-    let (first_dst, first_src) = (tile.chunk(r0, c), src.window(r0, c));
-    for i in 0..rows * chunks_per_row / threads {
-        let r = i as u32 * dr;
-        unsafe { cp_async_cg_16(tile.moved(smem_addr, first_dst, r, 0), first_src.ptr(r, 0)) };
-    }
-}
-// ANCHOR_END: copy_interior
 
 /// Rung 12 with the latencies hidden (see the module documentation): fragments of the next mma
 /// step are loaded while the tensor cores work on the current one, across the K-tile boundary too,
@@ -405,6 +386,8 @@ impl<
         let load = |kt: u32, stage: usize| {
             let (a_tile, b_tile) = Self::tiles(stage);
             let k0 = kt * BK as u32;
+            // SAFETY: interior block: every chunk of both tiles lies inside A and B with
+            // 16-byte-aligned rows.
             unsafe {
                 copy_interior_tile(smem_addr, a_tile, a.window(0, k0), BM, BK, tid, Self::THREADS);
                 copy_interior_tile(smem_addr, b_tile, b.window(k0, 0), BK, BN, tid, Self::THREADS);
@@ -416,6 +399,7 @@ impl<
         let lane_chunks = LaneChunks { a: a_tile0.chunk(wm0 + r16, c8), b: b_tile0.chunk(r16, wn0 + c8) };
         let fragments = |stage: usize, step: usize| {
             let stage_addr = smem_addr + (stage * Self::STAGE_BYTES) as u32;
+            // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
             unsafe { StepFragments::<MT, NT>::load(stage_addr, a_tile0, b_tile0, lane_chunks, (step * 16) as u32) }
         };
         let next = |stage: usize| if stage + 1 == STAGES { 0 } else { stage + 1 };
@@ -510,8 +494,10 @@ impl<
         // (and registers to address them) for BK = 64, in at most half of this kernel's shared
         // memory.
         let acc = if interior {
+            // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
             unsafe { Self::accumulate_interior(gemm) }
         } else {
+            // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
             unsafe { Basic::<E, BM, BN, 32, MT, NT, STAGES>::accumulate(gemm) }
         };
         Basic::<E, BM, BN, BK, MT, NT, STAGES>::store(gemm, &acc);
@@ -519,88 +505,6 @@ impl<
 }
 
 
-/// Whether the rows of A and of B start on 16-byte boundaries (so 16-byte `cp.async` applies):
-/// leading dimensions multiples of 8 elements, and the matrices themselves 16-byte aligned.
-#[inline(always)]
-pub(crate) fn aligned_rows<E>(gemm: &Gemm<E>) -> (bool, bool) {
-    (gemm.lda % 8 == 0 && gemm.a as usize % 16 == 0, gemm.ldb % 8 == 0 && gemm.b as usize % 16 == 0)
-}
-
-/// What a block needs to copy its K-tiles of A and B into shared memory: the block's windows of
-/// A (at its first row, column 0) and B (row 0, its first column), and which copies apply.
-#[derive(Clone, Copy)]
-pub(crate) struct TileLoader<E> {
-    pub smem: *mut u8,
-    pub smem_addr: u32,
-    pub a: Matrix<E>,
-    pub b: Matrix<E>,
-    pub a_vec: bool,
-    pub b_vec: bool,
-    pub tid: u32,
-    pub threads: usize,
-}
-
-impl<E: HalfElem> TileLoader<E> {
-    /// Copies the `bm × bk` tile of A and the `bk × bn` tile of B at depth `k0` into `a_tile` and
-    /// `b_tile` (asynchronously where the rows are aligned: the caller commits and waits).
-    ///
-    /// # Safety
-    /// As for [`copy_tile`]; `k0` < K.
-    #[inline(always)]
-    pub unsafe fn load(&self, a_tile: SwizzledTile, b_tile: SwizzledTile, k0: u32, bm: usize, bn: usize, bk: usize) {
-        unsafe {
-            copy_tile(self.smem, self.smem_addr, a_tile, self.a.window(0, k0), bm, bk, self.a_vec, self.tid, self.threads);
-            copy_tile(self.smem, self.smem_addr, b_tile, self.b.window(k0, 0), bk, bn, self.b_vec, self.tid, self.threads);
-        }
-    }
-}
-
-/// Copies the `rows × cols` window of `src` at its origin into the swizzled `tile`, 16 bytes
-/// (8 elements) per copy, the block's `threads` threads taking chunks in turn (neighbouring
-/// threads take neighbouring chunks of a row: coalesced reads). Parts of the window outside the
-/// matrix read as zeros.
-///
-/// With `vec`, each chunk is one `cp.async.cg` whose `src_bytes` counts the elements inside the
-/// matrix (the rest zero-filled; 0 reads nothing, and the window origin, always inside the matrix,
-/// stands in as the address); the caller commits and waits. Without `vec` (rows not 16-byte
-/// aligned), the elements go through registers and plain stores: complete when this returns.
-///
-/// # Safety
-/// `tile` lies in this block's dynamic shared memory (`smem`, at shared address `smem_addr`),
-/// and the origin of `src` is inside its matrix.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-// ANCHOR: copy_tile
-pub(crate) unsafe fn copy_tile<E: HalfElem>(
-    smem: *mut u8,
-    smem_addr: u32,
-    tile: SwizzledTile,
-    src: Matrix<E>,
-    rows: usize,
-    cols: usize,
-    vec: bool,
-    tid: u32,
-    threads: usize,
-) {
-    let chunks_per_row = cols / 8;
-    for i in 0..rows * chunks_per_row / threads {
-        let id = tid as usize + i * threads;
-        let (r, c) = ((id / chunks_per_row) as u32, (id % chunks_per_row * 8) as u32);
-        let offset = tile.chunk(r, c);
-        if vec {
-            let valid = if r < src.rows { src.cols.saturating_sub(c).min(8) } else { 0 };
-            let from = if valid > 0 { src.ptr(r, c) } else { src.ptr(0, 0) };
-            unsafe { cp_async_cg_16_zfill(smem_addr + offset, from, valid * 2) };
-        } else {
-            let to = smem.wrapping_add(offset as usize) as *mut u16;
-            for e in 0..8 {
-                let v = if src.contains(r, c + e) { unsafe { src.get(r, c + e) }.bits() } else { 0 };
-                unsafe { store(to.add(e as usize), v) };
-            }
-        }
-    }
-}
-// ANCHOR_END: copy_tile
 
 entries! {
     elem = Bf16;

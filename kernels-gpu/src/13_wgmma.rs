@@ -38,14 +38,14 @@
 //! **Tails** as in rung 12: zero-filled loads, predicated stores; unaligned rows fall back to
 //! element-wise loads.
 //!
-//! Measured (NVIDIA H100 80GB HBM3, 2026-11-22, bf16, `rgemm bench`, `cublasGemmEx` in the same
-//! run): 128×256×64, 4 stages: 418.9 TFLOP/s at 4096³ (55.3% of cuBLAS) and 475.5 at 8192³ (60.5%),
-//! ×1.5–1.7 rung 12's plain pipeline, about even with its pipelined `_fp` best (run 20: 418.8
-//! against 426.0 TFLOP/s at 4096³, 464.6 against 425.4 at 8192³), with `HGMMA.64x256x16.F32.BF16`
-//! in the SASS. Every thread still copies tiles
-//! and waits at a block barrier per K-tile; rung 14 takes the copies away.
+//! Cost: one `wgmma` per 64×`BN`×16 slice replaces the fragments and `ldmatrix` of rung 12 (the
+//! SASS shows `HGMMA.64x256x16.F32.BF16` for `BN = 256`). Every thread still copies tiles and
+//! waits at a block barrier per K-tile; rung 14 takes the copies away.
+//!
+//! Measured speed and what limits it at each size: `book/src/rung-13-wgmma.md`,
+//! `book/src/wgmma.md` and `docs/perf/`.
 
-use crate::mma_sync::{TileLoader, aligned_rows};
+use crate::tile_loader::{TileLoader, aligned_rows};
 use crate::prelude::*;
 use core::marker::PhantomData;
 
@@ -102,6 +102,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGE
         let loader = TileLoader { smem, smem_addr, a, b, a_vec, b_vec, tid, threads: Self::THREADS };
         let load = |kt: u32, stage: usize| {
             let (a_tile, b_tile) = Self::tiles(stage);
+            // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
             unsafe { loader.load(a_tile, b_tile, kt * BK as u32, BM, BN, BK) };
         };
 
@@ -138,6 +139,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGE
             for kk in 0..BK / 16 {
                 let desc_a = matrix_descriptor(a_rows + (kk * 32) as u32, 16, 1024, Swizzle::B128);
                 let desc_b = matrix_descriptor(b_rows + (kk * 16 * 128) as u32, b_tile.panel_bytes(), 1024, Swizzle::B128);
+                // SAFETY: the descriptors point at the stage's swizzled tiles, complete and fenced
+                // for the async proxy by the wait above.
                 unsafe { wgmma_m64k16::<E, BN, 0, 1>(&mut acc, desc_a, desc_b, true) };
             }
             wgmma_commit_group();

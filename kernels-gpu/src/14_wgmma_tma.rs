@@ -46,16 +46,16 @@
 //! groups of `GROUP_M` block rows, column by column inside a group, so blocks running at the same
 //! time share rows of A and columns of B in L2.
 //!
-//! **Epilogues (`EPILOGUE`, see [`epilogue`]).** After its last K-tile a consumer holds 64 × `BN`
+//! **Epilogues (`Ep`, see [`Epilogue`]).** After its last K-tile a consumer holds 64 × `BN`
 //! floats of C in registers, each thread pairs of neighbouring columns (8j + 2t, 8j + 2t + 1) of
 //! two rows. The consumers cannot multiply while they store, and all blocks finish their tiles
 //! at about the same time, so the store is a per-tile cost. Three ways to write it:
-//! - `SCALAR` (the entries without a tag): one predicated `st.global.f32` per element, 128 per
+//! - [`ScalarStores`] (the entries without a tag): one predicated `st.global.f32` per element, 128 per
 //!   thread; a warp's store covers half of each of eight 32-byte sectors.
-//! - `PAIRS` (`_pairs`): one `st.global.v2.f32` per pair when both elements lie inside C and the
+//! - [`PairStores`] (`_pairs`): one `st.global.v2.f32` per pair when both elements lie inside C and the
 //!   row is 8-byte aligned (N even), two scalar stores otherwise: half the store instructions,
 //!   whole sectors.
-//! - `TMA_STORE` (`_tmast`): the copy engine stores C. Each consumer warpgroup owns two buffers
+//! - [`TmaStores`] (`_tmast`): the copy engine stores C. Each consumer warpgroup owns two buffers
 //!   of 64 rows × 32 floats after the stages (128-byte rows, 128-byte swizzled:
 //!   `SwizzledF32Rows`, so the pair writes are free of bank conflicts), used in turn for the
 //!   tile's `BN / 32` column slices. Per slice, its 128 threads write alpha · acc into a buffer
@@ -69,34 +69,29 @@
 //!   slices are still draining when a persistent consumer starts the next tile's wgmmas. The
 //!   host passes a third tensor map, of C (64 × 32 f32 boxes). The buffers take 32 KiB: with
 //!   them `128x256x64_s4` needs 229,440 bytes of shared memory (of 232,448). With beta ≠ 0 the
-//!   old C must be read, and the consumers fall back to `PAIRS`.
+//!   old C must be read, and the consumers fall back to pair stores.
 //!
-//! **Clusters (`CLUSTER = 2`).** Two blocks of neighbouring block rows need the same tile of B. Launched
+//! **Clusters ([`Clusters`]`<2>`).** Two blocks of neighbouring block rows need the same tile of B. Launched
 //! as a cluster, each loads half of B's panels with a *multicast* copy that the engine writes into
 //! both blocks' shared memory (and signals on both blocks' `full` barriers), which halves B's
 //! reads from L2. The price: a stage can be refilled only when the consumers of *both* blocks
 //! are done with it, so `empty[s]` counts the consumer warps of the cluster, and each consumer
 //! warp arrives on both blocks' barriers (`mapa` + `mbarrier.arrive.shared::cluster`).
 //!
-//! **Measured** (H100 80GB HBM3, 2026-11-22, bf16, L2 flushed, cuBLAS in the same run; see
-//! `docs/perf/2026-11-22-h100-rung14.md`): `128x256x64_s4` 594 TFLOP/s = 78.7% of cuBLAS at
-//! 4096³ and 690 = 88.1% at 8192³, against 419 / 475 for rung 13's best: taking the copies off
-//! the multiplying warps bought 42–45%. The persistent launch gave +0.9% at 4096³ and varied
-//! between −10% and −1% at 8192³; `_c2` gave −3% / −13% for 128×256 tiles and +1% / +4% for
-//! 128×128 tiles. With `.release.cluster` on the cluster arrivals the `_c2` kernels ran at half
-//! speed (283 at 4096³). The catalog therefore keeps no cluster configuration (the kernel supports
-//! `CLUSTER = 2`; no entry instantiates it); the CPU emulator runs clusters of one block only.
+//! **Cost.** Taking the copies off the multiplying warps is the large step over rung 13. With
+//! the copies gone, the epilogue is the per-tile cost: a block runs `K / 64` K-tiles and then
+//! stores, and the consumers cannot multiply while they store, so at smaller K the store's fixed
+//! cost weighs more. Pair and TMA stores cut it; the persistent launch hides part of it (its
+//! consumers start the next tile while the last TMA stores drain). Clusters of two, which halve
+//! B's L2 reads, stayed slower than single blocks with the same epilogue; with
+//! `.release.cluster` on the cluster arrivals they ran at half speed (see
+//! `device::cluster::mbarrier_arrive_cluster`). The catalog therefore keeps no cluster
+//! configuration (the kernel supports `Clusters<2>`; no entry instantiates it); the CPU emulator
+//! runs clusters of one block only. At large sizes these kernels vary from process to process
+//! far more than cuBLAS does (`book/src/variance.md`).
 //!
-//! **The epilogue was the per-tile cost** (runs 13–16 of `docs/perf/2026-11-22-h100.md`, same
-//! H100, cuBLAS in the same runs). At 4096³ a block runs 64 K-tiles, at 8192³ 128, and the
-//! scalar-store kernel lost twice as much to fixed per-tile work at the smaller size (78% of
-//! cuBLAS against 88%). Pair stores alone: 93.4–94.1% at 4096³; TMA stores 95.1–97.1%; TMA
-//! stores with the persistent launch, whose consumers start the next tile while the last slices
-//! drain, 97.9–99.3%; pair stores with the persistent launch 95.3–95.9%. At 8192³ these kernels
-//! vary from process to process far more than cuBLAS does (cuBLAS within 1%): `_persistent_pairs`
-//! (`best-bf16`) measured 86.0–98.8% over 18 processes of runs 13–25 (median 97.05%),
-//! `_persistent_tmast` 82.2–99.1% over 11 (median 94.8%; it leads at 4096³ in every run), `_pairs`
-//! 84.7–98.3%. f16, `_persistent_pairs` (run 20): 95.6% at 4096³, 96.3% at 8192³. Clusters of two with pair or TMA stores stayed slower (82–88% at 8192³).
+//! Measured speed and what limits it at each size: `book/src/rung-14-wgmma-tma.md` and
+//! `docs/perf/`.
 //!
 //! **Layouts (`L`: `Nn`, `Nt`, `Tn`, `Tt`).** wgmma reads each operand from shared memory in
 //! one of two arrangements, told apart by a transpose bit in the instruction: *K-major* (each
@@ -130,7 +125,7 @@ pub const RUNG: Rung = Rung {
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
 const GROUP_M: u32 = 8;
 
-/// How the consumers write their tile of C: the kernel's `EPILOGUE` parameter.
+/// How the consumers write their tile of C: the kinds behind [`Epilogue`].
 pub mod epilogue {
     /// From the registers, one predicated `st.global.f32` per element.
     pub const SCALAR: u32 = 0;
@@ -144,29 +139,79 @@ pub mod epilogue {
 }
 use epilogue::{PAIRS, SCALAR, TMA_STORE};
 
+/// How the consumers write their tile of C: the kernel's `Ep` parameter (the kinds are in
+/// [`epilogue`]).
+pub trait Epilogue {
+    const KIND: u32;
+}
+/// One predicated scalar store per element ([`epilogue::SCALAR`]; entries without a tag).
+pub struct ScalarStores;
+/// Pair stores where both elements lie inside C ([`epilogue::PAIRS`]; `_pairs`).
+pub struct PairStores;
+/// Stores by the copy engine from swizzled shared buffers ([`epilogue::TMA_STORE`]; `_tmast`).
+pub struct TmaStores;
+impl Epilogue for ScalarStores {
+    const KIND: u32 = SCALAR;
+}
+impl Epilogue for PairStores {
+    const KIND: u32 = PAIRS;
+}
+impl Epilogue for TmaStores {
+    const KIND: u32 = TMA_STORE;
+}
+
+/// How the blocks of a launch cover the tiles of C: the kernel's `S` parameter. A persistent
+/// launch is one-dimensional, so it has no clusters.
+pub trait Schedule {
+    /// One block per SM walks the tiles (the host reads it from the spec).
+    const PERSISTENT: bool;
+    /// Block rows per cluster (1: no clusters).
+    const CLUSTER: u32;
+}
+/// One block per tile of C.
+pub struct Grid;
+/// One block per SM, each walking tiles `i, i + blocks, ...` (`_persistent`).
+pub struct Persistent;
+/// One block per tile, in clusters of `C` neighbouring block rows that share B's tile (`_c2`).
+pub struct Clusters<const C: u32>;
+impl Schedule for Grid {
+    const PERSISTENT: bool = false;
+    const CLUSTER: u32 = 1;
+}
+impl Schedule for Persistent {
+    const PERSISTENT: bool = true;
+    const CLUSTER: u32 = 1;
+}
+impl<const C: u32> Schedule for Clusters<C> {
+    const PERSISTENT: bool = false;
+    const CLUSTER: u32 = C;
+}
+
 /// Registers per thread of the producer warpgroup and of each consumer warpgroup.
 const PRODUCER_REGS: u32 = 40;
 const CONSUMER_REGS: u32 = 232;
 
 /// A `BM × BN` block tile (`BM / 64` consumer warpgroups of 64 rows each, plus the producer),
-/// K-tiles of 64, `STAGES` buffers; `PERSISTENT` only changes the launch (the host reads it from
+/// K-tiles of 64, `STAGES` buffers; [`Persistent`] only changes the launch (the host reads it from
 /// the spec), the kernel loops over tiles either way.
 ///
-/// `CLUSTER` (1 or 2) blocks of neighbouring block rows form a cluster and share their tile of
+/// `S` ([`Schedule`]) is the launch: [`Grid`], [`Persistent`], or [`Clusters`]`<C>`: `C` (1 or 2)
+/// blocks of neighbouring block rows form a cluster and share their tile of
 /// B: each block loads `1 / CLUSTER` of the B panels and the copy engine writes them into every
 /// block of the cluster (see the module documentation).
 ///
-/// `EPILOGUE` picks how C is written (see [`epilogue`]).
+/// `Ep` ([`Epilogue`]) picks how C is written: [`ScalarStores`], [`PairStores`], [`TmaStores`].
 ///
 /// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the module
 /// documentation).
-pub struct WgmmaTma<E, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool, const EPILOGUE: u32 = SCALAR, L = Nn>(
-    PhantomData<(E, L)>,
+pub struct WgmmaTma<E, const BM: usize, const BN: usize, const STAGES: usize, S = Grid, Ep = ScalarStores, L = Nn>(
+    PhantomData<(E, S, Ep, L)>,
 );
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool, const EPILOGUE: u32, L: Storage>
-    WgmmaTma<E, BM, BN, STAGES, CLUSTER, PERSISTENT, EPILOGUE, L>
-{
+impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma<E, BM, BN, STAGES, S, Ep, L> {
+    const CLUSTER: u32 = S::CLUSTER;
+    const PERSISTENT: bool = S::PERSISTENT;
+    const EPILOGUE: u32 = Ep::KIND;
     const BK: usize = 64;
     const CONSUMERS: usize = BM / 64;
     const THREADS: usize = 128 * (1 + Self::CONSUMERS);
@@ -184,7 +229,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
     const C_SLICE: usize = 32;
     const C_SLICE_BYTES: usize = SwizzledF32Rows::bytes(64);
     const C_BUFFERS: usize = STAGES * Self::STAGE_BYTES;
-    const C_BUFFERS_BYTES: usize = if EPILOGUE == TMA_STORE { Self::CONSUMERS * 2 * Self::C_SLICE_BYTES } else { 0 };
+    const C_BUFFERS_BYTES: usize = if Self::EPILOGUE == TMA_STORE { Self::CONSUMERS * 2 * Self::C_SLICE_BYTES } else { 0 };
     /// The mbarriers sit after the stages (and C buffers): `full[0..STAGES]`, then `empty[0..STAGES]`.
     const BARRIERS: usize = Self::C_BUFFERS + Self::C_BUFFERS_BYTES;
     const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * STAGES;
@@ -194,12 +239,12 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
         assert!(BN == 64 || BN == 128 || BN == 256, "the wgmma shapes instantiated in device/wgmma.rs");
         assert!(BN / 8 <= crate::unroll::UNROLL_MAX);
         assert!(STAGES >= 2);
-        assert!(CLUSTER == 1 || CLUSTER == 2, "clusters of one or two block rows");
-        assert!((BN / 64) % CLUSTER as usize == 0, "the B panels split evenly over the cluster");
-        assert!(!PERSISTENT || CLUSTER == 1, "the persistent launch is one-dimensional, clusters are along M");
+        assert!(Self::CLUSTER == 1 || Self::CLUSTER == 2, "clusters of one or two block rows");
+        assert!((BN / 64) % Self::CLUSTER as usize == 0, "the B panels split evenly over the cluster");
+        assert!(!Self::PERSISTENT || Self::CLUSTER == 1, "the persistent launch is one-dimensional, clusters are along M");
         assert!(Self::STAGE_BYTES % 1024 == 0, "every stage starts on a 1024-byte swizzle block");
         assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= 65536, "register exchange fits the SM");
-        assert!(EPILOGUE == SCALAR || EPILOGUE == PAIRS || EPILOGUE == TMA_STORE);
+        assert!(Self::EPILOGUE == SCALAR || Self::EPILOGUE == PAIRS || Self::EPILOGUE == TMA_STORE);
         assert!(BN % Self::C_SLICE == 0 && (BN / Self::C_SLICE) % 2 == 0, "every tile ends on the second C buffer");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
     };
@@ -220,6 +265,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
     /// K×M, B is N-major when stored K×N.
     #[inline(always)]
     unsafe fn wgmma(acc: &mut [f32; 128], desc_a: u64, desc_b: u64) {
+        // SAFETY: the caller's guarantee: the descriptors point at a full stage, and all 128
+        // threads of the warpgroup issue it.
         unsafe {
             match (Self::A_T, Self::B_T) {
                 (false, false) => wgmma_m64k16::<E, BN, 0, 1>(acc, desc_a, desc_b, true),
@@ -234,10 +281,14 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
     /// in every block of the cluster (each one's producer writes into this block's stage).
     #[inline(always)]
     unsafe fn release(bar: u32) {
-        if CLUSTER == 1 {
+        if Self::CLUSTER == 1 {
+            // SAFETY: the stage barriers were initialised by one thread and published by the block
+            // barrier before the loop.
             unsafe { mbarrier_arrive(bar) };
         } else {
-            for r in 0..CLUSTER {
+            for r in 0..Self::CLUSTER {
+                // SAFETY: the stage barriers were initialised by one thread and published by the
+                // block barrier before the loop.
                 unsafe { mbarrier_arrive_cluster(map_shared_rank(bar, r)) };
             }
         }
@@ -264,7 +315,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
         let c = c.window(row0 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2);
         unroll!(BN / 8, |j| {
             let col = (j * 8) as u32;
-            if EPILOGUE == SCALAR {
+            if Self::EPILOGUE == SCALAR {
                 c.store(0, col, acc[4 * j]);
                 c.store(0, col + 1, acc[4 * j + 1]);
                 c.store(8, col, acc[4 * j + 2]);
@@ -303,12 +354,15 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
             let col = (j % slice_groups * 8) as u32 + c;
             for h in 0..2 {
                 let p = smem.wrapping_add(buffer.at(r + 8 * h as u32, col) as usize) as *mut f32;
+                // SAFETY: inside this warpgroup's staging buffer, at an 8-byte-aligned pair.
                 unsafe { st_shared_v2(p, [alpha * acc[4 * j + 2 * h], alpha * acc[4 * j + 2 * h + 1]]) };
             }
             if j % slice_groups == slice_groups - 1 {
                 fence_proxy_async_shared();
                 named_barrier_sync::<128>(barrier);
                 if leader {
+                    // SAFETY: the buffer was written and fenced by this warpgroup (barrier above);
+                    // the map is the host's map of C.
                     unsafe { tma_store_3d(map_c, (col0 as usize + q * Self::C_SLICE) as i32, row0 as i32, z as i32, base + buffer.offset()) };
                     bulk_commit_group();
                 }
@@ -317,8 +371,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
     }
 }
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const CLUSTER: u32, const PERSISTENT: bool, const EPILOGUE: u32, L: Storage> GemmKernel
-    for WgmmaTma<E, BM, BN, STAGES, CLUSTER, PERSISTENT, EPILOGUE, L>
+impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Schedule, Ep: Epilogue, L: Storage> GemmKernel
+    for WgmmaTma<E, BM, BN, STAGES, S, Ep, L>
 {
     type Elem = E;
     const SPEC: KernelSpec = {
@@ -337,13 +391,13 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
             a_swizzle: Swizzle::B128,
             b_box: if Self::B_T { (BN as u32, 64) } else { (64, 64) },
             b_swizzle: Swizzle::B128,
-            c_box: if EPILOGUE == TMA_STORE { Some((64, Self::C_SLICE as u32)) } else { None },
+            c_box: if Self::EPILOGUE == TMA_STORE { Some((64, Self::C_SLICE as u32)) } else { None },
             c_swizzle: Swizzle::B128,
         })
         .with_min_blocks_per_sm(1)
         .with_layout(L::LAYOUT);
-        let spec = spec.with_cluster_m(CLUSTER);
-        if PERSISTENT { spec.with_persistent() } else { spec }
+        let spec = spec.with_cluster_m(Self::CLUSTER);
+        if Self::PERSISTENT { spec.with_persistent() } else { spec }
     };
 
     #[inline(always)]
@@ -357,40 +411,43 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
 
         if tid == 0 {
             for s in 0..STAGES as u32 {
+                // SAFETY: thread 0 initialises each stage's barriers, in this block's shared
+                // memory, before any use.
                 unsafe {
                     mbarrier_init(full(s), 1);
                     // Every consumer warp of every block of the cluster releases the stage: the
                     // producer refills it in all of them.
-                    mbarrier_init(empty(s), 4 * Self::CONSUMERS as u32 * CLUSTER);
+                    mbarrier_init(empty(s), 4 * Self::CONSUMERS as u32 * Self::CLUSTER);
                 }
             }
             fence_mbarrier_init();
+            // SAFETY: the maps are the host's tensor maps of A, B (and C), passed in `gemm`.
             unsafe {
                 tma_prefetch_map(map_a);
                 tma_prefetch_map(map_b);
-                if EPILOGUE == TMA_STORE {
+                if Self::EPILOGUE == TMA_STORE {
                     tma_prefetch_map(map_c);
                 }
             }
         }
         // The only block-wide barrier: the mbarriers exist before anyone uses them (in a cluster,
         // before the other block's copies and arrivals can reach them).
-        if CLUSTER > 1 { cluster_sync() } else { sync_threads() }
+        if Self::CLUSTER > 1 { cluster_sync() } else { sync_threads() }
 
         // Work is handed out per cluster: `CLUSTER` block rows × one block column of C, the
-        // block of rank r taking row `CLUSTER · unit_row + r`.
-        let (tiles_m, tiles_n) = (gemm.m.div_ceil(BM as u32 * CLUSTER), gemm.n.div_ceil(BN as u32));
+        // block of rank r taking row `CLUSTER · cluster_row + r`.
+        let (tiles_m, tiles_n) = (gemm.m.div_ceil(BM as u32 * Self::CLUSTER), gemm.n.div_ceil(BN as u32));
         // `max(1)`: never zero for a problem that exists, but the compiler cannot know that.
         let tiles = (tiles_m * tiles_n).max(1);
         // A persistent launch has one plane of blocks and walks the tiles of every product of the
         // batch (tile `t` of product `t / tiles`); an ordinary launch has one plane per product
         // and the entry point has already moved `gemm` to it.
-        let products = if PERSISTENT { gemm.batch } else { 1 };
+        let products = if Self::PERSISTENT { gemm.batch } else { 1 };
         let all_tiles = tiles * products;
         let product = |t: u32| gemm.z + t / tiles;
         let k_tiles = gemm.k.div_ceil(Self::BK as u32);
-        let (first_tile, tile_stride) = if CLUSTER > 1 { cluster_linear() } else { block_linear() };
-        let rank = if CLUSTER > 1 { cluster_rank() } else { 0 };
+        let (first_tile, tile_stride) = if Self::CLUSTER > 1 { cluster_linear() } else { block_linear() };
+        let rank = if Self::CLUSTER > 1 { cluster_rank() } else { 0 };
         let stage_of = |it: u32| it % STAGES as u32;
         let round_of = |it: u32| it / STAGES as u32;
 
@@ -402,15 +459,17 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                 let mut it = 0u32;
                 let mut t = first_tile;
                 while t < all_tiles {
-                    let (um, tn) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
-                    let tm = um * CLUSTER + rank;
-                    let (row0, col0) = ((tm * BM as u32) as i32, (tn * BN as u32) as i32);
+                    let (cluster_row, tile_col) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
+                    let tile_row = cluster_row * Self::CLUSTER + rank;
+                    let (row0, col0) = ((tile_row * BM as u32) as i32, (tile_col * BN as u32) as i32);
                     let z = product(t);
                     for kt in 0..k_tiles {
                         let (s, round) = (stage_of(it), round_of(it));
                         let k0 = (kt * Self::BK as u32) as i32;
                         let stage = base + s * Self::STAGE_BYTES as u32;
                         let (za, zb) = (gemm.plane_a(z), gemm.plane_b(z));
+                        // SAFETY: the stage is refilled only after its `empty` wait; the boxes fit
+                        // its buffer and `full(s)` expects their bytes.
                         unsafe {
                             if round > 0 {
                                 // The consumers have released this stage's previous tile.
@@ -433,11 +492,11 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                                 for p in 0..BN / 64 {
                                     let dst = b_stage + (p * Self::PANEL_BYTES) as u32;
                                     let x = col0 + 64 * p as i32;
-                                    if CLUSTER == 1 {
+                                    if Self::CLUSTER == 1 {
                                         tma_load_3d(dst, map_b, x, k0, zb, full(s));
-                                    } else if p as u32 % CLUSTER == rank {
+                                    } else if p as u32 % Self::CLUSTER == rank {
                                         // This block's share of B, into every block of the cluster.
-                                        tma_load_3d_multicast(dst, map_b, x, k0, zb, full(s), ((1u32 << CLUSTER) - 1) as u16);
+                                        tma_load_3d_multicast(dst, map_b, x, k0, zb, full(s), ((1u32 << Self::CLUSTER) - 1) as u16);
                                     }
                                 }
                             }
@@ -457,12 +516,14 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
             let mut it = 0u32;
             let mut t = first_tile;
             while t < all_tiles {
-                let (um, tn) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
-                let tm = um * CLUSTER + rank;
+                let (cluster_row, tile_col) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
+                let tile_row = cluster_row * Self::CLUSTER + rank;
                 let z = product(t);
                 let mut acc = [0.0f32; 128];
                 for kt in 0..k_tiles {
                     let s = stage_of(it);
+                    // SAFETY: the stage barriers were initialised by one thread and published by
+                    // the block barrier before the loop.
                     unsafe { mbarrier_wait(full(s), round_of(it) & 1) };
                     let stage = base + s * Self::STAGE_BYTES as u32;
                     // This warpgroup's 64 rows of A: 64 K-major rows, or M-major panel `cw`.
@@ -472,12 +533,16 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                     for kk in 0..Self::BK / 16 {
                         let desc_a = Self::descriptor(a_part, kk, Self::A_T);
                         let desc_b = Self::descriptor(b_part, kk, !Self::B_T);
+                        // SAFETY: the descriptors point at the stage's swizzled tiles, complete
+                        // and fenced for the async proxy by the wait above.
                         unsafe { Self::wgmma(&mut acc, desc_a, desc_b) };
                     }
                     wgmma_commit_group();
                     // Tile kt-1's group is done: its stage can be refilled.
                     wgmma_wait_group::<1>();
                     if kt > 0 && lane == 0 {
+                        // SAFETY: `empty` barriers are initialised before the loop; this warp has
+                        // finished reading the stage.
                         unsafe { Self::release(empty(stage_of(it - 1))) };
                     }
                     it += 1;
@@ -485,26 +550,30 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
                 wgmma_wait_group::<0>();
                 fence_operands::<BN>(&mut acc);
                 if k_tiles > 0 && lane == 0 {
+                    // SAFETY: `empty` barriers are initialised before the loop; this warp has
+                    // finished reading the stage.
                     unsafe { Self::release(empty(stage_of(it - 1))) };
                 }
                 // ANCHOR_END: consumer
 
-                let (row0, col0) = (tm * BM as u32 + cw * 64, tn * BN as u32);
-                let c = if PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
-                if EPILOGUE == TMA_STORE && c.beta == 0.0 {
+                let (row0, col0) = (tile_row * BM as u32 + cw * 64, tile_col * BN as u32);
+                let c = if Self::PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
+                if Self::EPILOGUE == TMA_STORE && c.beta == 0.0 {
+                    // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and
+                    // the buffers are this block's.
                     unsafe { Self::store_through_tma(map_c, c.alpha, &acc, cw, row0, col0, z) };
                 } else {
                     Self::store_from_registers(&c, &acc, row0, col0);
                 }
                 t += tile_stride;
             }
-            if EPILOGUE == TMA_STORE && thread_idx() % 128 == 0 {
+            if Self::EPILOGUE == TMA_STORE && thread_idx() % 128 == 0 {
                 // The block's shared memory must outlive the stores that read it.
                 bulk_wait_group_read::<0>();
             }
         }
         // No block of a cluster may exit while the other can still arrive on its barriers.
-        if CLUSTER > 1 {
+        if Self::CLUSTER > 1 {
             cluster_sync();
         }
     }
@@ -512,29 +581,29 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, const C
 
 entries! {
     elem = Bf16;
-    bgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<Bf16, 128, 256, 4, 1, false>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent => WgmmaTma<Bf16, 128, 256, 4, 1, true>,
-    bgemm_14_wgmma_tma_128x128x64_s6 => WgmmaTma<Bf16, 128, 128, 6, 1, false>,
-    bgemm_14_wgmma_tma_128x256x64_s4_pairs => WgmmaTma<Bf16, 128, 256, 4, 1, false, PAIRS>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<Bf16, 128, 256, 4, 1, true, PAIRS>,
-    bgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<Bf16, 128, 256, 4, 1, false, TMA_STORE>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<Bf16, 128, 256, 4, 1, true, TMA_STORE>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<Bf16, 128, 256, 4, 1, true, PAIRS, Nt>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<Bf16, 128, 256, 4, 1, true, PAIRS, Tn>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<Bf16, 128, 256, 4, 1, true, PAIRS, Tt>,
+    bgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<Bf16, 128, 256, 4, Grid>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent => WgmmaTma<Bf16, 128, 256, 4, Persistent>,
+    bgemm_14_wgmma_tma_128x128x64_s6 => WgmmaTma<Bf16, 128, 128, 6, Grid>,
+    bgemm_14_wgmma_tma_128x256x64_s4_pairs => WgmmaTma<Bf16, 128, 256, 4, Grid, PairStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<Bf16, 128, 256, 4, Grid, TmaStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<Bf16, 128, 256, 4, Persistent, TmaStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores, Nt>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores, Tn>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores, Tt>,
 }
 
 /// The f16 instantiation: same kernel, the f16 wgmma.
 pub mod f16 {
-    use super::{WgmmaTma, PAIRS};
+    use super::{Grid, PairStores, Persistent, WgmmaTma};
     use crate::spec::{F16, Nt, Tn, Tt};
 
     entries! {
         elem = F16;
-        hgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<F16, 128, 256, 4, 1, false>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<F16, 128, 256, 4, 1, true, PAIRS>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<F16, 128, 256, 4, 1, true, PAIRS, Nt>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<F16, 128, 256, 4, 1, true, PAIRS, Tn>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<F16, 128, 256, 4, 1, true, PAIRS, Tt>,
+        hgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<F16, 128, 256, 4, Grid>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<F16, 128, 256, 4, Persistent, PairStores>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<F16, 128, 256, 4, Persistent, PairStores, Nt>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<F16, 128, 256, 4, Persistent, PairStores, Tn>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<F16, 128, 256, 4, Persistent, PairStores, Tt>,
     }
 }

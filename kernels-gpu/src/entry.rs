@@ -36,7 +36,7 @@ macro_rules! entries {
                 k: u32,
                 alpha: f32,
                 beta: f32,
-                tensor_maps: *const $crate::layout::TensorMap,
+                tensor_maps: *const $crate::device::TensorMap,
                 lda: u32,
                 ldb: u32,
                 ldc: u32,
@@ -46,6 +46,8 @@ macro_rules! entries {
                 stride_c: u64,
             ) {
                 let gemm = $crate::layout::Gemm { a, b, c, m, n, k, alpha, beta, tensor_maps, lda, ldb, ldc, batch, stride_a, stride_b, stride_c, z: 0 };
+                // SAFETY: the host launches each entry with its spec's geometry and checked
+                // operands (the entry's contract).
                 unsafe { <$kernel as $crate::spec::GemmKernel>::run(&gemm.at_batch($crate::device::block_batch())) }
             }
         )+
@@ -60,6 +62,8 @@ macro_rules! entries {
                     tensor_maps: g.tensor_maps, lda: g.lda, ldb: g.ldb, ldc: g.ldc, batch: g.batch,
                     stride_a: g.stride_a, stride_b: g.stride_b, stride_c: g.stride_c, z: 0,
                 };
+                // SAFETY: the host launches each entry with its spec's geometry and checked
+                // operands (the entry's contract).
                 unsafe { <$kernel as $crate::spec::GemmKernel>::run(&gemm.at_batch($crate::device::block_batch())) }
             }),+
         ];

@@ -5,11 +5,8 @@
 
 use crate::device::{ld_global_v2, load, st_global_v2, store};
 
-/// A CUDA tensor map (`CUtensorMap`): 128 opaque bytes, encoded by the host, read by the copy
-/// engine. It lives in global memory because this rustc copies large by-value kernel parameters
-/// to local memory, where the copy engine cannot read them.
-#[repr(C, align(64))]
-pub struct TensorMap(pub [u64; 16]);
+/// The copy engine's tensor map, a device notion; re-exported for the kernel arguments below.
+pub use crate::device::TensorMap;
 
 /// The arguments of every GEMM kernel: `C = alpha·op(A)·op(B) + beta·C` for each matrix of a
 /// strided batch. C is row-major (M×N, rows `ldc` apart); A and B are stored as the kernel's
@@ -140,6 +137,8 @@ impl<E: Copy> Matrix<E> {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub unsafe fn get(&self, row: u32, col: u32) -> E {
+        // SAFETY: the caller's guarantee: (row, col) lies inside the matrix, so the offset stays
+        // in its allocation.
         unsafe { load(self.ptr.add(row as usize * self.ld as usize + col as usize)) }
     }
 
@@ -173,6 +172,7 @@ impl Matrix<f32> {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub fn get_or_zero(&self, row: u32, col: u32) -> f32 {
+        // SAFETY: read only inside the matrix (checked on the same line).
         if self.contains(row, col) { unsafe { self.get(row, col) } } else { 0.0 }
     }
 
@@ -236,6 +236,7 @@ impl Output {
     pub fn store(&self, row: u32, col: u32, acc: f32) {
         if self.contains(row, col) {
             let p = self.ptr(row, col);
+            // SAFETY: (row, col) lies inside C (checked above), so `p` and the old value are C's.
             unsafe { store(p, self.blend(acc, || load(p))) }
         }
     }
@@ -284,6 +285,7 @@ impl Output {
     pub fn store2(&self, row: u32, col: u32, acc: [f32; 2]) {
         if self.holds2(row, col) {
             let p = self.ptr(row, col);
+            // SAFETY: `holds2`: both elements lie inside C and `p` is 8-byte aligned.
             unsafe { st_global_v2(p, self.blend2(acc, || ld_global_v2(p))) }
         } else {
             self.store(row, col, acc[0]);
@@ -371,12 +373,14 @@ impl SmemTile {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub fn get(&self, row: usize, col: usize) -> f32 {
+        // SAFETY: `new`'s contract: every (row, col) given lies inside the tile's shared memory.
         unsafe { load(self.ptr(row, col)) }
     }
 
     #[inline(always)]
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub fn set(&self, row: usize, col: usize, value: f32) {
+        // SAFETY: `new`'s contract: every (row, col) given lies inside the tile's shared memory.
         unsafe { store(self.ptr(row, col), value) }
     }
 

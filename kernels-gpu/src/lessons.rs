@@ -3,7 +3,7 @@
 //! the emulator's tests run the same bodies on the CPU.
 
 use crate::device::*;
-use crate::layout::TensorMap;
+use crate::device::TensorMap;
 
 /// Box loaded by the kernel `lesson_tma_box`: 32 × 32 f32.
 pub const TMA_BOX: u32 = 32;
@@ -18,6 +18,8 @@ pub const TMA_BOX: u32 = 32;
 #[unsafe(no_mangle)]
 // ANCHOR: lesson_tma_box
 pub unsafe extern "gpu-kernel" fn lesson_tma_box(map: *const TensorMap, out: *mut f32, x: i32, y: i32) {
+    // SAFETY: the host launches the lesson as its doc says: a tensor map and `TMA_BOX²` floats of
+    // `out`.
     unsafe { tma_box(map, out, x, y) }
 }
 
@@ -32,6 +34,8 @@ pub unsafe fn tma_box(map: *const TensorMap, out: *mut f32, x: i32, y: i32) {
     let tile = base.wrapping_add(1024) as *const f32;
     let bytes = TMA_BOX * TMA_BOX * 4;
     if thread_idx() == 0 {
+        // SAFETY: one thread initialises the barrier in the block's shared memory before the block
+        // barrier below.
         unsafe {
             mbarrier_init(bar, 1);
             fence_mbarrier_init();
@@ -41,14 +45,18 @@ pub unsafe fn tma_box(map: *const TensorMap, out: *mut f32, x: i32, y: i32) {
     if thread_idx() == 0 {
         // One arrival that also announces the bytes the copy will deliver; the phase completes
         // when both have happened.
+        // SAFETY: the box fits the shared memory after byte 1024, and the barrier expects exactly
+        // its bytes.
         unsafe {
             mbarrier_arrive_expect_tx(bar, bytes);
             tma_load_2d(shared_address(tile), map, x, y, bar);
         }
     }
+    // SAFETY: the barrier was initialised by thread 0 and published by the block barrier above.
     unsafe { mbarrier_wait(bar, 0) };
     let mut i = thread_idx();
     while i < TMA_BOX * TMA_BOX {
+        // SAFETY: `i` < `TMA_BOX²`: inside the box in shared memory and inside `out`.
         unsafe { store(out.add(i as usize), load(tile.add(i as usize))) };
         i += 32;
     }
@@ -68,6 +76,8 @@ pub const LDMATRIX_TILE: u32 = 128 * 16;
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
 pub unsafe extern "gpu-kernel" fn lesson_ldmatrix_x2(offsets: *const u32, out: *mut u32) {
+    // SAFETY: the host launches the lesson as its doc says: 32 offsets inside the tile, 64 words
+    // of `out`.
     unsafe { ldmatrix_x2_lesson(offsets, out) }
 }
 
@@ -82,14 +92,19 @@ pub unsafe fn ldmatrix_x2_lesson(offsets: *const u32, out: *mut u32) {
     let mut i = thread_idx();
     while i < LDMATRIX_TILE {
         let value = i as u16;
+        // SAFETY: `i` < `LDMATRIX_TILE`: inside the tile the launch's shared memory holds.
         unsafe { store(tile.add(i as usize), value) };
         i += 512;
     }
     sync_threads();
     let lane = lane_idx();
+    // SAFETY: the caller's offsets lie inside the tile, and `offsets` holds 32 of them.
     let row = unsafe { tile.add(load(offsets.add(lane as usize)) as usize) };
+    // SAFETY: each lane's address is a 16-byte row inside the stage's tile, which the wait above
+    // made complete.
     let regs = unsafe { ldmatrix_x2(shared_address(row)) };
     if block_col() == 0 && warp_idx() == 0 {
+        // SAFETY: `out` holds 64 words: two per lane.
         unsafe {
             store(out.add(2 * lane as usize), regs[0]);
             store(out.add(2 * lane as usize + 1), regs[1]);
@@ -115,11 +130,14 @@ pub unsafe extern "gpu-kernel" fn lesson_cp_async_zfill(src: *const f32, out: *m
     let smem = dynamic_shared::<u32>();
     let t = thread_idx();
     if t < 16 {
+        // SAFETY: `t` < 16: inside the launch's 64 bytes of shared memory.
         unsafe { *smem.add(t as usize) = POISON };
     }
     sync_threads();
     if t == 0 {
         let base = shared_address(smem);
+        // SAFETY: three 16-byte chunks inside the 64 bytes of shared memory; `src` holds at least
+        // one chunk.
         unsafe {
             cp_async_ca_16_zfill(base, src, src_bytes);
             cp_async_ca_16_unless(base + 16, src, true);
@@ -130,6 +148,7 @@ pub unsafe extern "gpu-kernel" fn lesson_cp_async_zfill(src: *const f32, out: *m
     }
     sync_threads();
     if t < 16 {
+        // SAFETY: `t` < 16: inside shared memory and inside `out`.
         unsafe { *out.add(t as usize) = *smem.add(t as usize) };
     }
 }
@@ -150,9 +169,12 @@ pub unsafe extern "gpu-kernel" fn lesson_cp_async_wait_group(src: *const f32, ou
     let words = (WAIT_CHUNKS * CHUNK) as usize;
     let mine = smem.wrapping_add(t * words);
     for w in 0..words {
+        // SAFETY: `w` < `words`: this thread's own stretch of the launch's shared memory.
         unsafe { *mine.add(w) = POISON };
     }
     let base = shared_address(mine);
+    // SAFETY: the destinations are this thread's stretch; the sources lie inside `src` (host-sized
+    // for `WAIT_STRIDE`).
     unsafe {
         // Older group: one chunk.
         cp_async_cg_16(base, src.add(4 * t));
@@ -171,10 +193,13 @@ pub unsafe extern "gpu-kernel" fn lesson_cp_async_wait_group(src: *const f32, ou
     // Read what is there now, then write it out.
     let mut seen = [0u32; (WAIT_CHUNKS * CHUNK) as usize];
     for w in 0..words {
+        // SAFETY: this thread's own stretch (a racy read of pending copies is the lesson, hence
+        // volatile).
         seen[w] = unsafe { core::ptr::read_volatile(mine.add(w)) };
     }
     cp_async_wait_all();
     for w in 0..words {
+        // SAFETY: `out` holds `32 · words` words.
         unsafe { *out.add(t * words + w) = seen[w] };
     }
 }
@@ -188,11 +213,13 @@ pub const WAIT_STRIDE: u32 = 16384;
 /// (`cp.async`, commit, `wait_group 0`), then thread `t` reads the chunk of thread `(t + 32) % 64`,
 /// in the other warp, and writes it to `out`. `wait_group` covers only the calling thread's own
 /// copies: nothing orders the other warp's copy before this read. compute-sanitizer's racecheck
-/// reports the hazard (`rgemm lesson cp_async_no_barrier` under `--racecheck-report all`; on an
-/// H100 with compute-sanitizer 2025.3: 1024 errors, while the default report mode printed none). Launch with 64 threads and 1024 bytes of shared memory.
+/// reports the hazard (`rgemm lesson cp_async_no_barrier` under `--racecheck-report all`; the default report mode
+/// printed none on the GPU this was checked on; the counts are in `docs/perf/`). Launch with 64 threads and 1024 bytes of shared memory.
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
 pub unsafe extern "gpu-kernel" fn lesson_cp_async_no_barrier(src: *const f32, out: *mut f32) {
+    // SAFETY: the host launches the lesson as its doc says: 64 threads, 64 chunks of `src` and
+    // `out`.
     unsafe { neighbour_copy(src, out, false) }
 }
 
@@ -201,6 +228,8 @@ pub unsafe extern "gpu-kernel" fn lesson_cp_async_no_barrier(src: *const f32, ou
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
 pub unsafe extern "gpu-kernel" fn lesson_cp_async_with_barrier(src: *const f32, out: *mut f32) {
+    // SAFETY: the host launches the lesson as its doc says: 64 threads, 64 chunks of `src` and
+    // `out`.
     unsafe { neighbour_copy(src, out, true) }
 }
 
@@ -209,6 +238,7 @@ pub unsafe extern "gpu-kernel" fn lesson_cp_async_with_barrier(src: *const f32, 
 unsafe fn neighbour_copy(src: *const f32, out: *mut f32, barrier: bool) {
     let smem = dynamic_shared::<f32>();
     let t = thread_idx() as usize;
+    // SAFETY: thread `t`'s chunk of shared memory and of `src` (64 chunks each).
     unsafe {
         cp_async_cg_16(shared_address(smem.add(4 * t)), src.add(4 * t));
     }
@@ -219,6 +249,7 @@ unsafe fn neighbour_copy(src: *const f32, out: *mut f32, barrier: bool) {
     }
     let other = (t + 32) % 64;
     for e in 0..4 {
+        // SAFETY: `t`, `other` < 64: inside the 64 chunks of shared memory and `out`.
         unsafe { *out.add(4 * t + e) = *smem.add(4 * other + e) };
     }
 }

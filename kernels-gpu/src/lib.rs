@@ -35,6 +35,8 @@ pub mod layout;
 pub mod swizzle;
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
 mod warp_compute;
+mod copy;
+mod tile_loader;
 
 pub mod device;
 

@@ -313,6 +313,142 @@ pub struct KernelSpec {
     /// The kernel walks the products of a batch itself (product `z`, `z + planes`, ...), so a
     /// batch may have more products than the grid has planes.
     pub batch_loop: bool,
+    /// How the kernel maps its block tile onto threads and copies its tiles, for the kernels
+    /// whose tile shape is free (the register-tiled fp32 rungs); `None` for the others.
+    pub tile_rules: Option<TileRules>,
+}
+
+/// How a register-tiled kernel maps its block tile onto threads and copies its tiles into shared
+/// memory: what decides which tile shapes it can run.
+///
+/// [`TileRules::check`] is the one home of these invariants: each rung's compile-time assert calls
+/// it on its own tile, and the host (`catalog::shape_error`) calls it on any proposed shape, so
+/// the host judges a shape without knowing rungs by number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TileRules {
+    /// Thread tiles are grouped into warp tiles of exactly 32, one per warp (rungs 9–11).
+    pub warp_tiled: bool,
+    /// Warps that only copy (the producer warp of rung 11); the others compute.
+    pub producer_warps: u32,
+    /// How the computing threads (or the copy engine) fill the shared tiles.
+    pub copy: TileCopy,
+    /// A thread reads its column of A and its row of B as float4s: `TM`, `TN` multiples of 4.
+    pub vector_reads: bool,
+}
+
+/// How the shared tiles of A and B are filled (see [`TileRules`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TileCopy {
+    /// Element by element: each computing thread an equal share of each tile.
+    Elements,
+    /// Whole float4s: tile rows are multiples of 4 floats, each thread an equal share.
+    Float4,
+    /// Boxes of the copy engine: at most 256 elements a side, A's rows one 128-byte swizzle line.
+    Tma,
+}
+
+impl TileRules {
+    /// Element-wise copies, scalar reads, one thread tile per thread (rungs 4 and 5).
+    pub const THREAD_TILES: TileRules = TileRules { warp_tiled: false, producer_warps: 0, copy: TileCopy::Elements, vector_reads: false };
+
+    /// This rule set with float4 copies.
+    #[inline]
+    pub const fn float4_copies(self) -> Self {
+        TileRules { copy: TileCopy::Float4, ..self }
+    }
+
+    /// This rule set with float4 reads of A and B from shared memory.
+    #[inline]
+    pub const fn vector_reads(self) -> Self {
+        TileRules { vector_reads: true, ..self }
+    }
+
+    /// This rule set with warp tiles of 32 thread tiles.
+    #[inline]
+    pub const fn warp_tiled(self) -> Self {
+        TileRules { warp_tiled: true, ..self }
+    }
+
+    /// This rule set with one producer warp filling the tiles through the copy engine.
+    #[inline]
+    pub const fn tma_producer(self) -> Self {
+        TileRules { producer_warps: 1, copy: TileCopy::Tma, ..self }
+    }
+
+    /// Why `tile` run by `threads` threads breaks these rules, if it does.
+    #[inline]
+    pub const fn check(&self, t: &Tile, threads: u32) -> Result<(), &'static str> {
+        if t.bm == 0 || t.bn == 0 || t.bk == 0 || t.wm == 0 || t.wn == 0 || t.tm == 0 || t.tn == 0 || t.stages == 0 {
+            return Err("a zero tile dimension");
+        }
+        if t.bm % t.tm != 0 || t.bn % t.tn != 0 {
+            return Err("the thread tiles do not tile the block tile");
+        }
+        if threads as u64 <= 32 * self.producer_warps as u64 {
+            return Err("no computing threads besides the producer warps");
+        }
+        // Products in u128: a proposed or fuzzed shape may hold any u32, and must be judged, not
+        // wrapped.
+        let (bm, bn, bk, wm, wn, tm, tn) = (t.bm as u128, t.bn as u128, t.bk as u128, t.wm as u128, t.wn as u128, t.tm as u128, t.tn as u128);
+        let computing = threads as u128 - 32 * self.producer_warps as u128;
+        if self.warp_tiled {
+            if let Err(reason) = Self::check_warp_tiles(t) {
+                return Err(reason);
+            }
+            if (bm / wm) * (bn / wn) * 32 != computing {
+                return Err("the warp tiles do not match the computing threads");
+            }
+        } else if (bm / tm) * (bn / tn) != computing {
+            return Err("the thread tiles do not match the computing threads");
+        }
+        let (a_elems, b_elems) = (bm * bk, bk * bn);
+        match self.copy {
+            TileCopy::Elements => {
+                if a_elems % computing != 0 || b_elems % computing != 0 {
+                    return Err("the A and B tiles do not split evenly among the computing threads");
+                }
+            }
+            TileCopy::Float4 => {
+                if bk % 4 != 0 || bn % 4 != 0 || (a_elems / 4) % computing != 0 || (b_elems / 4) % computing != 0 {
+                    return Err("the A and B tiles do not split into float4s evenly among the computing threads");
+                }
+            }
+            TileCopy::Tma => {
+                if bm > 256 || bn > 256 || bk * 4 > 128 {
+                    return Err("TMA boxes are at most 256 elements a side and the swizzled A rows 128 bytes");
+                }
+            }
+        }
+        if self.vector_reads && (t.tm % 4 != 0 || t.tn % 4 != 0) {
+            return Err("float4 reads of A and B need thread tiles of multiples of 4");
+        }
+        Ok(())
+    }
+
+    /// The warp-tile part of [`check`](Self::check): `wm × wn` warp tiles tile the block tile and
+    /// each holds exactly 32 thread tiles of `tm × tn` (no dimension zero).
+    #[inline]
+    pub const fn check_warp_tiles(t: &Tile) -> Result<(), &'static str> {
+        if t.wm == 0 || t.wn == 0 || t.tm == 0 || t.tn == 0 {
+            return Err("a zero tile dimension");
+        }
+        if t.bm % t.wm != 0 || t.bn % t.wn != 0 || t.wm % t.tm != 0 || t.wn % t.tn != 0 {
+            return Err("the warp tiles of thread tiles do not tile the block tile");
+        }
+        if (t.wm / t.tm) as u64 * (t.wn / t.tn) as u64 != 32 {
+            return Err("a warp tile does not hold exactly 32 thread tiles");
+        }
+        Ok(())
+    }
+
+    /// [`check`](Self::check) as a compile-time assert ([`KernelSpec::with_tile_rules`] calls it
+    /// when a rung's `SPEC` is evaluated).
+    #[inline]
+    pub const fn assert(&self, t: &Tile, threads: u32) {
+        if let Err(reason) = self.check(t, threads) {
+            panic!("{}", reason);
+        }
+    }
 }
 
 impl KernelSpec {
@@ -332,7 +468,16 @@ impl KernelSpec {
             layout: Layout::NN,
             any_alignment: false,
             batch_loop: false,
+            tile_rules: None,
         }
+    }
+
+    /// This spec for a kernel whose tile shape follows `rules`; its tile and threads are checked
+    /// against them at compile time ([`TileRules::check`]).
+    #[inline]
+    pub const fn with_tile_rules(self, rules: TileRules) -> Self {
+        rules.assert(&self.tile, self.threads);
+        KernelSpec { tile_rules: Some(rules), ..self }
     }
 
     /// The same spec for a kernel that loads A and B through tensor maps.

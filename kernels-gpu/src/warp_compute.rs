@@ -51,10 +51,11 @@ impl WarpTiling {
     /// Checked at compile time, when a kernel's `SPEC` is evaluated.
     #[inline(always)]
     pub(crate) const fn new(bm: usize, bn: usize, wm: usize, wn: usize, tm: usize, tn: usize, layout: ALayout) -> Self {
-        assert!(bm % wm == 0 && bn % wn == 0, "warp tiles must tile the block tile");
+        let tile = Tile::block(bm as u32, bn as u32, 1).with_warp(wm as u32, wn as u32).with_thread(tm as u32, tn as u32);
+        if let Err(reason) = TileRules::check_warp_tiles(&tile) {
+            panic!("{}", reason);
+        }
         assert!(tm % 4 == 0 && tn % 4 == 0, "thread tiles are made of 4×4 blocks");
-        assert!(wm % tm == 0 && wn % tn == 0, "thread tiles must tile the warp tile");
-        assert!((wm / tm) * (wn / tn) == 32, "a warp tile holds exactly 32 thread tiles");
         WarpTiling { bm, bn, wm, wn, tm, tn, layout }
     }
 
@@ -175,6 +176,8 @@ impl<const TM: usize> SwizzledReader<TM> {
         let first = self.rows[0] ^ (16 * c as u32);
         for i in 0..TM {
             let offset = if self.alike_step > 0 { first + i as u32 * self.alike_step } else { self.rows[i] ^ (16 * c as u32) };
+            // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+            // 16-byte-aligned float4.
             a[i] = unsafe { ld_shared_v4(tile.wrapping_add(offset as usize) as *const f32) };
         }
         a
@@ -194,6 +197,8 @@ pub(crate) fn four_steps<const TM: usize, const TN: usize>(
     for u in 0..4 {
         let mut b_row = [0.0f32; TN];
         for q in 0..TN / 4 {
+            // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+            // 16-byte-aligned float4.
             let v = unsafe { ld_shared_v4(b.ptr(k + u, place.col4(q))) };
             b_row[4 * q..4 * q + 4].copy_from_slice(&v);
         }
@@ -211,6 +216,8 @@ pub(crate) fn transposed_four<const TM: usize>(at: &SmemTile, k: usize, place: &
     let mut a = [[0.0f32; 4]; TM];
     for u in 0..4 {
         for mi in 0..TM / 4 {
+            // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
+            // 16-byte-aligned float4.
             let v = unsafe { ld_shared_v4(at.ptr(k + u, place.row(4 * mi))) };
             for e in 0..4 {
                 a[4 * mi + e][u] = v[e];
@@ -221,9 +228,9 @@ pub(crate) fn transposed_four<const TM: usize>(at: &SmemTile, k: usize, place: &
 }
 
 /// The epilogue: each run of 4 accumulators to C at this thread's place, through
-/// [`store4`](crate::vectorized::store4) (float4 when inside and aligned, else element by element;
+/// [`store4`](crate::copy::store4) (float4 when inside and aligned, else element by element;
 /// beta = 0 never reads C).
 #[inline(always)]
 pub(crate) fn store_tile<const TM: usize, const TN: usize>(c: &Output, acc: &ThreadTile<TM, TN>, place: &Place) {
-    crate::vectorized::store_thread_tile(c, acc, |i| place.row(i), |q| place.col4(q));
+    crate::copy::store_thread_tile(c, acc, |i| place.row(i), |q| place.col4(q));
 }

@@ -16,6 +16,8 @@
 /// `p` is aligned and points to readable global or shared memory.
 #[inline(always)]
 pub unsafe fn load<T: Copy>(p: *const T) -> T {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe { *p }
 }
 
@@ -29,5 +31,7 @@ pub unsafe fn load<T: Copy>(p: *const T) -> T {
 /// `p` is aligned and points to writable global or shared memory.
 #[inline(always)]
 pub unsafe fn store<T: Copy>(p: *mut T, value: T) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe { *p = value }
 }

@@ -13,6 +13,7 @@
 // ANCHOR: shared_address
 pub fn shared_address<T>(ptr: *const T) -> u32 {
     let addr: u32;
+    // SAFETY: address conversion only: no memory is accessed.
     unsafe {
         core::arch::asm!(
             "{{",

@@ -30,6 +30,8 @@ macro_rules! cp_async_sized {
         /// to the copy size; the bytes are in place only after a `wait_group` that covers them.
         #[inline(always)]
         pub unsafe fn $name<T>(dst: u32, src: *const T) {
+            // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches
+            // only what it names.
             unsafe {
                 asm!(concat!($ptx, " [{d}], [{s}], ", $size, ";"), d = in(reg32) dst, s = in(reg64) src, options(nostack))
             }
@@ -47,6 +49,8 @@ macro_rules! cp_async_zfill {
         /// `src_bytes` bytes at `src` must be readable.
         #[inline(always)]
         pub unsafe fn $name<T>(dst: u32, src: *const T, src_bytes: u32) {
+            // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches
+            // only what it names.
             unsafe {
                 asm!(
                     concat!($ptx, " [{d}], [{s}], ", $size, ", {n};"),
@@ -66,6 +70,8 @@ macro_rules! cp_async_ignore {
         /// As for the plain form when `ignore` is false; when it is true nothing is read.
         #[inline(always)]
         pub unsafe fn $name<T>(dst: u32, src: *const T, ignore: bool) {
+            // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches
+            // only what it names.
             unsafe {
                 asm!(
                     "{{",
@@ -193,6 +199,8 @@ cp_async_ignore!(
 #[inline(always)]
 // ANCHOR: groups
 pub fn cp_async_commit_group() {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { asm!("cp.async.commit_group;", options(nostack)) }
 }
 
@@ -204,6 +212,8 @@ pub fn cp_async_commit_group() {
 #[inline(always)]
 pub fn cp_async_wait_group<const N: u32>() {
 // ANCHOR_END: groups
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { asm!("cp.async.wait_group {n};", n = const N, options(nostack)) }
 }
 
@@ -214,6 +224,8 @@ pub fn cp_async_wait_group<const N: u32>() {
 /// ```
 #[inline(always)]
 pub fn cp_async_wait_all() {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { asm!("cp.async.wait_all;", options(nostack)) }
 }
 

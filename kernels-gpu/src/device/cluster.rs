@@ -14,6 +14,7 @@ macro_rules! special_u32 {
         #[inline(always)]
         pub fn $name() -> u32 {
             let r: u32;
+            // SAFETY: reads a special register; no memory is accessed.
             unsafe { asm!(concat!("mov.u32 {r}, ", $reg, ";"), r = out(reg32) r, options(pure, nomem, nostack)) };
             r
         }
@@ -61,6 +62,8 @@ pub fn cluster_linear() -> (u32, u32) {
 /// ```
 #[inline(always)]
 pub fn cluster_sync() {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { asm!("barrier.cluster.arrive.release;", "barrier.cluster.wait.acquire;", options(nostack)) }
 }
 
@@ -73,15 +76,15 @@ pub fn cluster_sync() {
 #[inline(always)]
 pub fn map_shared_rank(addr: u32, rank: u32) -> u32 {
     let r: u32;
+    // SAFETY: computes an address from two registers; no memory is accessed.
     unsafe { asm!("mapa.shared::cluster.u32 {r}, {a}, {k};", r = out(reg32) r, a = in(reg32) addr, k = in(reg32) rank, options(pure, nomem, nostack)) };
     r
 }
 
 /// Arrives on an mbarrier of any block of the cluster (`addr` from [`map_shared_rank`]), with
 /// the instruction's default semantics (release at CTA scope), as CUTLASS's `ClusterBarrier`
-/// does. An explicit `.release.cluster` here made the clustered rung-14 kernels run at half
-/// speed on an H100 (2026-11-22: 283 vs 592 TFLOP/s at 4096³), apparently waiting for the wgmma
-/// still in flight.
+/// does. An explicit `.release.cluster` here made the clustered rung-14 kernels run at about half
+/// speed, apparently waiting for the wgmma still in flight (the measurement is in `docs/perf/`).
 ///
 /// ```ptx
 /// mbarrier.arrive.shared::cluster.b64 _, [addr];
@@ -91,6 +94,8 @@ pub fn map_shared_rank(addr: u32, rank: u32) -> u32 {
 /// `addr` must be an initialised mbarrier of a block of this cluster that is still running.
 #[inline(always)]
 pub unsafe fn mbarrier_arrive_cluster(addr: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe { asm!("mbarrier.arrive.shared::cluster.b64 _, [{a}];", a = in(reg32) addr, options(nostack)) }
 }
 
@@ -106,7 +111,9 @@ pub unsafe fn mbarrier_arrive_cluster(addr: u32) {
 /// # Safety
 /// As for `tma_load_3d`, in every destination block.
 #[inline(always)]
-pub unsafe fn tma_load_3d_multicast(dst: u32, map: *const crate::layout::TensorMap, x: i32, y: i32, z: i32, bar: u32, cta_mask: u16) {
+pub unsafe fn tma_load_3d_multicast(dst: u32, map: *const super::TensorMap, x: i32, y: i32, z: i32, bar: u32, cta_mask: u16) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         asm!(
             "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [{d}], [{m}, {{{x}, {y}, {z}}}], [{b}], {k};",

@@ -27,6 +27,8 @@ use core::arch::asm;
 #[inline(always)]
 pub unsafe fn ldmatrix_x1(addr: u32) -> u32 {
     let r0: u32;
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         asm!("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {{{}}}, [{}];", out(reg32) r0, in(reg32) addr, options(readonly, nostack))
     }
@@ -44,6 +46,8 @@ pub unsafe fn ldmatrix_x1(addr: u32) -> u32 {
 #[inline(always)]
 pub unsafe fn ldmatrix_x2(addr: u32) -> [u32; 2] {
     let (r0, r1): (u32, u32);
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         asm!(
             "ldmatrix.sync.aligned.m8n8.x2.shared.b16 {{{}, {}}}, [{}];",
@@ -67,6 +71,8 @@ pub unsafe fn ldmatrix_x2(addr: u32) -> [u32; 2] {
 // ANCHOR: ldmatrix_x4
 pub unsafe fn ldmatrix_x4(addr: u32) -> [u32; 4] {
     let (r0, r1, r2, r3): (u32, u32, u32, u32);
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         asm!(
             "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{{}, {}, {}, {}}}, [{}];",
@@ -89,6 +95,8 @@ pub unsafe fn ldmatrix_x4(addr: u32) -> [u32; 4] {
 #[inline(always)]
 pub unsafe fn ldmatrix_x1_trans(addr: u32) -> u32 {
     let r0: u32;
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         asm!(
             "ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {{{}}}, [{}];",
@@ -109,6 +117,8 @@ pub unsafe fn ldmatrix_x1_trans(addr: u32) -> u32 {
 #[inline(always)]
 pub unsafe fn ldmatrix_x2_trans(addr: u32) -> [u32; 2] {
     let (r0, r1): (u32, u32);
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         asm!(
             "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {{{}, {}}}, [{}];",
@@ -132,6 +142,8 @@ pub unsafe fn ldmatrix_x2_trans(addr: u32) -> [u32; 2] {
 #[inline(always)]
 pub unsafe fn ldmatrix_x4_trans(addr: u32) -> [u32; 4] {
     let (r0, r1, r2, r3): (u32, u32, u32, u32);
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         asm!(
             "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {{{}, {}, {}, {}}}, [{}];",

@@ -23,6 +23,8 @@ use core::arch::asm;
 /// `addr` must be a shared address of this block, 8-byte aligned, not in use by other threads.
 #[inline(always)]
 pub unsafe fn mbarrier_init(addr: u32, arrivals: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe { asm!("mbarrier.init.shared::cta.b64 [{a}], {n};", a = in(reg32) addr, n = in(reg32) arrivals, options(nostack)) }
 }
 
@@ -34,6 +36,8 @@ pub unsafe fn mbarrier_init(addr: u32, arrivals: u32) {
 /// ```
 #[inline(always)]
 pub fn fence_mbarrier_init() {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { asm!("fence.mbarrier_init.release.cluster;", options(nostack)) }
 }
 
@@ -47,6 +51,8 @@ pub fn fence_mbarrier_init() {
 /// `addr` must be an initialised barrier of this block.
 #[inline(always)]
 pub unsafe fn mbarrier_arrive(addr: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe { asm!("mbarrier.arrive.shared::cta.b64 _, [{a}];", a = in(reg32) addr, options(nostack)) }
 }
 
@@ -61,6 +67,8 @@ pub unsafe fn mbarrier_arrive(addr: u32) {
 /// `addr` must be an initialised barrier of this block.
 #[inline(always)]
 pub unsafe fn mbarrier_arrive_expect_tx(addr: u32, bytes: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         asm!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [{a}], {b};", a = in(reg32) addr, b = in(reg32) bytes, options(nostack))
     }
@@ -80,6 +88,8 @@ pub unsafe fn mbarrier_arrive_expect_tx(addr: u32, bytes: u32) {
 // ANCHOR: try_wait
 pub unsafe fn mbarrier_try_wait(addr: u32, parity: u32) -> bool {
     let done: u32;
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         asm!(
             "{{",
@@ -104,6 +114,7 @@ pub unsafe fn mbarrier_try_wait(addr: u32, parity: u32) -> bool {
 #[inline(always)]
 pub fn global_timer_ns() -> u64 {
     let t: u64;
+    // SAFETY: reads a special register; no memory is accessed.
     unsafe { asm!("mov.u64 {t}, %globaltimer;", t = out(reg64) t, options(nomem, nostack)) }
     t
 }
@@ -122,11 +133,15 @@ pub const MBARRIER_TIMEOUT_NS: u64 = 20_000_000_000;
 /// `addr` must be an initialised barrier of this block whose phase will complete.
 #[inline(always)]
 pub unsafe fn mbarrier_wait(addr: u32, parity: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     if unsafe { mbarrier_try_wait(addr, parity) } {
         return;
     }
     let mut tries = 0u32;
     let mut start = 0u64;
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     while !unsafe { mbarrier_try_wait(addr, parity) } {
         tries += 1;
         if tries % 1024 == 0 {

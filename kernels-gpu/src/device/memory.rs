@@ -36,6 +36,8 @@ struct Vec2([f32; 2]);
 #[inline(always)]
 // ANCHOR: ld_global_v4
 pub unsafe fn ld_global_v4(p: *const f32) -> [f32; 4] {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe { (*(p as *const Vec4)).0 }
 }
 // ANCHOR_END: ld_global_v4
@@ -50,6 +52,8 @@ pub unsafe fn ld_global_v4(p: *const f32) -> [f32; 4] {
 /// `p` points into global memory, is 16-byte aligned, and `p[0..4]` is writable.
 #[inline(always)]
 pub unsafe fn st_global_v4(p: *mut f32, v: [f32; 4]) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe { *(p as *mut Vec4) = Vec4(v) }
 }
 
@@ -63,6 +67,8 @@ pub unsafe fn st_global_v4(p: *mut f32, v: [f32; 4]) {
 /// `p` points into this block's shared memory and is 16-byte aligned.
 #[inline(always)]
 pub unsafe fn ld_shared_v4(p: *const f32) -> [f32; 4] {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe { (*(p as *const Vec4)).0 }
 }
 
@@ -76,6 +82,8 @@ pub unsafe fn ld_shared_v4(p: *const f32) -> [f32; 4] {
 /// `p` points into this block's shared memory and is 16-byte aligned.
 #[inline(always)]
 pub unsafe fn st_shared_v4(p: *mut f32, v: [f32; 4]) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe { *(p as *mut Vec4) = Vec4(v) }
 }
 
@@ -92,6 +100,8 @@ pub unsafe fn st_shared_v4(p: *mut f32, v: [f32; 4]) {
 #[inline(always)]
 pub unsafe fn ld_global_v2(p: *const f32) -> [f32; 2] {
     let (a, b): (f32, f32);
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         core::arch::asm!(
             "ld.global.v2.f32 {{{a}, {b}}}, [{p}];",
@@ -115,6 +125,8 @@ pub unsafe fn ld_global_v2(p: *const f32) -> [f32; 2] {
 /// `p` points into global memory, is 8-byte aligned, and `p[0..2]` is writable.
 #[inline(always)]
 pub unsafe fn st_global_v2(p: *mut f32, v: [f32; 2]) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         core::arch::asm!(
             "st.global.v2.f32 [{p}], {{{a}, {b}}};",
@@ -136,5 +148,7 @@ pub unsafe fn st_global_v2(p: *mut f32, v: [f32; 2]) {
 /// `p` points into this block's shared memory and is 8-byte aligned.
 #[inline(always)]
 pub unsafe fn st_shared_v2(p: *mut f32, v: [f32; 2]) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe { *(p as *mut Vec2) = Vec2(v) }
 }

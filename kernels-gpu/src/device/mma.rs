@@ -33,6 +33,7 @@ use core::arch::asm;
 #[inline(always)]
 // ANCHOR: mma_bf16
 pub fn mma_m16n8k16_bf16(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
+    // SAFETY: register operands only: reads `a`, `b`, `d` and writes `d`; no memory.
     unsafe {
         asm!(
             "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {{{0}, {1}, {2}, {3}}}, {{{4}, {5}, {6}, {7}}}, {{{8}, {9}}}, {{{0}, {1}, {2}, {3}}};",
@@ -55,6 +56,7 @@ pub fn mma_m16n8k16_bf16(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
 /// All 32 lanes of the warp must execute it together.
 #[inline(always)]
 pub fn mma_m16n8k16_f16(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
+    // SAFETY: register operands only: reads `a`, `b`, `d` and writes `d`; no memory.
     unsafe {
         asm!(
             "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {{{0}, {1}, {2}, {3}}}, {{{4}, {5}, {6}, {7}}}, {{{8}, {9}}}, {{{0}, {1}, {2}, {3}}};",

@@ -10,6 +10,9 @@
 
 // Bit packing shared by both backends.
 mod descriptor;
+// The copy engine's tensor map, shared by both backends.
+mod tensor_map;
+pub use tensor_map::TensorMap;
 
 #[cfg(target_arch = "nvptx64")]
 mod access;
@@ -57,5 +60,6 @@ pub use emulator::api::*;
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub fn trap() -> ! {
+    // SAFETY: `trap` ends the launch; it has no precondition.
     unsafe { core::arch::nvptx::trap() }
 }

@@ -14,6 +14,7 @@ pub const WARP_SIZE: u32 = 32;
 /// ```
 #[inline(always)]
 pub fn thread_idx() -> u32 {
+    // SAFETY: reads a special register; no memory is accessed.
     unsafe { nvptx::_thread_idx_x() as u32 }
 }
 
@@ -24,6 +25,7 @@ pub fn thread_idx() -> u32 {
 /// ```
 #[inline(always)]
 pub fn block_col() -> u32 {
+    // SAFETY: reads a special register; no memory is accessed.
     unsafe { nvptx::_block_idx_x() as u32 }
 }
 
@@ -34,6 +36,7 @@ pub fn block_col() -> u32 {
 /// ```
 #[inline(always)]
 pub fn block_row() -> u32 {
+    // SAFETY: reads a special register; no memory is accessed.
     unsafe { nvptx::_block_idx_y() as u32 }
 }
 
@@ -44,6 +47,7 @@ pub fn block_row() -> u32 {
 /// ```
 #[inline(always)]
 pub fn block_batch() -> u32 {
+    // SAFETY: reads a special register; no memory is accessed.
     unsafe { nvptx::_block_idx_z() as u32 }
 }
 
@@ -54,6 +58,7 @@ pub fn block_batch() -> u32 {
 /// ```
 #[inline(always)]
 pub fn grid_planes() -> u32 {
+    // SAFETY: reads a special register; no memory is accessed.
     unsafe { nvptx::_grid_dim_z() as u32 }
 }
 
@@ -77,6 +82,8 @@ pub fn lane_idx() -> u32 {
 /// ```
 #[inline(always)]
 pub fn sync_threads() {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { nvptx::_syncthreads() }
 }
 
@@ -90,6 +97,8 @@ pub fn sync_threads() {
 /// ```
 #[inline(always)]
 pub fn named_barrier_sync<const THREADS: u32>(id: u32) {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { core::arch::asm!("bar.sync {id}, {n};", id = in(reg32) id, n = const THREADS, options(nostack)) }
 }
 
@@ -101,6 +110,7 @@ pub fn named_barrier_sync<const THREADS: u32>(id: u32) {
 /// ```
 #[inline(always)]
 pub fn grid_dims() -> (u32, u32) {
+    // SAFETY: reads a special register; no memory is accessed.
     unsafe { (nvptx::_grid_dim_x() as u32, nvptx::_grid_dim_y() as u32) }
 }
 
@@ -124,12 +134,16 @@ pub fn block_linear() -> (u32, u32) {
 /// ```
 #[inline(always)]
 pub fn setmaxnreg_dec<const N: u32>() {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { core::arch::asm!("setmaxnreg.dec.sync.aligned.u32 {n};", n = const N, options(nostack)) }
 }
 
 /// See [`setmaxnreg_dec`].
 #[inline(always)]
 pub fn setmaxnreg_inc<const N: u32>() {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { core::arch::asm!("setmaxnreg.inc.sync.aligned.u32 {n};", n = const N, options(nostack)) }
 }
 
@@ -141,6 +155,8 @@ pub fn setmaxnreg_inc<const N: u32>() {
 /// ```
 #[inline(always)]
 pub fn sync_warp() {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { core::arch::asm!("bar.warp.sync 0xffffffff;", options(nostack)) }
 }
 

@@ -9,7 +9,7 @@
 
 use core::arch::asm;
 
-use crate::layout::TensorMap;
+use super::TensorMap;
 
 /// Copies the box whose first element is (column `x`, row `y`) of the matrix described by `map`
 /// into shared memory at `dst`, and signals its bytes as transactions on the mbarrier `bar`.
@@ -27,6 +27,8 @@ use crate::layout::TensorMap;
 #[inline(always)]
 // ANCHOR: tma_load_2d
 pub unsafe fn tma_load_2d(dst: u32, map: *const TensorMap, x: i32, y: i32, bar: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         asm!(
             "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [{d}], [{m}, {{{x}, {y}}}], [{b}];",
@@ -53,6 +55,8 @@ pub unsafe fn tma_load_2d(dst: u32, map: *const TensorMap, x: i32, y: i32, bar: 
 /// As for [`tma_load_2d`].
 #[inline(always)]
 pub unsafe fn tma_load_3d(dst: u32, map: *const TensorMap, x: i32, y: i32, z: i32, bar: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         asm!(
             "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [{d}], [{m}, {{{x}, {y}, {z}}}], [{b}];",
@@ -77,6 +81,8 @@ pub unsafe fn tma_load_3d(dst: u32, map: *const TensorMap, x: i32, y: i32, z: i3
 /// `map` must point to a tensor map in global memory.
 #[inline(always)]
 pub unsafe fn tma_prefetch_map(map: *const TensorMap) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe { asm!("prefetch.tensormap [{m}];", m = in(reg64) map, options(nostack)) }
 }
 
@@ -97,6 +103,8 @@ pub unsafe fn tma_prefetch_map(map: *const TensorMap) {
 #[inline(always)]
 // ANCHOR: tma_store_2d
 pub unsafe fn tma_store_2d(map: *const TensorMap, x: i32, y: i32, src: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         asm!(
             "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [{m}, {{{x}, {y}}}], [{s}];",
@@ -120,6 +128,8 @@ pub unsafe fn tma_store_2d(map: *const TensorMap, x: i32, y: i32, src: u32) {
 /// As for [`tma_store_2d`].
 #[inline(always)]
 pub unsafe fn tma_store_3d(map: *const TensorMap, x: i32, y: i32, z: i32, src: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
     unsafe {
         asm!(
             "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [{m}, {{{x}, {y}, {z}}}], [{s}];",
@@ -140,6 +150,8 @@ pub unsafe fn tma_store_3d(map: *const TensorMap, x: i32, y: i32, z: i32, src: u
 /// ```
 #[inline(always)]
 pub fn bulk_commit_group() {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { asm!("cp.async.bulk.commit_group;", options(nostack)) }
 }
 
@@ -152,5 +164,7 @@ pub fn bulk_commit_group() {
 /// ```
 #[inline(always)]
 pub fn bulk_wait_group_read<const N: u32>() {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { asm!("cp.async.bulk.wait_group.read {n};", n = const N, options(nostack)) }
 }

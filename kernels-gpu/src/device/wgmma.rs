@@ -37,6 +37,8 @@ pub use super::descriptor::{Swizzle, matrix_descriptor};
 /// ```
 #[inline(always)]
 pub fn wgmma_fence() {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { asm!("wgmma.fence.sync.aligned;", options(nostack)) }
 }
 
@@ -47,6 +49,8 @@ pub fn wgmma_fence() {
 /// ```
 #[inline(always)]
 pub fn wgmma_commit_group() {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { asm!("wgmma.commit_group.sync.aligned;", options(nostack)) }
 }
 
@@ -60,6 +64,8 @@ pub fn wgmma_commit_group() {
 /// of them is moved before the wait.
 #[inline(always)]
 pub fn wgmma_wait_group<const N: u32>() {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { asm!("wgmma.wait_group.sync.aligned {n};", n = const N, options(nostack)) }
 }
 
@@ -72,6 +78,8 @@ pub fn wgmma_wait_group<const N: u32>() {
 /// ```
 #[inline(always)]
 pub fn fence_proxy_async_shared() {
+    // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
+    // touch memory.
     unsafe { asm!("fence.proxy.async.shared::cta;", options(nostack)) }
 }
 
@@ -88,6 +96,8 @@ macro_rules! wgmma_fn {
         /// must not be touched until then.
         #[inline(always)]
         pub unsafe fn $name<const TRANS_A: u32, const TRANS_B: u32>(d: &mut [f32; $n], desc_a: u64, desc_b: u64, accumulate: bool) {
+            // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the
+            // launch, not touch memory.
             unsafe {
                 asm!(
                     "{{",
@@ -118,6 +128,7 @@ macro_rules! operand_fence_fn {
         $(#[$doc])*
         #[inline(always)]
         pub fn $name(d: &mut [f32; $n]) {
+            // SAFETY: a comment as instruction: it only ties the registers of `d` to this point.
             unsafe {
                 asm!(
                     concat!("// fence operands: ", $("{", $i, "} ",)+ "{", $last, "}"),
@@ -146,6 +157,8 @@ pub unsafe fn wgmma_m64k16<E: HalfElem, const N: usize, const TRANS_A: u32, cons
     let f16 = matches!(E::DTYPE, Dtype::F16);
     // The first N/2 accumulators, as an array of the instruction's size.
     let p = d.as_mut_ptr();
+    // SAFETY: the caller upholds the contract above; each cast views the first N/2 floats of `d`,
+    // in bounds.
     unsafe {
         match (N, f16) {
             (64, false) => wgmma_m64n64k16_bf16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 32]), desc_a, desc_b, accumulate),
@@ -164,7 +177,11 @@ pub unsafe fn wgmma_m64k16<E: HalfElem, const N: usize, const TRANS_A: u32, cons
 pub fn fence_operands<const N: usize>(d: &mut [f32; 128]) {
     let p = d.as_mut_ptr();
     match N {
+        // SAFETY: a view of the first 32 floats of the 128-float array, uniquely borrowed through
+        // `d`.
         64 => fence_operands_32(unsafe { &mut *(p as *mut [f32; 32]) }),
+        // SAFETY: a view of the first 64 floats of the 128-float array, uniquely borrowed through
+        // `d`.
         128 => fence_operands_64(unsafe { &mut *(p as *mut [f32; 64]) }),
         _ => fence_operands_128(d),
     }

@@ -11,6 +11,8 @@ use super::memory::{Kind, Space, check};
 #[track_caller]
 pub unsafe fn load<T: Copy>(p: *const T) -> T {
     check(p as usize, size_of::<T>(), align_of::<T>(), Kind::Read, Space::Any, "load", Location::caller());
+    // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
+    // emulator's memory model).
     unsafe { p.read() }
 }
 
@@ -21,5 +23,7 @@ pub unsafe fn load<T: Copy>(p: *const T) -> T {
 #[track_caller]
 pub unsafe fn store<T: Copy>(p: *mut T, value: T) {
     check(p as usize, size_of::<T>(), align_of::<T>(), Kind::Write, Space::Any, "store", Location::caller());
+    // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
+    // emulator's memory model).
     unsafe { p.write(value) }
 }

@@ -45,6 +45,7 @@ fn issue(dst: u32, src: usize, size: u32, src_bytes: u32, at: &'static Location<
             fail(format!("cp.async of {size} bytes from {src:#x}: the source must be {size}-byte aligned, at {at}"));
         }
         memory::check(src, src_bytes as usize, 1, Kind::Read, Space::Global, "cp.async source", at);
+        // SAFETY: the caller of the `cp.async` twin passed `src` with `src_bytes` readable bytes.
         unsafe { std::ptr::copy_nonoverlapping(src as *const u8, bytes.as_mut_ptr(), src_bytes as usize) };
     }
     lane.cp_async.borrow_mut().open.push(Copy { dst, bytes, at });
@@ -56,6 +57,8 @@ fn land(group: Vec<Copy>) {
     for c in group {
         let to = block.smem as usize + c.dst as usize;
         memory::check(to, c.bytes.len(), 1, Kind::Write, Space::Shared, "cp.async destination", c.at);
+        // SAFETY: `to` is the destination in the block's shared arena, checked when the copy was
+        // issued.
         unsafe { std::ptr::copy_nonoverlapping(c.bytes.as_ptr(), to as *mut u8, c.bytes.len()) };
     }
 }

@@ -7,7 +7,7 @@ use std::panic::Location;
 
 use super::launch::lane;
 use super::thread::{block_col, block_linear, block_row, grid_dims, sync_threads};
-use crate::layout::TensorMap;
+use crate::device::TensorMap;
 
 pub fn cluster_rank() -> u32 {
     0
@@ -56,6 +56,8 @@ pub fn map_shared_rank(addr: u32, rank: u32) -> u32 {
 /// As for `mbarrier_arrive`.
 #[track_caller]
 pub unsafe fn mbarrier_arrive_cluster(addr: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
+    // emulator's memory model).
     unsafe { super::mbarrier::mbarrier_arrive(addr) }
 }
 
@@ -64,5 +66,7 @@ pub unsafe fn mbarrier_arrive_cluster(addr: u32) {
 #[track_caller]
 pub unsafe fn tma_load_3d_multicast(dst: u32, map: *const TensorMap, x: i32, y: i32, z: i32, bar: u32, cta_mask: u16) {
     only_this_block("multicast mask", cta_mask as u32, 1, Location::caller());
+    // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
+    // emulator's memory model).
     unsafe { super::tma::tma_load_3d(dst, map, x, y, z, bar) }
 }

@@ -20,6 +20,7 @@ fn ldmatrix<const N: usize>(addr: u32, trans: bool, at: &'static Location<'stati
         }
         let half = |row_lane: usize, byte: u32| -> u32 {
             let p = block.smem as usize + (addrs[row_lane] + byte) as usize;
+            // SAFETY: `p` is a row address inside the block's shared arena, checked above.
             unsafe { (p as *const u16).read() as u32 }
         };
         (0..addrs.len())

@@ -98,6 +98,8 @@ pub unsafe fn mbarrier_try_wait(addr: u32, parity: u32) -> bool {
     let done = {
         let mut bar = barrier(block, addr, "mbarrier.try_wait", at);
         for (dst, bytes) in std::mem::take(&mut bar.copies) {
+            // SAFETY: `dst` and the box size were checked against the block's shared arena when
+            // the copy was issued.
             unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), block.smem.add(dst as usize), bytes.len()) };
             memory::written_by_copy_engine(block, dst as usize, bytes.len());
             bar.tx -= bytes.len() as i64;
@@ -113,6 +115,8 @@ pub unsafe fn mbarrier_try_wait(addr: u32, parity: u32) -> bool {
 
 #[track_caller]
 pub unsafe fn mbarrier_wait(addr: u32, parity: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
+    // emulator's memory model).
     while !unsafe { mbarrier_try_wait(addr, parity) } {}
 }
 

@@ -13,7 +13,7 @@ use std::panic::Location;
 use super::launch::{fail, lane};
 use super::memory::{self, Kind, Space};
 use super::mbarrier;
-use crate::layout::TensorMap;
+use crate::device::TensorMap;
 use crate::spec::Swizzle;
 
 /// Marks a map as the emulator's own (the driver's maps are opaque and cannot be read here).
@@ -121,12 +121,16 @@ pub fn swizzled(addr: u32, span: u32) -> u32 {
 /// polls the barrier.
 #[track_caller]
 pub unsafe fn tma_load_2d(dst: u32, map: *const TensorMap, x: i32, y: i32, bar: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
+    // emulator's memory model).
     unsafe { load_box(dst, map, (x, y, 0), bar, "tma_load_2d", Location::caller()) }
 }
 
 /// `cp.async.bulk.tensor.3d`: [`tma_load_2d`] from plane `z` of the batch.
 #[track_caller]
 pub unsafe fn tma_load_3d(dst: u32, map: *const TensorMap, x: i32, y: i32, z: i32, bar: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
+    // emulator's memory model).
     unsafe { load_box(dst, map, (x, y, z), bar, "tma_load_3d", Location::caller()) }
 }
 
@@ -148,6 +152,8 @@ unsafe fn load_box(dst: u32, map: *const TensorMap, (x, y, z): (i32, i32, i32), 
             let to = (swizzled(dst + linear, m.span) - dst) as usize;
             if let Some(from) = m.element(z as i64, y as i64 + r as i64, x as i64 + c as i64) {
                 memory::check(from, m.elem, m.elem, Kind::Read, Space::Global, "TMA load source", at);
+                // SAFETY: `from` is inside the tensor's extent (checked above), `to` inside the
+                // box buffer.
                 unsafe { std::ptr::copy_nonoverlapping(from as *const u8, data.as_mut_ptr().add(to), m.elem) };
             }
         }
@@ -158,6 +164,7 @@ unsafe fn load_box(dst: u32, map: *const TensorMap, (x, y, z): (i32, i32, i32), 
 /// Checks and decodes a tensor map.
 fn decode(map: *const TensorMap, what: &str, at: &Location<'_>) -> Map {
     memory::check(map as usize, size_of::<TensorMap>(), 64, Kind::Read, Space::Global, "tensor map", at);
+    // SAFETY: the caller passes a pointer to a 128-byte tensor map the host encoded.
     let TensorMap(w) = unsafe { map.read() };
     if w[0] != MAGIC {
         fail(format!("{what}: the tensor map at {map:?} was not encoded by the emulator (device::emulator::tensor_map), at {at}"));
@@ -188,12 +195,16 @@ pub(crate) struct BulkGroups {
 /// matrix at (column `x`, row `y`), dropping what lies outside it.
 #[track_caller]
 pub unsafe fn tma_store_2d(map: *const TensorMap, x: i32, y: i32, src: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
+    // emulator's memory model).
     unsafe { store_box(map, (x, y, 0), src, "tma_store_2d", Location::caller()) }
 }
 
 /// `cp.async.bulk.tensor.3d.global.shared::cta.bulk_group`: [`tma_store_2d`] into plane `z`.
 #[track_caller]
 pub unsafe fn tma_store_3d(map: *const TensorMap, x: i32, y: i32, z: i32, src: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
+    // emulator's memory model).
     unsafe { store_box(map, (x, y, z), src, "tma_store_3d", Location::caller()) }
 }
 
@@ -217,6 +228,8 @@ unsafe fn store_box(map: *const TensorMap, (x, y, z): (i32, i32, i32), src: u32,
             memory::check(from, m.elem, m.elem, Kind::Read, Space::Shared, "TMA store source", at);
             if let Some(to) = m.element(z as i64, y as i64 + r as i64, x as i64 + c as i64) {
                 memory::check(to, m.elem, m.elem, Kind::Write, Space::Global, "TMA store destination", at);
+                // SAFETY: `to` is inside the tensor's extent (checked above), `from` inside the
+                // shared box.
                 unsafe { std::ptr::copy_nonoverlapping(from as *const u8, to as *mut u8, m.elem) };
             }
         }

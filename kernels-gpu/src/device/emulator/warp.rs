@@ -65,6 +65,7 @@ pub(super) fn collective_at<I: Copy + 'static, O: Copy + 'static>(
     if warp.arrived.get() < warp.lanes {
         // The last lane writes `out` before this lane runs again.
         lane.suspend(State::Collective(at, width as u32));
+        // SAFETY: the last lane to arrive wrote `out` (below) before resuming this lane.
         return unsafe { out.assume_init() };
     }
     warp.arrived.set(0);
@@ -78,11 +79,13 @@ pub(super) fn collective_at<I: Copy + 'static, O: Copy + 'static>(
         }
     }
     let slots = warp.slots.borrow().clone();
+    // SAFETY: every slot was filled with a pointer to a live `I` (the type id was checked above).
     let inputs: Vec<I> = slots.iter().map(|&(p, _, _)| unsafe { *(p as *const I) }).collect();
     let outputs = compute(&inputs);
     assert_eq!(outputs.len(), inputs.len(), "a collective returns one output per lane");
     for (u, (&(_, o, _), value)) in slots.iter().zip(&outputs).enumerate() {
         if u != me {
+            // SAFETY: each slot's output pointer is the suspended lane's live `MaybeUninit<O>`.
             unsafe { (o as *mut O).write(*value) };
             block.states[first + u].set(State::Ready);
         }

@@ -86,6 +86,8 @@ fn wgmma<const R: usize>(dtype: Dtype, d: &mut [f32; R], desc_a: u64, desc_b: u6
         let (a, b) = (Operand::new(desc_a, trans.0 == 0), Operand::new(desc_b, trans.1 == 0));
         let read = |addr: u32| -> f64 {
             memory::check_by(first, block.smem as usize + addr as usize, 2, 2, Kind::Read, Space::Shared, "wgmma operand", at);
+            // SAFETY: `addr` was decoded from the descriptor and checked against the block's
+            // shared arena.
             let bits = unsafe { (block.smem.add(addr as usize) as *const u16).read() };
             (if dtype == Dtype::F16 { f16_to_f32(bits) } else { bf16_to_f32(bits) }) as f64
         };
