@@ -69,11 +69,8 @@
 //! 16 KiB, and the 24 wgmmas read 96 KiB; at the SM's tf32 rate the wgmmas alone need half of the
 //! 128 bytes per clock shared memory delivers.
 //!
-//! **Measured** (H100 80GB HBM3, 2026-11-23, cuBLAS in the same run; see
-//! `docs/perf/2026-11-23-h100-tf32.md`): `_s4_trunc` 98.7 TFLOP/s = 1.91× cuBLAS SGEMM at 4096³
-//! and 101.2 = 1.94× at 8192³; `_s4` 1.80× / 1.82×; relative error against f64 0.57–0.87 of
-//! cuBLAS SGEMM's on the same inputs (uniform and spread exponents), `_short` 0.31–0.47 at the
-//! speed of `_s4`.
+//! Its speed and accuracy against cuBLAS SGEMM: the rung's chapter
+//! (`book/src/rung-15-tf32x3.md`) and `docs/perf/2026-11-23-h100-tf32.md`.
 //!
 //! **Limits.** The copy engine needs 16-byte-aligned rows: the catalog refuses this rung when K
 //! or N is not a multiple of 4, and `best` falls back to the CUDA-core rungs. Inputs whose

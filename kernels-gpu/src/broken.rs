@@ -21,6 +21,8 @@ impl<const WHICH: u8> GemmKernel for MissingBarrier<WHICH> {
     const SPEC: KernelSpec = SPEC;
 
     unsafe fn run(gemm: &Gemm<f32>) {
+        // SAFETY: the spec gives the block two BS × BS tiles of f32 (this one and the next); the
+        // fixture's one bug lies elsewhere.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
         let b_tile = unsafe { SmemTile::new(a_tile.end(), BS, BS) };
         let t = thread_idx() as usize;
@@ -66,6 +68,8 @@ impl GemmKernel for OffByOneTail {
         }
         let mut acc = 0.0;
         for i in 0..=gemm.k {
+            // SAFETY: the emulator checks every access; where this line reads outside A or B that is
+            // the fixture's bug (the loop bound says which).
             acc = fma(unsafe { a.get(row, i) }, unsafe { b.get(i, col) }, acc);
         }
         c.store(row, col, acc);
@@ -81,6 +85,8 @@ impl GemmKernel for EarlyExit {
     const SPEC: KernelSpec = SPEC;
 
     unsafe fn run(gemm: &Gemm<f32>) {
+        // SAFETY: the spec gives the block two BS × BS tiles of f32 (this one and the next); the
+        // fixture's one bug lies elsewhere.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
         let b_tile = unsafe { SmemTile::new(a_tile.end(), BS, BS) };
         let t = thread_idx() as usize;
@@ -115,6 +121,8 @@ impl GemmKernel for DivergentBarrier {
     const SPEC: KernelSpec = SPEC;
 
     unsafe fn run(gemm: &Gemm<f32>) {
+        // SAFETY: the spec gives the block two BS × BS tiles of f32 (this one and the next); the
+        // fixture's one bug lies elsewhere.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
         let b_tile = unsafe { SmemTile::new(a_tile.end(), BS, BS) };
         let t = thread_idx() as usize;
@@ -126,6 +134,7 @@ impl GemmKernel for DivergentBarrier {
         while k0 < gemm.k {
             b_tile.set(ty, tx, b.get_or_zero(k0 + ty as u32, tx as u32));
             if a.contains(ty as u32, k0 + tx as u32) {
+                // SAFETY: none: this unchecked read of A is the fixture's bug, for the emulator to catch.
                 a_tile.set(ty, tx, unsafe { a.get(ty as u32, k0 + tx as u32) });
                 sync_threads();
             } else {
@@ -152,6 +161,8 @@ impl GemmKernel for CpAsyncWithoutWait {
     const SPEC: KernelSpec = SPEC;
 
     unsafe fn run(gemm: &Gemm<f32>) {
+        // SAFETY: the spec gives the block two BS × BS tiles of f32 (this one and the next); the
+        // fixture's one bug lies elsewhere.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
         let b_tile = unsafe { SmemTile::new(a_tile.end(), BS, BS) };
         let t = thread_idx() as usize;
@@ -164,6 +175,8 @@ impl GemmKernel for CpAsyncWithoutWait {
             let (ka, kb) = (k0 + tx as u32, k0 + ty as u32);
             // Four bytes each, zero-filled outside the matrix (the source then stays unread).
             let (a_in, b_in) = (a.contains(ty as u32, ka), b.contains(kb, tx as u32));
+            // SAFETY: the shared-memory layout is the spec's; the fixture's one bug lies elsewhere,
+            // for the emulator to catch.
             unsafe {
                 cp_async_ca_4_zfill(shared_address(a_tile.ptr(ty, tx)), if a_in { a.ptr(ty as u32, ka) } else { a.ptr(0, 0) }, 4 * a_in as u32);
                 cp_async_ca_4_zfill(shared_address(b_tile.ptr(ty, tx)), if b_in { b.ptr(kb, tx as u32) } else { b.ptr(0, 0) }, 4 * b_in as u32);
@@ -211,6 +224,8 @@ impl<const WHAT: u8> GemmKernel for Naive<WHAT> {
         }
         let mut acc = 0.0;
         for i in 0..gemm.k {
+            // SAFETY: the emulator checks every access; where this line reads outside A or B that is
+            // the fixture's bug (the loop bound says which).
             acc = fma(unsafe { a.get(row, i) }, unsafe { b.get(i, col) }, acc);
         }
         c.store(row, col, acc);
@@ -218,11 +233,17 @@ impl<const WHAT: u8> GemmKernel for Naive<WHAT> {
         // made through the device module) to catch.
         match WHAT {
             1 => {
+                // SAFETY: the shared-memory layout is the spec's; the fixture's one bug lies elsewhere,
+                // for the emulator to catch.
                 let _next_tile = unsafe { a.get(row + 16, gemm.k - 1) };
             }
+            // SAFETY: the shared-memory layout is the spec's; the fixture's one bug lies elsewhere,
+            // for the emulator to catch.
             2 => unsafe { store(a.ptr(row, 0) as *mut f32, acc) },
             3 => unsafe { *(b.ptr(0, col) as *mut f32) = acc },
             4 => {
+                // SAFETY: the shared-memory layout is the spec's; the fixture's one bug lies elsewhere,
+                // for the emulator to catch.
                 let _four = unsafe { ld_global_v4(a.ptr(row, 1)) };
             }
             _ => {}
@@ -239,6 +260,8 @@ impl GemmKernel for SharedOverrun {
     const SPEC: KernelSpec = SPEC;
 
     unsafe fn run(gemm: &Gemm<f32>) {
+        // SAFETY: the spec gives the block two BS × BS tiles of f32 (this one and the next); the
+        // fixture's one bug lies elsewhere.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
         // SAFETY: none; the tile's last row lies past the shared memory, the fixture's bug.
         let b_tile = unsafe { SmemTile::new(a_tile.end().wrapping_add(BS), BS, BS) };
@@ -287,6 +310,8 @@ pub unsafe fn tma_box_expecting_too_many_bytes(map: *const crate::layout::Tensor
     let bar = shared_address(base);
     let box_bytes = crate::lessons::TMA_BOX * crate::lessons::TMA_BOX * 4;
     if thread_idx() == 0 {
+        // SAFETY: the barrier is the block's, at shared offset 0; the wrong byte count is the
+        // fixture's bug, for the emulator to catch.
         unsafe {
             mbarrier_init(bar, 1);
             fence_mbarrier_init();
@@ -294,10 +319,14 @@ pub unsafe fn tma_box_expecting_too_many_bytes(map: *const crate::layout::Tensor
     }
     sync_threads();
     if thread_idx() == 0 {
+        // SAFETY: the barrier is the block's, at shared offset 0; the wrong byte count is the
+        // fixture's bug, for the emulator to catch.
         unsafe {
             mbarrier_arrive_expect_tx(bar, box_bytes + 16);
             tma_load_2d(shared_address(base.wrapping_add(1024)), map, 0, 0, bar);
         }
     }
+    // SAFETY: the barrier is the block's, at shared offset 0; the wrong byte count is the
+    // fixture's bug, for the emulator to catch.
     unsafe { mbarrier_wait(bar, 0) };
 }

@@ -299,6 +299,8 @@ macro_rules! wgmma_tf32_fn {
         /// not be touched until then.
         #[inline(always)]
         pub unsafe fn $name(d: &mut [f32; $n], a: [u32; 4], desc_b: u64, accumulate: bool) {
+            // SAFETY: the caller's contract (above): a warpgroup-wide call, B where the
+            // descriptor says, `d` left alone until a wait covers the group.
             unsafe {
                 asm!(
                     "{{",
@@ -334,6 +336,8 @@ macro_rules! wgmma_tf32_fn {
 #[inline(always)]
 pub unsafe fn wgmma_m64k8_tf32_rs<const N: usize>(d: &mut [f32; 128], a: [u32; 4], desc_b: u64, accumulate: bool) {
     let p = d.as_mut_ptr();
+    // SAFETY: `d` holds 128 floats, so its first 64 (N = 128) or all 128 (N = 256) are the
+    // accumulators of the instruction; the rest is the caller's contract.
     unsafe {
         match N {
             128 => wgmma_m64n128k8_tf32_rs(&mut *(p as *mut [f32; 64]), a, desc_b, accumulate),

@@ -109,6 +109,7 @@ pub(super) struct Block {
 
 impl Block {
     pub fn launch(&self) -> &Launch<'static> {
+        // SAFETY: the launch outlives every block of it (`launch` returns after all blocks).
         unsafe { &*self.launch }
     }
 
@@ -134,12 +135,15 @@ pub(super) struct Lane {
 
 impl Lane {
     pub fn block(&self) -> &Block {
+        // SAFETY: a block outlives its lanes (they finish or unwind before `run_block` returns).
         unsafe { &*self.block }
     }
 
     /// Hands the OS thread to the scheduler until it resumes this thread (after setting `state`).
     pub fn suspend(&self, state: State) {
         self.block().states[self.tid as usize].set(state);
+        // SAFETY: the yielder was set when this lane's coroutine started and lives as long as it;
+        // only this lane's own code suspends it.
         unsafe { (*self.yielder.get()).suspend(()) };
     }
 }
@@ -153,6 +157,8 @@ thread_local! {
 pub(super) fn lane() -> &'static Lane {
     let p = CURRENT.with(Cell::get);
     assert!(!p.is_null(), "a device function was called outside an emulated launch (use device::emulator::launch)");
+    // SAFETY: non-null (checked), set by the scheduler to the running lane, which outlives the
+    // call (it is reset before the lane is dropped).
     unsafe { &*p }
 }
 
@@ -216,6 +222,7 @@ fn run_block(
     body: &(dyn Fn() + Sync),
     stacks: &mut Vec<DefaultStack>,
 ) -> Result<(), Fault> {
+    // SAFETY: `launch` points to the caller's launch, which outlives this block.
     let l = unsafe { &*launch };
     let n = l.threads as usize;
     let smem_bytes = l.smem_bytes as usize;
@@ -245,7 +252,7 @@ fn run_block(
         .map(|lane| {
             let stack = stacks.pop().unwrap_or_else(|| DefaultStack::new(STACK_BYTES).expect("allocate a coroutine stack"));
             let lane: *const Lane = lane;
-            // Safety: `lanes`, `block` and `body` outlive the coroutines, which are all finished
+            // SAFETY: `lanes`, `block` and `body` outlive the coroutines, which are all finished
             // or unwound before this function returns.
             unsafe {
                 Coroutine::with_stack_unchecked(stack, move |y: &Yielder<(), ()>, ()| {

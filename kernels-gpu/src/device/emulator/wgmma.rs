@@ -156,6 +156,7 @@ fn wgmma_tf32_rs<const R: usize>(d: &mut [f32; R], a: [u32; 4], desc_b: u64, acc
         let b = Operand::new(desc_b, true);
         let read = |addr: u32| -> f64 {
             memory::check_by(first, block.smem as usize + addr as usize, 4, 4, Kind::Read, Space::Shared, "wgmma operand", at);
+            // SAFETY: checked just above: four readable bytes of this block's shared memory.
             tf32_input(unsafe { (block.smem.add(addr as usize) as *const u32).read() })
         };
         let mut am = [[0.0f64; 8]; 64];
