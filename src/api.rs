@@ -119,6 +119,13 @@ impl Gemm {
 /// kernel [`choose`] picks, and with [`KernelChoice::Auto`] a split of K ([`split_k`]) when the
 /// problem has too few tiles for the SMs and a long K.
 pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) -> Result<Plan> {
+    // The fields of a `Problem` are public: validate them again, so that a plan (whose `run` is
+    // safe) only ever holds a problem `Problem::general` accepts.
+    let p = problem;
+    let ld = LeadingDims { lda: Some(p.lda as u64), ldb: Some(p.ldb as u64), ldc: Some(p.ldc as u64) };
+    let batch = Batch { count: p.batch as u64, stride_a: Some(p.stride_a), stride_b: Some(p.stride_b), stride_c: Some(p.stride_c) };
+    let checked = Problem::general(p.m as u64, p.n as u64, p.k as u64, p.alpha, p.beta, p.layout, ld, batch)?;
+    let problem = &checked;
     let (kernel, geometry) = choose(dtype, problem, choice)?;
     let split = match choice {
         KernelChoice::Auto => split_k(dtype, problem, &geometry, sms),
@@ -247,13 +254,15 @@ impl Plan {
             }
             Some(s) => {
                 let (_, _, partials) = s.problem.extents();
-                let ws = gpu.workspace(partials)?;
-                // SAFETY: the sliced problem reads exactly the original A and B (its extents are
-                // theirs); the workspace holds its C (all partials); then the sum into C.
-                unsafe {
-                    gpu.launch(s.kernel, &s.geometry, &s.problem, a, b, ws)?;
-                    gpu.reduce_splits(&self.problem, s.splits, s.problem.stride_c, ws, c)
-                }
+                gpu.with_workspace(partials, |ws| {
+                    // SAFETY: the sliced problem reads exactly the original A and B (its extents
+                    // are theirs); the workspace holds its C (all partials) and stays this plan's
+                    // until both launches are queued; then the sum into C.
+                    unsafe {
+                        gpu.launch(s.kernel, &s.geometry, &s.problem, a, b, ws)?;
+                        gpu.reduce_splits(&self.problem, s.splits, s.problem.stride_c, ws, c)
+                    }
+                })
             }
         }
     }

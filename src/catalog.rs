@@ -211,7 +211,9 @@ impl Kernel {
                 )));
             }
         }
-        let planes = if self.spec.persistent { 1 } else { problem.batch.min(MAX_GRID_Z as u32) };
+        // A persistent kernel walks the tiles of every product itself: its plane count says how
+        // many products there are, for [`Launch::on_device`] to size the grid by.
+        let planes = if self.spec.persistent { problem.batch } else { problem.batch.min(MAX_GRID_Z as u32) };
         Ok(Launch {
             grid: (grid_x as u32, grid_y as u32, planes),
             block: (self.spec.threads, 1, 1),

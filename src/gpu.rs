@@ -90,6 +90,9 @@ impl<T> Buffer<T> {
     }
 }
 
+/// Tensor maps in device memory by (kernel, A, B, C, problem).
+type TensorMapCache = HashMap<(&'static str, u64, u64, u64, ProblemKey), Buffer<u64>>;
+
 /// Every field of a problem that a tensor map depends on.
 type ProblemKey = (u32, u32, u32, bool, bool, u32, u32, u32, u32, u64, u64, u64);
 
@@ -118,7 +121,7 @@ pub struct Gpu {
     functions: Mutex<HashMap<&'static str, CudaFunction>>,
     /// Tensor maps already in device memory, by (kernel, A, B, C, M, N, K): encoding and copying
     /// them on every launch would put a host-to-device copy inside the timed region.
-    tensor_maps: Mutex<HashMap<(&'static str, u64, u64, u64, ProblemKey), Buffer<u64>>>,
+    tensor_maps: Mutex<TensorMapCache>,
     pub info: DeviceInfo,
 }
 
@@ -136,6 +139,9 @@ impl Gpu {
             return Err(Error::NoDevice("the driver reports no devices".into()));
         }
         let ctx = CudaContext::new(0).map_err(|e| Error::NoDevice(crate::error::driver_message(&e)))?;
+        // SAFETY: rgemm owns this context and orders all its work on one stream, so cudarc's
+        // per-buffer events are not needed.
+        unsafe { ctx.disable_event_tracking() };
         let stream = ctx.default_stream();
         Gpu::on_stream(stream)
     }
@@ -158,9 +164,6 @@ impl Gpu {
         if (major, minor) != (9, 0) {
             return Err(Error::UnsupportedDevice { name: info.name, major, minor });
         }
-        // SAFETY: rgemm orders all its work on one stream, so cudarc's per-buffer events are not
-        // needed (the caller's own buffers on other streams are the caller's to order).
-        unsafe { ctx.disable_event_tracking() };
         let module = ctx
             .load_module(Ptx::from_src(ptx::with_launch_bounds(ptx::PTX)))
             .map_err(|e| Error::Cuda(format!("loading the PTX module failed: {}", crate::error::driver_message(&e))))?;
@@ -265,7 +268,10 @@ impl Gpu {
         let launch = geometry.on_device(&kernel, self.info.multiprocessors);
         let f = self.function(kernel)?;
         let cfg = LaunchConfig { grid_dim: launch.grid, block_dim: launch.block, shared_mem_bytes: launch.smem_bytes };
-        let maps = self.tensor_maps_for(kernel, problem, a, b, c)?;
+        // The map cache stays locked until the launch is queued: no other thread can free the
+        // maps this launch reads before it (a free is queued on the stream after it).
+        let mut cache = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
+        let maps = self.tensor_maps_for(&mut cache, kernel, problem, a, b, c)?;
         let mut args = self.stream.launch_builder(&f);
         args.arg(&a).arg(&b).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.k).arg(&problem.alpha).arg(&problem.beta).arg(&maps);
         args.arg(&problem.lda).arg(&problem.ldb).arg(&problem.ldc).arg(&problem.batch);
@@ -278,10 +284,9 @@ impl Gpu {
 
     /// Device address of `[map_a, map_b]` (and `map_c` if the kernel stores C through the copy
     /// engine) for a kernel that uses tensor maps, else 0.
-    fn tensor_maps_for(&self, kernel: Kernel, problem: &Problem, a: u64, b: u64, c: u64) -> Result<u64> {
+    fn tensor_maps_for(&self, cache: &mut TensorMapCache, kernel: Kernel, problem: &Problem, a: u64, b: u64, c: u64) -> Result<u64> {
         let Some(spec) = kernel.spec.tensor_maps else { return Ok(0) };
         let key = (kernel.name(), a, b, c, problem_key(problem));
-        let mut cache = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(buffer) = cache.get(&key) {
             return Ok(buffer.addr(self));
         }
@@ -303,11 +308,11 @@ impl Gpu {
         Ok(addr)
     }
 
-    /// Device address of a workspace of at least `floats` f32, allocated on first need and grown
-    /// only when a larger one is asked for (split-K's partial products). The address stays valid
-    /// until a larger workspace is asked for; work queued on the stream before that is ordered
-    /// before the old buffer is freed.
-    pub fn workspace(&self, floats: usize) -> Result<u64> {
+    /// Runs `queue` with the device address of a workspace of at least `floats` f32 (split-K's
+    /// partial products), allocated on first need and grown only when a larger one is asked for.
+    /// The workspace stays locked while `queue` queues its work, so no other thread's work can
+    /// use it in between or free it before that work (a free is queued on the stream after it).
+    pub fn with_workspace<R>(&self, floats: usize, queue: impl FnOnce(u64) -> Result<R>) -> Result<R> {
         let mut ws = self.workspace.lock().unwrap_or_else(|e| e.into_inner());
         if ws.as_ref().is_none_or(|w| w.len() < floats) {
             self.require_memory(floats as u64 * 4)?;
@@ -315,7 +320,7 @@ impl Gpu {
         }
         let buffer = ws.as_ref().expect("just made");
         let (ptr, _sync) = buffer.device_ptr(&self.stream);
-        Ok(ptr)
+        queue(ptr)
     }
 
     /// Sums the `splits` partial products at `ws` (M×N each, `plane` floats apart) into C:
