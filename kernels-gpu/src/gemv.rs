@@ -79,18 +79,8 @@ impl<E: Packed, const MT: usize> GemmKernel for Gemv<E, MT> {
 
     #[inline(always)]
     unsafe fn run(gemm: &Gemm<E>) {
-        // Products z, z + planes, ...: a batch may have more products than the grid has planes.
-        let planes = grid_planes();
-        let mut product = *gemm;
-        loop {
-            // SAFETY: the caller's guarantee, for each product of the batch.
-            unsafe { Self::product(&product) };
-            let next = product.z + planes;
-            if next >= gemm.batch {
-                break;
-            }
-            product = Gemm { z: next, ..product.at_batch(planes) };
-        }
+        // SAFETY: the caller's guarantee, for each product of the batch.
+        unsafe { gemm.for_each_product(Self::product) };
     }
 }
 

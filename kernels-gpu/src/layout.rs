@@ -53,6 +53,28 @@ impl<E: Copy> Gemm<E> {
         }
     }
 
+    /// Runs `product` on this block's product of the batch and on every `grid_planes()`-th one
+    /// after it, for kernels that walk the batch themselves: a batch may have more products than
+    /// the grid has planes.
+    ///
+    /// # Safety
+    /// `product`'s contract, for every product of the batch.
+    #[inline(always)]
+    pub unsafe fn for_each_product(&self, product: unsafe fn(&Gemm<E>)) {
+        let planes = crate::device::grid_planes();
+        let mut g = *self;
+        loop {
+            // SAFETY: the caller's guarantee, for this product.
+            unsafe { product(&g) };
+            let next = g.z + planes;
+            if next >= self.batch {
+                break;
+            }
+            // `at_batch` moves the pointers on by `planes` products from where they are.
+            g = Gemm { z: next, ..g.at_batch(planes) };
+        }
+    }
+
     /// Plane of operand A's tensor map that holds product `z` (a broadcast A has one plane).
     #[inline(always)]
     pub fn plane_a(&self, z: u32) -> i32 {
