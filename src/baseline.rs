@@ -164,14 +164,8 @@ impl Drop for Plan {
 pub struct CublasLt {
     handle: lt_sys::cublasLtHandle_t,
     workspace: CudaSlice<u8>,
-    plans: Mutex<HashMap<(Dtype, PlanKey), Plan>>,
-}
-
-/// What a plan depends on: every field of the problem but the scalars' values.
-type PlanKey = (u32, u32, u32, bool, bool, u32, u32, u32, u32, u64, u64, u64);
-
-fn key(p: &Problem) -> PlanKey {
-    (p.m, p.n, p.k, p.layout.a.is_t(), p.layout.b.is_t(), p.lda, p.ldb, p.ldc, p.batch, p.stride_a, p.stride_b, p.stride_c)
+    /// Plans by element type and every field of the problem but the scalars' values.
+    plans: Mutex<HashMap<(Dtype, crate::problem::ShapeKey), Plan>>,
 }
 
 // SAFETY: the handle and plans are only used under the plans' mutex or through `&self` calls
@@ -253,7 +247,7 @@ impl CublasLt {
     /// As for [`classic`], on `stream`.
     pub unsafe fn gemm(&self, stream: &CudaStream, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
         let mut plans = self.plans.lock().unwrap_or_else(|e| e.into_inner());
-        let k = (dtype, key(problem));
+        let k = (dtype, problem.shape_key());
         if !plans.contains_key(&k) {
             if plans.len() >= 64 {
                 plans.clear();

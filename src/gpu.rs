@@ -91,14 +91,7 @@ impl<T> Buffer<T> {
 }
 
 /// Tensor maps in device memory by (kernel, A, B, C, problem).
-type TensorMapCache = HashMap<(&'static str, u64, u64, u64, ProblemKey), Buffer<u64>>;
-
-/// Every field of a problem that a tensor map depends on.
-type ProblemKey = (u32, u32, u32, bool, bool, u32, u32, u32, u32, u64, u64, u64);
-
-fn problem_key(p: &Problem) -> ProblemKey {
-    (p.m, p.n, p.k, p.layout.a.is_t(), p.layout.b.is_t(), p.lda, p.ldb, p.ldc, p.batch, p.stride_a, p.stride_b, p.stride_c)
-}
+type TensorMapCache = HashMap<(&'static str, u64, u64, u64, crate::problem::ShapeKey), Buffer<u64>>;
 
 /// The CUDA version the driver supports ("13.0"), if the driver says.
 fn driver_cuda_version() -> Option<String> {
@@ -286,7 +279,7 @@ impl Gpu {
     /// engine) for a kernel that uses tensor maps, else 0.
     fn tensor_maps_for(&self, cache: &mut TensorMapCache, kernel: Kernel, problem: &Problem, a: u64, b: u64, c: u64) -> Result<u64> {
         let Some(spec) = kernel.spec.tensor_maps else { return Ok(0) };
-        let key = (kernel.name(), a, b, c, problem_key(problem));
+        let key = (kernel.name(), a, b, c, problem.shape_key());
         if let Some(buffer) = cache.get(&key) {
             return Ok(buffer.addr(self));
         }

@@ -27,6 +27,9 @@ pub struct Problem {
     pub stride_c: u64,
 }
 
+/// A problem's fields but its scalars (see [`Problem::shape_key`]).
+pub type ShapeKey = (u32, u32, u32, bool, bool, u32, u32, u32, u32, u64, u64, u64);
+
 /// The largest dimension: cuBLAS, our baseline, takes `int` sizes.
 pub const MAX_DIM: u64 = i32::MAX as u64;
 
@@ -178,6 +181,13 @@ impl Problem {
     /// tight leading dimensions.
     pub fn is_plain(&self) -> bool {
         self.layout == Layout::NN && self.batch == 1 && self.lda == self.k && self.ldb == self.n && self.ldc == self.n
+    }
+
+    /// Every field but the scalars, as a hashable key: what a cached plan or tensor map of this
+    /// problem depends on.
+    pub fn shape_key(&self) -> ShapeKey {
+        let p = self;
+        (p.m, p.n, p.k, p.layout.a.is_t(), p.layout.b.is_t(), p.lda, p.ldb, p.ldc, p.batch, p.stride_a, p.stride_b, p.stride_c)
     }
 
     /// Multiply-adds of the whole batch.
