@@ -115,9 +115,10 @@ impl Gemm {
     }
 }
 
-/// The plan for `problem` with operands of `dtype` on a GPU of `sms` multiprocessors: the
-/// kernel [`choose`] picks, and with [`KernelChoice::Auto`] a split of K ([`split_k`]) when the
-/// problem has too few tiles for the SMs and a long K.
+/// The plan for `problem` with operands of `dtype` on a GPU of `sms` multiprocessors. With
+/// [`KernelChoice::Auto`] the measured dispatch table ([`crate::dispatch`]) picks the kernel and
+/// whether K is split; where no measured row's kernel takes the problem, the catalog's order
+/// does ([`catalog::candidates_for`]), with the split rule [`split_k`].
 pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) -> Result<Plan> {
     // The fields of a `Problem` are public: validate them again, so that a plan (whose `run` is
     // safe) only ever holds a problem `Problem::general` accepts.
@@ -126,12 +127,37 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
     let batch = Batch { count: p.batch as u64, stride_a: Some(p.stride_a), stride_b: Some(p.stride_b), stride_c: Some(p.stride_c) };
     let checked = Problem::general(p.m as u64, p.n as u64, p.k as u64, p.alpha, p.beta, p.layout, ld, batch)?;
     let problem = &checked;
+    if let KernelChoice::Auto = choice {
+        let table = crate::dispatch::table();
+        if let Some(chosen) = table.choose(dtype, problem) {
+            let geometry = chosen.kernel.geometry(problem)?;
+            let split = if chosen.split { split_count(problem, &geometry, sms).and_then(|s| split_with(chosen.kernel, problem, s)) } else { None };
+            let reason = chosen.reason(&table);
+            return Ok(Plan { problem: *problem, kernel: chosen.kernel, geometry, split, reason });
+        }
+    }
     let (kernel, geometry) = choose(dtype, problem, choice)?;
-    let split = match choice {
-        KernelChoice::Auto => split_k(dtype, problem, &geometry, sms),
-        KernelChoice::Named(_) => None,
+    let (split, reason) = match choice {
+        KernelChoice::Auto => (split_k(dtype, problem, &geometry, sms), "no measured shape's kernel takes it: the first of the catalog's candidates that does".to_string()),
+        KernelChoice::Named(_) => (None, "named".to_string()),
     };
-    Ok(Plan { problem: *problem, kernel, geometry, split })
+    Ok(Plan { problem: *problem, kernel, geometry, split, reason })
+}
+
+/// Every plan the tuner times for `problem`: each fast kernel of `dtype` that takes it
+/// ([`catalog::dispatch_candidates`]), run directly, and split when [`split_count`] would split
+/// it.
+pub fn candidate_plans(dtype: Dtype, problem: &Problem, sms: u32) -> Vec<Plan> {
+    let mut plans = Vec::new();
+    for kernel in catalog::dispatch_candidates(dtype) {
+        let Ok(geometry) = kernel.geometry(problem) else { continue };
+        let split = split_count(problem, &geometry, sms).and_then(|s| split_with(kernel, problem, s));
+        plans.push(Plan { problem: *problem, kernel, geometry: geometry.clone(), split: None, reason: "tuning: every candidate".into() });
+        if let Some(split) = split {
+            plans.push(Plan { problem: *problem, kernel, geometry, split: Some(split), reason: "tuning: every candidate".into() });
+        }
+    }
+    plans
 }
 
 /// A problem computed as `splits` slices of K (see kernels-gpu/src/split_k.rs): `kernel` runs
@@ -148,11 +174,12 @@ pub struct Split {
 /// outweighs the parallelism.
 pub const MIN_SLICE: u32 = 256;
 
-/// How to split `problem`'s K, if it pays: when the direct launch (`geometry`) fills at most half
-/// the SMs and K holds at least two slices of [`MIN_SLICE`], into the largest power of two `S`
-/// of slices that divides K into multiples of [`MIN_SLICE`], with `S` times the tiles still at
-/// most one per SM (at most 64 slices). Only single products are split.
-pub fn split_k(dtype: Dtype, problem: &Problem, geometry: &Launch, sms: u32) -> Option<Split> {
+/// How many slices of K pay for `problem` launched as `geometry`: when the direct launch fills at
+/// most half the SMs and K holds at least two slices of [`MIN_SLICE`], the largest power of two
+/// `S` of slices that divides K into multiples of [`MIN_SLICE`], with `S` times the tiles still
+/// at most one per SM (at most 64 slices); `None` when no split pays. Only single products are
+/// split.
+pub fn split_count(problem: &Problem, geometry: &Launch, sms: u32) -> Option<u32> {
     let tiles = geometry.grid.0 as u64 * geometry.grid.1 as u64;
     if problem.batch != 1 || tiles * 2 > sms as u64 {
         return None;
@@ -162,10 +189,16 @@ pub fn split_k(dtype: Dtype, problem: &Problem, geometry: &Launch, sms: u32) -> 
     while splits < 64 && tiles * (2 * splits) as u64 <= sms as u64 && k % (2 * splits * MIN_SLICE) == 0 {
         splits *= 2;
     }
-    if splits < 2 {
+    (splits >= 2).then_some(splits)
+}
+
+/// `problem` as `splits` slices of K run by `kernel`, if `kernel` takes the slices (the general
+/// kernel gains nothing from a split and is never used for one).
+pub fn split_with(kernel: Kernel, problem: &Problem, splits: u32) -> Option<Split> {
+    if kernel.spec.any_alignment || splits < 2 || problem.k % splits != 0 {
         return None;
     }
-    let slice = (k / splits) as u64;
+    let slice = (problem.k / splits) as u64;
     let (m, n) = (problem.m as u64, problem.n as u64);
     let stride_a = if problem.layout.a.is_t() { slice * problem.lda as u64 } else { slice };
     let stride_b = if problem.layout.b.is_t() { slice } else { slice * problem.ldb as u64 };
@@ -174,17 +207,21 @@ pub fn split_k(dtype: Dtype, problem: &Problem, geometry: &Launch, sms: u32) -> 
     let ld = LeadingDims { lda: Some(problem.lda as u64), ldb: Some(problem.ldb as u64), ldc: Some(n) };
     let batch = Batch { count: splits as u64, stride_a: Some(stride_a), stride_b: Some(stride_b), stride_c: Some(stride_c) };
     let sliced = Problem::general(m, n, slice, 1.0, 0.0, problem.layout, ld, batch).ok()?;
-    let (kernel, geometry) = choose(dtype, &sliced, &KernelChoice::Auto).ok()?;
-    // Only worth it on a fast kernel: the general one gains nothing from the split.
-    if kernel.spec.any_alignment {
-        return None;
-    }
+    let geometry = kernel.geometry(&sliced).ok()?;
     Some(Split { splits, kernel, problem: sliced, geometry })
 }
 
-/// The kernel for `problem`: for a linear layer of at most [`catalog::DECODE_ROWS`] rows the
-/// decode GEMV,
-/// else the first of the type's candidates that takes it (the general kernel of its layout last).
+/// How to split `problem`'s K when the catalog's order (not the dispatch table) chose its kernel:
+/// [`split_count`] slices, run by the first candidate that takes them.
+pub fn split_k(dtype: Dtype, problem: &Problem, geometry: &Launch, sms: u32) -> Option<Split> {
+    let splits = split_count(problem, geometry, sms)?;
+    catalog::candidates_for(dtype, problem).into_iter().find_map(|kernel| split_with(kernel, problem, splits))
+}
+
+/// The kernel for `problem`: the named one, or the dispatch table's choice ([`crate::dispatch`]),
+/// else the first of the type's candidates that takes it ([`catalog::candidates_for`]: for a
+/// linear layer of at most [`catalog::DECODE_ROWS`] rows the decode GEMV first, the general
+/// kernel of its layout last).
 pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<(Kernel, Launch)> {
     match choice {
         KernelChoice::Named(name) => {
@@ -199,6 +236,10 @@ pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<
             Ok((kernel, geometry))
         }
         KernelChoice::Auto => {
+            if let Some(chosen) = crate::dispatch::table().choose(dtype, problem) {
+                let geometry = chosen.kernel.geometry(problem)?;
+                return Ok((chosen.kernel, geometry));
+            }
             for kernel in catalog::candidates_for(dtype, problem) {
                 if let Ok(geometry) = kernel.geometry(problem) {
                     return Ok((kernel, geometry));
@@ -209,6 +250,15 @@ pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<
     }
 }
 
+/// A kernel by name, where the `best` aliases stand for the automatic choice's kernel for
+/// `problem` (the dispatch table's, see [`choose`]).
+pub fn resolve(name: &str, problem: &Problem) -> Result<Kernel> {
+    match catalog::best_alias(name) {
+        Some(dtype) => choose(dtype, problem, &KernelChoice::Auto).map(|(kernel, _)| kernel),
+        None => catalog::find(name),
+    }
+}
+
 /// A planned GEMM: the problem, its kernel and launch, and the split of K if any.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -216,6 +266,8 @@ pub struct Plan {
     kernel: Kernel,
     geometry: Launch,
     split: Option<Split>,
+    /// Why this kernel (and split): the dispatch table's row, the catalog's order, or named.
+    reason: String,
 }
 
 impl Plan {
@@ -231,6 +283,12 @@ impl Plan {
     /// Slices of K (1: no split).
     pub fn splits(&self) -> u32 {
         self.split.as_ref().map_or(1, |s| s.splits)
+    }
+
+    /// Why the automatic choice made this plan (the dispatch table's nearest measured shape, or
+    /// the catalog's order), or `named`.
+    pub fn reason(&self) -> &str {
+        &self.reason
     }
 
     /// The plan in words: the kernel, and the split if any (`..._split8`).

@@ -33,6 +33,9 @@ pub struct Plan {
     pub dtype: Dtype,
     /// Run each case with the kernel the automatic choice picks for it (`kernels` is then empty).
     pub auto: bool,
+    /// Run each case with every candidate plan of the dispatch table's tuner
+    /// ([`crate::api::candidate_plans`]; `kernels` is then empty).
+    pub candidates: bool,
     pub kernels: Vec<Kernel>,
     pub sizes: Vec<Case>,
     /// Leading dimensions for every case (tight where `None`).
@@ -115,7 +118,7 @@ pub fn run(gpu: &Gpu, plan: &Plan, mut progress: impl FnMut(u64, u64, &str)) -> 
         iters: plan.iters.max(1),
         l2_flush_bytes: flush.as_ref().map_or(0, L2Flush::bytes),
         seed: plan.seed,
-        kernels: report::kernel_records(&if plan.auto { chosen_kernels(&sizes) } else { plan.kernels.clone() }),
+        kernels: report::kernel_records(&if plan.auto || plan.candidates { chosen_kernels(&sizes) } else { plan.kernels.clone() }),
         sizes,
     })
 }
@@ -145,17 +148,24 @@ fn skip_reason(e: &Error) -> Option<String> {
 
 fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2Flush>, step: &mut impl FnMut(String)) -> Result<SizeRecord> {
     // The automatic choice runs the library's plan (its kernel, and a split of K if it picks
-    // one); other runs each listed kernel directly.
+    // one), the tuner every candidate plan; other runs each listed kernel directly.
     let chosen;
-    let auto = if plan.auto { Some(crate::api::plan(plan.dtype, problem, &crate::api::KernelChoice::Auto, gpu.info.multiprocessors)?) } else { None };
-    let plan = match &auto {
-        Some(p) => {
-            chosen = Plan { kernels: vec![p.kernel()], ..plan.clone() };
+    let sms = gpu.info.multiprocessors;
+    let plans: Option<Vec<crate::api::Plan>> = if plan.auto {
+        Some(vec![crate::api::plan(plan.dtype, problem, &crate::api::KernelChoice::Auto, sms)?])
+    } else if plan.candidates {
+        Some(crate::api::candidate_plans(plan.dtype, problem, sms))
+    } else {
+        None
+    };
+    let plan = match &plans {
+        Some(ps) => {
+            chosen = Plan { kernels: ps.iter().map(|p| p.kernel()).collect(), ..plan.clone() };
             &chosen
         }
         None => plan,
     };
-    let label = |kernel: Kernel| auto.as_ref().map_or_else(|| kernel.name().to_string(), |p| p.name());
+    let label = |i: usize| plans.as_ref().map_or_else(|| plan.kernels[i].name().to_string(), |ps| ps[i].name());
     let mut record = SizeRecord::new(problem);
     let name = record.name();
     if let Err(e) = verify::require_memory(gpu, problem) {
@@ -169,23 +179,23 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
     }
 
     // Validation: once per kernel, each on operands of its own (freed before the timing).
-    for &kernel in &plan.kernels {
-        step(format!("{name} {}: check", label(kernel)));
-        let verdict = match &auto {
-            Some(p) => verify::verify_with(gpu, problem, plan.dtype, plan.seed, |ops| ops.run_plan(gpu, p)).map(|(v, _)| v),
+    for (i, &kernel) in plan.kernels.iter().enumerate() {
+        step(format!("{name} {}: check", label(i)));
+        let verdict = match &plans {
+            Some(ps) => verify::verify_with(gpu, problem, plan.dtype, plan.seed, |ops| ops.run_plan(gpu, &ps[i])).map(|(v, _)| v),
             None => verify::verify(gpu, kernel, problem, plan.seed),
         };
         let run = match verdict {
             Ok(verdict) => RunRecord {
-                kernel: label(kernel),
+                kernel: label(i),
                 outcome: if verdict.passed() { Outcome::Pass } else { Outcome::Fail },
                 timing: None,
                 check: Some(verdict.to_string()),
                 note: None,
             },
             Err(e) => match skip_reason(&e) {
-                Some(reason) => RunRecord::skipped(&label(kernel), reason),
-                None => RunRecord { kernel: label(kernel), outcome: Outcome::Error, timing: None, check: None, note: Some(e.to_string()) },
+                Some(reason) => RunRecord::skipped(&label(i), reason),
+                None => RunRecord { kernel: label(i), outcome: Outcome::Error, timing: None, check: None, note: Some(e.to_string()) },
             },
         };
         record.runs.push(run);
@@ -222,8 +232,8 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
     if record.cublas.is_none() {
         record.cublas_error = Some(errors.join("; "));
     }
-    for (run, &kernel) in record.runs.iter_mut().zip(&plan.kernels) {
-        step(format!("{name} {}: timing", label(kernel)));
+    for (i, (run, &kernel)) in record.runs.iter_mut().zip(&plan.kernels).enumerate() {
+        step(format!("{name} {}: timing", label(i)));
         if !matches!(run.outcome, Outcome::Pass | Outcome::Fail) {
             continue;
         }
@@ -235,8 +245,8 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
                 continue;
             }
         };
-        let launch = || match &auto {
-            Some(p) => ops.run_plan(gpu, p),
+        let launch = || match &plans {
+            Some(ps) => ops.run_plan(gpu, &ps[i]),
             None => ops.launch(gpu, kernel, &geometry),
         };
         match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), launch) {

@@ -312,6 +312,17 @@ pub fn auto_candidates(dtype: Dtype) -> Vec<Kernel> {
     out
 }
 
+/// Rungs below this one teach (naive loops to shared-memory tiles) and are never the fastest
+/// kernel of a shape: the tuner ([`crate::api::candidate_plans`]) leaves them out.
+pub const FIRST_DISPATCH_RUNG: u8 = 9;
+
+/// The kernels the tuner times for the dispatch table: every kernel of `dtype` from
+/// [`FIRST_DISPATCH_RUNG`] up, and the general and decode kernels (number 0), in
+/// [`auto_candidates`] order.
+pub fn dispatch_candidates(dtype: Dtype) -> Vec<Kernel> {
+    auto_candidates(dtype).into_iter().filter(|k| k.spec.rung.number == 0 || k.spec.rung.number >= FIRST_DISPATCH_RUNG).collect()
+}
+
 /// Rows of x up to which the automatic choice runs a decode GEMV (`kernels-gpu/src/gemv.rs`) on
 /// a linear layer (`nt`): the weight is read once and each element is used at most this many
 /// times, so the product is bound by memory, where the tile kernels wait for it.

@@ -5,6 +5,7 @@
 //! - [`problem`]: a GEMM's sizes and scalars, validated before anything touches the GPU.
 //! - [`gpu`]: the CUDA context, the loaded module, launches and cuBLAS (through cudarc).
 //! - [`check`]: inputs, the f64 reference and the relative Frobenius error.
+//! - [`dispatch`]: the measured dispatch table behind the automatic choice of kernel and split.
 //! - [`timing`]: timing with CUDA events (median of event pairs, L2 flushes between launches).
 //! - [`bench`](mod@bench): the runner of `rgemm bench` / `rgemm tune`.
 //! - [`report`]: benchmark results: JSON, CSV and the printed tables.
@@ -23,6 +24,7 @@ pub mod bench;
 pub mod catalog;
 pub mod chart;
 pub mod check;
+pub mod dispatch;
 pub mod emulate;
 pub mod error;
 pub mod figures;

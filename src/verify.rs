@@ -347,7 +347,12 @@ impl Comparison {
 /// ```
 pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, ops: &Operands, warmup: usize, iters: usize) -> Result<Comparison> {
     let geometry = kernel.geometry(ops.problem())?;
-    let kernel_timing = bench::time(gpu, warmup, iters, || ops.launch(gpu, kernel, &geometry))?;
+    time_against_cublas_with(gpu, ops, warmup, iters, || ops.launch(gpu, kernel, &geometry))
+}
+
+/// As [`time_against_cublas`], for whatever `launch` queues on these operands (a library plan).
+pub fn time_against_cublas_with(gpu: &Gpu, ops: &Operands, warmup: usize, iters: usize, launch: impl FnMut() -> Result<()>) -> Result<Comparison> {
+    let kernel_timing = bench::time(gpu, warmup, iters, launch)?;
     let classic = bench::time(gpu, warmup, iters, || ops.cublas(gpu, Library::Classic))?;
     let lt = bench::time(gpu, warmup, iters, || ops.cublas(gpu, Library::Lt))?;
     Ok(Comparison { kernel: kernel_timing, cublas: [classic, lt] })

@@ -12,7 +12,7 @@ use rgemm::baseline::Library;
 use rgemm::problem::{self, Batch, Case, Layout, LeadingDims, Shape};
 use rgemm::report::{self, Report};
 use rgemm::verify;
-use rgemm::{chart, emulate, ptx, Error, Gpu, Problem};
+use rgemm::{api, chart, dispatch, emulate, ptx, Error, Gpu, Problem};
 
 #[derive(Parser)]
 #[command(name = "rgemm", version, about = "GEMM kernels in Rust on the GPU, checked and timed against cuBLAS")]
@@ -129,6 +129,15 @@ struct TuneArgs {
     /// Problem size: N for N×N×N, or MxNxK.
     #[arg(long, default_value = "4096", value_parser = parse_shape, allow_hyphen_values = true)]
     size: Shape,
+    /// Tune the dispatcher instead: every candidate plan (each fast kernel that takes the shape,
+    /// directly and with K split) on every case of the named suite (`real`).
+    #[arg(long, value_parser = ["real"], conflicts_with_all = ["rung", "size"])]
+    suite: Option<String>,
+    /// With --suite: write the fastest plan per case into this dispatch table (other element
+    /// types' rows are kept); the automatic choice reads it from RGEMM_DISPATCH_TABLE, and the
+    /// repository's dispatch/h100.tsv is built in.
+    #[arg(long, requires = "suite")]
+    table: Option<PathBuf>,
     #[command(flatten)]
     timing: TimingArgs,
     /// Also write the results as JSON to this file (`rgemm chart --input` draws it).
@@ -198,6 +207,7 @@ impl TimingArgs {
             command: command.into(),
             dtype,
             auto: kernels.is_empty(),
+            candidates: false,
             kernels,
             sizes,
             ld: LeadingDims::default(),
@@ -338,6 +348,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(path) = std::env::var_os("RGEMM_DISPATCH_TABLE") {
+        match dispatch::Table::read(Path::new(&path)) {
+            Ok(table) => dispatch::use_table(table),
+            Err(e) => {
+                eprintln!("error: RGEMM_DISPATCH_TABLE: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let result = match cli.command {
         Command::List(args) => list(&args),
         Command::Run(args) => run(&args),
@@ -438,7 +457,7 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     let default = if args.emulate { 128 } else { 2048 };
     let size = |v: Option<u64>| v.unwrap_or(default);
     let problem = args.shape.problem(size(args.m), size(args.n), size(args.k), args.alpha, args.beta)?;
-    let kernel: Kernel = catalog::resolve(&args.kernel, &problem)?;
+    let kernel: Kernel = api::resolve(&args.kernel, &problem)?;
     kernel.geometry(&problem)?;
     if args.emulate {
         return run_emulated(&args.kernel, kernel, &problem, args.seed);
@@ -449,12 +468,17 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
 
     println!("device   {} ({} SMs, compute capability {}.{})", gpu.info.name, gpu.info.multiprocessors, gpu.info.compute_capability.0, gpu.info.compute_capability.1);
     println!("problem  {problem}, seed {}", args.seed);
-    explain_choice(&args.kernel, kernel, &problem);
-    let geometry = kernel.geometry(&problem)?;
-    let (verdict, ops) = verify::verify_with(&gpu, &problem, kernel.spec.dtype, args.seed, |ops| ops.launch(&gpu, kernel, &geometry))?;
-    let cmp = verify::time_against_cublas(&gpu, kernel, &ops, 3, args.iters as usize)?;
+    // A `best` alias runs what the library's automatic choice plans (kernel and split of K);
+    // a named kernel runs alone.
+    let plan = match catalog::best_alias(&args.kernel) {
+        Some(dtype) => api::plan(dtype, &problem, &api::KernelChoice::Auto, gpu.info.multiprocessors)?,
+        None => api::plan(kernel.spec.dtype, &problem, &api::KernelChoice::Named(args.kernel.clone()), gpu.info.multiprocessors)?,
+    };
+    explain_choice(&args.kernel, &plan);
+    let (verdict, ops) = verify::verify_with(&gpu, &problem, plan.kernel().spec.dtype, args.seed, |ops| ops.run_plan(&gpu, &plan))?;
+    let cmp = verify::time_against_cublas_with(&gpu, &ops, 3, args.iters as usize, || ops.run_plan(&gpu, &plan))?;
     let k_ms = cmp.kernel.median_ms();
-    println!("kernel   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", kernel.name(), k_ms, problem.tflops(k_ms), 100.0 * cmp.kernel.spread());
+    println!("kernel   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", plan.name(), k_ms, problem.tflops(k_ms), 100.0 * cmp.kernel.spread());
     let classic = if kernel.spec.dtype == catalog::Dtype::F32 { "cublasSgemm".to_string() } else { format!("cublasGemmEx {}", kernel.spec.dtype.name()) };
     for (library, timing) in Library::ALL.iter().zip(&cmp.cublas) {
         let name = match library {
@@ -471,23 +495,14 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     Ok(if verdict.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-/// For a `best` alias: the kernel it resolved to, and why the ones tried before it were passed
-/// over (the first three, in `best`'s order).
-fn explain_choice(name: &str, kernel: Kernel, problem: &Problem) {
-    let Some(dtype) = catalog::best_alias(name) else { return };
-    println!("best     {name} is {} for this problem", kernel.name());
-    let skipped = catalog::passed_over(&catalog::candidates_for(dtype, problem), kernel, problem);
-    // The telling ones first: kernels of the problem's layout, and the rule each one broke.
-    let (same, other): (Vec<_>, Vec<_>) = skipped.iter().partition(|(n, _)| catalog::find(n).is_ok_and(|k| k.spec.layout == problem.layout));
-    for (name, reason) in same.iter().take(3) {
-        println!("         passed over {name}: {reason}");
+/// For a `best` alias: the plan the automatic choice made and why (the dispatch table's nearest
+/// measured shape, or the catalog's order).
+fn explain_choice(name: &str, plan: &api::Plan) {
+    if catalog::best_alias(name).is_none() {
+        return;
     }
-    if same.len() > 3 {
-        println!("         passed over {} more kernels of layout {}", same.len() - 3, problem.layout.name());
-    }
-    if !other.is_empty() {
-        println!("         passed over {} kernels of other layouts", other.len());
-    }
+    println!("best     {name} is {} for this problem", plan.name());
+    println!("         why: {}", plan.reason());
 }
 
 /// `run --emulate`: the kernel on the CPU, checked against f64; a fault is a failed check.
@@ -496,7 +511,9 @@ fn run_emulated(name: &str, kernel: Kernel, problem: &Problem, seed: u64) -> Res
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("device   CPU emulator ({cores} threads): no cuBLAS and no timing under emulation");
     println!("problem  {problem}, seed {seed}");
-    explain_choice(name, kernel, problem);
+    if catalog::best_alias(name).is_some() {
+        println!("best     {name} is {} for this problem (the GPU's plan may also split K)", kernel.name());
+    }
     let start = std::time::Instant::now();
     let verdict = emulate::verify(kernel, problem, seed);
     println!("kernel   {:<40} emulated in {:.2} s", kernel.name(), start.elapsed().as_secs_f64());
@@ -537,7 +554,7 @@ fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
     let kernels: Vec<Kernel> = if args.kernel.is_empty() {
         catalog::all().collect()
     } else {
-        args.kernel.iter().map(|name| catalog::resolve(name, &problem)).collect::<Result<_, _>>()?
+        args.kernel.iter().map(|name| api::resolve(name, &problem)).collect::<Result<_, _>>()?
     };
     // Memory before anything is allocated; without a GPU there is nothing to skip for: say so
     // first, in one line.
@@ -696,6 +713,9 @@ fn print_charts(written: &chart::Written) {
 }
 
 fn tune_command(args: &TuneArgs) -> Result<ExitCode, Error> {
+    if args.suite.is_some() {
+        return tune_suite(args);
+    }
     let available = catalog::rungs(args.dtype);
     if available.is_empty() {
         return Err(Error::InvalidArgument(format!("the catalog has no {} kernels (`rgemm list` shows every kernel)", args.dtype.name())));
@@ -708,19 +728,65 @@ fn tune_command(args: &TuneArgs) -> Result<ExitCode, Error> {
         return Err(Error::InvalidArgument(format!("rung {missing} has no {} kernels; {} rungs: {}", args.dtype.name(), args.dtype.name(), list.join(", "))));
     }
     let kernels: Vec<Kernel> = rungs.iter().flat_map(|&r| catalog::configurations(r, args.dtype)).collect();
-    if let Some(path) = args.json.as_deref().filter(|p| p.is_dir()) {
-        return Err(Error::InvalidArgument(format!("--json {} is a folder; name a file to write", path.display())));
-    }
+    check_json_path(args.json.as_deref())?;
     let gpu = Gpu::open()?;
-    if let Some(parent) = args.json.as_deref().and_then(Path::parent).filter(|p| !p.as_os_str().is_empty()) {
-        create_dir(parent)?;
-    }
     let plan = args.timing.plan("tune", args.dtype, kernels, vec![Case::plain(args.size)]);
     let report = run_plan(&gpu, &plan)?;
     print!("{}", report::tune_table(&report));
-    if let Some(path) = &args.json {
+    write_json(&report, args.json.as_deref())?;
+    Ok(if report.failures() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+fn check_json_path(path: Option<&Path>) -> Result<(), Error> {
+    match path.filter(|p| p.is_dir()) {
+        Some(path) => Err(Error::InvalidArgument(format!("--json {} is a folder; name a file to write", path.display()))),
+        None => Ok(()),
+    }
+}
+
+fn write_json(report: &Report, path: Option<&Path>) -> Result<(), Error> {
+    if let Some(path) = path {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            create_dir(parent)?;
+        }
         report.write_json(path)?;
         println!("\nwrote    {}", path.display());
+    }
+    Ok(())
+}
+
+/// `rgemm tune --suite real`: every candidate plan on every case; the fastest per case, and
+/// with --table the dispatch table.
+fn tune_suite(args: &TuneArgs) -> Result<ExitCode, Error> {
+    check_json_path(args.json.as_deref())?;
+    let existing = match &args.table {
+        Some(path) if path.is_dir() => return Err(Error::InvalidArgument(format!("--table {} is a folder; name a file to write", path.display()))),
+        Some(path) if path.exists() => Some(dispatch::Table::read(path)?),
+        _ => None,
+    };
+    let gpu = Gpu::open()?;
+    let mut plan = args.timing.plan("tune", args.dtype, Vec::new(), problem::real_suite());
+    plan.auto = false;
+    plan.candidates = true;
+    let report = run_plan(&gpu, &plan)?;
+    let rows = dispatch::Table::rows_of(&report)?;
+    println!("{:<24} {:<64} {:>9}", "case", "fastest plan", "% cuBLAS");
+    for row in &rows {
+        println!("{:<24} {:<64} {:>8.1}%", row.case_name(), row.plan_name(), row.percent);
+    }
+    write_json(&report, args.json.as_deref())?;
+    if let Some(path) = &args.table {
+        let mut table = existing.unwrap_or_default();
+        let device = format!("{} ({} SMs)", gpu.info.name, gpu.info.multiprocessors);
+        let notes = vec![
+            ("device".to_string(), device),
+            ("date".to_string(), report.date_utc.get(..10).unwrap_or(&report.date_utc).to_string()),
+            ("commit".to_string(), report.git_commit.clone().unwrap_or_else(|| "unknown".into())),
+            ("regenerate".to_string(), "rgemm tune --suite real --dtype f32 --table dispatch/h100.tsv, then --dtype bf16".to_string()),
+        ];
+        table.replace(args.dtype, rows, notes);
+        std::fs::write(path, table.to_text()).map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))?;
+        println!("wrote    {}", path.display());
     }
     Ok(if report.failures() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

@@ -591,6 +591,10 @@ entries! {
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores, Nt>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores, Tn>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores, Tt>,
+    // Narrower tiles for linear layers of few rows (more tiles for the SMs; `rgemm tune` decides).
+    bgemm_14_wgmma_tma_128x128x64_s6_pairs_nt => WgmmaTma<Bf16, 128, 128, 6, Grid, PairStores, Nt>,
+    bgemm_14_wgmma_tma_64x256x64_s4_pairs_nt => WgmmaTma<Bf16, 64, 256, 4, Grid, PairStores, Nt>,
+    bgemm_14_wgmma_tma_64x128x64_s4_pairs_nt => WgmmaTma<Bf16, 64, 128, 4, Grid, PairStores, Nt>,
 }
 
 /// The f16 instantiation: same kernel, the f16 wgmma.

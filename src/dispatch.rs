@@ -1,0 +1,327 @@
+//! The measured dispatcher: which kernel (and which split of K) the automatic choice runs for a
+//! problem.
+//!
+//! `rgemm tune --suite real --table dispatch/h100.tsv` times every candidate plan of every shape
+//! of the real-shape suite ([`crate::problem::real_suite`]: each fast kernel that takes the shape,
+//! directly and with K split) and records the fastest per shape, with its device, date and commit,
+//! in a [`Table`]. The table of the device rgemm was tuned on is built in ([`builtin`]); another
+//! can be loaded ([`Table::read`]) and put in use ([`use_table`]).
+//!
+//! **The rule between measured shapes.** For a problem, the rows of its element type (f16 falls
+//! back to bf16's rows, with the f16 twin of each kernel) are ordered by [`distance`]: the
+//! log₂ distance of M, N, K and the batch count, plus a penalty when the rows' alignment (whether
+//! A's and B's rows are whole 16-byte units) or layout differ. The first row whose kernel, in the
+//! problem's layout, takes the problem decides: that kernel, and a split of K if the row was split
+//! (the split count then follows the problem's own tiles, see [`crate::api::split_count`]).
+//! When no row's kernel takes the problem, the catalog's fixed order decides
+//! ([`crate::catalog::candidates_for`]). Invariant: the choice is always a kernel whose
+//! `geometry` accepts the problem.
+
+use std::path::Path;
+use std::sync::{Arc, OnceLock, RwLock};
+
+use crate::catalog::{self, Dtype, Kernel};
+use crate::error::{Error, Result};
+use crate::problem::{Layout, Problem};
+use crate::report::{Outcome, Report};
+
+/// The table measured on the device rgemm was tuned on (see the file's header).
+pub const BUILTIN: &str = include_str!("../dispatch/h100.tsv");
+
+/// The column header of a table file.
+const HEADER: &str = "dtype\tlayout\tbatch\tm\tn\tk\taligned\tplan\tpercent_of_best_cublas";
+
+/// One measured shape and the plan that was fastest on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub dtype: Dtype,
+    pub layout: Layout,
+    pub batch: u32,
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+    /// Whether A's and B's rows (and batch strides) were whole 16-byte units.
+    pub aligned: bool,
+    /// The catalog kernel.
+    pub kernel: String,
+    /// Slices of K (1: not split).
+    pub splits: u32,
+    /// Its speed as a percentage of the best cuBLAS on the same run.
+    pub percent: f64,
+}
+
+impl Row {
+    /// The plan as reports name it (`kernel` or `kernel_split8`).
+    pub fn plan_name(&self) -> String {
+        if self.splits > 1 { format!("{}_split{}", self.kernel, self.splits) } else { self.kernel.clone() }
+    }
+
+    /// The shape as the suite writes it (`16x4096x4096:nt`).
+    pub fn case_name(&self) -> String {
+        let batch = if self.batch > 1 { format!("{}x", self.batch) } else { String::new() };
+        let layout = if self.layout == Layout::NN { String::new() } else { format!(":{}", self.layout.name()) };
+        format!("{batch}{}x{}x{}{layout}", self.m, self.n, self.k)
+    }
+}
+
+/// A dispatch table: where and when it was measured, and one row per measured shape and type.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    /// `# key: value` lines of the file's header (device, date, commit, command), in order.
+    pub notes: Vec<(String, String)>,
+    pub rows: Vec<Row>,
+}
+
+/// Whether `problem`'s A and B rows (and batch strides) are whole 16-byte units for `dtype`,
+/// which the copy-engine kernels need.
+pub fn aligned(dtype: Dtype, problem: &Problem) -> bool {
+    let per = 16 / dtype.bytes() as u64;
+    let strides_ok = problem.batch == 1 || (problem.stride_a % per == 0 && problem.stride_b % per == 0);
+    problem.lda as u64 % per == 0 && problem.ldb as u64 % per == 0 && strides_ok
+}
+
+/// How far a measured row is from a problem: log₂ distances of M, N, K and the batch count,
+/// plus 4 when the alignment differs and 0.25 when the layout does.
+pub fn distance(row: &Row, dtype: Dtype, problem: &Problem) -> f64 {
+    let log = |x: u32| (x.max(1) as f64).log2();
+    let d = |a: u32, b: u32| (log(a) - log(b)).abs();
+    let mut total = d(row.m, problem.m) + d(row.n, problem.n) + d(row.k, problem.k) + d(row.batch, problem.batch);
+    if row.aligned != aligned(dtype, problem) {
+        total += 4.0;
+    }
+    if row.layout != problem.layout {
+        total += 0.25;
+    }
+    total
+}
+
+/// `kernel`'s configuration in `layout`: the same name with the layout's suffix (`_nt`, `_tn`,
+/// `_tt`; none for `nn`), if the catalog has it.
+pub fn in_layout(kernel: &str, layout: Layout) -> Option<Kernel> {
+    let base = Layout::ALL.iter().filter(|l| **l != Layout::NN).find_map(|l| kernel.strip_suffix(&format!("_{}", l.name()))).unwrap_or(kernel);
+    let name = if layout == Layout::NN { base.to_string() } else { format!("{base}_{}", layout.name()) };
+    catalog::find(&name).ok()
+}
+
+/// The kernel of `dtype` a row's kernel stands for: itself, or for f16 its f16 twin when the row
+/// is bf16's.
+fn for_dtype(kernel: &str, row: Dtype, dtype: Dtype) -> Option<String> {
+    match (row, dtype) {
+        (r, d) if r == d => Some(kernel.to_string()),
+        (Dtype::Bf16, Dtype::F16) => kernel.strip_prefix("bgemm_").map(|rest| format!("hgemm_{rest}")),
+        _ => None,
+    }
+}
+
+/// What the table says for `problem`: the kernel, whether its row was split, and the row.
+pub struct Choice<'t> {
+    pub kernel: Kernel,
+    pub split: bool,
+    pub row: &'t Row,
+    pub distance: f64,
+}
+
+impl Choice<'_> {
+    /// Why: the nearest measured shape whose plan takes the problem.
+    pub fn reason(&self, table: &Table) -> String {
+        let r = self.row;
+        let at = [table.note("device"), table.note("date")].into_iter().flatten().collect::<Vec<_>>().join(", ");
+        format!(
+            "nearest measured shape {} ({}, distance {:.2}): {} ran at {:.1}% of the best cuBLAS there{}",
+            r.case_name(),
+            r.dtype.name(),
+            self.distance,
+            r.plan_name(),
+            r.percent,
+            if at.is_empty() { String::new() } else { format!(" ({at})") }
+        )
+    }
+}
+
+impl Table {
+    /// A header note (`device`, `date`, `commit`, `command`).
+    pub fn note(&self, key: &str) -> Option<&str> {
+        self.notes.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// The table's choice for `problem` in `dtype` (see the module documentation), or `None`
+    /// when no row's kernel takes it.
+    pub fn choose(&self, dtype: Dtype, problem: &Problem) -> Option<Choice<'_>> {
+        let own = self.rows.iter().any(|r| r.dtype == dtype);
+        let mut rows: Vec<(f64, &Row)> = self
+            .rows
+            .iter()
+            .filter(|r| if own { r.dtype == dtype } else { for_dtype(&r.kernel, r.dtype, dtype).is_some() })
+            .map(|r| (distance(r, dtype, problem), r))
+            .collect();
+        rows.sort_by(|x, y| x.0.total_cmp(&y.0));
+        rows.into_iter().find_map(|(distance, row)| {
+            let name = for_dtype(&row.kernel, row.dtype, dtype)?;
+            let kernel = in_layout(&name, problem.layout)?;
+            (kernel.spec.dtype == dtype && kernel.geometry(problem).is_ok()).then_some(Choice { kernel, split: row.splits > 1, row, distance })
+        })
+    }
+
+    /// Parses a table file (see [`Table::to_text`]).
+    pub fn parse(text: &str) -> Result<Table> {
+        let mut table = Table::default();
+        let bad = |line: usize, why: &str| Error::InvalidArgument(format!("dispatch table line {}: {why}", line + 1));
+        let mut header = false;
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim_end();
+            if let Some(note) = line.strip_prefix('#') {
+                if let Some((k, v)) = note.split_once(':') {
+                    table.notes.push((k.trim().to_string(), v.trim().to_string()));
+                }
+                continue;
+            }
+            if line.is_empty() {
+                continue;
+            }
+            if !header {
+                if line != HEADER {
+                    return Err(bad(i, &format!("expected the header '{}'", HEADER.replace('\t', " "))));
+                }
+                header = true;
+                continue;
+            }
+            let f: Vec<&str> = line.split('\t').collect();
+            if f.len() != 9 {
+                return Err(bad(i, "expected 9 tab-separated fields"));
+            }
+            let num = |s: &str| s.parse::<u32>().ok().filter(|&v| v > 0).ok_or_else(|| bad(i, &format!("'{s}' is not a size")));
+            let (kernel, splits) = split_plan_name(f[7]);
+            catalog::find(&kernel).map_err(|_| bad(i, &format!("no kernel {kernel} in the catalog")))?;
+            table.rows.push(Row {
+                dtype: catalog::dtype_named(f[0]).ok_or_else(|| bad(i, &format!("'{}' is not an element type", f[0])))?,
+                layout: Layout::named(f[1]).ok_or_else(|| bad(i, &format!("'{}' is not a layout", f[1])))?,
+                batch: num(f[2])?,
+                m: num(f[3])?,
+                n: num(f[4])?,
+                k: num(f[5])?,
+                aligned: match f[6] {
+                    "yes" => true,
+                    "no" => false,
+                    other => return Err(bad(i, &format!("aligned is yes or no, not '{other}'"))),
+                },
+                kernel,
+                splits,
+                percent: f[8].parse().map_err(|_| bad(i, &format!("'{}' is not a percentage", f[8])))?,
+            });
+        }
+        if !header {
+            return Err(Error::InvalidArgument("the dispatch table has no header line".into()));
+        }
+        Ok(table)
+    }
+
+    /// Reads a table file.
+    pub fn read(path: &Path) -> Result<Table> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::InvalidArgument(format!("cannot read {}: {e}", path.display())))?;
+        Table::parse(&text)
+    }
+
+    /// The file form: `# key: value` notes, the header, one tab-separated row per shape.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for (k, v) in &self.notes {
+            out += &format!("# {k}: {v}\n");
+        }
+        out += HEADER;
+        out.push('\n');
+        for r in &self.rows {
+            out += &format!(
+                "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.1}\n",
+                r.dtype.name(),
+                r.layout.name(),
+                r.batch,
+                r.m,
+                r.n,
+                r.k,
+                if r.aligned { "yes" } else { "no" },
+                r.plan_name(),
+                r.percent
+            );
+        }
+        out
+    }
+
+    /// The rows a `rgemm tune` report measures: per shape, the fastest plan that passed its
+    /// check, as a percentage of that shape's best cuBLAS. Shapes without a passing plan or a
+    /// cuBLAS timing give no row.
+    pub fn rows_of(report: &Report) -> Result<Vec<Row>> {
+        let dtype = catalog::dtype_named(&report.dtype).ok_or_else(|| Error::InvalidArgument(format!("the report's type '{}' is unknown", report.dtype)))?;
+        let mut rows = Vec::new();
+        for size in &report.sizes {
+            let Some(cublas) = &size.cublas else { continue };
+            let best = size
+                .runs
+                .iter()
+                .filter(|r| r.outcome == Outcome::Pass)
+                .filter_map(|r| r.timing.as_ref().map(|t| (t.median_ms, r)))
+                .min_by(|x, y| x.0.total_cmp(&y.0));
+            let Some((ms, run)) = best else { continue };
+            let problem = size.case().problem(crate::problem::LeadingDims::default())?;
+            let (kernel, splits) = split_plan_name(&run.kernel);
+            rows.push(Row {
+                dtype,
+                layout: problem.layout,
+                batch: problem.batch,
+                m: problem.m,
+                n: problem.n,
+                k: problem.k,
+                aligned: aligned(dtype, &problem),
+                kernel,
+                splits,
+                percent: 100.0 * cublas.median_ms / ms,
+            });
+        }
+        Ok(rows)
+    }
+
+    /// This table with `dtype`'s rows replaced by `rows` and the notes by `notes`.
+    pub fn replace(&mut self, dtype: Dtype, rows: Vec<Row>, notes: Vec<(String, String)>) {
+        self.rows.retain(|r| r.dtype != dtype);
+        self.rows.extend(rows);
+        self.rows.sort_by_key(|r| (catalog::DTYPES.iter().position(|d| *d == r.dtype), r.layout.name(), r.batch, r.m, r.n, r.k));
+        for (k, v) in notes {
+            match self.notes.iter_mut().find(|(key, _)| *key == k) {
+                Some(slot) => slot.1 = v,
+                None => self.notes.push((k, v)),
+            }
+        }
+    }
+}
+
+/// A plan's name split into its kernel and split count (`x_split8` → (`x`, 8)).
+pub fn split_plan_name(name: &str) -> (String, u32) {
+    match name.rsplit_once("_split") {
+        Some((kernel, s)) => match s.parse::<u32>() {
+            Ok(splits) if splits > 1 => (kernel.to_string(), splits),
+            _ => (name.to_string(), 1),
+        },
+        None => (name.to_string(), 1),
+    }
+}
+
+/// The built-in table (parsed once; a test checks it parses).
+pub fn builtin() -> Arc<Table> {
+    static TABLE: OnceLock<Arc<Table>> = OnceLock::new();
+    TABLE.get_or_init(|| Arc::new(Table::parse(BUILTIN).unwrap_or_default())).clone()
+}
+
+fn current() -> &'static RwLock<Option<Arc<Table>>> {
+    static CURRENT: OnceLock<RwLock<Option<Arc<Table>>>> = OnceLock::new();
+    CURRENT.get_or_init(|| RwLock::new(None))
+}
+
+/// The table the automatic choice uses: the one put in use by [`use_table`], else the built-in.
+pub fn table() -> Arc<Table> {
+    current().read().unwrap_or_else(|e| e.into_inner()).clone().unwrap_or_else(builtin)
+}
+
+/// Puts `table` in use for every later automatic choice of this process (e.g. one measured on
+/// this device by `rgemm tune --suite real --table`).
+pub fn use_table(table: Table) {
+    *current().write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(table));
+}

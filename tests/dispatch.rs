@@ -1,0 +1,138 @@
+//! The measured dispatcher (`rgemm::dispatch`): the built-in table parses and names catalog
+//! kernels, a table survives its file form, the rule between measured shapes only ever picks a
+//! kernel that takes the problem, and the library's automatic plan is always runnable.
+
+use proptest::prelude::*;
+use rgemm::api::{self, KernelChoice};
+use rgemm::catalog::{self, Dtype};
+use rgemm::dispatch::{self, Row, Table};
+use rgemm::{Batch, Layout, LeadingDims, Problem};
+
+fn row(dtype: Dtype, layout: Layout, (m, n, k): (u32, u32, u32), kernel: &str, splits: u32) -> Row {
+    Row { dtype, layout, batch: 1, m, n, k, aligned: true, kernel: kernel.into(), splits, percent: 90.0 }
+}
+
+/// A table of a few rows that name kernels of every kind: a layout-specific wgmma kernel, a
+/// split one, the decode GEMV and an fp32 kernel that needs 16-byte rows.
+fn sample_table() -> Table {
+    Table {
+        notes: vec![("device".into(), "test".into()), ("date".into(), "2026-01-01".into())],
+        rows: vec![
+            row(Dtype::Bf16, Layout::NN, (4096, 4096, 4096), "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs", 1),
+            row(Dtype::Bf16, Layout::NT, (16, 4096, 4096), "bgemm_14_wgmma_tma_64x128x64_s4_pairs_nt", 4),
+            row(Dtype::Bf16, Layout::NT, (1, 4096, 4096), "bgemm_00_gemv_1x8x256_nt", 1),
+            row(Dtype::F32, Layout::NN, (4096, 4096, 4096), "sgemm_15_tf32x3_128x128x32_s4_trunc", 1),
+        ],
+    }
+}
+
+#[test]
+fn the_built_in_table_parses_and_names_catalog_kernels() {
+    let table = Table::parse(dispatch::BUILTIN).unwrap_or_else(|e| panic!("dispatch/h100.tsv: {e}"));
+    for r in &table.rows {
+        let kernel = catalog::find(&r.kernel).unwrap();
+        assert_eq!(kernel.spec.dtype, r.dtype, "{}", r.kernel);
+        assert_eq!(kernel.spec.layout, r.layout, "{}", r.kernel);
+    }
+    assert_eq!(*dispatch::builtin(), table);
+}
+
+#[test]
+fn a_table_survives_its_file_form() {
+    let table = sample_table();
+    for r in &table.rows {
+        catalog::find(&r.kernel).unwrap_or_else(|e| panic!("{}: {e}", r.kernel));
+    }
+    assert_eq!(Table::parse(&table.to_text()).unwrap(), table);
+}
+
+#[test]
+fn bad_table_files_are_clear_errors() {
+    let header = "dtype\tlayout\tbatch\tm\tn\tk\taligned\tplan\tpercent_of_best_cublas\n";
+    for (text, expect) in [
+        ("", "no header"),
+        ("dtype layout\n", "expected the header"),
+        (&*format!("{header}bf16\tnn\t1\t4\t4\n"), "9 tab-separated"),
+        (&*format!("{header}bf16\tnn\t1\t0\t4\t4\tyes\tbgemm_14_wgmma_tma_128x256x64_s4\t90\n"), "is not a size"),
+        (&*format!("{header}bf16\tnn\t1\t4\t4\t4\tyes\tno_such_kernel\t90\n"), "no kernel"),
+        (&*format!("{header}f64\tnn\t1\t4\t4\t4\tyes\tbgemm_14_wgmma_tma_128x256x64_s4\t90\n"), "element type"),
+        (&*format!("{header}bf16\tnn\t1\t4\t4\t4\tmaybe\tbgemm_14_wgmma_tma_128x256x64_s4\t90\n"), "yes or no"),
+    ] {
+        let e = Table::parse(text).unwrap_err().to_string();
+        assert!(e.contains(expect), "{text:?}: {e}");
+    }
+}
+
+#[test]
+fn plan_names_split_into_kernel_and_slices() {
+    assert_eq!(dispatch::split_plan_name("k_split8"), ("k".to_string(), 8));
+    assert_eq!(dispatch::split_plan_name("k_split"), ("k_split".to_string(), 1));
+    assert_eq!(dispatch::split_plan_name("k"), ("k".to_string(), 1));
+}
+
+#[test]
+fn a_kernel_maps_to_its_configuration_in_each_layout() {
+    let base = "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs";
+    for layout in Layout::ALL {
+        let k = dispatch::in_layout(base, layout).unwrap();
+        assert_eq!(k.spec.layout, layout);
+        assert_eq!(dispatch::in_layout(k.name(), Layout::NN).unwrap().name(), base);
+    }
+    // The decode GEMV exists only for nt.
+    assert!(dispatch::in_layout("bgemm_00_gemv_1x8x256_nt", Layout::NN).is_none());
+}
+
+#[test]
+fn the_nearest_measured_shape_decides() {
+    let table = sample_table();
+    let p = |m, n, k, layout| Problem::general(m, n, k, 1.0, 0.0, layout, LeadingDims::default(), Batch::packed(1)).unwrap();
+    let c = table.choose(Dtype::Bf16, &p(2, 8192, 4096, Layout::NT)).unwrap();
+    assert!(c.kernel.name().contains("gemv"), "{}", c.kernel.name());
+    let c = table.choose(Dtype::Bf16, &p(32, 4096, 4096, Layout::NT)).unwrap();
+    assert_eq!(c.kernel.name(), "bgemm_14_wgmma_tma_64x128x64_s4_pairs_nt");
+    assert!(c.split && c.reason(&table).contains("16x4096x4096:nt"));
+    // A tn problem: the nearest nn row's kernel in layout tn.
+    let c = table.choose(Dtype::Bf16, &p(3000, 3000, 3000, Layout::TN)).unwrap();
+    assert_eq!(c.kernel.name(), "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn");
+    // f16 has no rows of its own: bf16's, with each kernel's f16 twin.
+    let c = table.choose(Dtype::F16, &p(4096, 4096, 4096, Layout::NN)).unwrap();
+    assert_eq!(c.kernel.name(), "hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs");
+    // Rows of 2-byte elements that are not 16-byte units: no wgmma-TMA kernel takes them.
+    assert!(table.choose(Dtype::Bf16, &p(4095, 4095, 4095, Layout::NN)).is_none());
+}
+
+fn any_layout() -> impl Strategy<Value = Layout> {
+    prop::sample::select(Layout::ALL.to_vec())
+}
+
+fn any_dtype() -> impl Strategy<Value = Dtype> {
+    prop::sample::select(catalog::DTYPES.to_vec())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Whatever the table and the problem, the choice takes the problem, and so does the
+    /// library's plan (its split included): the dispatcher never picks a kernel that rejects it.
+    #[test]
+    fn the_choice_always_takes_the_problem(
+        dtype in any_dtype(), layout in any_layout(),
+        m in 1u64..5000, n in 1u64..5000, k in 1u64..70000, pad in 0u64..9, batch in 1u64..4,
+        sms in 1u32..200,
+    ) {
+        let ld = LeadingDims { lda: None, ldb: Some(if layout.b.is_t() { k } else { n } + pad), ldc: None };
+        let p = Problem::general(m, n, k, 1.0, 0.5, layout, ld, Batch::packed(batch)).unwrap();
+        for table in [sample_table(), (*dispatch::builtin()).clone()] {
+            if let Some(c) = table.choose(dtype, &p) {
+                prop_assert!(c.kernel.geometry(&p).is_ok(), "{} on {p}", c.kernel.name());
+                prop_assert_eq!(c.kernel.spec.dtype, dtype);
+            }
+        }
+        let plan = api::plan(dtype, &p, &KernelChoice::Auto, sms).unwrap();
+        prop_assert!(plan.kernel().spec.dtype == dtype);
+        prop_assert!(!plan.reason().is_empty());
+        if plan.splits() == 1 {
+            prop_assert!(plan.kernel().geometry(&p).is_ok(), "{} on {p}", plan.name());
+        }
+    }
+}
