@@ -130,10 +130,10 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
     if let KernelChoice::Auto = choice {
         let table = crate::dispatch::table();
         if let Some(chosen) = table.choose(dtype, problem) {
-            let geometry = chosen.kernel.geometry(problem)?;
-            let split = if chosen.split { split_count(problem, &geometry, sms).and_then(|s| split_with(chosen.kernel, problem, s)) } else { None };
             let reason = chosen.reason(&table);
-            return Ok(Plan { problem: *problem, kernel: chosen.kernel, geometry, split, reason });
+            if let Some(plan) = Plan::new(problem, chosen.kernel, chosen.staged, chosen.split, sms, reason) {
+                return Ok(plan);
+            }
         }
     }
     let (kernel, geometry) = choose(dtype, problem, choice)?;
@@ -141,23 +141,35 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
         KernelChoice::Auto => (split_k(dtype, problem, &geometry, sms), "no measured shape's kernel takes it: the first of the catalog's candidates that does".to_string()),
         KernelChoice::Named(_) => (None, "named".to_string()),
     };
-    Ok(Plan { problem: *problem, kernel, geometry, split, reason })
+    Ok(Plan { problem: *problem, kernel, geometry, staging: None, split, reason })
 }
 
-/// Every plan the tuner times for `problem`: each fast kernel of `dtype` that takes it
-/// ([`catalog::dispatch_candidates`]), run directly, and split when [`split_count`] would split
-/// it.
+/// Every plan the tuner times for `problem`: each fast kernel of `dtype`
+/// ([`catalog::dispatch_candidates`]) that takes it, or else takes it on copies of A and B with
+/// 16-byte rows ([`Problem::with_aligned_rows`]), run directly and split when [`split_count`]
+/// would split it.
 pub fn candidate_plans(dtype: Dtype, problem: &Problem, sms: u32) -> Vec<Plan> {
     let mut plans = Vec::new();
     for kernel in catalog::dispatch_candidates(dtype) {
-        let Ok(geometry) = kernel.geometry(problem) else { continue };
-        let split = split_count(problem, &geometry, sms).and_then(|s| split_with(kernel, problem, s));
-        plans.push(Plan { problem: *problem, kernel, geometry: geometry.clone(), split: None, reason: "tuning: every candidate".into() });
-        if let Some(split) = split {
-            plans.push(Plan { problem: *problem, kernel, geometry, split: Some(split), reason: "tuning: every candidate".into() });
+        let staged = kernel.geometry(problem).is_err();
+        for split in [false, true] {
+            let reason = "tuning: every candidate".to_string();
+            if let Some(plan) = Plan::new(problem, kernel, staged, split, sms, reason) {
+                if plan.splits() > 1 || !split {
+                    plans.push(plan);
+                }
+            }
         }
     }
     plans
+}
+
+/// A copy of A and B with 16-byte rows for a kernel that needs them: `problem` is what the
+/// kernel then reads ([`Problem::with_aligned_rows`]); `copy` says which operands are copied.
+#[derive(Clone, Debug)]
+pub struct Staging {
+    pub problem: Problem,
+    pub copy: [bool; 2],
 }
 
 /// A problem computed as `splits` slices of K (see kernels-gpu/src/split_k.rs): `kernel` runs
@@ -262,17 +274,41 @@ pub fn resolve(name: &str, problem: &Problem) -> Result<Kernel> {
 /// A planned GEMM: the problem, its kernel and launch, and the split of K if any.
 #[derive(Clone, Debug)]
 pub struct Plan {
+    /// The problem as the caller's operands hold it.
     problem: Problem,
     kernel: Kernel,
+    /// The kernel's launch for the problem it reads (the staged one, with staging).
     geometry: Launch,
+    staging: Option<Staging>,
     split: Option<Split>,
     /// Why this kernel (and split): the dispatch table's row, the catalog's order, or named.
     reason: String,
 }
 
 impl Plan {
+    /// `kernel` on `problem`, on aligned copies of A and B if `staged`, with K split (as
+    /// [`split_count`] says, if it pays) if `split`; `None` when the kernel does not take the
+    /// problem so, or `staged` and no operand needs a copy.
+    pub fn new(problem: &Problem, kernel: Kernel, staged: bool, split: bool, sms: u32, reason: String) -> Option<Plan> {
+        let staging = if staged {
+            let (problem, copy) = problem.with_aligned_rows(kernel.spec.dtype.bytes() as u64)?;
+            Some(Staging { problem, copy })
+        } else {
+            None
+        };
+        let reads = staging.as_ref().map_or(problem, |s| &s.problem);
+        let geometry = kernel.geometry(reads).ok()?;
+        let split = if split { split_count(reads, &geometry, sms).and_then(|s| split_with(kernel, reads, s)) } else { None };
+        Some(Plan { problem: *problem, kernel, geometry, staging, split, reason })
+    }
+
     pub fn problem(&self) -> &Problem {
         &self.problem
+    }
+
+    /// Which of A and B the plan first copies into a workspace with 16-byte rows.
+    pub fn staged(&self) -> [bool; 2] {
+        self.staging.as_ref().map_or([false, false], |s| s.copy)
     }
 
     /// The kernel that computes the products (of the K slices, with a split).
@@ -291,12 +327,10 @@ impl Plan {
         &self.reason
     }
 
-    /// The plan in words: the kernel, and the split if any (`..._split8`).
+    /// The plan in words: the kernel, `_staged` when it reads aligned copies of A and B, and the
+    /// split if any (`..._split8`; see [`crate::dispatch::plan_name`]).
     pub fn name(&self) -> String {
-        match &self.split {
-            Some(s) => format!("{}_split{}", s.kernel.name(), s.splits),
-            None => self.kernel.name().to_string(),
-        }
+        crate::dispatch::plan_name(self.kernel().name(), self.staging.is_some(), self.splits())
     }
 
     /// Queues the plan on A, B, C at the given device addresses.
@@ -305,24 +339,56 @@ impl Plan {
     /// The addresses must hold the problem's operands (its extents; the plan's element type for
     /// A and B, f32 for C), aligned as the kernel needs, C not overlapping A or B.
     pub unsafe fn launch_at(&self, gpu: &Gpu, a: u64, b: u64, c: u64) -> Result<()> {
-        match &self.split {
-            None => {
-                // SAFETY: the caller's guarantee; the geometry is the kernel's own for the problem.
-                unsafe { gpu.launch(self.kernel, &self.geometry, &self.problem, a, b, c) }
-            }
-            Some(s) => {
-                let (_, _, partials) = s.problem.extents();
-                gpu.with_workspace(partials, |ws| {
-                    // SAFETY: the sliced problem reads exactly the original A and B (its extents
-                    // are theirs); the workspace holds its C (all partials) and stays this plan's
-                    // until both launches are queued; then the sum into C.
-                    unsafe {
-                        gpu.launch(s.kernel, &s.geometry, &s.problem, a, b, ws)?;
-                        gpu.reduce_splits(&self.problem, s.splits, s.problem.stride_c, ws, c)
-                    }
-                })
-            }
+        if self.staging.is_none() && self.split.is_none() {
+            // SAFETY: the caller's guarantee; the geometry is the kernel's own for the problem.
+            return unsafe { gpu.launch(self.kernel, &self.geometry, &self.problem, a, b, c) };
         }
+        // The workspace: the copies of A and B, then the partial products, each on a 256-byte line.
+        let elem = self.kernel.spec.dtype.bytes() as u64;
+        let (copy_a, copy_b) = match &self.staging {
+            Some(s) => {
+                let (la, lb, _) = s.problem.extents();
+                (if s.copy[0] { la as u64 * elem } else { 0 }, if s.copy[1] { lb as u64 * elem } else { 0 })
+            }
+            None => (0, 0),
+        };
+        let at_b = copy_a.next_multiple_of(256);
+        let at_partials = (at_b + copy_b).next_multiple_of(256);
+        let partials = self.split.as_ref().map_or(0, |s| s.problem.extents().2 as u64 * 4);
+        let floats = (at_partials + partials).div_ceil(4) as usize;
+        gpu.with_workspace(floats, |ws| {
+            let (mut a2, mut b2) = (a, b);
+            if let Some(s) = &self.staging {
+                let p = &self.problem;
+                if s.copy[0] {
+                    a2 = ws;
+                    // SAFETY: A holds the caller's matrices (the caller's guarantee); the workspace
+                    // holds their copy with the staged leading dimension and stride.
+                    unsafe { gpu.copy_rows(self.kernel.spec.dtype, a, a2, p.stored_a(), (p.lda, p.stride_a), (s.problem.lda, s.problem.stride_a), p.batch)? };
+                }
+                if s.copy[1] {
+                    b2 = ws + at_b;
+                    // SAFETY: as for A.
+                    unsafe { gpu.copy_rows(self.kernel.spec.dtype, b, b2, p.stored_b(), (p.ldb, p.stride_b), (s.problem.ldb, s.problem.stride_b), p.batch)? };
+                }
+            }
+            let reads = self.staging.as_ref().map_or(&self.problem, |s| &s.problem);
+            match &self.split {
+                // SAFETY: A and B (or their copies) hold what the problem the kernel reads says;
+                // C is the caller's.
+                None => unsafe { gpu.launch(self.kernel, &self.geometry, reads, a2, b2, c) },
+                Some(s) => {
+                    let partials = ws + at_partials;
+                    // SAFETY: the sliced problem reads exactly A and B (or their copies); the
+                    // workspace holds its C (all partials) and stays this plan's until the launches
+                    // are queued; then the sum into C.
+                    unsafe {
+                        gpu.launch(s.kernel, &s.geometry, &s.problem, a2, b2, partials)?;
+                        gpu.reduce_splits(&self.problem, s.splits, s.problem.stride_c, partials, c)
+                    }
+                }
+            }
+        })
     }
 
     /// Queues the product on `gpu`'s stream after checking the buffers against the problem.

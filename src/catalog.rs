@@ -66,7 +66,7 @@ impl Launch {
 /// Entry points of the PTX module that are not GEMMs of the catalog: the split-K reduction
 /// (kernels-gpu/src/split_k.rs), launched by the library after a split product. (The lessons'
 /// entries are named `lesson_*`.)
-pub const HELPER_ENTRIES: &[&str] = &["reduce_splits"];
+pub const HELPER_ENTRIES: &[&str] = &["reduce_splits", "copy_rows_b16", "copy_rows_b32"];
 
 /// Every kernel, in ladder order.
 pub fn all() -> impl Iterator<Item = Kernel> {

@@ -44,6 +44,8 @@ pub struct Row {
     pub aligned: bool,
     /// The catalog kernel.
     pub kernel: String,
+    /// Whether the kernel read copies of A and B with 16-byte rows ([`Problem::with_aligned_rows`]).
+    pub staged: bool,
     /// Slices of K (1: not split).
     pub splits: u32,
     /// Its speed as a percentage of the best cuBLAS on the same run.
@@ -51,9 +53,9 @@ pub struct Row {
 }
 
 impl Row {
-    /// The plan as reports name it (`kernel` or `kernel_split8`).
+    /// The plan as reports name it (`kernel`, `kernel_staged`, `kernel_split8`, ...).
     pub fn plan_name(&self) -> String {
-        if self.splits > 1 { format!("{}_split{}", self.kernel, self.splits) } else { self.kernel.clone() }
+        plan_name(&self.kernel, self.staged, self.splits)
     }
 
     /// The shape as the suite writes it (`16x4096x4096:nt`).
@@ -113,9 +115,11 @@ fn for_dtype(kernel: &str, row: Dtype, dtype: Dtype) -> Option<String> {
     }
 }
 
-/// What the table says for `problem`: the kernel, whether its row was split, and the row.
+/// What the table says for `problem`: the kernel, whether it reads aligned copies of A and B and
+/// whether K is split (as in its row), and the row.
 pub struct Choice<'t> {
     pub kernel: Kernel,
+    pub staged: bool,
     pub split: bool,
     pub row: &'t Row,
     pub distance: f64,
@@ -155,10 +159,12 @@ impl Table {
             .map(|r| (distance(r, dtype, problem), r))
             .collect();
         rows.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let staged = problem.with_aligned_rows(dtype.bytes() as u64).map(|(p, _)| p);
         rows.into_iter().find_map(|(distance, row)| {
             let name = for_dtype(&row.kernel, row.dtype, dtype)?;
             let kernel = in_layout(&name, problem.layout)?;
-            (kernel.spec.dtype == dtype && kernel.geometry(problem).is_ok()).then_some(Choice { kernel, split: row.splits > 1, row, distance })
+            let reads = if row.staged { staged.as_ref()? } else { problem };
+            (kernel.spec.dtype == dtype && kernel.geometry(reads).is_ok()).then_some(Choice { kernel, staged: row.staged, split: row.splits > 1, row, distance })
         })
     }
 
@@ -190,7 +196,7 @@ impl Table {
                 return Err(bad(i, "expected 9 tab-separated fields"));
             }
             let num = |s: &str| s.parse::<u32>().ok().filter(|&v| v > 0).ok_or_else(|| bad(i, &format!("'{s}' is not a size")));
-            let (kernel, splits) = split_plan_name(f[7]);
+            let (kernel, staged, splits) = split_plan_name(f[7]);
             catalog::find(&kernel).map_err(|_| bad(i, &format!("no kernel {kernel} in the catalog")))?;
             table.rows.push(Row {
                 dtype: catalog::dtype_named(f[0]).ok_or_else(|| bad(i, &format!("'{}' is not an element type", f[0])))?,
@@ -205,6 +211,7 @@ impl Table {
                     other => return Err(bad(i, &format!("aligned is yes or no, not '{other}'"))),
                 },
                 kernel,
+                staged,
                 splits,
                 percent: f[8].parse().map_err(|_| bad(i, &format!("'{}' is not a percentage", f[8])))?,
             });
@@ -262,7 +269,7 @@ impl Table {
                 .min_by(|x, y| x.0.total_cmp(&y.0));
             let Some((ms, run)) = best else { continue };
             let problem = size.case().problem(crate::problem::LeadingDims::default())?;
-            let (kernel, splits) = split_plan_name(&run.kernel);
+            let (kernel, staged, splits) = split_plan_name(&run.kernel);
             rows.push(Row {
                 dtype,
                 layout: problem.layout,
@@ -272,6 +279,7 @@ impl Table {
                 k: problem.k,
                 aligned: aligned(dtype, &problem),
                 kernel,
+                staged,
                 splits,
                 percent: 100.0 * cublas.median_ms / ms,
             });
@@ -293,14 +301,34 @@ impl Table {
     }
 }
 
-/// A plan's name split into its kernel and split count (`x_split8` → (`x`, 8)).
-pub fn split_plan_name(name: &str) -> (String, u32) {
-    match name.rsplit_once("_split") {
+/// A plan's name: the kernel, `_staged` when it reads aligned copies of A and B, `_split<S>`
+/// when K is cut into `S` slices.
+pub fn plan_name(kernel: &str, staged: bool, splits: u32) -> String {
+    let mut name = kernel.to_string();
+    if staged {
+        name += STAGED;
+    }
+    if splits > 1 {
+        name += &format!("_split{splits}");
+    }
+    name
+}
+
+const STAGED: &str = "_staged";
+
+/// A plan's name split into its kernel, whether it is staged, and its split count
+/// (`x_staged_split8` → (`x`, true, 8)); the inverse of [`plan_name`].
+pub fn split_plan_name(name: &str) -> (String, bool, u32) {
+    let (rest, splits) = match name.rsplit_once("_split") {
         Some((kernel, s)) => match s.parse::<u32>() {
-            Ok(splits) if splits > 1 => (kernel.to_string(), splits),
-            _ => (name.to_string(), 1),
+            Ok(splits) if splits > 1 => (kernel, splits),
+            _ => (name, 1),
         },
-        None => (name.to_string(), 1),
+        None => (name, 1),
+    };
+    match rest.strip_suffix(STAGED) {
+        Some(kernel) => (kernel.to_string(), true, splits),
+        None => (rest.to_string(), false, splits),
     }
 }
 

@@ -316,6 +316,32 @@ impl Gpu {
         queue(ptr)
     }
 
+    /// Copies a batch of `batch` matrices of `(rows, cols)` elements of `dtype` from `src` (leading
+    /// dimension and matrix stride `from`) to `dst` (`to`): kernels-gpu/src/align_rows.rs. A
+    /// source stride of 0 (a broadcast operand) copies one matrix.
+    ///
+    /// # Safety
+    /// `src` must hold the matrices as `from` describes them and `dst` room for them as `to` does.
+    pub unsafe fn copy_rows(&self, dtype: Dtype, src: u64, dst: u64, (rows, cols): (u64, u64), from: (u32, u64), to: (u32, u64), batch: u32) -> Result<()> {
+        use kernels_gpu::align_rows::COPY_THREADS;
+        let f = self.entry(if dtype.bytes() == 2 { "copy_rows_b16" } else { "copy_rows_b32" }, 0)?;
+        let count = if from.1 == 0 { 1 } else { batch };
+        let (rows, cols) = (rows as u32, cols as u32);
+        let elem = dtype.bytes() as u64;
+        let mut first = 0u32;
+        while first < count {
+            let planes = (count - first).min(crate::catalog::MAX_GRID_Z as u32);
+            let (s, d) = (src + first as u64 * from.1 * elem, dst + first as u64 * to.1 * elem);
+            let cfg = LaunchConfig { grid_dim: (cols.div_ceil(COPY_THREADS), rows.min(crate::catalog::MAX_GRID_Y as u32), planes), block_dim: (COPY_THREADS, 1, 1), shared_mem_bytes: 0 };
+            let mut args = self.stream.launch_builder(&f);
+            args.arg(&s).arg(&d).arg(&rows).arg(&cols).arg(&from.0).arg(&to.0).arg(&from.1).arg(&to.1);
+            // SAFETY: the arguments match the copy's parameters; the caller guarantees the buffers.
+            unsafe { args.launch(cfg) }?;
+            first += planes;
+        }
+        Ok(())
+    }
+
     /// Sums the `splits` partial products at `ws` (M×N each, `plane` floats apart) into C:
     /// `C = alpha·Σ + beta·C` (kernels-gpu/src/split_k.rs), in slice order.
     ///

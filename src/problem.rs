@@ -177,6 +177,33 @@ impl Problem {
         stored_shape(self.layout.b, self.k as u64, self.n as u64)
     }
 
+    /// This problem with A and B read from copies whose rows are whole 16-byte units (`elem`
+    /// bytes per element), for the kernels that load through the copy engine: each operand whose
+    /// leading dimension or batch stride is not a 16-byte multiple gets the tight padded leading
+    /// dimension and packed matrices (a broadcast operand stays one matrix). Returns the problem
+    /// the kernel then runs and which of A and B are copied; `None` when neither needs a copy.
+    pub fn with_aligned_rows(&self, elem: u64) -> Option<(Problem, [bool; 2])> {
+        let per = 16 / elem;
+        let needs = |ld: u32, stride: u64| ld as u64 % per != 0 || (self.batch > 1 && stride % per != 0);
+        let copy = [needs(self.lda, self.stride_a), needs(self.ldb, self.stride_b)];
+        if copy == [false, false] {
+            return None;
+        }
+        let staged = |(rows, cols): (u64, u64), ld: u32, stride: u64, copied: bool| {
+            if !copied {
+                return (ld as u64, stride);
+            }
+            let ld = cols.next_multiple_of(per);
+            (ld, if stride == 0 && self.batch > 1 { 0 } else { rows * ld })
+        };
+        let (lda, stride_a) = staged(self.stored_a(), self.lda, self.stride_a, copy[0]);
+        let (ldb, stride_b) = staged(self.stored_b(), self.ldb, self.stride_b, copy[1]);
+        let ld = LeadingDims { lda: Some(lda), ldb: Some(ldb), ldc: Some(self.ldc as u64) };
+        let batch = Batch { count: self.batch as u64, stride_a: Some(stride_a), stride_b: Some(stride_b), stride_c: Some(self.stride_c) };
+        let problem = Problem::general(self.m as u64, self.n as u64, self.k as u64, self.alpha, self.beta, self.layout, ld, batch).ok()?;
+        Some((problem, copy))
+    }
+
     /// Whether this is the plain case the teaching ladder takes: one row-major `NN` product with
     /// tight leading dimensions.
     pub fn is_plain(&self) -> bool {

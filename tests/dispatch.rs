@@ -9,7 +9,7 @@ use rgemm::dispatch::{self, Row, Table};
 use rgemm::{Batch, Layout, LeadingDims, Problem};
 
 fn row(dtype: Dtype, layout: Layout, (m, n, k): (u32, u32, u32), kernel: &str, splits: u32) -> Row {
-    Row { dtype, layout, batch: 1, m, n, k, aligned: true, kernel: kernel.into(), splits, percent: 90.0 }
+    Row { dtype, layout, batch: 1, m, n, k, aligned: true, kernel: kernel.into(), staged: false, splits, percent: 90.0 }
 }
 
 /// A table of a few rows that name kernels of every kind: a layout-specific wgmma kernel, a
@@ -22,6 +22,7 @@ fn sample_table() -> Table {
             row(Dtype::Bf16, Layout::NT, (16, 4096, 4096), "bgemm_14_wgmma_tma_64x128x64_s4_pairs_nt", 4),
             row(Dtype::Bf16, Layout::NT, (1, 4096, 4096), "bgemm_00_gemv_1x8x256_nt", 1),
             row(Dtype::F32, Layout::NN, (4096, 4096, 4096), "sgemm_15_tf32x3_128x128x32_s4_trunc", 1),
+            Row { aligned: false, staged: true, ..row(Dtype::Bf16, Layout::NN, (4095, 4095, 4095), "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs", 1) },
         ],
     }
 }
@@ -65,9 +66,14 @@ fn bad_table_files_are_clear_errors() {
 
 #[test]
 fn plan_names_split_into_kernel_and_slices() {
-    assert_eq!(dispatch::split_plan_name("k_split8"), ("k".to_string(), 8));
-    assert_eq!(dispatch::split_plan_name("k_split"), ("k_split".to_string(), 1));
-    assert_eq!(dispatch::split_plan_name("k"), ("k".to_string(), 1));
+    assert_eq!(dispatch::split_plan_name("k_split8"), ("k".to_string(), false, 8));
+    assert_eq!(dispatch::split_plan_name("k_staged_split8"), ("k".to_string(), true, 8));
+    assert_eq!(dispatch::split_plan_name("k_staged"), ("k".to_string(), true, 1));
+    assert_eq!(dispatch::split_plan_name("k_split"), ("k_split".to_string(), false, 1));
+    assert_eq!(dispatch::split_plan_name("k"), ("k".to_string(), false, 1));
+    for (kernel, staged, splits) in [("k", false, 1), ("k", true, 1), ("k", true, 4), ("k", false, 2)] {
+        assert_eq!(dispatch::split_plan_name(&dispatch::plan_name(kernel, staged, splits)), (kernel.to_string(), staged, splits));
+    }
 }
 
 #[test]
@@ -97,8 +103,12 @@ fn the_nearest_measured_shape_decides() {
     // f16 has no rows of its own: bf16's, with each kernel's f16 twin.
     let c = table.choose(Dtype::F16, &p(4096, 4096, 4096, Layout::NN)).unwrap();
     assert_eq!(c.kernel.name(), "hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs");
-    // Rows of 2-byte elements that are not 16-byte units: no wgmma-TMA kernel takes them.
-    assert!(table.choose(Dtype::Bf16, &p(4095, 4095, 4095, Layout::NN)).is_none());
+    // Rows of 2-byte elements that are not 16-byte units: the unaligned row, which staged them.
+    let c = table.choose(Dtype::Bf16, &p(3001, 2999, 3003, Layout::NN)).unwrap();
+    assert!(c.staged && c.kernel.name() == "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs", "{}", c.kernel.name());
+    // Without that row, no kernel of the table takes them: the catalog's order decides.
+    let aligned_only = Table { rows: table.rows.iter().filter(|r| r.aligned).cloned().collect(), ..table.clone() };
+    assert!(aligned_only.choose(Dtype::Bf16, &p(4095, 4095, 4095, Layout::NN)).is_none());
 }
 
 fn any_layout() -> impl Strategy<Value = Layout> {
@@ -124,15 +134,27 @@ proptest! {
         let p = Problem::general(m, n, k, 1.0, 0.5, layout, ld, Batch::packed(batch)).unwrap();
         for table in [sample_table(), (*dispatch::builtin()).clone()] {
             if let Some(c) = table.choose(dtype, &p) {
-                prop_assert!(c.kernel.geometry(&p).is_ok(), "{} on {p}", c.kernel.name());
+                let reads = if c.staged { p.with_aligned_rows(dtype.bytes() as u64).unwrap().0 } else { p };
+                prop_assert!(c.kernel.geometry(&reads).is_ok(), "{} on {reads}", c.kernel.name());
                 prop_assert_eq!(c.kernel.spec.dtype, dtype);
             }
         }
         let plan = api::plan(dtype, &p, &KernelChoice::Auto, sms).unwrap();
         prop_assert!(plan.kernel().spec.dtype == dtype);
         prop_assert!(!plan.reason().is_empty());
-        if plan.splits() == 1 {
+        let staged = plan.staged() != [false, false];
+        if plan.splits() == 1 && !staged {
             prop_assert!(plan.kernel().geometry(&p).is_ok(), "{} on {p}", plan.name());
+        }
+        // Every plan the tuner would time is runnable: its kernel takes what it reads.
+        for candidate in api::candidate_plans(dtype, &p, sms) {
+            let reads = match candidate.staged() {
+                [false, false] => p,
+                _ => p.with_aligned_rows(dtype.bytes() as u64).unwrap().0,
+            };
+            if candidate.splits() == 1 {
+                prop_assert!(candidate.kernel().geometry(&reads).is_ok(), "{} on {reads}", candidate.name());
+            }
         }
     }
 }

@@ -42,6 +42,7 @@ pub mod device;
 
 pub mod lessons;
 pub mod split_k;
+pub mod align_rows;
 
 #[path = "01_naive.rs"]
 pub mod naive;
