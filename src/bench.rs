@@ -178,8 +178,14 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
         return Ok(record);
     }
 
-    // Validation: once per kernel, each on operands of its own (freed before the timing).
+    // Validation: once per kernel, each on operands of its own (freed before the timing). The
+    // tuner validates after the timing, only the fastest plan (see below).
+    let tuning = plans.is_some() && !plan.auto;
     for (i, &kernel) in plan.kernels.iter().enumerate() {
+        if tuning {
+            record.runs.push(RunRecord { kernel: label(i), outcome: Outcome::Timed, timing: None, check: None, note: None });
+            continue;
+        }
         step(format!("{name} {}: check", label(i)));
         let verdict = match &plans {
             Some(ps) => verify::verify_with(gpu, problem, plan.dtype, plan.seed, |ops| ops.run_plan(gpu, &ps[i])).map(|(v, _)| v),
@@ -234,7 +240,7 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
     }
     for (i, (run, &kernel)) in record.runs.iter_mut().zip(&plan.kernels).enumerate() {
         step(format!("{name} {}: timing", label(i)));
-        if !matches!(run.outcome, Outcome::Pass | Outcome::Fail) {
+        if !matches!(run.outcome, Outcome::Pass | Outcome::Fail | Outcome::Timed) {
             continue;
         }
         let geometry = match kernel.geometry(problem) {
@@ -257,5 +263,37 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
             }
         }
     }
+    if let (true, Some(ps)) = (tuning, &plans) {
+        drop(ops);
+        validate_fastest(gpu, plan, problem, ps, &mut record.runs)?;
+    }
     Ok(record)
+}
+
+/// The tuner's validation: the fastest timed plan is checked; if it fails, the next fastest,
+/// until one passes (the failures stay recorded).
+fn validate_fastest(gpu: &Gpu, plan: &Plan, problem: &Problem, plans: &[crate::api::Plan], runs: &mut [RunRecord]) -> Result<()> {
+    let mut order: Vec<usize> = (0..runs.len()).filter(|&i| runs[i].outcome == Outcome::Timed && runs[i].timing.is_some()).collect();
+    let ms = |i: usize| runs[i].timing.as_ref().map_or(f64::INFINITY, |t| t.median_ms);
+    order.sort_by(|&x, &y| ms(x).total_cmp(&ms(y)));
+    for i in order {
+        let verdict = verify::verify_with(gpu, problem, plan.dtype, plan.seed, |ops| ops.run_plan(gpu, &plans[i])).map(|(v, _)| v);
+        match verdict {
+            Ok(v) => {
+                runs[i].outcome = if v.passed() { Outcome::Pass } else { Outcome::Fail };
+                runs[i].check = Some(v.to_string());
+                if v.passed() {
+                    return Ok(());
+                }
+            }
+            Err(e) => match skip_reason(&e) {
+                Some(reason) => runs[i].note = Some(format!("not validated: {reason}")),
+                None => {
+                    runs[i].outcome = Outcome::Error;
+                    runs[i].note = Some(e.to_string());
+                }
+            },
+        }
+    }
+    Ok(())
 }

@@ -115,6 +115,9 @@ pub enum Outcome {
     Skipped,
     /// A CUDA error stopped it.
     Error,
+    /// Timed, not validated: the tuner validates only the fastest plan of each shape (every
+    /// candidate is a catalog kernel the tests validate).
+    Timed,
 }
 
 impl Outcome {
@@ -124,6 +127,7 @@ impl Outcome {
             Outcome::Fail => "FAIL",
             Outcome::Skipped => "skipped",
             Outcome::Error => "ERROR",
+            Outcome::Timed => "timed",
         }
     }
 
@@ -427,6 +431,7 @@ fn row(report: &Report, size: &SizeRecord, run: &RunRecord, marker: &str) -> Str
         Outcome::Fail => format!("FAIL: {}", run.check.as_deref().unwrap_or("")),
         Outcome::Skipped => format!("skipped: {}", run.note.as_deref().unwrap_or("")),
         Outcome::Error => format!("ERROR: {}", run.note.as_deref().unwrap_or("")),
+        Outcome::Timed => "timed (not validated)".to_string(),
     };
     format!(
         "{:<44}{marker}{:>8} {:>11} {:>9} {:>9} {:>9}  {verdict}",
