@@ -3,6 +3,8 @@
 #   bash bundle/library.sh check   # GPU tests of the library and catalog, the MLP example,
 #                                  # every layout at 4096³, sanitizers on the layout kernels
 #   bash bundle/library.sh suite   # `rgemm bench --suite real` for bf16 and f32 (JSON under $OUT)
+#   bash bundle/library.sh tune    # `rgemm tune --suite real` for f32 and bf16: the dispatch table
+#                                  # ($OUT/dispatch.tsv), then the suite run with that table
 # Logs go to $OUT (or ./gpu-logs).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,7 +58,19 @@ if [[ $mode == check ]]; then
   done
 fi
 
-if [[ $mode == suite ]]; then
+if [[ $mode == tune ]]; then
+  table="$logs/dispatch.tsv"; rm -f "$table"
+  for dtype in f32 bf16; do
+    timeout ${RGEMM_TUNE_TIMEOUT:-400} "$rgemm" tune --suite real --dtype $dtype --iters ${RGEMM_TUNE_ITERS:-5} --warmup 2 --table "$table" --json "$logs/tune-$dtype.json" >"$logs/tune-$dtype.log" 2>&1 || status=1
+    note "tune $dtype: exit $?"
+    tail -30 "$logs/tune-$dtype.log"
+  done
+  # The suite with the table just measured (what the repository's dispatch/h100.tsv holds once
+  # committed).
+  export RGEMM_DISPATCH_TABLE="$table"
+fi
+
+if [[ $mode == suite || ( $mode == tune && -z ${RGEMM_SKIP_SUITE:-} ) ]]; then
   for dtype in bf16 f32; do
     "$rgemm" bench --suite real --dtype $dtype --iters ${RGEMM_BENCH_ITERS:-10} --out "$logs/suite-$dtype" >"$logs/suite-$dtype.log" 2>&1 || status=1
     note "suite $dtype: exit $?"

@@ -73,6 +73,7 @@ pub fn device_record(gpu: &Gpu, dtype: Dtype) -> DeviceRecord {
         driver_cuda_version: i.driver_cuda_version.clone(),
         peak_tflops: i.peak_tflops(dtype),
         peak_formula: peak_formula.to_string(),
+        memory_gbps: Some(i.memory_gbps),
     }
 }
 

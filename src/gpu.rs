@@ -32,6 +32,8 @@ pub struct DeviceInfo {
     pub l2_bytes: u64,
     /// The CUDA version the driver supports, e.g. "13.0".
     pub driver_cuda_version: Option<String>,
+    /// Peak memory bandwidth in GB/s: 2 transfers per memory clock × the bus width.
+    pub memory_gbps: f64,
 }
 
 impl DeviceInfo {
@@ -152,6 +154,7 @@ impl Gpu {
             memory_bytes: ctx.total_mem()? as u64,
             l2_bytes: attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)? as u64,
             driver_cuda_version: driver_cuda_version(),
+            memory_gbps: 2.0 * attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE)? as f64 * 1e3 * attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)? as f64 / 8.0 / 1e9,
         };
         let (major, minor) = info.compute_capability;
         if (major, minor) != (9, 0) {

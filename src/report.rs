@@ -56,6 +56,10 @@ pub struct DeviceRecord {
     pub peak_tflops: f64,
     /// How that peak was computed.
     pub peak_formula: String,
+    /// Peak memory bandwidth in GB/s (2 transfers per memory clock × bus width); absent in
+    /// older reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_gbps: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -474,11 +478,41 @@ pub fn table(report: &Report) -> String {
         let _ = writeln!(out, "  {}", cublas_row(report, size));
         for run in &size.runs {
             let _ = writeln!(out, "  {}", row(report, size, run, " "));
+            if let Some(line) = bandwidth(report, size, run) {
+                let _ = writeln!(out, "  {line}");
+            }
         }
     }
     let failures = report.failures();
     let _ = writeln!(out, "\n{}", if failures == 0 { "every kernel that ran passed its check".to_string() } else { format!("{failures} failed (validation or CUDA error)") });
     out
+}
+
+/// Rows or columns of C up to which a product is bound by memory (each weight element is used
+/// at most this many times): the table reports its bandwidth.
+pub const DECODE_ROWS: u32 = 16;
+
+/// Bytes a product moves at the least: A and B read once, C written once (and read when beta is
+/// not 0), `elem` bytes per element of A and B.
+pub fn min_bytes(size: &SizeRecord, elem: u64, beta: bool) -> u64 {
+    let (m, n, k) = (size.m as u64, size.n as u64, size.k as u64);
+    let batch = size.batch.unwrap_or(1) as u64;
+    batch * ((m * k + k * n) * elem + m * n * 4 * if beta { 2 } else { 1 })
+}
+
+/// For a memory-bound product (M or N at most [`DECODE_ROWS`]): the bandwidth a run reached on
+/// its least traffic ([`min_bytes`], beta = 0 as the benchmarks run), against the device's peak.
+pub fn bandwidth(report: &Report, size: &SizeRecord, run: &RunRecord) -> Option<String> {
+    if size.m.min(size.n) > DECODE_ROWS {
+        return None;
+    }
+    let elem = crate::catalog::dtype_named(&report.dtype)?.bytes() as u64;
+    let ms = run.timing.as_ref()?.median_ms;
+    let gbps = min_bytes(size, elem, false) as f64 / (ms * 1e-3) / 1e9;
+    Some(match report.device.memory_gbps {
+        Some(peak) => format!("bandwidth {gbps:.0} GB/s on A, B and C moved once: {:.1}% of the device's {peak:.0} GB/s", 100.0 * gbps / peak),
+        None => format!("bandwidth {gbps:.0} GB/s on A, B and C moved once"),
+    })
 }
 
 /// The runs of one size grouped by rung (ladder order), each group sorted by speed, fastest first;

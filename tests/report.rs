@@ -48,6 +48,7 @@ pub fn synthetic() -> Report {
             driver_cuda_version: Some("13.0".into()),
             peak_tflops: 66.9,
             peak_formula: "fp32 CUDA cores: SMs × 128 lanes × 2 flops × clock".into(),
+            memory_gbps: None,
         },
         dtype: "f32".into(),
         warmup: 3,

@@ -301,6 +301,7 @@ fn chart_draws_a_report_without_a_gpu() {
             driver_cuda_version: None,
             peak_tflops: 66.9,
             peak_formula: "fp32".into(),
+            memory_gbps: None,
         },
         dtype: "f32".into(),
         warmup: 1,
