@@ -60,7 +60,7 @@ fi
 
 if [[ $mode == tune ]]; then
   table="$logs/dispatch.tsv"; rm -f "$table"
-  for dtype in f32 bf16; do
+  for dtype in bf16 f32; do
     timeout ${RGEMM_TUNE_TIMEOUT:-400} "$rgemm" tune --suite real --dtype $dtype --iters ${RGEMM_TUNE_ITERS:-5} --warmup 2 --table "$table" --json "$logs/tune-$dtype.json" >"$logs/tune-$dtype.log" 2>&1 || status=1
     note "tune $dtype: exit $?"
     tail -30 "$logs/tune-$dtype.log"

@@ -252,12 +252,9 @@ pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<
                 let geometry = chosen.kernel.geometry(problem)?;
                 return Ok((chosen.kernel, geometry));
             }
-            for kernel in catalog::candidates_for(dtype, problem) {
-                if let Ok(geometry) = kernel.geometry(problem) {
-                    return Ok((kernel, geometry));
-                }
-            }
-            Err(Error::Unsupported { kernel: "auto".into(), reason: format!("no {} kernel takes {problem}", dtype.name()) })
+            let kernel = catalog::first_supporting(&catalog::candidates_for(dtype, problem), problem, "auto")?;
+            let geometry = kernel.geometry(problem)?;
+            Ok((kernel, geometry))
         }
     }
 }
