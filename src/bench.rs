@@ -244,19 +244,13 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
         if !matches!(run.outcome, Outcome::Pass | Outcome::Fail | Outcome::Timed) {
             continue;
         }
-        let geometry = match kernel.geometry(problem) {
-            Ok(g) => g,
-            Err(e) => {
-                run.outcome = Outcome::Error;
-                run.note = Some(e.to_string());
-                continue;
-            }
+        // A library plan carries its own launches (a staged plan's kernel reads the copies, not
+        // this problem); a listed kernel is launched on the problem directly.
+        let timed = match &plans {
+            Some(ps) => time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || ops.run_plan(gpu, &ps[i])),
+            None => kernel.geometry(problem).and_then(|g| time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || ops.launch(gpu, kernel, &g))),
         };
-        let launch = || match &plans {
-            Some(ps) => ops.run_plan(gpu, &ps[i]),
-            None => ops.launch(gpu, kernel, &geometry),
-        };
-        match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), launch) {
+        match timed {
             Ok(t) => run.timing = Some(Stats::new(&t, problem)),
             Err(e) => {
                 run.outcome = Outcome::Error;
