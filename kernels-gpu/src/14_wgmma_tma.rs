@@ -204,18 +204,21 @@ const CONSUMER_REGS: u32 = 232;
 ///
 /// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the module
 /// documentation).
-pub struct WgmmaTma<E, const BM: usize, const BN: usize, const STAGES: usize, S = Grid, Ep = ScalarStores, L = Nn>(
+pub struct WgmmaTma<E, const T: Tile, S = Grid, Ep = ScalarStores, L = Nn>(
     PhantomData<(E, S, Ep, L)>,
 );
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma<E, BM, BN, STAGES, S, Ep, L> {
+impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma<E, T, S, Ep, L> {
+    const BM: usize = T.bm as usize;
+    const BN: usize = T.bn as usize;
+    const STAGES: usize = T.stages as usize;
     const CLUSTER: u32 = S::CLUSTER;
     const PERSISTENT: bool = S::PERSISTENT;
     const EPILOGUE: u32 = Ep::KIND;
-    const BK: usize = 64;
-    const CONSUMERS: usize = BM / 64;
+    const BK: usize = T.bk as usize;
+    const CONSUMERS: usize = Self::BM / 64;
     const THREADS: usize = 128 * (1 + Self::CONSUMERS);
-    const A_BYTES: usize = SwizzledTile::bytes(BM, Self::BK);
+    const A_BYTES: usize = SwizzledTile::bytes(Self::BM, Self::BK);
     /// One 64 × 64 panel of an operand stored MN-major (64 rows of K, 128-byte rows of M or N).
     #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
     const PANEL_BYTES: usize = SwizzledTile::bytes(Self::BK, 64);
@@ -223,29 +226,30 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
     const A_T: bool = L::LAYOUT.a.is_t();
     /// B stored N×K (`Op::T`): K-major; row-major B is N-major panels.
     const B_T: bool = L::LAYOUT.b.is_t();
-    const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(Self::BK, BN);
+    const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(Self::BK, Self::BN);
     /// With the TMA store, each consumer warpgroup stages C in two slice buffers of 64 rows × 32
     /// floats, after the stages, used in turn.
     const C_SLICE: usize = 32;
     const C_SLICE_BYTES: usize = SwizzledF32Rows::bytes(64);
-    const C_BUFFERS: usize = STAGES * Self::STAGE_BYTES;
+    const C_BUFFERS: usize = Self::STAGES * Self::STAGE_BYTES;
     const C_BUFFERS_BYTES: usize = if Self::EPILOGUE == TMA_STORE { Self::CONSUMERS * 2 * Self::C_SLICE_BYTES } else { 0 };
     /// The mbarriers sit after the stages (and C buffers): `full[0..STAGES]`, then `empty[0..STAGES]`.
     const BARRIERS: usize = Self::C_BUFFERS + Self::C_BUFFERS_BYTES;
-    const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * STAGES;
+    const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * Self::STAGES;
 
     const VALID: () = {
-        assert!(BM == 64 || BM == 128, "one or two consumer warpgroups of 64 rows");
-        assert!(BN == 64 || BN == 128 || BN == 256, "the wgmma shapes instantiated in device/wgmma.rs");
-        assert!(BN / 8 <= crate::unroll::UNROLL_MAX);
-        assert!(STAGES >= 2);
+        assert!(Self::BM == 64 || Self::BM == 128, "one or two consumer warpgroups of 64 rows");
+        assert!(Self::BN == 64 || Self::BN == 128 || Self::BN == 256, "the wgmma shapes instantiated in device/wgmma.rs");
+        assert!(Self::BN / 8 <= crate::unroll::UNROLL_MAX);
+        assert!(Self::STAGES >= 2);
+        assert!(Self::BK == 64, "a K-tile is one 128-byte swizzle row");
         assert!(Self::CLUSTER == 1 || Self::CLUSTER == 2, "clusters of one or two block rows");
-        assert!((BN / 64) % Self::CLUSTER as usize == 0, "the B panels split evenly over the cluster");
+        assert!((Self::BN / 64) % Self::CLUSTER as usize == 0, "the B panels split evenly over the cluster");
         assert!(!Self::PERSISTENT || Self::CLUSTER == 1, "the persistent launch is one-dimensional, clusters are along M");
         assert!(Self::STAGE_BYTES % 1024 == 0, "every stage starts on a 1024-byte swizzle block");
         assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= 65536, "register exchange fits the SM");
         assert!(Self::EPILOGUE == SCALAR || Self::EPILOGUE == PAIRS || Self::EPILOGUE == TMA_STORE);
-        assert!(BN % Self::C_SLICE == 0 && (BN / Self::C_SLICE) % 2 == 0, "every tile ends on the second C buffer");
+        assert!(Self::BN % Self::C_SLICE == 0 && (Self::BN / Self::C_SLICE) % 2 == 0, "every tile ends on the second C buffer");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
     };
 
@@ -269,10 +273,10 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
         // threads of the warpgroup issue it.
         unsafe {
             match (Self::A_T, Self::B_T) {
-                (false, false) => wgmma_m64k16::<E, BN, 0, 1>(acc, desc_a, desc_b, true),
-                (false, true) => wgmma_m64k16::<E, BN, 0, 0>(acc, desc_a, desc_b, true),
-                (true, false) => wgmma_m64k16::<E, BN, 1, 1>(acc, desc_a, desc_b, true),
-                (true, true) => wgmma_m64k16::<E, BN, 1, 0>(acc, desc_a, desc_b, true),
+                (false, false) => wgmma_m64k16::<E, 0, 1>(acc, Self::BN, desc_a, desc_b, true),
+                (false, true) => wgmma_m64k16::<E, 0, 0>(acc, Self::BN, desc_a, desc_b, true),
+                (true, false) => wgmma_m64k16::<E, 1, 1>(acc, Self::BN, desc_a, desc_b, true),
+                (true, true) => wgmma_m64k16::<E, 1, 0>(acc, Self::BN, desc_a, desc_b, true),
             }
         }
     }
@@ -313,7 +317,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
     fn store_from_registers(c: &Output, acc: &[f32; 128], row0: u32, col0: u32) {
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
         let c = c.window(row0 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2);
-        unroll!(BN / 8, |j| {
+        unroll!(Self::BN / 8, |j| {
             let col = (j * 8) as u32;
             if Self::EPILOGUE == SCALAR {
                 c.store(0, col, acc[4 * j]);
@@ -342,7 +346,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
         let (r, c) = (warp_in_wg * 16 + lane / 4, lane % 4 * 2);
         let barrier = 1 + cw;
         let slice_groups = Self::C_SLICE / 8;
-        unroll!(BN / 8, |j| {
+        unroll!(Self::BN / 8, |j| {
             let q = j / slice_groups;
             let buffer = SwizzledF32Rows::new(Self::C_BUFFERS + (2 * cw as usize + q % 2) * Self::C_SLICE_BYTES);
             if j % slice_groups == 0 {
@@ -371,8 +375,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
     }
 }
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Schedule, Ep: Epilogue, L: Storage> GemmKernel
-    for WgmmaTma<E, BM, BN, STAGES, S, Ep, L>
+impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKernel for WgmmaTma<E, T, S, Ep, L>
 {
     type Elem = E;
     const SPEC: KernelSpec = {
@@ -380,16 +383,16 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
         let spec = KernelSpec::unnamed(
             RUNG,
             E::DTYPE,
-            Tile::block(BM as u32, BN as u32, Self::BK as u32).with_stages(STAGES as u32),
+            T,
             Self::THREADS as u32,
             Self::SMEM_BYTES as u32,
         )
         .with_tensor_maps(TensorMaps {
             // Boxes as the operands are stored: a K-major operand in one box of 128-byte rows,
             // an MN-major one in 64 × 64 panels.
-            a_box: if Self::A_T { (64, 64) } else { (BM as u32, 64) },
+            a_box: if Self::A_T { (64, 64) } else { (Self::BM as u32, 64) },
             a_swizzle: Swizzle::B128,
-            b_box: if Self::B_T { (BN as u32, 64) } else { (64, 64) },
+            b_box: if Self::B_T { (Self::BN as u32, 64) } else { (64, 64) },
             b_swizzle: Swizzle::B128,
             c_box: if Self::EPILOGUE == TMA_STORE { Some((64, Self::C_SLICE as u32)) } else { None },
             c_swizzle: Swizzle::B128,
@@ -404,13 +407,13 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
     unsafe fn run(gemm: &Gemm<E>) {
         let base = shared_address(dynamic_shared::<u8>());
         let full = |s: u32| base + (Self::BARRIERS + 8 * s as usize) as u32;
-        let empty = |s: u32| base + (Self::BARRIERS + 8 * (STAGES + s as usize)) as u32;
+        let empty = |s: u32| base + (Self::BARRIERS + 8 * (Self::STAGES + s as usize)) as u32;
         let (map_a, map_b, map_c) = (gemm.tensor_maps, gemm.tensor_maps.wrapping_add(1), gemm.tensor_maps.wrapping_add(2));
         let tid = thread_idx();
         let wg = tid / 128;
 
         if tid == 0 {
-            for s in 0..STAGES as u32 {
+            for s in 0..Self::STAGES as u32 {
                 // SAFETY: thread 0 initialises each stage's barriers, in this block's shared
                 // memory, before any use.
                 unsafe {
@@ -436,7 +439,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
 
         // Work is handed out per cluster: `CLUSTER` block rows × one block column of C, the
         // block of rank r taking row `CLUSTER · cluster_row + r`.
-        let (tiles_m, tiles_n) = (gemm.m.div_ceil(BM as u32 * Self::CLUSTER), gemm.n.div_ceil(BN as u32));
+        let (tiles_m, tiles_n) = (gemm.m.div_ceil(Self::BM as u32 * Self::CLUSTER), gemm.n.div_ceil(Self::BN as u32));
         // `max(1)`: never zero for a problem that exists, but the compiler cannot know that.
         let tiles = (tiles_m * tiles_n).max(1);
         // A persistent launch has one plane of blocks and walks the tiles of every product of the
@@ -448,8 +451,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
         let k_tiles = gemm.k.div_ceil(Self::BK as u32);
         let (first_tile, tile_stride) = if Self::CLUSTER > 1 { cluster_linear() } else { block_linear() };
         let rank = if Self::CLUSTER > 1 { cluster_rank() } else { 0 };
-        let stage_of = |it: u32| it % STAGES as u32;
-        let round_of = |it: u32| it / STAGES as u32;
+        let stage_of = |it: u32| it % Self::STAGES as u32;
+        let round_of = |it: u32| it / Self::STAGES as u32;
 
         if wg == 0 {
             // ANCHOR: producer
@@ -461,7 +464,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
                 while t < all_tiles {
                     let (cluster_row, tile_col) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
                     let tile_row = cluster_row * Self::CLUSTER + rank;
-                    let (row0, col0) = ((tile_row * BM as u32) as i32, (tile_col * BN as u32) as i32);
+                    let (row0, col0) = ((tile_row * Self::BM as u32) as i32, (tile_col * Self::BN as u32) as i32);
                     let z = product(t);
                     for kt in 0..k_tiles {
                         let (s, round) = (stage_of(it), round_of(it));
@@ -478,7 +481,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
                             mbarrier_arrive_expect_tx(full(s), Self::STAGE_BYTES as u32);
                             if Self::A_T {
                                 // A stored K×M: one 64 × 64 panel per consumer warpgroup.
-                                for p in 0..BM / 64 {
+                                for p in 0..Self::BM / 64 {
                                     tma_load_3d(stage + (p * Self::PANEL_BYTES) as u32, map_a, row0 + 64 * p as i32, k0, za, full(s));
                                 }
                             } else {
@@ -489,7 +492,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
                                 // B stored N×K: one box of BN rows of 128 bytes.
                                 tma_load_3d(b_stage, map_b, k0, col0, zb, full(s));
                             } else {
-                                for p in 0..BN / 64 {
+                                for p in 0..Self::BN / 64 {
                                     let dst = b_stage + (p * Self::PANEL_BYTES) as u32;
                                     let x = col0 + 64 * p as i32;
                                     if Self::CLUSTER == 1 {
@@ -548,7 +551,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
                     it += 1;
                 }
                 wgmma_wait_group::<0>();
-                fence_operands::<BN>(&mut acc);
+                fence_accumulators(&mut acc, Self::BN);
                 if k_tiles > 0 && lane == 0 {
                     // SAFETY: `empty` barriers are initialised before the loop; this warp has
                     // finished reading the stage.
@@ -556,7 +559,7 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
                 }
                 // ANCHOR_END: consumer
 
-                let (row0, col0) = (tile_row * BM as u32 + cw * 64, tile_col * BN as u32);
+                let (row0, col0) = (tile_row * Self::BM as u32 + cw * 64, tile_col * Self::BN as u32);
                 let c = if Self::PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
                 if Self::EPILOGUE == TMA_STORE && c.beta == 0.0 {
                     // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and
@@ -581,29 +584,29 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Sche
 
 entries! {
     elem = Bf16;
-    bgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<Bf16, 128, 256, 4, Grid>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent => WgmmaTma<Bf16, 128, 256, 4, Persistent>,
-    bgemm_14_wgmma_tma_128x128x64_s6 => WgmmaTma<Bf16, 128, 128, 6, Grid>,
-    bgemm_14_wgmma_tma_128x256x64_s4_pairs => WgmmaTma<Bf16, 128, 256, 4, Grid, PairStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<Bf16, 128, 256, 4, Grid, TmaStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<Bf16, 128, 256, 4, Persistent, TmaStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores, Nt>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores, Tn>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores, Tt>,
+    bgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Grid>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent>,
+    bgemm_14_wgmma_tma_128x128x64_s6 => WgmmaTma<Bf16, { Tile::block(128, 128, 64).with_stages(6) }, Grid>,
+    bgemm_14_wgmma_tma_128x256x64_s4_pairs => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Grid, PairStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Grid, TmaStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Nt>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tn>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tt>,
 }
 
 /// The f16 instantiation: same kernel, the f16 wgmma.
 pub mod f16 {
     use super::{Grid, PairStores, Persistent, WgmmaTma};
-    use crate::spec::{F16, Nt, Tn, Tt};
+    use crate::spec::{F16, Nt, Tile, Tn, Tt};
 
     entries! {
         elem = F16;
-        hgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<F16, 128, 256, 4, Grid>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<F16, 128, 256, 4, Persistent, PairStores>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<F16, 128, 256, 4, Persistent, PairStores, Nt>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<F16, 128, 256, 4, Persistent, PairStores, Tn>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<F16, 128, 256, 4, Persistent, PairStores, Tt>,
+        hgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Grid>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Nt>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tn>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tt>,
     }
 }
