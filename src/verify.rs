@@ -14,7 +14,7 @@
 //! to launch on them ([`Operands::launch`], [`Operands::cublas`]) launch that problem.
 
 use crate::baseline::Library;
-use crate::bench::{self, Timing};
+use crate::timing::{self, Timing};
 use crate::catalog::{Dtype, Kernel, Launch};
 use crate::check::{self, ErrorModel, Inputs, Sample};
 use crate::error::{Error, Result};
@@ -347,8 +347,8 @@ impl Comparison {
 /// ```
 pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, ops: &Operands, warmup: usize, iters: usize) -> Result<Comparison> {
     let geometry = kernel.geometry(ops.problem())?;
-    let kernel_timing = bench::time(gpu, warmup, iters, || ops.launch(gpu, kernel, &geometry))?;
-    let classic = bench::time(gpu, warmup, iters, || ops.cublas(gpu, Library::Classic))?;
-    let lt = bench::time(gpu, warmup, iters, || ops.cublas(gpu, Library::Lt))?;
+    let kernel_timing = timing::time(gpu, warmup, iters, || ops.launch(gpu, kernel, &geometry))?;
+    let classic = timing::time(gpu, warmup, iters, || ops.cublas(gpu, Library::Classic))?;
+    let lt = timing::time(gpu, warmup, iters, || ops.cublas(gpu, Library::Lt))?;
     Ok(Comparison { kernel: kernel_timing, cublas: [classic, lt] })
 }
