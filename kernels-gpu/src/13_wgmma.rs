@@ -142,8 +142,8 @@ impl<E: HalfElem, const T: Tile> GemmKernel for Wgmma<E, T> {
             let b_rows = smem_addr + b_tile.offset();
             wgmma_fence();
             for kk in 0..Self::BK / 16 {
-                let desc_a = matrix_descriptor(a_rows + (kk * 32) as u32, 16, 1024, Swizzle::B128);
-                let desc_b = matrix_descriptor(b_rows + (kk * 16 * 128) as u32, b_tile.panel_bytes(), 1024, Swizzle::B128);
+                let desc_a = wgmma_descriptor(a_rows, kk, Major::K);
+                let desc_b = wgmma_descriptor(b_rows, kk, Major::Mn { panel_bytes: b_tile.panel_bytes() });
                 // SAFETY: the descriptors point at the stage's swizzled tiles, complete and fenced
                 // for the async proxy by the wait above.
                 unsafe { wgmma_m64k16::<E, 0, 1>(&mut acc, Self::BN, desc_a, desc_b, true) };

@@ -1,116 +1,32 @@
 //! # Rung 14 — wgmma fed by the copy engine, with warp specialisation
 //!
-//! Rung 13 multiplies with `wgmma` but still makes every thread copy tiles with `cp.async`, wait
-//! for its own copies, and meet every other thread at a block barrier once per K-tile. The tensor
-//! cores idle at each of those barriers, and the copy instructions compete with the wgmma issue
-//! for the same warps. This rung takes the copying away from the warps that multiply:
+//! **Idea.** Rung 13 multiplies with `wgmma` but still makes every thread copy tiles with
+//! `cp.async` and meet every other thread at a block barrier once per K-tile; the tensor cores
+//! idle at each barrier. Here the copying leaves the multiplying warps: one thread of a *producer*
+//! warpgroup asks the copy engine (TMA, `device/tma.rs`, maps encoded by `src/tma.rs`) for whole
+//! boxes of A and B, which it writes into shared memory already 128-byte swizzled as `wgmma` reads
+//! them, with zeros outside the matrix (tails cost nothing). The *consumer* warpgroups (64 rows ×
+//! `bn` columns of C each) wait only on the mbarrier of the stage they read.
 //!
-//! **The copy engine (TMA).** One thread asks the Tensor Memory Accelerator for a whole box of a
-//! matrix (`cp.async.bulk.tensor.2d`, `device/tma.rs`), described by a *tensor map* the host
-//! encoded (`src/tma.rs`). The engine writes the box into shared memory already in the 128-byte
-//! swizzled layout `wgmma` reads (the swizzle of `swizzle.rs`; the map says `SWIZZLE_128B`), fills
-//! the parts outside the matrix with zeros (so M, N and K tails cost nothing), and reports the
-//! bytes it delivered on an mbarrier. Per K-tile of 64: one box of A (`BM` rows × 64 columns of
-//! K: 128-byte rows, exactly rung 13's A tile) and `BN / 64` boxes of B (64 k-rows × 64 columns of
-//! N each: rung 13's column panels). 128-byte swizzling limits a box to 128-byte rows, hence the
-//! panels.
+//! **Invariants.**
+//! - A ring of `stages` buffers with two mbarriers each. `full[s]` completes when the engine has
+//!   delivered `STAGE_BYTES` (full boxes: the zeros it writes count); `empty[s]` when every
+//!   consumer warp (of the cluster) has read stage `s`. The `i`-th use of a stage waits for phase
+//!   `i` of `full[s]` (parity `i % 2`), the producer's `i`-th refill for phase `i - 1` of
+//!   `empty[s]`. Every wait is bounded: a wrong byte count traps after 20 s.
+//! - A consumer keeps one wgmma group in flight (`wait_group 1`), then releases the previous stage.
+//! - Registers: 40 per producer thread, 232 per consumer thread (`setmaxnreg`), compiled under
+//!   65536 / 384 = 168; 128 · 40 + 256 · 232 ≤ 65536, so the exchange always succeeds.
+//! - The engine needs 16-byte-aligned rows and batch strides: the catalog refuses the rung
+//!   otherwise, and `best` falls back to rung 13.
 //!
-//! **A ring of stages guarded by two mbarriers each.** `full[s]` completes when stage `s` holds
-//! its tile: the producer arrives once with `expect_tx(STAGE_BYTES)` (the full box bytes, also
-//! for boxes that hang over the edge of the matrix: the engine counts the zeros it writes), and
-//! the engine's byte count completes the phase. `empty[s]` completes when every consumer warp has
-//! finished reading stage `s` (one arrival per consumer warp), and only then does the producer
-//! load the stage again. The `i`-th use of a stage (counting from 0) waits for phase `i` of
-//! `full[s]` (parity `i % 2`), and the producer's `i`-th refill waits for phase `i - 1` of
-//! `empty[s]`. Every wait is bounded (`mbarrier_wait`): a wrong byte count traps after
-//! 20 s instead of hanging the GPU.
+//! **Cost.** Taking the copies off the multiplying warps is the large step over rung 13. What
+//! remains is the epilogue, a per-tile cost (consumers cannot multiply while they store C), which
+//! pair stores, TMA stores and the persistent launch cut.
 //!
-//! **Warp specialisation.** The block is `1 + BM / 64` warpgroups. Warpgroup 0 is the producer:
-//! one of its threads issues all the copies; it needs few registers, so the warpgroup gives most
-//! back (`setmaxnreg.dec` to 40 per thread). Warpgroups 1.. are the consumers: each owns 64 rows
-//! × `BN` columns of C (`BN / 2` f32 accumulators per thread, 128 for `BN = 256`) and raises its
-//! budget (`setmaxnreg.inc` to 232). The kernel is compiled under a cap of 65536 / 384 = 168
-//! registers (`.minnctapersm 1`, `with_min_blocks_per_sm(1)`), and 128 · 40 + 256 · 232 = 64512 ≤
-//! 65536, so the exchange always succeeds. Consumers never meet at a block barrier: each waits
-//! only for the stage it reads.
-//!
-//! **Keeping the tensor cores busy.** A consumer issues tile `kt`'s four `m64nBNk16` wgmmas, then
-//! waits for all but the last wgmma group (`wait_group 1`): tile `kt - 1`'s group. Its stage is
-//! then free, and the consumer releases it. So one group is always queued behind the running one
-//! while the consumer goes on to wait for the next stage.
-//!
-//! **Persistence.** The kernel walks a list of C tiles (`block_linear`): with the ordinary grid
-//! (one block per tile) each block takes one; the `_persistent` configuration is launched with
-//! one block per SM, and each block loops over tiles `i, i + blocks, ...`, its producer loading
-//! the next tile's stages while the consumers store the previous tile's C. Tiles are numbered in
-//! groups of `GROUP_M` block rows, column by column inside a group, so blocks running at the same
-//! time share rows of A and columns of B in L2.
-//!
-//! **Epilogues (`Ep`, see [`Epilogue`]).** After its last K-tile a consumer holds 64 × `BN`
-//! floats of C in registers, each thread pairs of neighbouring columns (8j + 2t, 8j + 2t + 1) of
-//! two rows. The consumers cannot multiply while they store, and all blocks finish their tiles
-//! at about the same time, so the store is a per-tile cost. Three ways to write it:
-//! - [`ScalarStores`] (the entries without a tag): one predicated `st.global.f32` per element, 128 per
-//!   thread; a warp's store covers half of each of eight 32-byte sectors.
-//! - [`PairStores`] (`_pairs`): one `st.global.v2.f32` per pair when both elements lie inside C and the
-//!   row is 8-byte aligned (N even), two scalar stores otherwise: half the store instructions,
-//!   whole sectors.
-//! - [`TmaStores`] (`_tmast`): the copy engine stores C. Each consumer warpgroup owns two buffers
-//!   of 64 rows × 32 floats after the stages (128-byte rows, 128-byte swizzled:
-//!   `SwizzledF32Rows`, so the pair writes are free of bank conflicts), used in turn for the
-//!   tile's `BN / 32` column slices. Per slice, its 128 threads write alpha · acc into a buffer
-//!   (`st.shared.v2`), make the writes visible to the engine (`fence.proxy.async`) and meet at the
-//!   warpgroup's named barrier (`bar.sync 1 + cw, 128`: the other warpgroups go on); then one
-//!   thread issues `cp.async.bulk.tensor` from shared to global memory and commits it as a bulk
-//!   group. The engine writes whole lines and drops what lies outside C (M and N tails cost
-//!   nothing). Before a buffer is written again, that thread waits until the store two slices
-//!   back has read it (`cp.async.bulk.wait_group.read 1`), ahead of the barrier that opens the
-//!   buffer; before exiting, until all have (`wait_group.read 0`). The stores of a tile's last
-//!   slices are still draining when a persistent consumer starts the next tile's wgmmas. The
-//!   host passes a third tensor map, of C (64 × 32 f32 boxes). The buffers take 32 KiB: with
-//!   them `128x256x64_s4` needs 229,440 bytes of shared memory (of 232,448). With beta ≠ 0 the
-//!   old C must be read, and the consumers fall back to pair stores.
-//!
-//! **Clusters ([`Clusters`]`<2>`).** Two blocks of neighbouring block rows need the same tile of B. Launched
-//! as a cluster, each loads half of B's panels with a *multicast* copy that the engine writes into
-//! both blocks' shared memory (and signals on both blocks' `full` barriers), which halves B's
-//! reads from L2. The price: a stage can be refilled only when the consumers of *both* blocks
-//! are done with it, so `empty[s]` counts the consumer warps of the cluster, and each consumer
-//! warp arrives on both blocks' barriers (`mapa` + `mbarrier.arrive.shared::cluster`).
-//!
-//! **Cost.** Taking the copies off the multiplying warps is the large step over rung 13. With
-//! the copies gone, the epilogue is the per-tile cost: a block runs `K / 64` K-tiles and then
-//! stores, and the consumers cannot multiply while they store, so at smaller K the store's fixed
-//! cost weighs more. Pair and TMA stores cut it; the persistent launch hides part of it (its
-//! consumers start the next tile while the last TMA stores drain). Clusters of two, which halve
-//! B's L2 reads, stayed slower than single blocks with the same epilogue; with
-//! `.release.cluster` on the cluster arrivals they ran at half speed (see
-//! `device::cluster::mbarrier_arrive_cluster`). The catalog therefore keeps no cluster
-//! configuration (the kernel supports `Clusters<2>`; no entry instantiates it); the CPU emulator
-//! runs clusters of one block only. At large sizes these kernels vary from process to process
-//! far more than cuBLAS does (`book/src/variance.md`).
-//!
-//! Measured speed and what limits it at each size: `book/src/rung-14-wgmma-tma.md` and
-//! `docs/perf/`.
-//!
-//! **Layouts (`L`: `Nn`, `Nt`, `Tn`, `Tt`).** wgmma reads each operand from shared memory in
-//! one of two arrangements, told apart by a transpose bit in the instruction: *K-major* (each
-//! row of the tile runs along K: row-major A, or B stored N×K as a linear layer's weight) or
-//! *MN-major* (rows run along M or N: row-major B, or A stored K×M). A K-major operand arrives
-//! in one box of 128-byte rows (`BM` or `BN` rows × 64 of K); an MN-major one in 64 × 64 panels
-//! (64 rows of K × 64 of M or N, the widest a 128-byte swizzle allows). The producer issues the
-//! boxes of the layout, the consumers build the matching descriptors (`descriptor`) and set the
-//! transpose bits (`wgmma`): the loop, the ring and the epilogue are the same for all four, so
-//! every layout runs at the speed of the tile, with no transposing copy.
-//!
-//! **Leading dimensions and batches.** The tensor maps carry the row pitch (`lda`, `ldb`, `ldc`)
-//! and a third dimension for the products of a strided batch (one plane for a broadcast operand,
-//! stride 0). A persistent launch walks the tiles of every product; an ordinary launch has one
-//! grid plane per product.
-//!
-//! **Limits.** The copy engine needs 16-byte-aligned rows and matrices: the catalog refuses this
-//! rung when a leading dimension or batch stride is not a multiple of 8 elements (bf16/f16, and
-//! 4 for f32 C with the TMA store), and `best` then falls back to rung 13.
+//! The parameters (`S`: [`Schedule`], `Ep`: [`Epilogue`], `L`: the storage of A and B), the
+//! persistent tile order, the epilogues and clusters in detail, and what was measured:
+//! `book/src/rung-14-wgmma-tma.md` and `docs/perf/`.
 
 use crate::prelude::*;
 use core::marker::PhantomData;
@@ -121,78 +37,8 @@ pub const RUNG: Rung = Rung {
     idea: "TMA loads into an mbarrier ring, one producer warpgroup and wgmma consumer warpgroups",
 };
 
-/// Block rows per tile group in the tile order (see the module documentation).
-#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
-const GROUP_M: u32 = 8;
-
-/// How the consumers write their tile of C: the kinds behind [`Epilogue`].
-pub mod epilogue {
-    /// From the registers, one predicated `st.global.f32` per element.
-    pub const SCALAR: u32 = 0;
-    /// From the registers, one `st.global.v2.f32` per pair of neighbouring columns when the pair
-    /// lies inside C and its row is 8-byte aligned, two scalar stores otherwise.
-    pub const PAIRS: u32 = 1;
-    /// Through shared memory: slices of 64 rows × 32 columns, written to a swizzled buffer and
-    /// stored by the copy engine (`cp.async.bulk.tensor` store), which drops what lies outside C.
-    /// With beta ≠ 0 (C must be read) the consumers use [`PAIRS`] instead.
-    pub const TMA_STORE: u32 = 2;
-}
-use epilogue::{PAIRS, SCALAR, TMA_STORE};
-
-/// How the consumers write their tile of C: the kernel's `Ep` parameter (the kinds are in
-/// [`epilogue`]).
-pub trait Epilogue {
-    const KIND: u32;
-}
-/// One predicated scalar store per element ([`epilogue::SCALAR`]; entries without a tag).
-pub struct ScalarStores;
-/// Pair stores where both elements lie inside C ([`epilogue::PAIRS`]; `_pairs`).
-pub struct PairStores;
-/// Stores by the copy engine from swizzled shared buffers ([`epilogue::TMA_STORE`]; `_tmast`).
-pub struct TmaStores;
-impl Epilogue for ScalarStores {
-    const KIND: u32 = SCALAR;
-}
-impl Epilogue for PairStores {
-    const KIND: u32 = PAIRS;
-}
-impl Epilogue for TmaStores {
-    const KIND: u32 = TMA_STORE;
-}
-
-/// How the blocks of a launch cover the tiles of C: the kernel's `S` parameter. A persistent
-/// launch is one-dimensional, so it has no clusters.
-pub trait Schedule {
-    /// One block per SM walks the tiles (the host reads it from the spec).
-    const PERSISTENT: bool;
-    /// Block rows per cluster (1: no clusters).
-    const CLUSTER: u32;
-}
-/// One block per tile of C.
-pub struct Grid;
-/// One block per SM, each walking tiles `i, i + blocks, ...` (`_persistent`).
-pub struct Persistent;
-/// One block per tile, in clusters of `C` neighbouring block rows that share B's tile (`_c2`).
-pub struct Clusters<const C: u32>;
-impl Schedule for Grid {
-    const PERSISTENT: bool = false;
-    const CLUSTER: u32 = 1;
-}
-impl Schedule for Persistent {
-    const PERSISTENT: bool = true;
-    const CLUSTER: u32 = 1;
-}
-impl<const C: u32> Schedule for Clusters<C> {
-    const PERSISTENT: bool = false;
-    const CLUSTER: u32 = C;
-}
-
-/// Registers per thread of the producer warpgroup and of each consumer warpgroup.
-const PRODUCER_REGS: u32 = 40;
-const CONSUMER_REGS: u32 = 232;
-
-/// A `BM × BN` block tile (`BM / 64` consumer warpgroups of 64 rows each, plus the producer),
-/// K-tiles of 64, `STAGES` buffers; [`Persistent`] only changes the launch (the host reads it from
+/// Tile `T`: a `bm × bn` block tile (`bm / 64` consumer warpgroups of 64 rows each, plus the
+/// producer), K-tiles of `bk` = 64, `stages` buffers; [`Persistent`] only changes the launch (the host reads it from
 /// the spec), the kernel loops over tiles either way.
 ///
 /// `S` ([`Schedule`]) is the launch: [`Grid`], [`Persistent`], or [`Clusters`]`<C>`: `C` (1 or 2)
@@ -220,12 +66,15 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
     const THREADS: usize = 128 * (1 + Self::CONSUMERS);
     const A_BYTES: usize = SwizzledTile::bytes(Self::BM, Self::BK);
     /// One 64 × 64 panel of an operand stored MN-major (64 rows of K, 128-byte rows of M or N).
-    #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
     const PANEL_BYTES: usize = SwizzledTile::bytes(Self::BK, 64);
     /// A stored K×M (`Op::T`): M-major panels; row-major A is K-major.
     const A_T: bool = L::LAYOUT.a.is_t();
     /// B stored N×K (`Op::T`): K-major; row-major B is N-major panels.
     const B_T: bool = L::LAYOUT.b.is_t();
+    /// How the tensor cores read each stage's tiles: K-major, or MN-major panels of
+    /// [`PANEL_BYTES`](Self::PANEL_BYTES).
+    const A_MAJOR: Major = if Self::A_T { Major::Mn { panel_bytes: Self::PANEL_BYTES as u32 } } else { Major::K };
+    const B_MAJOR: Major = if Self::B_T { Major::K } else { Major::Mn { panel_bytes: Self::PANEL_BYTES as u32 } };
     const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(Self::BK, Self::BN);
     /// With the TMA store, each consumer warpgroup stages C in two slice buffers of 64 rows × 32
     /// floats, after the stages, used in turn.
@@ -252,18 +101,6 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
         assert!(Self::BN % Self::C_SLICE == 0 && (Self::BN / Self::C_SLICE) % 2 == 0, "every tile ends on the second C buffer");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
     };
-
-    /// The descriptor of K-slice `kk` (16 deep) of an operand tile at shared address `tile`:
-    /// K-major (128-byte rows of K, 8-row groups 1024 bytes apart), or MN-major (64 × 64
-    /// panels [`PANEL_BYTES`](Self::PANEL_BYTES) apart, 16 rows of K per slice).
-    #[inline(always)]
-    fn descriptor(tile: u32, kk: usize, mn_major: bool) -> u64 {
-        if mn_major {
-            matrix_descriptor(tile + (kk * 16 * 128) as u32, Self::PANEL_BYTES as u32, 1024, Swizzle::B128)
-        } else {
-            matrix_descriptor(tile + (kk * 32) as u32, 16, 1024, Swizzle::B128)
-        }
-    }
 
     /// One `m64nBNk16` wgmma with the transpose bits of the layout: A is M-major when stored
     /// K×M, B is N-major when stored K×N.
@@ -534,8 +371,8 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
                     let b_part = stage + Self::A_BYTES as u32;
                     wgmma_fence();
                     for kk in 0..Self::BK / 16 {
-                        let desc_a = Self::descriptor(a_part, kk, Self::A_T);
-                        let desc_b = Self::descriptor(b_part, kk, !Self::B_T);
+                        let desc_a = wgmma_descriptor(a_part, kk, Self::A_MAJOR);
+                        let desc_b = wgmma_descriptor(b_part, kk, Self::B_MAJOR);
                         // SAFETY: the descriptors point at the stage's swizzled tiles, complete
                         // and fenced for the async proxy by the wait above.
                         unsafe { Self::wgmma(&mut acc, desc_a, desc_b) };
@@ -581,6 +418,78 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
         }
     }
 }
+
+// The kernel's parameters and constants.
+
+/// Block rows per tile group in the tile order (see the module documentation).
+#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
+const GROUP_M: u32 = 8;
+
+/// How the consumers write their tile of C: the kinds behind [`Epilogue`].
+pub mod epilogue {
+    /// From the registers, one predicated `st.global.f32` per element.
+    pub const SCALAR: u32 = 0;
+    /// From the registers, one `st.global.v2.f32` per pair of neighbouring columns when the pair
+    /// lies inside C and its row is 8-byte aligned, two scalar stores otherwise.
+    pub const PAIRS: u32 = 1;
+    /// Through shared memory: slices of 64 rows × 32 columns, written to a swizzled buffer and
+    /// stored by the copy engine (`cp.async.bulk.tensor` store), which drops what lies outside C.
+    /// With beta ≠ 0 (C must be read) the consumers use [`PAIRS`] instead.
+    pub const TMA_STORE: u32 = 2;
+}
+use epilogue::{PAIRS, SCALAR, TMA_STORE};
+
+/// How the consumers write their tile of C: the kernel's `Ep` parameter (the kinds are in
+/// [`epilogue`]).
+pub trait Epilogue {
+    const KIND: u32;
+}
+/// One predicated scalar store per element ([`epilogue::SCALAR`]; entries without a tag).
+pub struct ScalarStores;
+/// Pair stores where both elements lie inside C ([`epilogue::PAIRS`]; `_pairs`).
+pub struct PairStores;
+/// Stores by the copy engine from swizzled shared buffers ([`epilogue::TMA_STORE`]; `_tmast`).
+pub struct TmaStores;
+impl Epilogue for ScalarStores {
+    const KIND: u32 = SCALAR;
+}
+impl Epilogue for PairStores {
+    const KIND: u32 = PAIRS;
+}
+impl Epilogue for TmaStores {
+    const KIND: u32 = TMA_STORE;
+}
+
+/// How the blocks of a launch cover the tiles of C: the kernel's `S` parameter. A persistent
+/// launch is one-dimensional, so it has no clusters.
+pub trait Schedule {
+    /// One block per SM walks the tiles (the host reads it from the spec).
+    const PERSISTENT: bool;
+    /// Block rows per cluster (1: no clusters).
+    const CLUSTER: u32;
+}
+/// One block per tile of C.
+pub struct Grid;
+/// One block per SM, each walking tiles `i, i + blocks, ...` (`_persistent`).
+pub struct Persistent;
+/// One block per tile, in clusters of `C` neighbouring block rows that share B's tile (`_c2`).
+pub struct Clusters<const C: u32>;
+impl Schedule for Grid {
+    const PERSISTENT: bool = false;
+    const CLUSTER: u32 = 1;
+}
+impl Schedule for Persistent {
+    const PERSISTENT: bool = true;
+    const CLUSTER: u32 = 1;
+}
+impl<const C: u32> Schedule for Clusters<C> {
+    const PERSISTENT: bool = false;
+    const CLUSTER: u32 = C;
+}
+
+/// Registers per thread of the producer warpgroup and of each consumer warpgroup.
+const PRODUCER_REGS: u32 = 40;
+const CONSUMER_REGS: u32 = 232;
 
 entries! {
     elem = Bf16;
