@@ -46,31 +46,12 @@
 //! instruction, issued per warp from registers that `ldmatrix` must fill, and the next rung
 //! replaces both.
 //!
-//! **Hiding the latencies** (`_fp`, [`MmaSyncPipelined`]). In the kernel above every K-tile starts
-//! with a barrier, then the copies of a later tile (a few dozen instructions of edge checks each),
-//! then `ldmatrix`, whose result the first mma waits for: with one block of 8 warps per SM (two
-//! per scheduler), the tensor cores idle through all of that. The `_fp` variants:
-//! - load the fragments of step `kk + 1` before issuing the mmas of step `kk` (two fragment
-//!   buffers: the step `kk` of every tile uses buffer `kk % 2`), and across the tile boundary:
-//!   before the last step of tile `kt`, wait for tile `kt + 1`, pass the barrier and load its first
-//!   fragments, so the last step's mmas cover the barrier and the `ldmatrix` latency. That barrier
-//!   also means every warp has read all of tile `kt`, whose buffer the next tile's copies reuse:
-//!   still one barrier per K-tile;
-//! - copy interior blocks (all their rows of A and columns of B inside the matrices, K a multiple
-//!   of BK, rows 16-byte aligned) with plain `cp.async`, no edge checks: each thread copies one
-//!   column of chunks, so its only per-thread addresses are its first chunk's; the other chunks'
-//!   shared-memory offsets are immediates (whole swizzle blocks further) and their source offsets
-//!   are values the whole block shares. `ldmatrix` addresses likewise come from one chunk per lane
-//!   by [`SwizzledTile::moved`] (an XOR for a step along the 128-byte line, an immediate for whole
-//!   swizzle blocks down), which keeps two fragment buffers, 128 accumulators and the addresses
-//!   within 255 registers;
-//! - send every other block (at the edges of C, K not a multiple of BK, unaligned rows) through the
-//!   plain pipeline above with 32-deep K-tiles, on the same block and warp tiles;
-//! - offer BK = 64 (half the barriers per flop), block tiles of 256×128, and 128×128 with four
-//!   64×64 warps at two blocks per SM (whose barriers then need not line up).
-//!
-//! Why: a profile of the plain kernel has the warps mostly waiting on fixed-latency dependencies
-//! and at the barrier, with few issue slots used; the `_fp` kernels cover both.
+//! **Hiding the latencies** (`_fp`, [`MmaSyncPipelined`]): the fragments of mma step `kk + 1`
+//! are loaded while step `kk` computes, across the K-tile boundary too (two fragment buffers,
+//! still one barrier per K-tile); interior blocks copy with plain `cp.async` whose addresses are
+//! immediates from one chunk per lane ([`SwizzledTile::moved`]), which keeps two fragment
+//! buffers, 128 accumulators and the addresses within 255 registers; every other block runs the
+//! plain pipeline above with 32-deep K-tiles. Why and how much: the book chapter.
 //!
 //! Measured speed and what limits it at each size: `book/src/rung-12-mma-sync.md`,
 //! `book/src/ldmatrix.md`, `book/src/mma-fragments.md` and `docs/perf/`.
