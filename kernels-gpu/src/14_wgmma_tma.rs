@@ -38,21 +38,19 @@ pub const RUNG: Rung = Rung {
 };
 
 /// Tile `T`: a `bm × bn` block tile (`bm / 64` consumer warpgroups of 64 rows each, plus the
-/// producer), K-tiles of `bk` = 64, `stages` buffers; [`Persistent`] only changes the launch (the host reads it from
-/// the spec), the kernel loops over tiles either way.
+/// producer), K-tiles of `bk` = 64, `stages` buffers.
 ///
-/// `S` ([`Schedule`]) is the launch: [`Grid`], [`Persistent`], or [`Clusters`]`<C>`: `C` (1 or 2)
-/// blocks of neighbouring block rows form a cluster and share their tile of
-/// B: each block loads `1 / CLUSTER` of the B panels and the copy engine writes them into every
-/// block of the cluster (see the module documentation).
+/// `S` ([`Schedule`]) is the launch: [`Grid`], [`Persistent`] (one block per SM; only the launch
+/// changes, the kernel loops over tiles either way), or [`Clusters`]`<C>`: `C` (1 or 2) blocks of
+/// neighbouring block rows form a cluster, each loads `1 / C` of the B panels and the copy engine
+/// writes them into every block of the cluster.
 ///
 /// `Ep` ([`Epilogue`]) picks how C is written: [`ScalarStores`], [`PairStores`], [`TmaStores`].
 ///
-/// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the module
-/// documentation).
-pub struct WgmmaTma<E, const T: Tile, S = Grid, Ep = ScalarStores, L = Nn>(
-    PhantomData<(E, S, Ep, L)>,
-);
+/// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]): K-major operands arrive as
+/// boxes of 128-byte rows, MN-major ones as 64 × 64 panels ([`Major`]); the loop, the ring and
+/// the epilogue are the same for all four.
+pub struct WgmmaTma<E, const T: Tile, S = Grid, Ep = ScalarStores, L = Nn>(PhantomData<(E, S, Ep, L)>);
 
 impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma<E, T, S, Ep, L> {
     const BM: usize = T.bm as usize;
@@ -421,7 +419,8 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
 
 // The kernel's parameters and constants.
 
-/// Block rows per tile group in the tile order (see the module documentation).
+/// Block rows per tile group in the tile order: tiles are numbered column by column inside a
+/// group, so blocks running at the same time share rows of A and columns of B in L2.
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
 const GROUP_M: u32 = 8;
 
