@@ -14,7 +14,7 @@
 //! to launch on them ([`Operands::launch`], [`Operands::cublas`]) launch that problem.
 
 use crate::baseline::Library;
-use crate::bench::{self, Timing};
+use crate::timing::{self, Timing};
 use crate::catalog::{Dtype, Kernel, Launch};
 use crate::check::{self, ErrorModel, Inputs, Sample};
 use crate::error::{Error, Result};
@@ -352,8 +352,8 @@ pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, ops: &Operands, warmup: us
 
 /// As [`time_against_cublas`], for whatever `launch` queues on these operands (a library plan).
 pub fn time_against_cublas_with(gpu: &Gpu, ops: &Operands, warmup: usize, iters: usize, launch: impl FnMut() -> Result<()>) -> Result<Comparison> {
-    let kernel_timing = bench::time(gpu, warmup, iters, launch)?;
-    let classic = bench::time(gpu, warmup, iters, || ops.cublas(gpu, Library::Classic))?;
-    let lt = bench::time(gpu, warmup, iters, || ops.cublas(gpu, Library::Lt))?;
+    let kernel_timing = timing::time(gpu, warmup, iters, launch)?;
+    let classic = timing::time(gpu, warmup, iters, || ops.cublas(gpu, Library::Classic))?;
+    let lt = timing::time(gpu, warmup, iters, || ops.cublas(gpu, Library::Lt))?;
     Ok(Comparison { kernel: kernel_timing, cublas: [classic, lt] })
 }

@@ -104,50 +104,37 @@ impl KLoop for MidStore {
     const KIND: u8 = MIDSTORE;
 }
 
-/// Block tile `BM × BN`, K-slices of `BK`, warp tiles `WM × WN`, `TM × TN` accumulators per thread
-/// in 4×4 blocks; `(BM/WM)·(BN/WN)` warps; two shared stages; `L` picks the K loop
-/// ([`Checked`], [`Interior`] or [`MidStore`]).
-pub struct Warptile<
-    const BM: usize,
-    const BN: usize,
-    const BK: usize,
-    const WM: usize,
-    const WN: usize,
-    const TM: usize,
-    const TN: usize,
-    L = Checked,
->(PhantomData<L>);
+/// Tile `T`: block tile `bm × bn`, K-slices of `bk`, warp tiles `wm × wn`, `(bm/wm)·(bn/wn)` warps,
+/// two shared stages; `Acc` = [`ThreadTile<TM, TN>`]: the `TM × TN` accumulators of a thread, in
+/// 4×4 blocks (a type, as `TM` and `TN` size register arrays); `L` picks the K loop ([`Checked`],
+/// [`Interior`] or [`MidStore`]).
+pub struct Warptile<const T: Tile, Acc, L = Checked>(PhantomData<(Acc, L)>);
 
-impl<
-    const BM: usize,
-    const BN: usize,
-    const BK: usize,
-    const WM: usize,
-    const WN: usize,
-    const TM: usize,
-    const TN: usize,
-    L: KLoop,
-> Warptile<BM, BN, BK, WM, WN, TM, TN, L>
-{
+impl<const T: Tile, const TM: usize, const TN: usize, L: KLoop> Warptile<T, ThreadTile<TM, TN>, L> {
+    const BM: usize = T.bm as usize;
+    const BN: usize = T.bn as usize;
+    const BK: usize = T.bk as usize;
+    const WM: usize = T.wm as usize;
+    const WN: usize = T.wn as usize;
     const LOOP: u8 = L::KIND;
-    const THREADS: usize = (BM / WM) * (BN / WN) * 32;
+    const THREADS: usize = (Self::BM / Self::WM) * (Self::BN / Self::WN) * 32;
     /// Lanes along a warp tile's rows and columns.
-    const LANES_M: usize = WM / TM;
-    const LANES_N: usize = WN / TN;
+    const LANES_M: usize = Self::WM / TM;
+    const LANES_N: usize = Self::WN / TN;
     /// Rows and columns between a thread's 4×4 blocks: the size of one warp sub-tile.
     const SUB_M: usize = 4 * Self::LANES_M;
     const SUB_N: usize = 4 * Self::LANES_N;
-    const A_COPY: TransposedCopy = TransposedCopy::new(BM, BK, Self::THREADS);
-    const B_COPY: RowMajorCopy = RowMajorCopy::new(BK, BN, Self::THREADS);
+    const A_COPY: TransposedCopy = TransposedCopy::new(Self::BM, Self::BK, Self::THREADS);
+    const B_COPY: RowMajorCopy = RowMajorCopy::new(Self::BK, Self::BN, Self::THREADS);
     /// Floats of one stage: the transposed A tile, then the B tile.
-    const STAGE: usize = SmemTile::elems(BK, TransposedCopy::stride(BM)) + SmemTile::elems(BK, BN);
+    const STAGE: usize = SmemTile::elems(Self::BK, TransposedCopy::stride(Self::BM)) + SmemTile::elems(Self::BK, Self::BN);
     /// Registers a thread needs, roughly: its accumulators, the operands of two steps (ptxas
     /// loads the next step's while the current one computes), the slice in transit, and about 24
     /// for addresses, indices and loop state.
     // ANCHOR: min_blocks
     const REGS_ESTIMATE: usize = TM * TN
         + 2 * (TM + TN)
-        + 4 * (BM * BK / 4 / Self::THREADS + BK * BN / 4 / Self::THREADS)
+        + 4 * (Self::BM * Self::BK / 4 / Self::THREADS + Self::BK * Self::BN / 4 / Self::THREADS)
         + 24;
     /// Blocks per SM the register budget must allow. When the estimate fits in 128 registers we
     /// hold ptxas to 128 (two blocks of 256 threads per SM, 16 warps); left alone it takes ~135 for
@@ -157,10 +144,11 @@ impl<
     /// K-steps per fully unrolled chunk: about 512 multiply-adds, which LLVM's unroll threshold
     /// (1000, set by the build) accepts. A whole BK = 16 slice of 8×8 steps would not unroll, and a
     /// rolled step loop costs address arithmetic and scheduling freedom.
-    const UNROLL: usize = if BK < 512 / (TM * TN) { BK } else { 512 / (TM * TN) };
+    const UNROLL: usize = if Self::BK < 512 / (TM * TN) { Self::BK } else { 512 / (TM * TN) };
     const CHECKS: () = {
+        assert!(T.tm == 1 && T.tn == 1 && T.stages == 1, "the thread tile is the Acc type; the stages are two");
         assert!(Self::THREADS <= 1024, "at most 1024 threads");
-        assert!(Self::LOOP != MIDSTORE || BK % 2 == 0, "the store splits a slice in halves");
+        assert!(Self::LOOP != MIDSTORE || Self::BK % 2 == 0, "the store splits a slice in halves");
         let _ = (Self::A_COPY, Self::B_COPY);
     };
 
@@ -211,8 +199,8 @@ impl<
     // ANCHOR: mapping
     fn lane_origin(t: usize) -> (usize, usize) {
         let (warp, lane) = (t / 32, t % 32);
-        let m0 = warp / (BN / WN) * WM + lane / Self::LANES_N * 4;
-        let n0 = warp % (BN / WN) * WN + lane % Self::LANES_N * 4;
+        let m0 = warp / (Self::BN / Self::WN) * Self::WM + lane / Self::LANES_N * 4;
+        let n0 = warp % (Self::BN / Self::WN) * Self::WN + lane % Self::LANES_N * 4;
         (m0, n0)
     }
     // ANCHOR_END: mapping
@@ -229,13 +217,13 @@ impl<
     #[inline(always)]
     fn stages() -> (SmemTile, SmemTile, SmemTile, SmemTile) {
         // SAFETY: the spec's shared-memory size holds this tile at the block's dynamic shared base.
-        let at0 = unsafe { SmemTile::new(dynamic_shared(), BK, TransposedCopy::stride(BM)) };
+        let at0 = unsafe { SmemTile::new(dynamic_shared(), Self::BK, TransposedCopy::stride(Self::BM)) };
         // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
-        let b0 = unsafe { SmemTile::new(at0.end(), BK, BN) };
+        let b0 = unsafe { SmemTile::new(at0.end(), Self::BK, Self::BN) };
         // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
-        let at1 = unsafe { SmemTile::new(b0.end(), BK, TransposedCopy::stride(BM)) };
+        let at1 = unsafe { SmemTile::new(b0.end(), Self::BK, TransposedCopy::stride(Self::BM)) };
         // SAFETY: the spec's shared-memory size holds this tile right after the previous one.
-        let b1 = unsafe { SmemTile::new(at1.end(), BK, BN) };
+        let b1 = unsafe { SmemTile::new(at1.end(), Self::BK, Self::BN) };
         (at0, b0, at1, b1)
     }
 
@@ -259,11 +247,11 @@ impl<
     #[inline(always)]
     fn interior(k: u32, a: &Matrix<f32>, b: &Matrix<f32>) -> bool {
         k > 0
-            && k % BK as u32 == 0
+            && k % Self::BK as u32 == 0
             && a.rows_align4()
             && b.rows_align4()
-            && a.covers(BM as u32, k)
-            && b.covers(k, BN as u32)
+            && a.covers(Self::BM as u32, k)
+            && b.covers(k, Self::BN as u32)
     }
 
     /// The kernel with the [`Interior`] or [`MidStore`] K loop.
@@ -273,10 +261,10 @@ impl<
         let (at0, b0, at1, b1) = Self::stages();
         let t = thread_idx() as usize;
         let (m0, n0) = Self::lane_origin(t);
-        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
+        let (row0, col0) = (block_row() * Self::BM as u32, block_col() * Self::BN as u32);
         let a = gemm.a().window(row0, 0);
         let b = gemm.b().window(0, col0);
-        let steps = gemm.k.div_ceil(BK as u32);
+        let steps = gemm.k.div_ceil(Self::BK as u32);
         Self::copy_first_slice(t, &a, &b, &at0, &b0);
 
         let mut acc = ThreadTile::<TM, TN>::zero();
@@ -287,21 +275,21 @@ impl<
             let (mut a_next, mut b_next) = (a, b);
             for s in 0..steps - 1 {
                 let (at_cur, b_cur, at_next, b_next_tile) = if s % 2 == 0 { (at0, b0, at1, b1) } else { (at1, b1, at0, b0) };
-                a_next = a_next.window(0, BK as u32);
-                b_next = b_next.window(BK as u32, 0);
+                a_next = a_next.window(0, Self::BK as u32);
+                b_next = b_next.window(Self::BK as u32, 0);
                 let sa = Self::A_COPY.fetch_inside(t, &a_next);
                 let sb = Self::B_COPY.fetch_inside(t, &b_next);
                 // The next stage was last read before the previous barrier: it may be written
                 // at any point of this slice.
-                let first = if Self::LOOP == MIDSTORE { BK / 2 } else { BK };
+                let first = if Self::LOOP == MIDSTORE { Self::BK / 2 } else { Self::BK };
                 Self::compute_steps(&at_cur, &b_cur, m0, n0, &mut acc, 0, first);
                 Self::A_COPY.store(t, &sa, &at_next);
                 Self::B_COPY.store(t, &sb, &b_next_tile);
-                Self::compute_steps(&at_cur, &b_cur, m0, n0, &mut acc, first, BK - first);
+                Self::compute_steps(&at_cur, &b_cur, m0, n0, &mut acc, first, Self::BK - first);
                 sync_threads();
             }
             let (at_last, b_last) = if (steps - 1) % 2 == 0 { (at0, b0) } else { (at1, b1) };
-            Self::compute_steps(&at_last, &b_last, m0, n0, &mut acc, 0, BK);
+            Self::compute_steps(&at_last, &b_last, m0, n0, &mut acc, 0, Self::BK);
             // ANCHOR_END: interior_loop
         } else {
             // Blocks on an edge copy the next slice, checked, into the other stage before
@@ -310,11 +298,11 @@ impl<
             for s in 0..steps {
                 let (at_cur, b_cur, at_next, b_next) = if s % 2 == 0 { (at0, b0, at1, b1) } else { (at1, b1, at0, b0) };
                 if s + 1 < steps {
-                    let k_next = (s + 1) * BK as u32;
+                    let k_next = (s + 1) * Self::BK as u32;
                     Self::A_COPY.store(t, &Self::A_COPY.fetch(t, &a.window(0, k_next)), &at_next);
                     Self::B_COPY.store(t, &Self::B_COPY.fetch(t, &b.window(k_next, 0)), &b_next);
                 }
-                Self::compute_steps(&at_cur, &b_cur, m0, n0, &mut acc, 0, BK);
+                Self::compute_steps(&at_cur, &b_cur, m0, n0, &mut acc, 0, Self::BK);
                 sync_threads();
             }
         }
@@ -323,27 +311,14 @@ impl<
     }
 }
 
-impl<
-    const BM: usize,
-    const BN: usize,
-    const BK: usize,
-    const WM: usize,
-    const WN: usize,
-    const TM: usize,
-    const TN: usize,
-    L: KLoop,
-> GemmKernel for Warptile<BM, BN, BK, WM, WN, TM, TN, L>
-{
+impl<const T: Tile, const TM: usize, const TN: usize, L: KLoop> GemmKernel for Warptile<T, ThreadTile<TM, TN>, L> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::CHECKS;
         KernelSpec::unnamed(
             RUNG,
             Dtype::F32,
-            Tile::block(BM as u32, BN as u32, BK as u32)
-                .with_warp(WM as u32, WN as u32)
-                .with_thread(TM as u32, TN as u32)
-                .with_stages(2),
+            T.with_thread(TM as u32, TN as u32).with_stages(2),
             Self::THREADS as u32,
             (2 * Self::STAGE * 4) as u32,
         )
@@ -361,23 +336,23 @@ impl<
         let (at0, b0, at1, b1) = Self::stages();
         let t = thread_idx() as usize;
         let (m0, n0) = Self::lane_origin(t);
-        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
+        let (row0, col0) = (block_row() * Self::BM as u32, block_col() * Self::BN as u32);
         let a = gemm.a().window(row0, 0);
         let b = gemm.b().window(0, col0);
-        let steps = gemm.k.div_ceil(BK as u32);
+        let steps = gemm.k.div_ceil(Self::BK as u32);
         Self::copy_first_slice(t, &a, &b, &at0, &b0);
 
         let mut acc = ThreadTile::<TM, TN>::zero();
         for s in 0..steps {
             let (at_cur, b_cur, at_next, b_next) = if s % 2 == 0 { (at0, b0, at1, b1) } else { (at1, b1, at0, b0) };
             let more = s + 1 < steps; // uniform over the block
-            let k_next = (s + 1) * BK as u32;
+            let k_next = (s + 1) * Self::BK as u32;
             let (sa, sb) = if more {
                 (Self::A_COPY.fetch(t, &a.window(0, k_next)), Self::B_COPY.fetch(t, &b.window(k_next, 0)))
             } else {
                 Default::default()
             };
-            Self::compute_steps(&at_cur, &b_cur, m0, n0, &mut acc, 0, BK);
+            Self::compute_steps(&at_cur, &b_cur, m0, n0, &mut acc, 0, Self::BK);
             if more {
                 Self::A_COPY.store(t, &sa, &at_next);
                 Self::B_COPY.store(t, &sb, &b_next);
@@ -391,16 +366,16 @@ impl<
 
 entries! {
     elem = f32;
-    sgemm_09_warptile_128x128x16_w32x64_t8x8_s2 => Warptile<128, 128, 16, 32, 64, 8, 8>,
-    sgemm_09_warptile_128x128x16_w64x32_t8x8_s2 => Warptile<128, 128, 16, 64, 32, 8, 8>,
-    sgemm_09_warptile_64x128x8_w32x64_t8x8_s2 => Warptile<64, 128, 8, 32, 64, 8, 8>,
-    sgemm_09_warptile_128x64x8_w64x32_t8x8_s2 => Warptile<128, 64, 8, 64, 32, 8, 8>,
-    sgemm_09_warptile_64x64x8_w32x32_t8x4_s2 => Warptile<64, 64, 8, 32, 32, 8, 4>,
-    sgemm_09_warptile_128x128x16_w32x32_t4x8_s2 => Warptile<128, 128, 16, 32, 32, 4, 8>,
-    sgemm_09_warptile_128x256x8_w64x64_t8x16_s2 => Warptile<128, 256, 8, 64, 64, 8, 16>,
-    sgemm_09_warptile_64x128x16_w32x64_t8x8_s2 => Warptile<64, 128, 16, 32, 64, 8, 8>,
-    sgemm_09_warptile_128x128x8_w64x64_t8x16_s2 => Warptile<128, 128, 8, 64, 64, 8, 16>,
-    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior => Warptile<128, 128, 8, 64, 32, 8, 8, Interior>,
-    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_midstore => Warptile<128, 128, 8, 64, 32, 8, 8, MidStore>,
-    sgemm_09_warptile_64x128x8_w32x64_t8x8_s2_interior => Warptile<64, 128, 8, 32, 64, 8, 8, Interior>,
+    sgemm_09_warptile_128x128x16_w32x64_t8x8_s2 => Warptile<{ Tile::block(128, 128, 16).with_warp(32, 64) }, ThreadTile<8, 8>>,
+    sgemm_09_warptile_128x128x16_w64x32_t8x8_s2 => Warptile<{ Tile::block(128, 128, 16).with_warp(64, 32) }, ThreadTile<8, 8>>,
+    sgemm_09_warptile_64x128x8_w32x64_t8x8_s2 => Warptile<{ Tile::block(64, 128, 8).with_warp(32, 64) }, ThreadTile<8, 8>>,
+    sgemm_09_warptile_128x64x8_w64x32_t8x8_s2 => Warptile<{ Tile::block(128, 64, 8).with_warp(64, 32) }, ThreadTile<8, 8>>,
+    sgemm_09_warptile_64x64x8_w32x32_t8x4_s2 => Warptile<{ Tile::block(64, 64, 8).with_warp(32, 32) }, ThreadTile<8, 4>>,
+    sgemm_09_warptile_128x128x16_w32x32_t4x8_s2 => Warptile<{ Tile::block(128, 128, 16).with_warp(32, 32) }, ThreadTile<4, 8>>,
+    sgemm_09_warptile_128x256x8_w64x64_t8x16_s2 => Warptile<{ Tile::block(128, 256, 8).with_warp(64, 64) }, ThreadTile<8, 16>>,
+    sgemm_09_warptile_64x128x16_w32x64_t8x8_s2 => Warptile<{ Tile::block(64, 128, 16).with_warp(32, 64) }, ThreadTile<8, 8>>,
+    sgemm_09_warptile_128x128x8_w64x64_t8x16_s2 => Warptile<{ Tile::block(128, 128, 8).with_warp(64, 64) }, ThreadTile<8, 16>>,
+    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior => Warptile<{ Tile::block(128, 128, 8).with_warp(64, 32) }, ThreadTile<8, 8>, Interior>,
+    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_midstore => Warptile<{ Tile::block(128, 128, 8).with_warp(64, 32) }, ThreadTile<8, 8>, MidStore>,
+    sgemm_09_warptile_64x128x8_w32x64_t8x8_s2_interior => Warptile<{ Tile::block(64, 128, 8).with_warp(32, 64) }, ThreadTile<8, 8>, Interior>,
 }

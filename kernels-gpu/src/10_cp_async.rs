@@ -79,81 +79,53 @@ impl ATile for ASwizzled {
 
 pub const RUNG: Rung = Rung { number: 10, slug: "cp_async", idea: "cp.async multi-stage pipeline: async-groups, zero-fill tails" };
 
-/// Block tile `BM × BN`, K-slices of `BK`, warp tiles `WM × WN`, `TM × TN` per thread, `STAGES`
-/// shared buffers (2..=4); `A` ([`ATransposed`] or [`ASwizzled`]) picks the A layout (see the module
-/// docs).
-pub struct CpAsync<
-    const BM: usize,
-    const BN: usize,
-    const BK: usize,
-    const WM: usize,
-    const WN: usize,
-    const TM: usize,
-    const TN: usize,
-    const STAGES: usize,
-    A: ATile,
->(PhantomData<A>);
+/// Tile `T`: block tile `bm × bn`, K-slices of `bk`, warp tiles `wm × wn`, `stages` shared buffers
+/// (2..=4); `Acc` = [`ThreadTile<TM, TN>`], a thread's accumulators; `A` ([`ATransposed`] or
+/// [`ASwizzled`]) picks the A layout (see the module docs).
+pub struct CpAsync<const T: Tile, Acc, A: ATile>(PhantomData<(Acc, A)>);
 
-impl<
-    const BM: usize,
-    const BN: usize,
-    const BK: usize,
-    const WM: usize,
-    const WN: usize,
-    const TM: usize,
-    const TN: usize,
-    const STAGES: usize,
-    A: ATile,
-> CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, A>
-{
+impl<const T: Tile, const TM: usize, const TN: usize, A: ATile> CpAsync<T, ThreadTile<TM, TN>, A> {
+    const BM: usize = T.bm as usize;
+    const BN: usize = T.bn as usize;
+    const BK: usize = T.bk as usize;
+    const WM: usize = T.wm as usize;
+    const WN: usize = T.wn as usize;
+    const STAGES: usize = T.stages as usize;
     const SWIZZLED: bool = A::SWIZZLED;
     const TILING: WarpTiling =
-        WarpTiling::new(BM, BN, WM, WN, TM, TN, if Self::SWIZZLED { ALayout::Swizzled } else { ALayout::Transposed });
+        WarpTiling::new(Self::BM, Self::BN, Self::WM, Self::WN, TM, TN, if Self::SWIZZLED { ALayout::Swizzled } else { ALayout::Transposed });
     const THREADS: usize = Self::TILING.threads();
     /// Floats per row of the transposed A tile (rung 7's pad of 4).
-    const AT_STRIDE: usize = BM + 4;
+    const AT_STRIDE: usize = Self::BM + 4;
     /// Bytes of the A tile of one stage.
-    const A_BYTES: usize = if Self::SWIZZLED { BM * BK * 4 } else { BK * Self::AT_STRIDE * 4 };
-    const STAGE_BYTES: usize = Self::A_BYTES + BK * BN * 4;
+    const A_BYTES: usize = if Self::SWIZZLED { Self::BM * Self::BK * 4 } else { Self::BK * Self::AT_STRIDE * 4 };
+    const STAGE_BYTES: usize = Self::A_BYTES + Self::BK * Self::BN * 4;
     /// Two blocks of 256 threads per SM when the register estimate leaves ~8 registers of
     /// headroom under the resulting cap of 128 (the driver's JIT may need a few more than ptxas).
     const MIN_BLOCKS: u32 =
         if Self::TILING.regs_estimate() + 8 <= 128 { (65536 / (128 * Self::THREADS)) as u32 } else { 0 };
     /// K-steps per fully unrolled chunk (about 512 multiply-adds, as in rung 9), a multiple of 4.
-    const UNROLL: usize = if BK * TM * TN <= 512 { BK } else if 512 / (TM * TN) >= 4 { 512 / (TM * TN) } else { 4 };
+    const UNROLL: usize = if Self::BK * TM * TN <= 512 { Self::BK } else if 512 / (TM * TN) >= 4 { 512 / (TM * TN) } else { 4 };
     const CHECKS: () = {
         let _ = Self::TILING;
-        assert!(STAGES >= 2 && STAGES <= 4, "2 to 4 stages");
-        assert!(!Self::SWIZZLED || swizzle_width_ok(BK), "swizzled A rows are 32, 64 or 128 bytes");
+        assert!(T.tm == 1 && T.tn == 1, "the thread tile is the Acc type");
+        assert!(Self::STAGES >= 2 && Self::STAGES <= 4, "2 to 4 stages");
+        assert!(!Self::SWIZZLED || swizzle_width_ok(Self::BK), "swizzled A rows are 32, 64 or 128 bytes");
         assert!(Self::STAGE_BYTES % 128 == 0, "stages start on 128-byte lines");
         assert!(Self::THREADS <= 1024);
     };
 }
 
-impl<
-    const BM: usize,
-    const BN: usize,
-    const BK: usize,
-    const WM: usize,
-    const WN: usize,
-    const TM: usize,
-    const TN: usize,
-    const STAGES: usize,
-    A: ATile,
-> GemmKernel for CpAsync<BM, BN, BK, WM, WN, TM, TN, STAGES, A>
-{
+impl<const T: Tile, const TM: usize, const TN: usize, A: ATile> GemmKernel for CpAsync<T, ThreadTile<TM, TN>, A> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::CHECKS;
         KernelSpec::unnamed(
             RUNG,
             Dtype::F32,
-            Tile::block(BM as u32, BN as u32, BK as u32)
-                .with_warp(WM as u32, WN as u32)
-                .with_thread(TM as u32, TN as u32)
-                .with_stages(STAGES as u32),
+            T.with_thread(TM as u32, TN as u32),
             Self::THREADS as u32,
-            (STAGES * Self::STAGE_BYTES) as u32,
+            (Self::STAGES * Self::STAGE_BYTES) as u32,
         )
         .with_tile_rules(TileRules::THREAD_TILES.float4_copies().vector_reads().warp_tiled())
         .with_min_blocks_per_sm(Self::MIN_BLOCKS)
@@ -165,62 +137,62 @@ impl<
         let smem_addr = shared_address(smem);
         let t = thread_idx() as usize;
         let place = Self::TILING.place(t);
-        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
+        let (row0, col0) = (block_row() * Self::BM as u32, block_col() * Self::BN as u32);
         let a = gemm.a().window(row0, 0);
         let b = gemm.b().window(0, col0);
         // 16-byte copies need every row (and the base) 16-byte aligned; same for the whole block.
         let a_vec = gemm.lda % 4 == 0 && gemm.a as usize % 16 == 0;
         let b_vec = gemm.ldb % 4 == 0 && gemm.b as usize % 16 == 0;
-        let k_tiles = gemm.k.div_ceil(BK as u32);
+        let k_tiles = gemm.k.div_ceil(Self::BK as u32);
         // A block whose tiles lie wholly inside A and B, every slice full and every row aligned,
         // copies without edge checks or zero-fill sizes (the whole block decides once).
-        let interior = a_vec && b_vec && gemm.k % BK as u32 == 0 && a.covers(BM as u32, 0) && b.covers(0, BN as u32);
+        let interior = a_vec && b_vec && gemm.k % Self::BK as u32 == 0 && a.covers(Self::BM as u32, 0) && b.covers(0, Self::BN as u32);
 
         let a_offset = |stage: usize| stage * Self::STAGE_BYTES;
         let b_offset = |stage: usize| stage * Self::STAGE_BYTES + Self::A_BYTES;
 
         // Issues this thread's copies of slice `kt` into buffer `stage` (no commit).
         let load = |kt: u32, stage: usize| {
-            let k0 = kt * BK as u32;
+            let k0 = kt * Self::BK as u32;
             let (a_src, b_src) = (a.window(0, k0), b.window(k0, 0));
             let a_base = smem_addr + a_offset(stage) as u32;
             let b_base = smem_addr + b_offset(stage) as u32;
             if interior {
                 if Self::SWIZZLED {
-                    copy_chunks_inside(a_base, &a_src, BM, BK, Self::THREADS, t, |r, c| swizzled_chunk(r, c, BK));
+                    copy_chunks_inside(a_base, &a_src, Self::BM, Self::BK, Self::THREADS, t, |r, c| swizzled_chunk(r, c, Self::BK));
                 } else {
-                    copy_transposed_inside(a_base, &a_src, BM, BK, Self::AT_STRIDE, Self::THREADS, t);
+                    copy_transposed_inside(a_base, &a_src, Self::BM, Self::BK, Self::AT_STRIDE, Self::THREADS, t);
                 }
-                copy_chunks_inside(b_base, &b_src, BK, BN, Self::THREADS, t, |r, c| ((r * BN + 4 * c) * 4) as u32);
+                copy_chunks_inside(b_base, &b_src, Self::BK, Self::BN, Self::THREADS, t, |r, c| ((r * Self::BN + 4 * c) * 4) as u32);
                 return;
             }
             if Self::SWIZZLED {
-                copy_chunks(a_base, &a_src, BM, BK, Self::THREADS, t, a_vec, |r, c| swizzled_chunk(r, c, BK));
+                copy_chunks(a_base, &a_src, Self::BM, Self::BK, Self::THREADS, t, a_vec, |r, c| swizzled_chunk(r, c, Self::BK));
             } else {
-                copy_transposed(a_base, &a_src, BM, BK, Self::AT_STRIDE, Self::THREADS, t);
+                copy_transposed(a_base, &a_src, Self::BM, Self::BK, Self::AT_STRIDE, Self::THREADS, t);
             }
-            copy_chunks(b_base, &b_src, BK, BN, Self::THREADS, t, b_vec, |r, c| ((r * BN + 4 * c) * 4) as u32);
+            copy_chunks(b_base, &b_src, Self::BK, Self::BN, Self::THREADS, t, b_vec, |r, c| ((r * Self::BN + 4 * c) * 4) as u32);
         };
 
         // ANCHOR: pipeline
         // Prologue: slices 0 .. STAGES-2 in flight, one group each (empty past the end).
-        for s in 0..STAGES - 1 {
+        for s in 0..Self::STAGES - 1 {
             if (s as u32) < k_tiles {
                 load(s as u32, s);
             }
             cp_async_commit_group();
         }
 
-        let reader = SwizzledReader::<TM>::new(&place, BK);
+        let reader = SwizzledReader::<TM>::new(&place, Self::BK);
         let mut acc = ThreadTile::<TM, TN>::zero();
-        let (mut read_stage, mut write_stage) = (0, STAGES - 1);
+        let (mut read_stage, mut write_stage) = (0, Self::STAGES - 1);
         for kt in 0..k_tiles {
             // This thread's part of slice kt has landed (the STAGES-2 newer groups may still be in
             // flight); after the barrier, everyone's part. The barrier also means every warp is done
             // with slice kt-1, whose buffer (`write_stage`) the next copies overwrite.
-            cp_async_wait_pending(STAGES - 2);
+            cp_async_wait_pending(Self::STAGES - 2);
             sync_threads();
-            let next = kt + STAGES as u32 - 1;
+            let next = kt + Self::STAGES as u32 - 1;
             if next < k_tiles {
                 load(next, write_stage);
             }
@@ -229,9 +201,9 @@ impl<
 
             // SAFETY: the spec's shared-memory size holds every stage; this tile lies inside stage
             // `read_stage`'s buffer.
-            let b_tile = unsafe { SmemTile::new(smem.wrapping_add(b_offset(read_stage)) as *mut f32, BK, BN) };
+            let b_tile = unsafe { SmemTile::new(smem.wrapping_add(b_offset(read_stage)) as *mut f32, Self::BK, Self::BN) };
             let a_ptr = smem.wrapping_add(a_offset(read_stage));
-            for chunk in 0..BK / Self::UNROLL {
+            for chunk in 0..Self::BK / Self::UNROLL {
                 for g in 0..Self::UNROLL / 4 {
                     let k = chunk * Self::UNROLL + 4 * g;
                     let a_vals = if Self::SWIZZLED {
@@ -241,14 +213,14 @@ impl<
                     } else {
                         // SAFETY: the spec's shared-memory size holds every stage; this tile lies
                         // inside the current stage's buffer.
-                        let at = unsafe { SmemTile::new(a_ptr as *mut f32, BK, Self::AT_STRIDE) };
+                        let at = unsafe { SmemTile::new(a_ptr as *mut f32, Self::BK, Self::AT_STRIDE) };
                         transposed_four::<TM>(&at, k, &place)
                     };
                     four_steps(&mut acc, &a_vals, &b_tile, k, &place);
                 }
             }
-            read_stage = if read_stage + 1 == STAGES { 0 } else { read_stage + 1 };
-            write_stage = if write_stage + 1 == STAGES { 0 } else { write_stage + 1 };
+            read_stage = if read_stage + 1 == Self::STAGES { 0 } else { read_stage + 1 };
+            write_stage = if write_stage + 1 == Self::STAGES { 0 } else { write_stage + 1 };
         }
         // Only empty groups can be pending here: no copy writes shared memory after the loop.
 
@@ -349,11 +321,11 @@ fn copy_transposed(base: u32, src: &Matrix<f32>, bm: usize, bk: usize, stride: u
 
 entries! {
     elem = f32;
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s2_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 2, ATransposed>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, ATransposed>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s4_at => CpAsync<128, 128, 8, 64, 32, 8, 8, 4, ATransposed>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_sw => CpAsync<128, 128, 8, 64, 32, 8, 8, 3, ASwizzled>,
-    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s3_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 3, ASwizzled>,
-    sgemm_10_cp_async_128x128x32_w64x32_t8x8_s3_sw => CpAsync<128, 128, 32, 64, 32, 8, 8, 3, ASwizzled>,
-    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s4_sw => CpAsync<128, 128, 16, 64, 32, 8, 8, 4, ASwizzled>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s2_at => CpAsync<{ Tile::block(128, 128, 8).with_warp(64, 32).with_stages(2) }, ThreadTile<8, 8>, ATransposed>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_at => CpAsync<{ Tile::block(128, 128, 8).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, ATransposed>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s4_at => CpAsync<{ Tile::block(128, 128, 8).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, ATransposed>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_sw => CpAsync<{ Tile::block(128, 128, 8).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, ASwizzled>,
+    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s3_sw => CpAsync<{ Tile::block(128, 128, 16).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, ASwizzled>,
+    sgemm_10_cp_async_128x128x32_w64x32_t8x8_s3_sw => CpAsync<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, ASwizzled>,
+    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s4_sw => CpAsync<{ Tile::block(128, 128, 16).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, ASwizzled>,
 }

@@ -91,79 +91,54 @@ pub const RUNG: Rung = Rung { number: 11, slug: "tma", idea: "TMA box loads by a
 /// Box width along K: one 128-byte swizzle line of f32.
 const BOX_K: usize = 32;
 
-/// Block tile `BM × BN`, warp tiles `WM × WN`, `TM × TN` per thread, `STAGES` buffers; K-slices
-/// of 32.
+/// Tile `T`: block tile `bm × bn`, K-slices of `bk` = 32 (one box), warp tiles `wm × wn`, `stages`
+/// buffers; `Acc` = [`ThreadTile<TM, TN>`], a thread's accumulators.
 /// `R` ([`PerThread`] or [`PerWarp`]): one arrival per consumer thread on `empty[s]`, or one per
 /// consumer warp (after `bar.warp.sync`).
-pub struct Tma<
-    const BM: usize,
-    const BN: usize,
-    const WM: usize,
-    const WN: usize,
-    const TM: usize,
-    const TN: usize,
-    const STAGES: usize,
-    R: Release = PerThread,
->(PhantomData<R>);
+pub struct Tma<const T: Tile, Acc, R: Release = PerThread>(PhantomData<(Acc, R)>);
 
-impl<
-    const BM: usize,
-    const BN: usize,
-    const WM: usize,
-    const WN: usize,
-    const TM: usize,
-    const TN: usize,
-    const STAGES: usize,
-    R: Release,
-> Tma<BM, BN, WM, WN, TM, TN, STAGES, R>
-{
+impl<const T: Tile, const TM: usize, const TN: usize, R: Release> Tma<T, ThreadTile<TM, TN>, R> {
+    const BM: usize = T.bm as usize;
+    const BN: usize = T.bn as usize;
+    const WM: usize = T.wm as usize;
+    const WN: usize = T.wn as usize;
+    const STAGES: usize = T.stages as usize;
     const WARP_ARRIVE: bool = R::PER_WARP;
-    const TILING: WarpTiling = WarpTiling::new(BM, BN, WM, WN, TM, TN, ALayout::Swizzled);
+    const TILING: WarpTiling = WarpTiling::new(Self::BM, Self::BN, Self::WM, Self::WN, TM, TN, ALayout::Swizzled);
     /// Computing threads; the producer warp comes after them.
     const CONSUMERS: usize = Self::TILING.threads();
     const THREADS: usize = Self::CONSUMERS + 32;
-    const A_BYTES: usize = BM * BOX_K * 4;
-    const STAGE_BYTES: usize = Self::A_BYTES + BOX_K * BN * 4;
+    const A_BYTES: usize = Self::BM * BOX_K * 4;
+    const STAGE_BYTES: usize = Self::A_BYTES + BOX_K * Self::BN * 4;
     /// Barriers (16 bytes per stage) and up to 1023 bytes of alignment padding before the stages.
-    const SMEM_BYTES: usize = 2048 + STAGES * Self::STAGE_BYTES;
+    const SMEM_BYTES: usize = 2048 + Self::STAGES * Self::STAGE_BYTES;
     const CHECKS: () = {
         let _ = Self::TILING;
-        assert!(STAGES >= 2 && STAGES <= 8, "2 to 8 stages");
+        assert!(T.tm == 1 && T.tn == 1, "the thread tile is the Acc type");
+        assert!(T.bk as usize == BOX_K, "K-slices are one box wide");
+        assert!(Self::STAGES >= 2 && Self::STAGES <= 8, "2 to 8 stages");
         assert!(Self::A_BYTES % 1024 == 0 && Self::STAGE_BYTES % 1024 == 0, "swizzled tiles start on 1024-byte blocks");
-        assert!(16 * STAGES <= 1024, "barriers fit before the first stage");
+        assert!(16 * Self::STAGES <= 1024, "barriers fit before the first stage");
         assert!(Self::THREADS <= 1024);
     };
 }
 
-impl<
-    const BM: usize,
-    const BN: usize,
-    const WM: usize,
-    const WN: usize,
-    const TM: usize,
-    const TN: usize,
-    const STAGES: usize,
-    R: Release,
-> GemmKernel for Tma<BM, BN, WM, WN, TM, TN, STAGES, R>
-{
+impl<const T: Tile, const TM: usize, const TN: usize, R: Release> GemmKernel for Tma<T, ThreadTile<TM, TN>, R> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::CHECKS;
         KernelSpec::unnamed(
             RUNG,
             Dtype::F32,
-            Tile::block(BM as u32, BN as u32, BOX_K as u32)
-                .with_warp(WM as u32, WN as u32)
-                .with_thread(TM as u32, TN as u32)
-                .with_stages(STAGES as u32),
+            T.with_thread(TM as u32, TN as u32),
             Self::THREADS as u32,
             Self::SMEM_BYTES as u32,
         )
         .with_tile_rules(TileRules::THREAD_TILES.vector_reads().warp_tiled().tma_producer())
         .with_tensor_maps(TensorMaps {
-            a_box: (BM as u32, BOX_K as u32),
+            a_box: (Self::BM as u32, BOX_K as u32),
             a_swizzle: crate::spec::Swizzle::B128,
-            b_box: (BOX_K as u32, BN as u32),
+            b_box: (BOX_K as u32, Self::BN as u32),
             b_swizzle: crate::spec::Swizzle::None,
             c_box: None,
             c_swizzle: crate::spec::Swizzle::None,
@@ -175,17 +150,17 @@ impl<
         let smem: *mut u8 = dynamic_shared();
         let smem_addr = shared_address(smem);
         let full = |s: usize| smem_addr + 8 * s as u32;
-        let empty = |s: usize| smem_addr + 8 * (STAGES + s) as u32;
+        let empty = |s: usize| smem_addr + 8 * (Self::STAGES + s) as u32;
         // The stages start at the first 1024-byte boundary after the barriers. The pointer stays
         // derived from the shared base, so reads through it remain `ld.shared`.
-        let stages_addr = (smem_addr + 16 * STAGES as u32 + 1023) & !1023;
+        let stages_addr = (smem_addr + 16 * Self::STAGES as u32 + 1023) & !1023;
         let stages = smem.wrapping_add((stages_addr - smem_addr) as usize);
         let a_addr = |s: usize| stages_addr + (s * Self::STAGE_BYTES) as u32;
         let b_addr = |s: usize| a_addr(s) + Self::A_BYTES as u32;
 
         let t = thread_idx() as usize;
         if t == 0 {
-            for s in 0..STAGES {
+            for s in 0..Self::STAGES {
                 // SAFETY: thread 0 initialises each stage's barriers, in this block's shared
                 // memory, before any use.
                 unsafe {
@@ -197,7 +172,7 @@ impl<
         }
         sync_threads();
 
-        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
+        let (row0, col0) = (block_row() * Self::BM as u32, block_col() * Self::BN as u32);
         let k_tiles = gemm.k.div_ceil(BOX_K as u32);
 
         // ANCHOR: producer
@@ -228,7 +203,7 @@ impl<
                         tma_load_3d(b_addr(s), map_b, col0 as i32, k0, gemm.plane_b(gemm.z), full(s));
                     }
                     s += 1;
-                    if s == STAGES {
+                    if s == Self::STAGES {
                         s = 0;
                         round += 1;
                     }
@@ -250,7 +225,7 @@ impl<
             let a_ptr = stages.wrapping_add(s * Self::STAGE_BYTES);
             // SAFETY: the spec's shared-memory size holds every stage; this tile lies inside the
             // current stage's buffer.
-            let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, BN) };
+            let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, Self::BN) };
             for chunk in 0..BOX_K / 8 {
                 for g in 0..2 {
                     let k = chunk * 8 + 4 * g;
@@ -276,7 +251,7 @@ impl<
                 unsafe { mbarrier_arrive(empty(s)) };
             }
             s += 1;
-            if s == STAGES {
+            if s == Self::STAGES {
                 s = 0;
                 round += 1;
             }
@@ -289,10 +264,10 @@ impl<
 
 entries! {
     elem = f32;
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s3 => Tma<128, 128, 64, 32, 8, 8, 3>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s4 => Tma<128, 128, 64, 32, 8, 8, 4>,
-    sgemm_11_tma_128x64x32_w64x32_t8x8_s4 => Tma<128, 64, 64, 32, 8, 8, 4>,
-    sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<128, 128, 32, 32, 4, 8, 4>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<128, 128, 64, 32, 8, 8, 4, PerWarp>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<128, 128, 64, 32, 8, 8, 3, PerWarp>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s3 => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s4 => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>>,
+    sgemm_11_tma_128x64x32_w64x32_t8x8_s4 => Tma<{ Tile::block(128, 64, 32).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>>,
+    sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<{ Tile::block(128, 128, 32).with_warp(32, 32).with_stages(4) }, ThreadTile<4, 8>>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, PerWarp>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, PerWarp>,
 }

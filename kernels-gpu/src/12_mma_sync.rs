@@ -46,31 +46,12 @@
 //! instruction, issued per warp from registers that `ldmatrix` must fill, and the next rung
 //! replaces both.
 //!
-//! **Hiding the latencies** (`_fp`, [`MmaSyncPipelined`]). In the kernel above every K-tile starts
-//! with a barrier, then the copies of a later tile (a few dozen instructions of edge checks each),
-//! then `ldmatrix`, whose result the first mma waits for: with one block of 8 warps per SM (two
-//! per scheduler), the tensor cores idle through all of that. The `_fp` variants:
-//! - load the fragments of step `kk + 1` before issuing the mmas of step `kk` (two fragment
-//!   buffers: the step `kk` of every tile uses buffer `kk % 2`), and across the tile boundary:
-//!   before the last step of tile `kt`, wait for tile `kt + 1`, pass the barrier and load its first
-//!   fragments, so the last step's mmas cover the barrier and the `ldmatrix` latency. That barrier
-//!   also means every warp has read all of tile `kt`, whose buffer the next tile's copies reuse:
-//!   still one barrier per K-tile;
-//! - copy interior blocks (all their rows of A and columns of B inside the matrices, K a multiple
-//!   of BK, rows 16-byte aligned) with plain `cp.async`, no edge checks: each thread copies one
-//!   column of chunks, so its only per-thread addresses are its first chunk's; the other chunks'
-//!   shared-memory offsets are immediates (whole swizzle blocks further) and their source offsets
-//!   are values the whole block shares. `ldmatrix` addresses likewise come from one chunk per lane
-//!   by [`SwizzledTile::moved`] (an XOR for a step along the 128-byte line, an immediate for whole
-//!   swizzle blocks down), which keeps two fragment buffers, 128 accumulators and the addresses
-//!   within 255 registers;
-//! - send every other block (at the edges of C, K not a multiple of BK, unaligned rows) through the
-//!   plain pipeline above with 32-deep K-tiles, on the same block and warp tiles;
-//! - offer BK = 64 (half the barriers per flop), block tiles of 256×128, and 128×128 with four
-//!   64×64 warps at two blocks per SM (whose barriers then need not line up).
-//!
-//! Why: a profile of the plain kernel has the warps mostly waiting on fixed-latency dependencies
-//! and at the barrier, with few issue slots used; the `_fp` kernels cover both.
+//! **Hiding the latencies** (`_fp`, [`MmaSyncPipelined`]): the fragments of mma step `kk + 1`
+//! are loaded while step `kk` computes, across the K-tile boundary too (two fragment buffers,
+//! still one barrier per K-tile); interior blocks copy with plain `cp.async` whose addresses are
+//! immediates from one chunk per lane ([`SwizzledTile::moved`]), which keeps two fragment
+//! buffers, 128 accumulators and the addresses within 255 registers; every other block runs the
+//! plain pipeline above with 32-deep K-tiles. Why and how much: the book chapter.
 //!
 //! Measured speed and what limits it at each size: `book/src/rung-12-mma-sync.md`,
 //! `book/src/ldmatrix.md`, `book/src/mma-fragments.md` and `docs/perf/`.
@@ -80,104 +61,117 @@ use crate::tile_loader::{aligned_rows, copy_interior_tile, TileLoader};
 use core::marker::PhantomData;
 
 /// Rung 12's plain kernel under a short name, for the variants that reuse its parts.
-type Basic<E, const BM: usize, const BN: usize, const BK: usize, const MT: usize, const NT: usize, const STAGES: usize> =
-    MmaSync<E, BM, BN, BK, MT, NT, STAGES>;
+type Basic<E, const T: Tile, W> = MmaSync<E, T, W>;
 
 pub const RUNG: Rung = Rung { number: 12, slug: "mma_sync", idea: "tensor cores: ldmatrix + mma.sync from swizzled, cp.async-pipelined tiles" };
 
-/// A `BM × BN` block tile, K-tiles `BK` deep, `STAGES` shared-memory buffers; each warp computes
-/// `MT × NT` tiles of 16×8 (a warp tile of `16·MT × 8·NT`). Warps: `(BM / 16MT) · (BN / 8NT)`.
-pub struct MmaSync<E, const BM: usize, const BN: usize, const BK: usize, const MT: usize, const NT: usize, const STAGES: usize>(
-    PhantomData<E>,
-);
+/// A warp's tile as `MT × NT` mma tiles of 16×8: a warp tile of `16·MT × 8·NT`, `MT·NT·4` f32
+/// accumulators per thread. A type rather than part of the [`Tile`] value, because `MT` and `NT`
+/// size the fragment and accumulator arrays.
+pub struct WarpMmas<const MT: usize, const NT: usize>;
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: usize, const NT: usize, const STAGES: usize>
-    MmaSync<E, BM, BN, BK, MT, NT, STAGES>
-{
+/// Elements `E`, tile `T`: a `bm × bn` block tile, K-tiles `bk` deep, `stages` shared-memory
+/// buffers; each warp computes a [`WarpMmas<MT, NT>`] tile. Warps: `(bm / 16MT) · (bn / 8NT)`.
+pub struct MmaSync<E, const T: Tile, W>(PhantomData<(E, W)>);
+
+impl<E: HalfElem, const T: Tile, const MT: usize, const NT: usize> MmaSync<E, T, WarpMmas<MT, NT>> {
+    const BM: usize = T.bm as usize;
+    const BN: usize = T.bn as usize;
+    const BK: usize = T.bk as usize;
+    const STAGES: usize = T.stages as usize;
     const WM: usize = 16 * MT;
     const WN: usize = 8 * NT;
-    const THREADS: usize = (BM / Self::WM) * (BN / Self::WN) * 32;
-    const A_BYTES: usize = SwizzledTile::bytes(BM, BK);
-    const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(BK, BN);
+    const THREADS: usize = (Self::BM / Self::WM) * (Self::BN / Self::WN) * 32;
 
-    /// The shapes this kernel is written for, checked when the specification is built.
-    const VALID: () = {
-        assert!(BM % Self::WM == 0 && BN % Self::WN == 0, "warp tiles must divide the block tile");
-        assert!(NT % 2 == 0, "B fragments are loaded two n-tiles at a time");
-        assert!(BK % 16 == 0, "K-tiles are whole mma steps");
-        assert!(SwizzledTile::valid_width(BK) && SwizzledTile::valid_width(BN), "tile widths: 32 or multiples of 64");
-        assert!((BM * BK / 8) % Self::THREADS == 0 && (BK * BN / 8) % Self::THREADS == 0, "copies split evenly");
-        assert!(Self::A_BYTES % 1024 == 0 && Self::STAGE_BYTES % 1024 == 0, "tiles start on swizzle blocks");
-        assert!(STAGES >= 2);
-    };
-
-    /// Shared-memory tiles of A (`BM × BK`) and B (`BK × BN`) of one stage.
+    /// Bytes of A's tile and of one stage for K-tiles `bk` deep. The K-tile depth is a value, not
+    /// only `T`'s: [`MmaSyncPipelined`] runs this pipeline with 32-deep K-tiles on its edges.
     #[inline(always)]
-    const fn tiles(stage: usize) -> (SwizzledTile, SwizzledTile) {
-        let base = stage * Self::STAGE_BYTES;
-        (SwizzledTile::new(base, BM, BK), SwizzledTile::new(base + Self::A_BYTES, BK, BN))
+    const fn a_bytes(bk: usize) -> usize {
+        SwizzledTile::bytes(Self::BM, bk)
+    }
+    #[inline(always)]
+    const fn stage_bytes(bk: usize) -> usize {
+        Self::a_bytes(bk) + SwizzledTile::bytes(bk, Self::BN)
+    }
+
+    /// The shapes this kernel is written for with K-tiles `bk` deep, checked when the
+    /// specification is built.
+    const fn check(bk: usize) {
+        let (bm, bn) = (Self::BM, Self::BN);
+        assert!(bm % Self::WM == 0 && bn % Self::WN == 0, "warp tiles must divide the block tile");
+        assert!(NT % 2 == 0, "B fragments are loaded two n-tiles at a time");
+        assert!(bk % 16 == 0, "K-tiles are whole mma steps");
+        assert!(SwizzledTile::valid_width(bk) && SwizzledTile::valid_width(bn), "tile widths: 32 or multiples of 64");
+        assert!((bm * bk / 8) % Self::THREADS == 0 && (bk * bn / 8) % Self::THREADS == 0, "copies split evenly");
+        assert!(Self::a_bytes(bk) % 1024 == 0 && Self::stage_bytes(bk) % 1024 == 0, "tiles start on swizzle blocks");
+        assert!(Self::STAGES >= 2);
+    }
+    const VALID: () = Self::check(Self::BK);
+
+    /// Shared-memory tiles of A (`bm × bk`) and B (`bk × bn`) of one stage.
+    #[inline(always)]
+    const fn tiles(stage: usize, bk: usize) -> (SwizzledTile, SwizzledTile) {
+        let base = stage * Self::stage_bytes(bk);
+        (SwizzledTile::new(base, Self::BM, bk), SwizzledTile::new(base + Self::a_bytes(bk), bk, Self::BN))
     }
 }
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: usize, const NT: usize, const STAGES: usize> GemmKernel
-    for MmaSync<E, BM, BN, BK, MT, NT, STAGES>
-{
+impl<E: HalfElem, const T: Tile, const MT: usize, const NT: usize> GemmKernel for MmaSync<E, T, WarpMmas<MT, NT>> {
     type Elem = E;
     const SPEC: KernelSpec = {
         let () = Self::VALID;
         KernelSpec::unnamed(
             RUNG,
             E::DTYPE,
-            Tile::block(BM as u32, BN as u32, BK as u32).with_warp(Self::WM as u32, Self::WN as u32).with_stages(STAGES as u32),
+            T.with_warp(Self::WM as u32, Self::WN as u32),
             Self::THREADS as u32,
-            (STAGES * Self::STAGE_BYTES) as u32,
+            (Self::STAGES * Self::stage_bytes(Self::BK)) as u32,
         )
     };
 
     #[inline(always)]
     unsafe fn run(gemm: &Gemm<E>) {
         // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
-        let acc = unsafe { Self::accumulate(gemm) };
+        let acc = unsafe { Self::accumulate(gemm, Self::BK) };
         Self::store(gemm, &acc);
     }
 }
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: usize, const NT: usize, const STAGES: usize>
-    MmaSync<E, BM, BN, BK, MT, NT, STAGES>
-{
+impl<E: HalfElem, const T: Tile, const MT: usize, const NT: usize> MmaSync<E, T, WarpMmas<MT, NT>> {
     /// The first row and column of this block's tile of C, and of this warp's tile within it.
     #[inline(always)]
     fn corners() -> (u32, u32, u32, u32) {
         let warp = warp_idx() as usize;
-        let (wm0, wn0) = ((warp / (BN / Self::WN) * Self::WM) as u32, (warp % (BN / Self::WN) * Self::WN) as u32);
-        (block_row() * BM as u32, block_col() * BN as u32, wm0, wn0)
+        let (wm0, wn0) = ((warp / (Self::BN / Self::WN) * Self::WM) as u32, (warp % (Self::BN / Self::WN) * Self::WN) as u32);
+        (block_row() * Self::BM as u32, block_col() * Self::BN as u32, wm0, wn0)
     }
 
-    /// This warp's tile of `A·B`, in the mma accumulator layout.
+    /// This warp's tile of `A·B`, in the mma accumulator layout, from K-tiles `bk` deep (`T`'s, or
+    /// 32 on the edges of [`MmaSyncPipelined`]).
     ///
     /// # Safety
-    /// As for [`GemmKernel::run`].
+    /// As for [`GemmKernel::run`]; `bk` passes [`check`](Self::check), in a constant expression.
     #[inline(always)]
-    unsafe fn accumulate(gemm: &Gemm<E>) -> [[[f32; 4]; NT]; MT] {
+    unsafe fn accumulate(gemm: &Gemm<E>, bk: usize) -> [[[f32; 4]; NT]; MT] {
         let smem: *mut u8 = dynamic_shared();
         let smem_addr = shared_address(smem);
         let (tid, lane) = (thread_idx(), lane_idx());
         let (row0, col0, wm0, wn0) = Self::corners();
         let (a, b) = (gemm.a().window(row0, 0), gemm.b().window(0, col0));
         let (a_vec, b_vec) = aligned_rows(gemm);
-        let k_tiles = gemm.k.div_ceil(BK as u32);
+        let k_tiles = gemm.k.div_ceil(bk as u32);
 
         let loader = TileLoader { smem, smem_addr, a, b, a_vec, b_vec, tid, threads: Self::THREADS };
         // Issue the copies of K-tile `kt` into buffer `stage`.
         let load = |kt: u32, stage: usize| {
-            let (a_tile, b_tile) = Self::tiles(stage);
+            let (a_tile, b_tile) = Self::tiles(stage, bk);
             // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
-            unsafe { loader.load(a_tile, b_tile, kt * BK as u32, BM, BN, BK) };
+            unsafe { loader.load(a_tile, b_tile, kt * bk as u32, Self::BM, Self::BN, bk) };
         };
 
         // ANCHOR: pipeline
         // Prologue: the first STAGES-1 tiles in flight, one group each.
-        for s in 0..STAGES - 1 {
+        for s in 0..Self::STAGES - 1 {
             if (s as u32) < k_tiles {
                 load(s as u32, s);
             }
@@ -185,13 +179,13 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
         }
 
         let mut acc = [[[0.0f32; 4]; NT]; MT];
-        let (mut read_stage, mut write_stage) = (0, STAGES - 1);
+        let (mut read_stage, mut write_stage) = (0, Self::STAGES - 1);
         for kt in 0..k_tiles {
             // Tile kt has landed for this thread; after the barrier, for every thread. The barrier
             // also means every warp is done with tile kt-1, whose buffer is `write_stage`.
-            cp_async_wait_pending(STAGES - 2);
+            cp_async_wait_pending(Self::STAGES - 2);
             sync_threads();
-            let next = kt + STAGES as u32 - 1;
+            let next = kt + Self::STAGES as u32 - 1;
             if next < k_tiles {
                 load(next, write_stage);
             }
@@ -199,8 +193,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
             // ANCHOR_END: pipeline
 
             // ANCHOR: fragments
-            let (a_tile, b_tile) = Self::tiles(read_stage);
-            for kk in 0..BK / 16 {
+            let (a_tile, b_tile) = Self::tiles(read_stage, bk);
+            for kk in 0..bk / 16 {
                 let k = (kk * 16) as u32;
                 // Lane l addresses row l % 16, columns 8·(l / 16) .. +8 of a 16×16 block: the
                 // four 8×8 matrices of ldmatrix.x4 in fragment order (see device/ldmatrix.rs).
@@ -226,8 +220,8 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const MT: u
                 }
             }
             // ANCHOR_END: fragments
-            read_stage = if read_stage + 1 == STAGES { 0 } else { read_stage + 1 };
-            write_stage = if write_stage + 1 == STAGES { 0 } else { write_stage + 1 };
+            read_stage = if read_stage + 1 == Self::STAGES { 0 } else { read_stage + 1 };
+            write_stage = if write_stage + 1 == Self::STAGES { 0 } else { write_stage + 1 };
         }
         // No copies of real tiles are pending here (the last groups are empty), so the shared
         // memory can be left as is.
@@ -319,54 +313,40 @@ impl<const MT: usize, const NT: usize> StepFragments<MT, NT> {
 /// and interior blocks copy without edge checks. Same tiles, layout and tails as [`MmaSync`];
 /// `BK` is 32 or 64 (an even number of mma steps, so the step `kk` uses fragment buffer `kk % 2`
 /// in every K-tile). `MIN_BLOCKS` blocks share an SM (`.minnctapersm`; 1 leaves ptxas free).
-pub struct MmaSyncPipelined<
-    E,
-    const BM: usize,
-    const BN: usize,
-    const BK: usize,
-    const MT: usize,
-    const NT: usize,
-    const STAGES: usize,
-    const MIN_BLOCKS: usize = 1,
->(PhantomData<E>);
+pub struct MmaSyncPipelined<E, const T: Tile, W, const MIN_BLOCKS: usize = 1>(PhantomData<(E, W)>);
 
-impl<
-    E: HalfElem,
-    const BM: usize,
-    const BN: usize,
-    const BK: usize,
-    const MT: usize,
-    const NT: usize,
-    const STAGES: usize,
-    const MIN_BLOCKS: usize,
-> MmaSyncPipelined<E, BM, BN, BK, MT, NT, STAGES, MIN_BLOCKS>
-{
+impl<E: HalfElem, const T: Tile, const MT: usize, const NT: usize, const MIN_BLOCKS: usize> MmaSyncPipelined<E, T, WarpMmas<MT, NT>, MIN_BLOCKS> {
+    const BM: usize = T.bm as usize;
+    const BN: usize = T.bn as usize;
+    const BK: usize = T.bk as usize;
+    const STAGES: usize = T.stages as usize;
     const WM: usize = 16 * MT;
     const WN: usize = 8 * NT;
-    const THREADS: usize = (BM / Self::WM) * (BN / Self::WN) * 32;
-    const A_BYTES: usize = SwizzledTile::bytes(BM, BK);
-    const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(BK, BN);
+    const THREADS: usize = (Self::BM / Self::WM) * (Self::BN / Self::WN) * 32;
+    const A_BYTES: usize = SwizzledTile::bytes(Self::BM, Self::BK);
+    const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(Self::BK, Self::BN);
     /// mma steps per K-tile.
-    const STEPS: usize = BK / 16;
+    const STEPS: usize = Self::BK / 16;
 
     const VALID: () = {
-        let () = Basic::<E, BM, BN, BK, MT, NT, STAGES>::VALID;
-        let () = Basic::<E, BM, BN, 32, MT, NT, STAGES>::VALID;
-        assert!(BK % 32 == 0, "an even number of mma steps per K-tile");
-        assert!(Self::THREADS % (BK / 8) == 0 && Self::THREADS % (BN / 8) == 0, "a thread copies one column of chunks");
-        assert!(MIN_BLOCKS >= 1 && MIN_BLOCKS * STAGES * Self::STAGE_BYTES <= 227 * 1024, "shared memory of MIN_BLOCKS blocks");
+        Basic::<E, T, WarpMmas<MT, NT>>::check(Self::BK);
+        Basic::<E, T, WarpMmas<MT, NT>>::check(32);
+        assert!(Self::BK % 32 == 0, "an even number of mma steps per K-tile");
+        assert!(Self::THREADS % (Self::BK / 8) == 0 && Self::THREADS % (Self::BN / 8) == 0, "a thread copies one column of chunks");
+        assert!(MIN_BLOCKS >= 1 && MIN_BLOCKS * Self::STAGES * Self::STAGE_BYTES <= 227 * 1024, "shared memory of MIN_BLOCKS blocks");
         // Fragment addresses are moves from one chunk per lane (SwizzledTile::moved): down by
         // whole swizzle blocks, right within one 128-byte line.
         let (a_tile, b_tile) = Self::tiles(0);
         assert!(a_tile.moves_by_blocks(16) && b_tile.moves_by_blocks(16));
-        assert!(BK <= 64 && 64 % Self::WN == 0, "steps and n-tiles stay within a 128-byte line");
+        assert!(Self::BK <= 64 && 64 % Self::WN == 0, "steps and n-tiles stay within a 128-byte line");
         // So are the fast copies' moves (see copy_interior_tile).
-        assert!(a_tile.moves_by_blocks((Self::THREADS / (BK / 8)) as u32) && b_tile.moves_by_blocks((Self::THREADS / (BN / 8)) as u32));
+        assert!(a_tile.moves_by_blocks((Self::THREADS / (Self::BK / 8)) as u32) && b_tile.moves_by_blocks((Self::THREADS / (Self::BN / 8)) as u32));
     };
 
     #[inline(always)]
     const fn tiles(stage: usize) -> (SwizzledTile, SwizzledTile) {
-        Basic::<E, BM, BN, BK, MT, NT, STAGES>::tiles(stage)
+        let base = stage * Self::STAGE_BYTES;
+        (SwizzledTile::new(base, Self::BM, Self::BK), SwizzledTile::new(base + Self::A_BYTES, Self::BK, Self::BN))
     }
 
     /// This warp's tile of `A·B` for an interior block (see `run`).
@@ -377,20 +357,20 @@ impl<
     unsafe fn accumulate_interior(gemm: &Gemm<E>) -> [[[f32; 4]; NT]; MT] {
         let smem_addr = shared_address(dynamic_shared::<u8>());
         let (tid, lane) = (thread_idx(), lane_idx());
-        let (row0, col0, wm0, wn0) = Basic::<E, BM, BN, BK, MT, NT, STAGES>::corners();
+        let (row0, col0, wm0, wn0) = Basic::<E, T, WarpMmas<MT, NT>>::corners();
         let (a, b) = (gemm.a().window(row0, 0), gemm.b().window(0, col0));
-        let k_tiles = gemm.k / BK as u32;
+        let k_tiles = gemm.k / Self::BK as u32;
 
         // ANCHOR: pipelined_load
         // Issue the copies of K-tile `kt` into buffer `stage`.
         let load = |kt: u32, stage: usize| {
             let (a_tile, b_tile) = Self::tiles(stage);
-            let k0 = kt * BK as u32;
+            let k0 = kt * Self::BK as u32;
             // SAFETY: interior block: every chunk of both tiles lies inside A and B with
             // 16-byte-aligned rows.
             unsafe {
-                copy_interior_tile(smem_addr, a_tile, a.window(0, k0), BM, BK, tid, Self::THREADS);
-                copy_interior_tile(smem_addr, b_tile, b.window(k0, 0), BK, BN, tid, Self::THREADS);
+                copy_interior_tile(smem_addr, a_tile, a.window(0, k0), Self::BM, Self::BK, tid, Self::THREADS);
+                copy_interior_tile(smem_addr, b_tile, b.window(k0, 0), Self::BK, Self::BN, tid, Self::THREADS);
             }
         };
         // ANCHOR_END: pipelined_load
@@ -402,28 +382,28 @@ impl<
             // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
             unsafe { StepFragments::<MT, NT>::load(stage_addr, a_tile0, b_tile0, lane_chunks, (step * 16) as u32) }
         };
-        let next = |stage: usize| if stage + 1 == STAGES { 0 } else { stage + 1 };
+        let next = |stage: usize| if stage + 1 == Self::STAGES { 0 } else { stage + 1 };
 
         // ANCHOR: pipelined
         // Prologue: the first STAGES-1 tiles in flight, one group each; wait for tile 0 and load
         // the fragments of its first step.
-        for s in 0..STAGES - 1 {
+        for s in 0..Self::STAGES - 1 {
             if (s as u32) < k_tiles {
                 load(s as u32, s);
             }
             cp_async_commit_group();
         }
-        cp_async_wait_pending(STAGES - 2);
+        cp_async_wait_pending(Self::STAGES - 2);
         sync_threads();
 
         let mut acc = [[[0.0f32; 4]; NT]; MT];
         // Step kk of every K-tile uses buffer kk % 2; buffer 0 holds the first step of tile 0.
         let mut frags = [fragments(0, 0), StepFragments::<MT, NT>::EMPTY];
-        let (mut read_stage, mut write_stage) = (0, STAGES - 1);
+        let (mut read_stage, mut write_stage) = (0, Self::STAGES - 1);
         for kt in 0..k_tiles {
             // Buffer `write_stage` held tile kt-1, which every warp finished reading before the
             // barrier of the previous iteration.
-            let ahead = kt + STAGES as u32 - 1;
+            let ahead = kt + Self::STAGES as u32 - 1;
             if ahead < k_tiles {
                 load(ahead, write_stage);
             }
@@ -439,7 +419,7 @@ impl<
                     // this thread, then for every thread. The barrier also means every warp has
                     // read all of tile kt (its last step is in registers), so the next iteration
                     // may overwrite that buffer.
-                    cp_async_wait_pending(STAGES - 2);
+                    cp_async_wait_pending(Self::STAGES - 2);
                     sync_threads();
                     frags[0] = fragments(next(read_stage), 0);
                 }
@@ -453,16 +433,8 @@ impl<
     }
 }
 
-impl<
-    E: HalfElem,
-    const BM: usize,
-    const BN: usize,
-    const BK: usize,
-    const MT: usize,
-    const NT: usize,
-    const STAGES: usize,
-    const MIN_BLOCKS: usize,
-> GemmKernel for MmaSyncPipelined<E, BM, BN, BK, MT, NT, STAGES, MIN_BLOCKS>
+impl<E: HalfElem, const T: Tile, const MT: usize, const NT: usize, const MIN_BLOCKS: usize> GemmKernel
+    for MmaSyncPipelined<E, T, WarpMmas<MT, NT>, MIN_BLOCKS>
 {
     type Elem = E;
     const SPEC: KernelSpec = {
@@ -470,16 +442,16 @@ impl<
         let spec = KernelSpec::unnamed(
             RUNG,
             E::DTYPE,
-            Tile::block(BM as u32, BN as u32, BK as u32).with_warp(Self::WM as u32, Self::WN as u32).with_stages(STAGES as u32),
+            T.with_warp(Self::WM as u32, Self::WN as u32),
             Self::THREADS as u32,
-            (STAGES * Self::STAGE_BYTES) as u32,
+            (Self::STAGES * Self::STAGE_BYTES) as u32,
         );
         if MIN_BLOCKS > 1 { spec.with_min_blocks_per_sm(MIN_BLOCKS as u32) } else { spec }
     };
 
     #[inline(always)]
     unsafe fn run(gemm: &Gemm<E>) {
-        let (row0, col0, _, _) = Basic::<E, BM, BN, BK, MT, NT, STAGES>::corners();
+        let (row0, col0, _, _) = Basic::<E, T, WarpMmas<MT, NT>>::corners();
         let (a_vec, b_vec) = aligned_rows(gemm);
         // Interior: the block's rows of A and columns of B all exist, every K-tile is whole and
         // every row is 16-byte aligned, so every copy is a plain one. Other blocks (at the edges
@@ -487,9 +459,9 @@ impl<
         // on the same block and warp tiles.
         let interior = a_vec
             && b_vec
-            && gemm.k % BK as u32 == 0
-            && gemm.a().window(row0, 0).covers(BM as u32, 1)
-            && gemm.b().window(0, col0).covers(1, BN as u32);
+            && gemm.k % Self::BK as u32 == 0
+            && gemm.a().window(row0, 0).covers(Self::BM as u32, 1)
+            && gemm.b().window(0, col0).covers(1, Self::BN as u32);
         // The plain pipeline takes K-tiles of 32 whatever BK is: half as many copies per thread
         // (and registers to address them) for BK = 64, in at most half of this kernel's shared
         // memory.
@@ -498,9 +470,9 @@ impl<
             unsafe { Self::accumulate_interior(gemm) }
         } else {
             // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
-            unsafe { Basic::<E, BM, BN, 32, MT, NT, STAGES>::accumulate(gemm) }
+            unsafe { Basic::<E, T, WarpMmas<MT, NT>>::accumulate(gemm, 32) }
         };
-        Basic::<E, BM, BN, BK, MT, NT, STAGES>::store(gemm, &acc);
+        Basic::<E, T, WarpMmas<MT, NT>>::store(gemm, &acc);
     }
 }
 
@@ -508,24 +480,24 @@ impl<
 
 entries! {
     elem = Bf16;
-    bgemm_12_mma_sync_128x128x32_w64x32_s4 => MmaSync<Bf16, 128, 128, 32, 4, 4, 4>,
-    bgemm_12_mma_sync_128x256x32_w64x64_s3 => MmaSync<Bf16, 128, 256, 32, 4, 8, 3>,
-    bgemm_12_mma_sync_128x256x32_w64x64_s4 => MmaSync<Bf16, 128, 256, 32, 4, 8, 4>,
-    bgemm_12_mma_sync_128x256x32_w64x64_s4_fp => MmaSyncPipelined<Bf16, 128, 256, 32, 4, 8, 4>,
-    bgemm_12_mma_sync_128x256x64_w64x64_s3_fp => MmaSyncPipelined<Bf16, 128, 256, 64, 4, 8, 3>,
-    bgemm_12_mma_sync_128x256x64_w64x64_s4_fp => MmaSyncPipelined<Bf16, 128, 256, 64, 4, 8, 4>,
-    bgemm_12_mma_sync_256x128x64_w64x64_s4_fp => MmaSyncPipelined<Bf16, 256, 128, 64, 4, 8, 4>,
-    bgemm_12_mma_sync_128x128x64_w64x64_s3_fp => MmaSyncPipelined<Bf16, 128, 128, 64, 4, 8, 3, 2>,
+    bgemm_12_mma_sync_128x128x32_w64x32_s4 => MmaSync<Bf16, { Tile::block(128, 128, 32).with_stages(4) }, WarpMmas<4, 4>>,
+    bgemm_12_mma_sync_128x256x32_w64x64_s3 => MmaSync<Bf16, { Tile::block(128, 256, 32).with_stages(3) }, WarpMmas<4, 8>>,
+    bgemm_12_mma_sync_128x256x32_w64x64_s4 => MmaSync<Bf16, { Tile::block(128, 256, 32).with_stages(4) }, WarpMmas<4, 8>>,
+    bgemm_12_mma_sync_128x256x32_w64x64_s4_fp => MmaSyncPipelined<Bf16, { Tile::block(128, 256, 32).with_stages(4) }, WarpMmas<4, 8>>,
+    bgemm_12_mma_sync_128x256x64_w64x64_s3_fp => MmaSyncPipelined<Bf16, { Tile::block(128, 256, 64).with_stages(3) }, WarpMmas<4, 8>>,
+    bgemm_12_mma_sync_128x256x64_w64x64_s4_fp => MmaSyncPipelined<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, WarpMmas<4, 8>>,
+    bgemm_12_mma_sync_256x128x64_w64x64_s4_fp => MmaSyncPipelined<Bf16, { Tile::block(256, 128, 64).with_stages(4) }, WarpMmas<4, 8>>,
+    bgemm_12_mma_sync_128x128x64_w64x64_s3_fp => MmaSyncPipelined<Bf16, { Tile::block(128, 128, 64).with_stages(3) }, WarpMmas<4, 8>, 2>,
 }
 
 /// The f16 instantiation: same kernel, the f16 mma.
 pub mod f16 {
-    use super::{MmaSync, MmaSyncPipelined};
-    use crate::spec::F16;
+    use super::{MmaSync, MmaSyncPipelined, WarpMmas};
+    use crate::spec::{F16, Tile};
 
     entries! {
         elem = F16;
-        hgemm_12_mma_sync_128x128x32_w64x32_s4 => MmaSync<F16, 128, 128, 32, 4, 4, 4>,
-        hgemm_12_mma_sync_128x128x64_w64x64_s3_fp => MmaSyncPipelined<F16, 128, 128, 64, 4, 8, 3, 2>,
+        hgemm_12_mma_sync_128x128x32_w64x32_s4 => MmaSync<F16, { Tile::block(128, 128, 32).with_stages(4) }, WarpMmas<4, 4>>,
+        hgemm_12_mma_sync_128x128x64_w64x64_s3_fp => MmaSyncPipelined<F16, { Tile::block(128, 128, 64).with_stages(3) }, WarpMmas<4, 8>, 2>,
     }
 }

@@ -51,41 +51,46 @@ use core::marker::PhantomData;
 
 pub const RUNG: Rung = Rung { number: 13, slug: "wgmma", idea: "Hopper wgmma: 64xNx16 per warpgroup, operands read from swizzled shared memory" };
 
-/// A `BM × BN` block tile (`BM / 64` warpgroups, one `m64nBNk16` per warpgroup and 16-slice of K),
-/// K-tiles of `BK = 64` (one 128-byte swizzle row), `STAGES` shared-memory buffers.
-pub struct Wgmma<E, const BM: usize, const BN: usize, const BK: usize, const STAGES: usize>(PhantomData<E>);
+/// Elements `E`, tile `T`: a `bm × bn` block tile (`bm / 64` warpgroups, one `m64nBNk16` per
+/// warpgroup and 16-slice of K), K-tiles of `bk = 64` (one 128-byte swizzle row), `stages`
+/// shared-memory buffers.
+pub struct Wgmma<E, const T: Tile>(PhantomData<E>);
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGES: usize> Wgmma<E, BM, BN, BK, STAGES> {
-    const THREADS: usize = BM / 64 * 128;
-    const A_BYTES: usize = SwizzledTile::bytes(BM, BK);
-    const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(BK, BN);
+impl<E: HalfElem, const T: Tile> Wgmma<E, T> {
+    const BM: usize = T.bm as usize;
+    const BN: usize = T.bn as usize;
+    const BK: usize = T.bk as usize;
+    const STAGES: usize = T.stages as usize;
+    const THREADS: usize = Self::BM / 64 * 128;
+    const A_BYTES: usize = SwizzledTile::bytes(Self::BM, Self::BK);
+    const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(Self::BK, Self::BN);
 
     const VALID: () = {
-        assert!(BM % 64 == 0 && BM >= 64, "one warpgroup per 64 rows");
-        assert!(BN == 64 || BN == 128 || BN == 256, "the wgmma shapes instantiated in device/wgmma.rs");
-        assert!(BK == 64, "a K-tile is one 128-byte swizzle row");
-        assert!((BM * BK / 8) % Self::THREADS == 0 && (BK * BN / 8) % Self::THREADS == 0, "copies split evenly");
-        assert!(BN / 8 <= crate::unroll::UNROLL_MAX);
-        assert!(STAGES >= 3, "one buffer for the tile in flight, one being read, one or more loading");
+        assert!(Self::BM % 64 == 0 && Self::BM >= 64, "one warpgroup per 64 rows");
+        assert!(Self::BN == 64 || Self::BN == 128 || Self::BN == 256, "the wgmma shapes instantiated in device/wgmma.rs");
+        assert!(Self::BK == 64, "a K-tile is one 128-byte swizzle row");
+        assert!((Self::BM * Self::BK / 8) % Self::THREADS == 0 && (Self::BK * Self::BN / 8) % Self::THREADS == 0, "copies split evenly");
+        assert!(Self::BN / 8 <= crate::unroll::UNROLL_MAX);
+        assert!(Self::STAGES >= 3, "one buffer for the tile in flight, one being read, one or more loading");
     };
 
     #[inline(always)]
     fn tiles(stage: usize) -> (SwizzledTile, SwizzledTile) {
         let base = stage * Self::STAGE_BYTES;
-        (SwizzledTile::new(base, BM, BK), SwizzledTile::new(base + Self::A_BYTES, BK, BN))
+        (SwizzledTile::new(base, Self::BM, Self::BK), SwizzledTile::new(base + Self::A_BYTES, Self::BK, Self::BN))
     }
 }
 
-impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGES: usize> GemmKernel for Wgmma<E, BM, BN, BK, STAGES> {
+impl<E: HalfElem, const T: Tile> GemmKernel for Wgmma<E, T> {
     type Elem = E;
     const SPEC: KernelSpec = {
         let () = Self::VALID;
         KernelSpec::unnamed(
             RUNG,
             E::DTYPE,
-            Tile::block(BM as u32, BN as u32, BK as u32).with_stages(STAGES as u32),
+            T,
             Self::THREADS as u32,
-            (STAGES * Self::STAGE_BYTES) as u32,
+            (Self::STAGES * Self::STAGE_BYTES) as u32,
         )
     };
 
@@ -95,21 +100,21 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGE
         let smem_addr = shared_address(smem);
         let tid = thread_idx();
         let (wg, warp_in_wg, lane) = (tid / 128, warp_idx() % 4, lane_idx());
-        let (row0, col0) = (block_row() * BM as u32, block_col() * BN as u32);
+        let (row0, col0) = (block_row() * Self::BM as u32, block_col() * Self::BN as u32);
         let (a, b) = (gemm.a().window(row0, 0), gemm.b().window(0, col0));
         let (a_vec, b_vec) = aligned_rows(gemm);
-        let k_tiles = gemm.k.div_ceil(BK as u32);
+        let k_tiles = gemm.k.div_ceil(Self::BK as u32);
         let loader = TileLoader { smem, smem_addr, a, b, a_vec, b_vec, tid, threads: Self::THREADS };
         let load = |kt: u32, stage: usize| {
             let (a_tile, b_tile) = Self::tiles(stage);
             // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
-            unsafe { loader.load(a_tile, b_tile, kt * BK as u32, BM, BN, BK) };
+            unsafe { loader.load(a_tile, b_tile, kt * Self::BK as u32, Self::BM, Self::BN, Self::BK) };
         };
 
         // ANCHOR: pipeline
         // Prologue: tiles 0 .. STAGES-3 in flight (the ring keeps one more buffer for the tile
         // the tensor cores may still be reading).
-        for s in 0..STAGES - 2 {
+        for s in 0..Self::STAGES - 2 {
             if (s as u32) < k_tiles {
                 load(s as u32, s);
             }
@@ -117,14 +122,14 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGE
         }
 
         let mut acc = [0.0f32; 128];
-        let (mut read_stage, mut write_stage) = (0, STAGES - 2);
+        let (mut read_stage, mut write_stage) = (0, Self::STAGES - 2);
         for kt in 0..k_tiles {
             // Tile kt is in shared memory (this thread's copies), visible to the async proxy,
             // then (barrier) to every warpgroup. Every warpgroup has also finished tile kt-2.
-            cp_async_wait_pending(STAGES - 3);
+            cp_async_wait_pending(Self::STAGES - 3);
             fence_proxy_async_shared();
             sync_threads();
-            let next = kt + STAGES as u32 - 2;
+            let next = kt + Self::STAGES as u32 - 2;
             if next < k_tiles {
                 load(next, write_stage);
             }
@@ -136,27 +141,27 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGE
             let a_rows = smem_addr + a_tile.offset() + wg * 64 * 128;
             let b_rows = smem_addr + b_tile.offset();
             wgmma_fence();
-            for kk in 0..BK / 16 {
-                let desc_a = matrix_descriptor(a_rows + (kk * 32) as u32, 16, 1024, Swizzle::B128);
-                let desc_b = matrix_descriptor(b_rows + (kk * 16 * 128) as u32, b_tile.panel_bytes(), 1024, Swizzle::B128);
+            for kk in 0..Self::BK / 16 {
+                let desc_a = wgmma_descriptor(a_rows, kk, Major::K);
+                let desc_b = wgmma_descriptor(b_rows, kk, Major::Mn { panel_bytes: b_tile.panel_bytes() });
                 // SAFETY: the descriptors point at the stage's swizzled tiles, complete and fenced
                 // for the async proxy by the wait above.
-                unsafe { wgmma_m64k16::<E, BN, 0, 1>(&mut acc, desc_a, desc_b, true) };
+                unsafe { wgmma_m64k16::<E, 0, 1>(&mut acc, Self::BN, desc_a, desc_b, true) };
             }
             wgmma_commit_group();
             wgmma_wait_group::<1>();
             // ANCHOR_END: wgmma_step
-            read_stage = if read_stage + 1 == STAGES { 0 } else { read_stage + 1 };
-            write_stage = if write_stage + 1 == STAGES { 0 } else { write_stage + 1 };
+            read_stage = if read_stage + 1 == Self::STAGES { 0 } else { read_stage + 1 };
+            write_stage = if write_stage + 1 == Self::STAGES { 0 } else { write_stage + 1 };
         }
         // ANCHOR: epilogue
         wgmma_wait_group::<0>();
-        fence_operands::<BN>(&mut acc);
+        fence_accumulators(&mut acc, Self::BN);
 
         // Epilogue: d[4j + i] is row 16·warp + g + 8·(i / 2), column 8j + 2t + i % 2 of the
         // warpgroup's 64 × BN tile.
         let c = gemm.c().window(row0 + wg * 64 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2);
-        unroll!(BN / 8, |j| {
+        unroll!(Self::BN / 8, |j| {
             let col = (j * 8) as u32;
             c.store(0, col, acc[4 * j]);
             c.store(0, col + 1, acc[4 * j + 1]);
@@ -170,18 +175,18 @@ impl<E: HalfElem, const BM: usize, const BN: usize, const BK: usize, const STAGE
 // ANCHOR: entries
 entries! {
     elem = Bf16;
-    bgemm_13_wgmma_128x256x64_s4 => Wgmma<Bf16, 128, 256, 64, 4>,
-    bgemm_13_wgmma_128x128x64_s4 => Wgmma<Bf16, 128, 128, 64, 4>,
+    bgemm_13_wgmma_128x256x64_s4 => Wgmma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }>,
+    bgemm_13_wgmma_128x128x64_s4 => Wgmma<Bf16, { Tile::block(128, 128, 64).with_stages(4) }>,
 }
 // ANCHOR_END: entries
 
 /// The f16 instantiation: same kernel, the f16 wgmma.
 pub mod f16 {
     use super::Wgmma;
-    use crate::spec::F16;
+    use crate::spec::{F16, Tile};
 
     entries! {
         elem = F16;
-        hgemm_13_wgmma_128x256x64_s4 => Wgmma<F16, 128, 256, 64, 4>,
+        hgemm_13_wgmma_128x256x64_s4 => Wgmma<F16, { Tile::block(128, 256, 64).with_stages(4) }>,
     }
 }

@@ -1,116 +1,32 @@
 //! # Rung 14 — wgmma fed by the copy engine, with warp specialisation
 //!
-//! Rung 13 multiplies with `wgmma` but still makes every thread copy tiles with `cp.async`, wait
-//! for its own copies, and meet every other thread at a block barrier once per K-tile. The tensor
-//! cores idle at each of those barriers, and the copy instructions compete with the wgmma issue
-//! for the same warps. This rung takes the copying away from the warps that multiply:
+//! **Idea.** Rung 13 multiplies with `wgmma` but still makes every thread copy tiles with
+//! `cp.async` and meet every other thread at a block barrier once per K-tile; the tensor cores
+//! idle at each barrier. Here the copying leaves the multiplying warps: one thread of a *producer*
+//! warpgroup asks the copy engine (TMA, `device/tma.rs`, maps encoded by `src/tma.rs`) for whole
+//! boxes of A and B, which it writes into shared memory already 128-byte swizzled as `wgmma` reads
+//! them, with zeros outside the matrix (tails cost nothing). The *consumer* warpgroups (64 rows ×
+//! `bn` columns of C each) wait only on the mbarrier of the stage they read.
 //!
-//! **The copy engine (TMA).** One thread asks the Tensor Memory Accelerator for a whole box of a
-//! matrix (`cp.async.bulk.tensor.2d`, `device/tma.rs`), described by a *tensor map* the host
-//! encoded (`src/tma.rs`). The engine writes the box into shared memory already in the 128-byte
-//! swizzled layout `wgmma` reads (the swizzle of `swizzle.rs`; the map says `SWIZZLE_128B`), fills
-//! the parts outside the matrix with zeros (so M, N and K tails cost nothing), and reports the
-//! bytes it delivered on an mbarrier. Per K-tile of 64: one box of A (`BM` rows × 64 columns of
-//! K: 128-byte rows, exactly rung 13's A tile) and `BN / 64` boxes of B (64 k-rows × 64 columns of
-//! N each: rung 13's column panels). 128-byte swizzling limits a box to 128-byte rows, hence the
-//! panels.
+//! **Invariants.**
+//! - A ring of `stages` buffers with two mbarriers each. `full[s]` completes when the engine has
+//!   delivered `STAGE_BYTES` (full boxes: the zeros it writes count); `empty[s]` when every
+//!   consumer warp (of the cluster) has read stage `s`. The `i`-th use of a stage waits for phase
+//!   `i` of `full[s]` (parity `i % 2`), the producer's `i`-th refill for phase `i - 1` of
+//!   `empty[s]`. Every wait is bounded: a wrong byte count traps after 20 s.
+//! - A consumer keeps one wgmma group in flight (`wait_group 1`), then releases the previous stage.
+//! - Registers: 40 per producer thread, 232 per consumer thread (`setmaxnreg`), compiled under
+//!   65536 / 384 = 168; 128 · 40 + 256 · 232 ≤ 65536, so the exchange always succeeds.
+//! - The engine needs 16-byte-aligned rows and batch strides: the catalog refuses the rung
+//!   otherwise, and `best` falls back to rung 13.
 //!
-//! **A ring of stages guarded by two mbarriers each.** `full[s]` completes when stage `s` holds
-//! its tile: the producer arrives once with `expect_tx(STAGE_BYTES)` (the full box bytes, also
-//! for boxes that hang over the edge of the matrix: the engine counts the zeros it writes), and
-//! the engine's byte count completes the phase. `empty[s]` completes when every consumer warp has
-//! finished reading stage `s` (one arrival per consumer warp), and only then does the producer
-//! load the stage again. The `i`-th use of a stage (counting from 0) waits for phase `i` of
-//! `full[s]` (parity `i % 2`), and the producer's `i`-th refill waits for phase `i - 1` of
-//! `empty[s]`. Every wait is bounded (`mbarrier_wait`): a wrong byte count traps after
-//! 20 s instead of hanging the GPU.
+//! **Cost.** Taking the copies off the multiplying warps is the large step over rung 13. What
+//! remains is the epilogue, a per-tile cost (consumers cannot multiply while they store C), which
+//! pair stores, TMA stores and the persistent launch cut.
 //!
-//! **Warp specialisation.** The block is `1 + BM / 64` warpgroups. Warpgroup 0 is the producer:
-//! one of its threads issues all the copies; it needs few registers, so the warpgroup gives most
-//! back (`setmaxnreg.dec` to 40 per thread). Warpgroups 1.. are the consumers: each owns 64 rows
-//! × `BN` columns of C (`BN / 2` f32 accumulators per thread, 128 for `BN = 256`) and raises its
-//! budget (`setmaxnreg.inc` to 232). The kernel is compiled under a cap of 65536 / 384 = 168
-//! registers (`.minnctapersm 1`, `with_min_blocks_per_sm(1)`), and 128 · 40 + 256 · 232 = 64512 ≤
-//! 65536, so the exchange always succeeds. Consumers never meet at a block barrier: each waits
-//! only for the stage it reads.
-//!
-//! **Keeping the tensor cores busy.** A consumer issues tile `kt`'s four `m64nBNk16` wgmmas, then
-//! waits for all but the last wgmma group (`wait_group 1`): tile `kt - 1`'s group. Its stage is
-//! then free, and the consumer releases it. So one group is always queued behind the running one
-//! while the consumer goes on to wait for the next stage.
-//!
-//! **Persistence.** The kernel walks a list of C tiles (`block_linear`): with the ordinary grid
-//! (one block per tile) each block takes one; the `_persistent` configuration is launched with
-//! one block per SM, and each block loops over tiles `i, i + blocks, ...`, its producer loading
-//! the next tile's stages while the consumers store the previous tile's C. Tiles are numbered in
-//! groups of `GROUP_M` block rows, column by column inside a group, so blocks running at the same
-//! time share rows of A and columns of B in L2.
-//!
-//! **Epilogues (`Ep`, see [`Epilogue`]).** After its last K-tile a consumer holds 64 × `BN`
-//! floats of C in registers, each thread pairs of neighbouring columns (8j + 2t, 8j + 2t + 1) of
-//! two rows. The consumers cannot multiply while they store, and all blocks finish their tiles
-//! at about the same time, so the store is a per-tile cost. Three ways to write it:
-//! - [`ScalarStores`] (the entries without a tag): one predicated `st.global.f32` per element, 128 per
-//!   thread; a warp's store covers half of each of eight 32-byte sectors.
-//! - [`PairStores`] (`_pairs`): one `st.global.v2.f32` per pair when both elements lie inside C and the
-//!   row is 8-byte aligned (N even), two scalar stores otherwise: half the store instructions,
-//!   whole sectors.
-//! - [`TmaStores`] (`_tmast`): the copy engine stores C. Each consumer warpgroup owns two buffers
-//!   of 64 rows × 32 floats after the stages (128-byte rows, 128-byte swizzled:
-//!   `SwizzledF32Rows`, so the pair writes are free of bank conflicts), used in turn for the
-//!   tile's `BN / 32` column slices. Per slice, its 128 threads write alpha · acc into a buffer
-//!   (`st.shared.v2`), make the writes visible to the engine (`fence.proxy.async`) and meet at the
-//!   warpgroup's named barrier (`bar.sync 1 + cw, 128`: the other warpgroups go on); then one
-//!   thread issues `cp.async.bulk.tensor` from shared to global memory and commits it as a bulk
-//!   group. The engine writes whole lines and drops what lies outside C (M and N tails cost
-//!   nothing). Before a buffer is written again, that thread waits until the store two slices
-//!   back has read it (`cp.async.bulk.wait_group.read 1`), ahead of the barrier that opens the
-//!   buffer; before exiting, until all have (`wait_group.read 0`). The stores of a tile's last
-//!   slices are still draining when a persistent consumer starts the next tile's wgmmas. The
-//!   host passes a third tensor map, of C (64 × 32 f32 boxes). The buffers take 32 KiB: with
-//!   them `128x256x64_s4` needs 229,440 bytes of shared memory (of 232,448). With beta ≠ 0 the
-//!   old C must be read, and the consumers fall back to pair stores.
-//!
-//! **Clusters ([`Clusters`]`<2>`).** Two blocks of neighbouring block rows need the same tile of B. Launched
-//! as a cluster, each loads half of B's panels with a *multicast* copy that the engine writes into
-//! both blocks' shared memory (and signals on both blocks' `full` barriers), which halves B's
-//! reads from L2. The price: a stage can be refilled only when the consumers of *both* blocks
-//! are done with it, so `empty[s]` counts the consumer warps of the cluster, and each consumer
-//! warp arrives on both blocks' barriers (`mapa` + `mbarrier.arrive.shared::cluster`).
-//!
-//! **Cost.** Taking the copies off the multiplying warps is the large step over rung 13. With
-//! the copies gone, the epilogue is the per-tile cost: a block runs `K / 64` K-tiles and then
-//! stores, and the consumers cannot multiply while they store, so at smaller K the store's fixed
-//! cost weighs more. Pair and TMA stores cut it; the persistent launch hides part of it (its
-//! consumers start the next tile while the last TMA stores drain). Clusters of two, which halve
-//! B's L2 reads, stayed slower than single blocks with the same epilogue; with
-//! `.release.cluster` on the cluster arrivals they ran at half speed (see
-//! `device::cluster::mbarrier_arrive_cluster`). The catalog therefore keeps no cluster
-//! configuration (the kernel supports `Clusters<2>`; no entry instantiates it); the CPU emulator
-//! runs clusters of one block only. At large sizes these kernels vary from process to process
-//! far more than cuBLAS does (`book/src/variance.md`).
-//!
-//! Measured speed and what limits it at each size: `book/src/rung-14-wgmma-tma.md` and
-//! `docs/perf/`.
-//!
-//! **Layouts (`L`: `Nn`, `Nt`, `Tn`, `Tt`).** wgmma reads each operand from shared memory in
-//! one of two arrangements, told apart by a transpose bit in the instruction: *K-major* (each
-//! row of the tile runs along K: row-major A, or B stored N×K as a linear layer's weight) or
-//! *MN-major* (rows run along M or N: row-major B, or A stored K×M). A K-major operand arrives
-//! in one box of 128-byte rows (`BM` or `BN` rows × 64 of K); an MN-major one in 64 × 64 panels
-//! (64 rows of K × 64 of M or N, the widest a 128-byte swizzle allows). The producer issues the
-//! boxes of the layout, the consumers build the matching descriptors (`descriptor`) and set the
-//! transpose bits (`wgmma`): the loop, the ring and the epilogue are the same for all four, so
-//! every layout runs at the speed of the tile, with no transposing copy.
-//!
-//! **Leading dimensions and batches.** The tensor maps carry the row pitch (`lda`, `ldb`, `ldc`)
-//! and a third dimension for the products of a strided batch (one plane for a broadcast operand,
-//! stride 0). A persistent launch walks the tiles of every product; an ordinary launch has one
-//! grid plane per product.
-//!
-//! **Limits.** The copy engine needs 16-byte-aligned rows and matrices: the catalog refuses this
-//! rung when a leading dimension or batch stride is not a multiple of 8 elements (bf16/f16, and
-//! 4 for f32 C with the TMA store), and `best` then falls back to rung 13.
+//! The parameters (`S`: [`Schedule`], `Ep`: [`Epilogue`], `L`: the storage of A and B), the
+//! persistent tile order, the epilogues and clusters in detail, and what was measured:
+//! `book/src/rung-14-wgmma-tma.md` and `docs/perf/`.
 
 use crate::prelude::*;
 use core::marker::PhantomData;
@@ -121,7 +37,390 @@ pub const RUNG: Rung = Rung {
     idea: "TMA loads into an mbarrier ring, one producer warpgroup and wgmma consumer warpgroups",
 };
 
-/// Block rows per tile group in the tile order (see the module documentation).
+/// Tile `T`: a `bm × bn` block tile (`bm / 64` consumer warpgroups of 64 rows each, plus the
+/// producer), K-tiles of `bk` = 64, `stages` buffers.
+///
+/// `S` ([`Schedule`]) is the launch: [`Grid`], [`Persistent`] (one block per SM; only the launch
+/// changes, the kernel loops over tiles either way), or [`Clusters`]`<C>`: `C` (1 or 2) blocks of
+/// neighbouring block rows form a cluster, each loads `1 / C` of the B panels and the copy engine
+/// writes them into every block of the cluster.
+///
+/// `Ep` ([`Epilogue`]) picks how C is written: [`ScalarStores`], [`PairStores`], [`TmaStores`].
+///
+/// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]): K-major operands arrive as
+/// boxes of 128-byte rows, MN-major ones as 64 × 64 panels ([`Major`]); the loop, the ring and
+/// the epilogue are the same for all four.
+pub struct WgmmaTma<E, const T: Tile, S = Grid, Ep = ScalarStores, L = Nn>(PhantomData<(E, S, Ep, L)>);
+
+impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma<E, T, S, Ep, L> {
+    const BM: usize = T.bm as usize;
+    const BN: usize = T.bn as usize;
+    const STAGES: usize = T.stages as usize;
+    const CLUSTER: u32 = S::CLUSTER;
+    const PERSISTENT: bool = S::PERSISTENT;
+    const EPILOGUE: u32 = Ep::KIND;
+    const BK: usize = T.bk as usize;
+    const CONSUMERS: usize = Self::BM / 64;
+    const THREADS: usize = 128 * (1 + Self::CONSUMERS);
+    const A_BYTES: usize = SwizzledTile::bytes(Self::BM, Self::BK);
+    /// One 64 × 64 panel of an operand stored MN-major (64 rows of K, 128-byte rows of M or N).
+    const PANEL_BYTES: usize = SwizzledTile::bytes(Self::BK, 64);
+    /// A stored K×M (`Op::T`): M-major panels; row-major A is K-major.
+    const A_T: bool = L::LAYOUT.a.is_t();
+    /// B stored N×K (`Op::T`): K-major; row-major B is N-major panels.
+    const B_T: bool = L::LAYOUT.b.is_t();
+    /// How the tensor cores read each stage's tiles: K-major, or MN-major panels of
+    /// [`PANEL_BYTES`](Self::PANEL_BYTES).
+    const A_MAJOR: Major = if Self::A_T { Major::Mn { panel_bytes: Self::PANEL_BYTES as u32 } } else { Major::K };
+    const B_MAJOR: Major = if Self::B_T { Major::K } else { Major::Mn { panel_bytes: Self::PANEL_BYTES as u32 } };
+    const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(Self::BK, Self::BN);
+    /// With the TMA store, each consumer warpgroup stages C in two slice buffers of 64 rows × 32
+    /// floats, after the stages, used in turn.
+    const C_SLICE: usize = 32;
+    const C_SLICE_BYTES: usize = SwizzledF32Rows::bytes(64);
+    const C_BUFFERS: usize = Self::STAGES * Self::STAGE_BYTES;
+    const C_BUFFERS_BYTES: usize = if Self::EPILOGUE == TMA_STORE { Self::CONSUMERS * 2 * Self::C_SLICE_BYTES } else { 0 };
+    /// The mbarriers sit after the stages (and C buffers): `full[0..STAGES]`, then `empty[0..STAGES]`.
+    const BARRIERS: usize = Self::C_BUFFERS + Self::C_BUFFERS_BYTES;
+    const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * Self::STAGES;
+
+    const VALID: () = {
+        assert!(Self::BM == 64 || Self::BM == 128, "one or two consumer warpgroups of 64 rows");
+        assert!(Self::BN == 64 || Self::BN == 128 || Self::BN == 256, "the wgmma shapes instantiated in device/wgmma.rs");
+        assert!(Self::BN / 8 <= crate::unroll::UNROLL_MAX);
+        assert!(Self::STAGES >= 2);
+        assert!(Self::BK == 64, "a K-tile is one 128-byte swizzle row");
+        assert!(Self::CLUSTER == 1 || Self::CLUSTER == 2, "clusters of one or two block rows");
+        assert!((Self::BN / 64) % Self::CLUSTER as usize == 0, "the B panels split evenly over the cluster");
+        assert!(!Self::PERSISTENT || Self::CLUSTER == 1, "the persistent launch is one-dimensional, clusters are along M");
+        assert!(Self::STAGE_BYTES % 1024 == 0, "every stage starts on a 1024-byte swizzle block");
+        assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= 65536, "register exchange fits the SM");
+        assert!(Self::EPILOGUE == SCALAR || Self::EPILOGUE == PAIRS || Self::EPILOGUE == TMA_STORE);
+        assert!(Self::BN % Self::C_SLICE == 0 && (Self::BN / Self::C_SLICE) % 2 == 0, "every tile ends on the second C buffer");
+        assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
+    };
+
+    /// One `m64nBNk16` wgmma with the transpose bits of the layout: A is M-major when stored
+    /// K×M, B is N-major when stored K×N.
+    #[inline(always)]
+    unsafe fn wgmma(acc: &mut [f32; 128], desc_a: u64, desc_b: u64) {
+        // SAFETY: the caller's guarantee: the descriptors point at a full stage, and all 128
+        // threads of the warpgroup issue it.
+        unsafe {
+            match (Self::A_T, Self::B_T) {
+                (false, false) => wgmma_m64k16::<E, 0, 1>(acc, Self::BN, desc_a, desc_b, true),
+                (false, true) => wgmma_m64k16::<E, 0, 0>(acc, Self::BN, desc_a, desc_b, true),
+                (true, false) => wgmma_m64k16::<E, 1, 1>(acc, Self::BN, desc_a, desc_b, true),
+                (true, true) => wgmma_m64k16::<E, 1, 0>(acc, Self::BN, desc_a, desc_b, true),
+            }
+        }
+    }
+
+    /// A consumer warp is done reading the stage whose `empty` barrier is at `bar`: arrive on it
+    /// in every block of the cluster (each one's producer writes into this block's stage).
+    #[inline(always)]
+    unsafe fn release(bar: u32) {
+        if Self::CLUSTER == 1 {
+            // SAFETY: the stage barriers were initialised by one thread and published by the block
+            // barrier before the loop.
+            unsafe { mbarrier_arrive(bar) };
+        } else {
+            for r in 0..Self::CLUSTER {
+                // SAFETY: the stage barriers were initialised by one thread and published by the
+                // block barrier before the loop.
+                unsafe { mbarrier_arrive_cluster(map_shared_rank(bar, r)) };
+            }
+        }
+    }
+
+    /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `GROUP_M` block
+    /// rows, column-major inside a group.
+    #[inline(always)]
+    fn tile_coords(t: u32, tiles_m: u32, tiles_n: u32) -> (u32, u32) {
+        // `max(1)`: never zero for a tile that exists, but the compiler cannot know that.
+        let per_group = (GROUP_M * tiles_n).max(1);
+        let first_row = t / per_group * GROUP_M;
+        let rows = tiles_m.saturating_sub(first_row).clamp(1, GROUP_M);
+        let i = t % per_group;
+        (first_row + i % rows, i / rows)
+    }
+
+    /// Writes a consumer warpgroup's 64 × BN accumulators to C at (`row0`, `col0`) from the
+    /// registers: `d[4j + i]` is row 16·warp + g + 8·(i / 2), column 8j + 2t + i % 2 of the
+    /// warpgroup's tile (as in rung 13), so each thread holds pairs of neighbouring columns.
+    #[inline(always)]
+    fn store_from_registers(c: &Output, acc: &[f32; 128], row0: u32, col0: u32) {
+        let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
+        let c = c.window(row0 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2);
+        unroll!(Self::BN / 8, |j| {
+            let col = (j * 8) as u32;
+            if Self::EPILOGUE == SCALAR {
+                c.store(0, col, acc[4 * j]);
+                c.store(0, col + 1, acc[4 * j + 1]);
+                c.store(8, col, acc[4 * j + 2]);
+                c.store(8, col + 1, acc[4 * j + 3]);
+            } else {
+                c.store2(0, col, [acc[4 * j], acc[4 * j + 1]]);
+                c.store2(8, col, [acc[4 * j + 2], acc[4 * j + 3]]);
+            }
+        });
+    }
+
+    /// Writes consumer warpgroup `cw`'s accumulators (times alpha; beta must be 0) to C at
+    /// (`row0`, `col0`) through the copy engine, one 64 × 32 slice at a time: the 128 threads
+    /// write the slice to a swizzled buffer and meet at the warpgroup's named barrier, then the
+    /// warpgroup's first thread issues the TMA store. The two buffers alternate; before a buffer
+    /// is written again, its store (two slices back, possibly of the previous tile) must have read
+    /// it, which that thread waits for before the barrier that opens the buffer.
+    #[inline(always)]
+    unsafe fn store_through_tma(map_c: *const TensorMap, alpha: f32, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
+        let smem = dynamic_shared::<u8>();
+        let base = shared_address(smem);
+        let leader = thread_idx() % 128 == 0;
+        let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
+        let (r, c) = (warp_in_wg * 16 + lane / 4, lane % 4 * 2);
+        let barrier = 1 + cw;
+        let slice_groups = Self::C_SLICE / 8;
+        unroll!(Self::BN / 8, |j| {
+            let q = j / slice_groups;
+            let buffer = SwizzledF32Rows::new(Self::C_BUFFERS + (2 * cw as usize + q % 2) * Self::C_SLICE_BYTES);
+            if j % slice_groups == 0 {
+                if leader {
+                    bulk_wait_group_read::<1>();
+                }
+                named_barrier_sync::<128>(barrier);
+            }
+            let col = (j % slice_groups * 8) as u32 + c;
+            for h in 0..2 {
+                let p = smem.wrapping_add(buffer.at(r + 8 * h as u32, col) as usize) as *mut f32;
+                // SAFETY: inside this warpgroup's staging buffer, at an 8-byte-aligned pair.
+                unsafe { st_shared_v2(p, [alpha * acc[4 * j + 2 * h], alpha * acc[4 * j + 2 * h + 1]]) };
+            }
+            if j % slice_groups == slice_groups - 1 {
+                fence_proxy_async_shared();
+                named_barrier_sync::<128>(barrier);
+                if leader {
+                    // SAFETY: the buffer was written and fenced by this warpgroup (barrier above);
+                    // the map is the host's map of C.
+                    unsafe { tma_store_3d(map_c, (col0 as usize + q * Self::C_SLICE) as i32, row0 as i32, z as i32, base + buffer.offset()) };
+                    bulk_commit_group();
+                }
+            }
+        });
+    }
+}
+
+impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKernel for WgmmaTma<E, T, S, Ep, L>
+{
+    type Elem = E;
+    const SPEC: KernelSpec = {
+        let () = Self::VALID;
+        let spec = KernelSpec::unnamed(
+            RUNG,
+            E::DTYPE,
+            T,
+            Self::THREADS as u32,
+            Self::SMEM_BYTES as u32,
+        )
+        .with_tensor_maps(TensorMaps {
+            // Boxes as the operands are stored: a K-major operand in one box of 128-byte rows,
+            // an MN-major one in 64 × 64 panels.
+            a_box: if Self::A_T { (64, 64) } else { (Self::BM as u32, 64) },
+            a_swizzle: Swizzle::B128,
+            b_box: if Self::B_T { (Self::BN as u32, 64) } else { (64, 64) },
+            b_swizzle: Swizzle::B128,
+            c_box: if Self::EPILOGUE == TMA_STORE { Some((64, Self::C_SLICE as u32)) } else { None },
+            c_swizzle: Swizzle::B128,
+        })
+        .with_min_blocks_per_sm(1)
+        .with_layout(L::LAYOUT);
+        let spec = spec.with_cluster_m(Self::CLUSTER);
+        if Self::PERSISTENT { spec.with_persistent() } else { spec }
+    };
+
+    #[inline(always)]
+    unsafe fn run(gemm: &Gemm<E>) {
+        let base = shared_address(dynamic_shared::<u8>());
+        let full = |s: u32| base + (Self::BARRIERS + 8 * s as usize) as u32;
+        let empty = |s: u32| base + (Self::BARRIERS + 8 * (Self::STAGES + s as usize)) as u32;
+        let (map_a, map_b, map_c) = (gemm.tensor_maps, gemm.tensor_maps.wrapping_add(1), gemm.tensor_maps.wrapping_add(2));
+        let tid = thread_idx();
+        let wg = tid / 128;
+
+        if tid == 0 {
+            for s in 0..Self::STAGES as u32 {
+                // SAFETY: thread 0 initialises each stage's barriers, in this block's shared
+                // memory, before any use.
+                unsafe {
+                    mbarrier_init(full(s), 1);
+                    // Every consumer warp of every block of the cluster releases the stage: the
+                    // producer refills it in all of them.
+                    mbarrier_init(empty(s), 4 * Self::CONSUMERS as u32 * Self::CLUSTER);
+                }
+            }
+            fence_mbarrier_init();
+            // SAFETY: the maps are the host's tensor maps of A, B (and C), passed in `gemm`.
+            unsafe {
+                tma_prefetch_map(map_a);
+                tma_prefetch_map(map_b);
+                if Self::EPILOGUE == TMA_STORE {
+                    tma_prefetch_map(map_c);
+                }
+            }
+        }
+        // The only block-wide barrier: the mbarriers exist before anyone uses them (in a cluster,
+        // before the other block's copies and arrivals can reach them).
+        if Self::CLUSTER > 1 { cluster_sync() } else { sync_threads() }
+
+        // Work is handed out per cluster: `CLUSTER` block rows × one block column of C, the
+        // block of rank r taking row `CLUSTER · cluster_row + r`.
+        let (tiles_m, tiles_n) = (gemm.m.div_ceil(Self::BM as u32 * Self::CLUSTER), gemm.n.div_ceil(Self::BN as u32));
+        // `max(1)`: never zero for a problem that exists, but the compiler cannot know that.
+        let tiles = (tiles_m * tiles_n).max(1);
+        // A persistent launch has one plane of blocks and walks the tiles of every product of the
+        // batch (tile `t` of product `t / tiles`); an ordinary launch has one plane per product
+        // and the entry point has already moved `gemm` to it.
+        let products = if Self::PERSISTENT { gemm.batch } else { 1 };
+        let all_tiles = tiles * products;
+        let product = |t: u32| gemm.z + t / tiles;
+        let k_tiles = gemm.k.div_ceil(Self::BK as u32);
+        let (first_tile, tile_stride) = if Self::CLUSTER > 1 { cluster_linear() } else { block_linear() };
+        let rank = if Self::CLUSTER > 1 { cluster_rank() } else { 0 };
+        let stage_of = |it: u32| it % Self::STAGES as u32;
+        let round_of = |it: u32| it / Self::STAGES as u32;
+
+        if wg == 0 {
+            // ANCHOR: producer
+            // Producer warpgroup: one thread issues every copy; the rest have nothing to do.
+            setmaxnreg_dec::<PRODUCER_REGS>();
+            if tid == 0 {
+                let mut it = 0u32;
+                let mut t = first_tile;
+                while t < all_tiles {
+                    let (cluster_row, tile_col) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
+                    let tile_row = cluster_row * Self::CLUSTER + rank;
+                    let (row0, col0) = ((tile_row * Self::BM as u32) as i32, (tile_col * Self::BN as u32) as i32);
+                    let z = product(t);
+                    for kt in 0..k_tiles {
+                        let (s, round) = (stage_of(it), round_of(it));
+                        let k0 = (kt * Self::BK as u32) as i32;
+                        let stage = base + s * Self::STAGE_BYTES as u32;
+                        let (za, zb) = (gemm.plane_a(z), gemm.plane_b(z));
+                        // SAFETY: the stage is refilled only after its `empty` wait; the boxes fit
+                        // its buffer and `full(s)` expects their bytes.
+                        unsafe {
+                            if round > 0 {
+                                // The consumers have released this stage's previous tile.
+                                mbarrier_wait(empty(s), (round - 1) & 1);
+                            }
+                            mbarrier_arrive_expect_tx(full(s), Self::STAGE_BYTES as u32);
+                            if Self::A_T {
+                                // A stored K×M: one 64 × 64 panel per consumer warpgroup.
+                                for p in 0..Self::BM / 64 {
+                                    tma_load_3d(stage + (p * Self::PANEL_BYTES) as u32, map_a, row0 + 64 * p as i32, k0, za, full(s));
+                                }
+                            } else {
+                                tma_load_3d(stage, map_a, k0, row0, za, full(s));
+                            }
+                            let b_stage = stage + Self::A_BYTES as u32;
+                            if Self::B_T {
+                                // B stored N×K: one box of BN rows of 128 bytes.
+                                tma_load_3d(b_stage, map_b, k0, col0, zb, full(s));
+                            } else {
+                                for p in 0..Self::BN / 64 {
+                                    let dst = b_stage + (p * Self::PANEL_BYTES) as u32;
+                                    let x = col0 + 64 * p as i32;
+                                    if Self::CLUSTER == 1 {
+                                        tma_load_3d(dst, map_b, x, k0, zb, full(s));
+                                    } else if p as u32 % Self::CLUSTER == rank {
+                                        // This block's share of B, into every block of the cluster.
+                                        tma_load_3d_multicast(dst, map_b, x, k0, zb, full(s), ((1u32 << Self::CLUSTER) - 1) as u16);
+                                    }
+                                }
+                            }
+                        }
+                        it += 1;
+                    }
+                    t += tile_stride;
+                }
+            }
+            // ANCHOR_END: producer
+        } else {
+            // ANCHOR: consumer
+            // Consumer warpgroup `cw`: rows 64·cw .. 64·cw + 63 of each tile.
+            setmaxnreg_inc::<CONSUMER_REGS>();
+            let cw = wg - 1;
+            let lane = lane_idx();
+            let mut it = 0u32;
+            let mut t = first_tile;
+            while t < all_tiles {
+                let (cluster_row, tile_col) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
+                let tile_row = cluster_row * Self::CLUSTER + rank;
+                let z = product(t);
+                let mut acc = [0.0f32; 128];
+                for kt in 0..k_tiles {
+                    let s = stage_of(it);
+                    // SAFETY: the stage barriers were initialised by one thread and published by
+                    // the block barrier before the loop.
+                    unsafe { mbarrier_wait(full(s), round_of(it) & 1) };
+                    let stage = base + s * Self::STAGE_BYTES as u32;
+                    // This warpgroup's 64 rows of A: 64 K-major rows, or M-major panel `cw`.
+                    let a_part = stage + cw * if Self::A_T { Self::PANEL_BYTES as u32 } else { 64 * 128 };
+                    let b_part = stage + Self::A_BYTES as u32;
+                    wgmma_fence();
+                    for kk in 0..Self::BK / 16 {
+                        let desc_a = wgmma_descriptor(a_part, kk, Self::A_MAJOR);
+                        let desc_b = wgmma_descriptor(b_part, kk, Self::B_MAJOR);
+                        // SAFETY: the descriptors point at the stage's swizzled tiles, complete
+                        // and fenced for the async proxy by the wait above.
+                        unsafe { Self::wgmma(&mut acc, desc_a, desc_b) };
+                    }
+                    wgmma_commit_group();
+                    // Tile kt-1's group is done: its stage can be refilled.
+                    wgmma_wait_group::<1>();
+                    if kt > 0 && lane == 0 {
+                        // SAFETY: `empty` barriers are initialised before the loop; this warp has
+                        // finished reading the stage.
+                        unsafe { Self::release(empty(stage_of(it - 1))) };
+                    }
+                    it += 1;
+                }
+                wgmma_wait_group::<0>();
+                fence_accumulators(&mut acc, Self::BN);
+                if k_tiles > 0 && lane == 0 {
+                    // SAFETY: `empty` barriers are initialised before the loop; this warp has
+                    // finished reading the stage.
+                    unsafe { Self::release(empty(stage_of(it - 1))) };
+                }
+                // ANCHOR_END: consumer
+
+                let (row0, col0) = (tile_row * Self::BM as u32 + cw * 64, tile_col * Self::BN as u32);
+                let c = if Self::PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
+                if Self::EPILOGUE == TMA_STORE && c.beta == 0.0 {
+                    // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and
+                    // the buffers are this block's.
+                    unsafe { Self::store_through_tma(map_c, c.alpha, &acc, cw, row0, col0, z) };
+                } else {
+                    Self::store_from_registers(&c, &acc, row0, col0);
+                }
+                t += tile_stride;
+            }
+            if Self::EPILOGUE == TMA_STORE && thread_idx() % 128 == 0 {
+                // The block's shared memory must outlive the stores that read it.
+                bulk_wait_group_read::<0>();
+            }
+        }
+        // No block of a cluster may exit while the other can still arrive on its barriers.
+        if Self::CLUSTER > 1 {
+            cluster_sync();
+        }
+    }
+}
+
+// The kernel's parameters and constants.
+
+/// Block rows per tile group in the tile order: tiles are numbered column by column inside a
+/// group, so blocks running at the same time share rows of A and columns of B in L2.
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
 const GROUP_M: u32 = 8;
 
@@ -191,423 +490,35 @@ impl<const C: u32> Schedule for Clusters<C> {
 const PRODUCER_REGS: u32 = 40;
 const CONSUMER_REGS: u32 = 232;
 
-/// A `BM × BN` block tile (`BM / 64` consumer warpgroups of 64 rows each, plus the producer),
-/// K-tiles of 64, `STAGES` buffers; [`Persistent`] only changes the launch (the host reads it from
-/// the spec), the kernel loops over tiles either way.
-///
-/// `S` ([`Schedule`]) is the launch: [`Grid`], [`Persistent`], or [`Clusters`]`<C>`: `C` (1 or 2)
-/// blocks of neighbouring block rows form a cluster and share their tile of
-/// B: each block loads `1 / CLUSTER` of the B panels and the copy engine writes them into every
-/// block of the cluster (see the module documentation).
-///
-/// `Ep` ([`Epilogue`]) picks how C is written: [`ScalarStores`], [`PairStores`], [`TmaStores`].
-///
-/// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the module
-/// documentation).
-pub struct WgmmaTma<E, const BM: usize, const BN: usize, const STAGES: usize, S = Grid, Ep = ScalarStores, L = Nn>(
-    PhantomData<(E, S, Ep, L)>,
-);
-
-impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma<E, BM, BN, STAGES, S, Ep, L> {
-    const CLUSTER: u32 = S::CLUSTER;
-    const PERSISTENT: bool = S::PERSISTENT;
-    const EPILOGUE: u32 = Ep::KIND;
-    const BK: usize = 64;
-    const CONSUMERS: usize = BM / 64;
-    const THREADS: usize = 128 * (1 + Self::CONSUMERS);
-    const A_BYTES: usize = SwizzledTile::bytes(BM, Self::BK);
-    /// One 64 × 64 panel of an operand stored MN-major (64 rows of K, 128-byte rows of M or N).
-    #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
-    const PANEL_BYTES: usize = SwizzledTile::bytes(Self::BK, 64);
-    /// A stored K×M (`Op::T`): M-major panels; row-major A is K-major.
-    const A_T: bool = L::LAYOUT.a.is_t();
-    /// B stored N×K (`Op::T`): K-major; row-major B is N-major panels.
-    const B_T: bool = L::LAYOUT.b.is_t();
-    const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(Self::BK, BN);
-    /// With the TMA store, each consumer warpgroup stages C in two slice buffers of 64 rows × 32
-    /// floats, after the stages, used in turn.
-    const C_SLICE: usize = 32;
-    const C_SLICE_BYTES: usize = SwizzledF32Rows::bytes(64);
-    const C_BUFFERS: usize = STAGES * Self::STAGE_BYTES;
-    const C_BUFFERS_BYTES: usize = if Self::EPILOGUE == TMA_STORE { Self::CONSUMERS * 2 * Self::C_SLICE_BYTES } else { 0 };
-    /// The mbarriers sit after the stages (and C buffers): `full[0..STAGES]`, then `empty[0..STAGES]`.
-    const BARRIERS: usize = Self::C_BUFFERS + Self::C_BUFFERS_BYTES;
-    const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * STAGES;
-
-    const VALID: () = {
-        assert!(BM == 64 || BM == 128, "one or two consumer warpgroups of 64 rows");
-        assert!(BN == 64 || BN == 128 || BN == 256, "the wgmma shapes instantiated in device/wgmma.rs");
-        assert!(BN / 8 <= crate::unroll::UNROLL_MAX);
-        assert!(STAGES >= 2);
-        assert!(Self::CLUSTER == 1 || Self::CLUSTER == 2, "clusters of one or two block rows");
-        assert!((BN / 64) % Self::CLUSTER as usize == 0, "the B panels split evenly over the cluster");
-        assert!(!Self::PERSISTENT || Self::CLUSTER == 1, "the persistent launch is one-dimensional, clusters are along M");
-        assert!(Self::STAGE_BYTES % 1024 == 0, "every stage starts on a 1024-byte swizzle block");
-        assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= 65536, "register exchange fits the SM");
-        assert!(Self::EPILOGUE == SCALAR || Self::EPILOGUE == PAIRS || Self::EPILOGUE == TMA_STORE);
-        assert!(BN % Self::C_SLICE == 0 && (BN / Self::C_SLICE) % 2 == 0, "every tile ends on the second C buffer");
-        assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
-    };
-
-    /// The descriptor of K-slice `kk` (16 deep) of an operand tile at shared address `tile`:
-    /// K-major (128-byte rows of K, 8-row groups 1024 bytes apart), or MN-major (64 × 64
-    /// panels [`PANEL_BYTES`](Self::PANEL_BYTES) apart, 16 rows of K per slice).
-    #[inline(always)]
-    fn descriptor(tile: u32, kk: usize, mn_major: bool) -> u64 {
-        if mn_major {
-            matrix_descriptor(tile + (kk * 16 * 128) as u32, Self::PANEL_BYTES as u32, 1024, Swizzle::B128)
-        } else {
-            matrix_descriptor(tile + (kk * 32) as u32, 16, 1024, Swizzle::B128)
-        }
-    }
-
-    /// One `m64nBNk16` wgmma with the transpose bits of the layout: A is M-major when stored
-    /// K×M, B is N-major when stored K×N.
-    #[inline(always)]
-    unsafe fn wgmma(acc: &mut [f32; 128], desc_a: u64, desc_b: u64) {
-        // SAFETY: the caller's guarantee: the descriptors point at a full stage, and all 128
-        // threads of the warpgroup issue it.
-        unsafe {
-            match (Self::A_T, Self::B_T) {
-                (false, false) => wgmma_m64k16::<E, BN, 0, 1>(acc, desc_a, desc_b, true),
-                (false, true) => wgmma_m64k16::<E, BN, 0, 0>(acc, desc_a, desc_b, true),
-                (true, false) => wgmma_m64k16::<E, BN, 1, 1>(acc, desc_a, desc_b, true),
-                (true, true) => wgmma_m64k16::<E, BN, 1, 0>(acc, desc_a, desc_b, true),
-            }
-        }
-    }
-
-    /// A consumer warp is done reading the stage whose `empty` barrier is at `bar`: arrive on it
-    /// in every block of the cluster (each one's producer writes into this block's stage).
-    #[inline(always)]
-    unsafe fn release(bar: u32) {
-        if Self::CLUSTER == 1 {
-            // SAFETY: the stage barriers were initialised by one thread and published by the block
-            // barrier before the loop.
-            unsafe { mbarrier_arrive(bar) };
-        } else {
-            for r in 0..Self::CLUSTER {
-                // SAFETY: the stage barriers were initialised by one thread and published by the
-                // block barrier before the loop.
-                unsafe { mbarrier_arrive_cluster(map_shared_rank(bar, r)) };
-            }
-        }
-    }
-
-    /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `GROUP_M` block
-    /// rows, column-major inside a group.
-    #[inline(always)]
-    fn tile_coords(t: u32, tiles_m: u32, tiles_n: u32) -> (u32, u32) {
-        // `max(1)`: never zero for a tile that exists, but the compiler cannot know that.
-        let per_group = (GROUP_M * tiles_n).max(1);
-        let first_row = t / per_group * GROUP_M;
-        let rows = tiles_m.saturating_sub(first_row).clamp(1, GROUP_M);
-        let i = t % per_group;
-        (first_row + i % rows, i / rows)
-    }
-
-    /// Writes a consumer warpgroup's 64 × BN accumulators to C at (`row0`, `col0`) from the
-    /// registers: `d[4j + i]` is row 16·warp + g + 8·(i / 2), column 8j + 2t + i % 2 of the
-    /// warpgroup's tile (as in rung 13), so each thread holds pairs of neighbouring columns.
-    #[inline(always)]
-    fn store_from_registers(c: &Output, acc: &[f32; 128], row0: u32, col0: u32) {
-        let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
-        let c = c.window(row0 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2);
-        unroll!(BN / 8, |j| {
-            let col = (j * 8) as u32;
-            if Self::EPILOGUE == SCALAR {
-                c.store(0, col, acc[4 * j]);
-                c.store(0, col + 1, acc[4 * j + 1]);
-                c.store(8, col, acc[4 * j + 2]);
-                c.store(8, col + 1, acc[4 * j + 3]);
-            } else {
-                c.store2(0, col, [acc[4 * j], acc[4 * j + 1]]);
-                c.store2(8, col, [acc[4 * j + 2], acc[4 * j + 3]]);
-            }
-        });
-    }
-
-    /// Writes consumer warpgroup `cw`'s accumulators (times alpha; beta must be 0) to C at
-    /// (`row0`, `col0`) through the copy engine, one 64 × 32 slice at a time: the 128 threads
-    /// write the slice to a swizzled buffer and meet at the warpgroup's named barrier, then the
-    /// warpgroup's first thread issues the TMA store. The two buffers alternate; before a buffer
-    /// is written again, its store (two slices back, possibly of the previous tile) must have read
-    /// it, which that thread waits for before the barrier that opens the buffer.
-    #[inline(always)]
-    unsafe fn store_through_tma(map_c: *const TensorMap, alpha: f32, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
-        let smem = dynamic_shared::<u8>();
-        let base = shared_address(smem);
-        let leader = thread_idx() % 128 == 0;
-        let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
-        let (r, c) = (warp_in_wg * 16 + lane / 4, lane % 4 * 2);
-        let barrier = 1 + cw;
-        let slice_groups = Self::C_SLICE / 8;
-        unroll!(BN / 8, |j| {
-            let q = j / slice_groups;
-            let buffer = SwizzledF32Rows::new(Self::C_BUFFERS + (2 * cw as usize + q % 2) * Self::C_SLICE_BYTES);
-            if j % slice_groups == 0 {
-                if leader {
-                    bulk_wait_group_read::<1>();
-                }
-                named_barrier_sync::<128>(barrier);
-            }
-            let col = (j % slice_groups * 8) as u32 + c;
-            for h in 0..2 {
-                let p = smem.wrapping_add(buffer.at(r + 8 * h as u32, col) as usize) as *mut f32;
-                // SAFETY: inside this warpgroup's staging buffer, at an 8-byte-aligned pair.
-                unsafe { st_shared_v2(p, [alpha * acc[4 * j + 2 * h], alpha * acc[4 * j + 2 * h + 1]]) };
-            }
-            if j % slice_groups == slice_groups - 1 {
-                fence_proxy_async_shared();
-                named_barrier_sync::<128>(barrier);
-                if leader {
-                    // SAFETY: the buffer was written and fenced by this warpgroup (barrier above);
-                    // the map is the host's map of C.
-                    unsafe { tma_store_3d(map_c, (col0 as usize + q * Self::C_SLICE) as i32, row0 as i32, z as i32, base + buffer.offset()) };
-                    bulk_commit_group();
-                }
-            }
-        });
-    }
-}
-
-impl<E: HalfElem, const BM: usize, const BN: usize, const STAGES: usize, S: Schedule, Ep: Epilogue, L: Storage> GemmKernel
-    for WgmmaTma<E, BM, BN, STAGES, S, Ep, L>
-{
-    type Elem = E;
-    const SPEC: KernelSpec = {
-        let () = Self::VALID;
-        let spec = KernelSpec::unnamed(
-            RUNG,
-            E::DTYPE,
-            Tile::block(BM as u32, BN as u32, Self::BK as u32).with_stages(STAGES as u32),
-            Self::THREADS as u32,
-            Self::SMEM_BYTES as u32,
-        )
-        .with_tensor_maps(TensorMaps {
-            // Boxes as the operands are stored: a K-major operand in one box of 128-byte rows,
-            // an MN-major one in 64 × 64 panels.
-            a_box: if Self::A_T { (64, 64) } else { (BM as u32, 64) },
-            a_swizzle: Swizzle::B128,
-            b_box: if Self::B_T { (BN as u32, 64) } else { (64, 64) },
-            b_swizzle: Swizzle::B128,
-            c_box: if Self::EPILOGUE == TMA_STORE { Some((64, Self::C_SLICE as u32)) } else { None },
-            c_swizzle: Swizzle::B128,
-        })
-        .with_min_blocks_per_sm(1)
-        .with_layout(L::LAYOUT);
-        let spec = spec.with_cluster_m(Self::CLUSTER);
-        if Self::PERSISTENT { spec.with_persistent() } else { spec }
-    };
-
-    #[inline(always)]
-    unsafe fn run(gemm: &Gemm<E>) {
-        let base = shared_address(dynamic_shared::<u8>());
-        let full = |s: u32| base + (Self::BARRIERS + 8 * s as usize) as u32;
-        let empty = |s: u32| base + (Self::BARRIERS + 8 * (STAGES + s as usize)) as u32;
-        let (map_a, map_b, map_c) = (gemm.tensor_maps, gemm.tensor_maps.wrapping_add(1), gemm.tensor_maps.wrapping_add(2));
-        let tid = thread_idx();
-        let wg = tid / 128;
-
-        if tid == 0 {
-            for s in 0..STAGES as u32 {
-                // SAFETY: thread 0 initialises each stage's barriers, in this block's shared
-                // memory, before any use.
-                unsafe {
-                    mbarrier_init(full(s), 1);
-                    // Every consumer warp of every block of the cluster releases the stage: the
-                    // producer refills it in all of them.
-                    mbarrier_init(empty(s), 4 * Self::CONSUMERS as u32 * Self::CLUSTER);
-                }
-            }
-            fence_mbarrier_init();
-            // SAFETY: the maps are the host's tensor maps of A, B (and C), passed in `gemm`.
-            unsafe {
-                tma_prefetch_map(map_a);
-                tma_prefetch_map(map_b);
-                if Self::EPILOGUE == TMA_STORE {
-                    tma_prefetch_map(map_c);
-                }
-            }
-        }
-        // The only block-wide barrier: the mbarriers exist before anyone uses them (in a cluster,
-        // before the other block's copies and arrivals can reach them).
-        if Self::CLUSTER > 1 { cluster_sync() } else { sync_threads() }
-
-        // Work is handed out per cluster: `CLUSTER` block rows × one block column of C, the
-        // block of rank r taking row `CLUSTER · cluster_row + r`.
-        let (tiles_m, tiles_n) = (gemm.m.div_ceil(BM as u32 * Self::CLUSTER), gemm.n.div_ceil(BN as u32));
-        // `max(1)`: never zero for a problem that exists, but the compiler cannot know that.
-        let tiles = (tiles_m * tiles_n).max(1);
-        // A persistent launch has one plane of blocks and walks the tiles of every product of the
-        // batch (tile `t` of product `t / tiles`); an ordinary launch has one plane per product
-        // and the entry point has already moved `gemm` to it.
-        let products = if Self::PERSISTENT { gemm.batch } else { 1 };
-        let all_tiles = tiles * products;
-        let product = |t: u32| gemm.z + t / tiles;
-        let k_tiles = gemm.k.div_ceil(Self::BK as u32);
-        let (first_tile, tile_stride) = if Self::CLUSTER > 1 { cluster_linear() } else { block_linear() };
-        let rank = if Self::CLUSTER > 1 { cluster_rank() } else { 0 };
-        let stage_of = |it: u32| it % STAGES as u32;
-        let round_of = |it: u32| it / STAGES as u32;
-
-        if wg == 0 {
-            // ANCHOR: producer
-            // Producer warpgroup: one thread issues every copy; the rest have nothing to do.
-            setmaxnreg_dec::<PRODUCER_REGS>();
-            if tid == 0 {
-                let mut it = 0u32;
-                let mut t = first_tile;
-                while t < all_tiles {
-                    let (cluster_row, tile_col) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
-                    let tile_row = cluster_row * Self::CLUSTER + rank;
-                    let (row0, col0) = ((tile_row * BM as u32) as i32, (tile_col * BN as u32) as i32);
-                    let z = product(t);
-                    for kt in 0..k_tiles {
-                        let (s, round) = (stage_of(it), round_of(it));
-                        let k0 = (kt * Self::BK as u32) as i32;
-                        let stage = base + s * Self::STAGE_BYTES as u32;
-                        let (za, zb) = (gemm.plane_a(z), gemm.plane_b(z));
-                        // SAFETY: the stage is refilled only after its `empty` wait; the boxes fit
-                        // its buffer and `full(s)` expects their bytes.
-                        unsafe {
-                            if round > 0 {
-                                // The consumers have released this stage's previous tile.
-                                mbarrier_wait(empty(s), (round - 1) & 1);
-                            }
-                            mbarrier_arrive_expect_tx(full(s), Self::STAGE_BYTES as u32);
-                            if Self::A_T {
-                                // A stored K×M: one 64 × 64 panel per consumer warpgroup.
-                                for p in 0..BM / 64 {
-                                    tma_load_3d(stage + (p * Self::PANEL_BYTES) as u32, map_a, row0 + 64 * p as i32, k0, za, full(s));
-                                }
-                            } else {
-                                tma_load_3d(stage, map_a, k0, row0, za, full(s));
-                            }
-                            let b_stage = stage + Self::A_BYTES as u32;
-                            if Self::B_T {
-                                // B stored N×K: one box of BN rows of 128 bytes.
-                                tma_load_3d(b_stage, map_b, k0, col0, zb, full(s));
-                            } else {
-                                for p in 0..BN / 64 {
-                                    let dst = b_stage + (p * Self::PANEL_BYTES) as u32;
-                                    let x = col0 + 64 * p as i32;
-                                    if Self::CLUSTER == 1 {
-                                        tma_load_3d(dst, map_b, x, k0, zb, full(s));
-                                    } else if p as u32 % Self::CLUSTER == rank {
-                                        // This block's share of B, into every block of the cluster.
-                                        tma_load_3d_multicast(dst, map_b, x, k0, zb, full(s), ((1u32 << Self::CLUSTER) - 1) as u16);
-                                    }
-                                }
-                            }
-                        }
-                        it += 1;
-                    }
-                    t += tile_stride;
-                }
-            }
-            // ANCHOR_END: producer
-        } else {
-            // ANCHOR: consumer
-            // Consumer warpgroup `cw`: rows 64·cw .. 64·cw + 63 of each tile.
-            setmaxnreg_inc::<CONSUMER_REGS>();
-            let cw = wg - 1;
-            let lane = lane_idx();
-            let mut it = 0u32;
-            let mut t = first_tile;
-            while t < all_tiles {
-                let (cluster_row, tile_col) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
-                let tile_row = cluster_row * Self::CLUSTER + rank;
-                let z = product(t);
-                let mut acc = [0.0f32; 128];
-                for kt in 0..k_tiles {
-                    let s = stage_of(it);
-                    // SAFETY: the stage barriers were initialised by one thread and published by
-                    // the block barrier before the loop.
-                    unsafe { mbarrier_wait(full(s), round_of(it) & 1) };
-                    let stage = base + s * Self::STAGE_BYTES as u32;
-                    // This warpgroup's 64 rows of A: 64 K-major rows, or M-major panel `cw`.
-                    let a_part = stage + cw * if Self::A_T { Self::PANEL_BYTES as u32 } else { 64 * 128 };
-                    let b_part = stage + Self::A_BYTES as u32;
-                    wgmma_fence();
-                    for kk in 0..Self::BK / 16 {
-                        let desc_a = Self::descriptor(a_part, kk, Self::A_T);
-                        let desc_b = Self::descriptor(b_part, kk, !Self::B_T);
-                        // SAFETY: the descriptors point at the stage's swizzled tiles, complete
-                        // and fenced for the async proxy by the wait above.
-                        unsafe { Self::wgmma(&mut acc, desc_a, desc_b) };
-                    }
-                    wgmma_commit_group();
-                    // Tile kt-1's group is done: its stage can be refilled.
-                    wgmma_wait_group::<1>();
-                    if kt > 0 && lane == 0 {
-                        // SAFETY: `empty` barriers are initialised before the loop; this warp has
-                        // finished reading the stage.
-                        unsafe { Self::release(empty(stage_of(it - 1))) };
-                    }
-                    it += 1;
-                }
-                wgmma_wait_group::<0>();
-                fence_operands::<BN>(&mut acc);
-                if k_tiles > 0 && lane == 0 {
-                    // SAFETY: `empty` barriers are initialised before the loop; this warp has
-                    // finished reading the stage.
-                    unsafe { Self::release(empty(stage_of(it - 1))) };
-                }
-                // ANCHOR_END: consumer
-
-                let (row0, col0) = (tile_row * BM as u32 + cw * 64, tile_col * BN as u32);
-                let c = if Self::PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
-                if Self::EPILOGUE == TMA_STORE && c.beta == 0.0 {
-                    // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and
-                    // the buffers are this block's.
-                    unsafe { Self::store_through_tma(map_c, c.alpha, &acc, cw, row0, col0, z) };
-                } else {
-                    Self::store_from_registers(&c, &acc, row0, col0);
-                }
-                t += tile_stride;
-            }
-            if Self::EPILOGUE == TMA_STORE && thread_idx() % 128 == 0 {
-                // The block's shared memory must outlive the stores that read it.
-                bulk_wait_group_read::<0>();
-            }
-        }
-        // No block of a cluster may exit while the other can still arrive on its barriers.
-        if Self::CLUSTER > 1 {
-            cluster_sync();
-        }
-    }
-}
-
 entries! {
     elem = Bf16;
-    bgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<Bf16, 128, 256, 4, Grid>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent => WgmmaTma<Bf16, 128, 256, 4, Persistent>,
-    bgemm_14_wgmma_tma_128x128x64_s6 => WgmmaTma<Bf16, 128, 128, 6, Grid>,
-    bgemm_14_wgmma_tma_128x256x64_s4_pairs => WgmmaTma<Bf16, 128, 256, 4, Grid, PairStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<Bf16, 128, 256, 4, Grid, TmaStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<Bf16, 128, 256, 4, Persistent, TmaStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores, Nt>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores, Tn>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<Bf16, 128, 256, 4, Persistent, PairStores, Tt>,
+    bgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Grid>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent>,
+    bgemm_14_wgmma_tma_128x128x64_s6 => WgmmaTma<Bf16, { Tile::block(128, 128, 64).with_stages(6) }, Grid>,
+    bgemm_14_wgmma_tma_128x256x64_s4_pairs => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Grid, PairStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Grid, TmaStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Nt>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tn>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tt>,
     // Narrower tiles for linear layers of few rows (more tiles for the SMs; `rgemm tune` decides).
-    bgemm_14_wgmma_tma_128x128x64_s6_pairs_nt => WgmmaTma<Bf16, 128, 128, 6, Grid, PairStores, Nt>,
-    bgemm_14_wgmma_tma_64x256x64_s4_pairs_nt => WgmmaTma<Bf16, 64, 256, 4, Grid, PairStores, Nt>,
-    bgemm_14_wgmma_tma_64x128x64_s4_pairs_nt => WgmmaTma<Bf16, 64, 128, 4, Grid, PairStores, Nt>,
+    bgemm_14_wgmma_tma_128x128x64_s6_pairs_nt => WgmmaTma<Bf16, { Tile::block(128, 128, 64).with_stages(6) }, Grid, PairStores, Nt>,
+    bgemm_14_wgmma_tma_64x256x64_s4_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 256, 64).with_stages(4) }, Grid, PairStores, Nt>,
+    bgemm_14_wgmma_tma_64x128x64_s4_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores, Nt>,
 }
 
 /// The f16 instantiation: same kernel, the f16 wgmma.
 pub mod f16 {
     use super::{Grid, PairStores, Persistent, WgmmaTma};
-    use crate::spec::{F16, Nt, Tn, Tt};
+    use crate::spec::{F16, Nt, Tile, Tn, Tt};
 
     entries! {
         elem = F16;
-        hgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<F16, 128, 256, 4, Grid>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<F16, 128, 256, 4, Persistent, PairStores>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<F16, 128, 256, 4, Persistent, PairStores, Nt>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<F16, 128, 256, 4, Persistent, PairStores, Tn>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<F16, 128, 256, 4, Persistent, PairStores, Tt>,
+        hgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Grid>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Nt>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tn>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tt>,
     }
 }

@@ -12,6 +12,8 @@
 //! device module's emulator backend runs the very same kernel code on the CPU ([`EMULATED`]).
 // ANCHOR: features
 #![cfg_attr(target_arch = "nvptx64", no_std)]
+// A kernel's tile configuration is one typed value (`spec::Tile`) given as a const generic.
+#![feature(adt_const_params)]
 #![cfg_attr(
     target_arch = "nvptx64",
     feature(

@@ -209,7 +209,10 @@ pub struct Rung {
 /// - `wm × wn`: the warp tile (warptiling rungs).
 /// - `tm × tn`: the thread tile of C each thread accumulates in registers.
 /// - `stages`: shared-memory buffers in flight (pipelined rungs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// Rungs 9–14 take their configuration as one such value, a const generic:
+/// `Wgmma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, core::marker::ConstParamTy)]
 pub struct Tile {
     pub bm: u32,
     pub bn: u32,

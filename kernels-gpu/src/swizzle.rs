@@ -15,7 +15,7 @@
 //!
 //! It is also exactly the pattern the Hopper copy engine (TMA) writes and `wgmma` reads in its
 //! "128-byte swizzle" mode, so the wgmma rungs keep this layout as is and only describe it to the
-//! hardware (see `13_wgmma.rs`).
+//! hardware: [`wgmma_descriptor`] (see `13_wgmma.rs`).
 //!
 //! Tiles wider than 64 elements are stored as column *panels* 64 elements (128 bytes) wide, one
 //! after the other, each panel row-major and swizzled: a row never spans more than one line.
@@ -23,6 +23,8 @@
 //! `2l+1`, and eight consecutive rows still fall on eight distinct chunk positions
 //! (`(r % 2)·4 + c` XOR `(r / 2) % 8` takes eight different values for `r` in an aligned
 //! group of eight).
+
+use crate::device::{Swizzle, matrix_descriptor};
 
 /// The 128-byte XOR swizzle of a byte offset inside a 1024-byte-aligned block: chunk `c` of
 /// 128-byte line `l` goes to chunk `c ^ (l % 8)`.
@@ -144,5 +146,34 @@ impl SwizzledF32Rows {
     #[inline(always)]
     pub const fn at(&self, row: u32, col: u32) -> u32 {
         self.offset + swizzle_128b(row * 128 + col * 4)
+    }
+}
+
+/// Which dimension of a `wgmma` operand is contiguous in its 128-byte-swizzled shared tile of
+/// 16-bit elements.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Major {
+    /// K contiguous (A stored M×K, B stored N×K; `imm-trans` 0): 128-byte rows of 64 K-values,
+    /// groups of 8 rows 1024 bytes apart.
+    K,
+    /// M or N contiguous (A stored K×M, B stored K×N; `imm-trans` 1): column panels 64 wide, one
+    /// 128-byte row per k, `panel_bytes` apart.
+    Mn { panel_bytes: u32 },
+}
+
+/// The `wgmma` matrix descriptor of K-slice `kk` (16 deep) of an operand tile at shared address
+/// `tile` (1024-byte aligned), stored with the 128-byte swizzle of this module:
+/// - [`Major::K`]: stride byte offset 1024 (from one group of 8 rows to the next), leading byte
+///   offset unused for swizzled K-major tiles (set to 16); the slice starts `32·kk` bytes into
+///   each row, which the hardware allows inside an aligned swizzle block because it applies the
+///   XOR to the final address bits.
+/// - [`Major::Mn`]: stride byte offset 1024 (from one group of 8 k-rows to the next), leading
+///   byte offset the panel size (from one 64-wide group of M or N to the next); the slice starts
+///   16 rows of 128 bytes further per `kk`.
+#[inline(always)]
+pub const fn wgmma_descriptor(tile: u32, kk: usize, major: Major) -> u64 {
+    match major {
+        Major::K => matrix_descriptor(tile + (kk * 32) as u32, 16, 1024, Swizzle::B128),
+        Major::Mn { panel_bytes } => matrix_descriptor(tile + (kk * 16 * 128) as u32, panel_bytes, 1024, Swizzle::B128),
     }
 }

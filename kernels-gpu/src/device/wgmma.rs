@@ -141,26 +141,27 @@ macro_rules! operand_fence_fn {
     };
 }
 
-/// `d += A · B` (or `d = A · B`) for a 64×N×16 tile of `E`, N = 64, 128 or 256 given by `N`; `d`
-/// holds at least N/2 accumulators and only the first N/2 are used. The instruction for the element
-/// type and shape is chosen at compile time.
+/// `d += A · B` (or `d = A · B`) for a 64×`n`×16 tile of `E`, `n` = 64, 128 or 256; `d` holds at
+/// least `n/2` accumulators and only the first `n/2` are used. `n` is a constant of the kernel's
+/// tile, so the instruction for the element type and shape is chosen at compile time.
 ///
 /// # Safety
-/// As for the instruction functions below; `N` must be 64, 128 or 256.
+/// As for the instruction functions below; `n` must be 64, 128 or 256.
 #[inline(always)]
-pub unsafe fn wgmma_m64k16<E: HalfElem, const N: usize, const TRANS_A: u32, const TRANS_B: u32>(
+pub unsafe fn wgmma_m64k16<E: HalfElem, const TRANS_A: u32, const TRANS_B: u32>(
     d: &mut [f32; 128],
+    n: usize,
     desc_a: u64,
     desc_b: u64,
     accumulate: bool,
 ) {
     let f16 = matches!(E::DTYPE, Dtype::F16);
-    // The first N/2 accumulators, as an array of the instruction's size.
+    // The first n/2 accumulators, as an array of the instruction's size.
     let p = d.as_mut_ptr();
-    // SAFETY: the caller upholds the contract above; each cast views the first N/2 floats of `d`,
+    // SAFETY: the caller upholds the contract above; each cast views the first n/2 floats of `d`,
     // in bounds.
     unsafe {
-        match (N, f16) {
+        match (n, f16) {
             (64, false) => wgmma_m64n64k16_bf16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 32]), desc_a, desc_b, accumulate),
             (64, true) => wgmma_m64n64k16_f16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 32]), desc_a, desc_b, accumulate),
             (128, false) => wgmma_m64n128k16_bf16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 64]), desc_a, desc_b, accumulate),
@@ -175,8 +176,15 @@ pub unsafe fn wgmma_m64k16<E: HalfElem, const N: usize, const TRANS_A: u32, cons
 /// Pins the first N/2 accumulators of `d` (N = 64, 128 or 256) after a [`wgmma_wait_group`].
 #[inline(always)]
 pub fn fence_operands<const N: usize>(d: &mut [f32; 128]) {
+    fence_accumulators(d, N);
+}
+
+/// Pins the first `n/2` accumulators of `d` (`n` = 64, 128 or 256, a constant of the kernel's
+/// tile) after a [`wgmma_wait_group`].
+#[inline(always)]
+pub fn fence_accumulators(d: &mut [f32; 128], n: usize) {
     let p = d.as_mut_ptr();
-    match N {
+    match n {
         // SAFETY: a view of the first 32 floats of the 128-float array, uniquely borrowed through
         // `d`.
         64 => fence_operands_32(unsafe { &mut *(p as *mut [f32; 32]) }),

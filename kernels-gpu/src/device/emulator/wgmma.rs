@@ -222,21 +222,24 @@ pub fn wgmma_wait_group<const N: u32>() {}
 /// `fence.proxy.async.shared::cta` before wgmma reads shared memory: no separate proxy here.
 pub fn fence_proxy_async_shared() {}
 
-/// The `N`-wide wgmma for element type `E`, on the first `N / 2` accumulators of `d`.
+/// The `n`-wide wgmma for element type `E`, on the first `n / 2` accumulators of `d`.
 #[track_caller]
-pub unsafe fn wgmma_m64k16<E: HalfElem, const N: usize, const TRANS_A: u32, const TRANS_B: u32>(d: &mut [f32; 128], desc_a: u64, desc_b: u64, accumulate: bool) {
+pub unsafe fn wgmma_m64k16<E: HalfElem, const TRANS_A: u32, const TRANS_B: u32>(d: &mut [f32; 128], n: usize, desc_a: u64, desc_b: u64, accumulate: bool) {
     let at = Location::caller();
     let trans = (TRANS_A, TRANS_B);
-    match N {
+    match n {
         64 => wgmma::<32>(E::DTYPE, (&mut d[..32]).try_into().unwrap(), desc_a, desc_b, accumulate, trans, at),
         128 => wgmma::<64>(E::DTYPE, (&mut d[..64]).try_into().unwrap(), desc_a, desc_b, accumulate, trans, at),
         256 => wgmma(E::DTYPE, d, desc_a, desc_b, accumulate, trans, at),
-        _ => fail(format!("wgmma with N = {N}: only 64, 128 and 256 are instantiated, at {at}")),
+        _ => fail(format!("wgmma with N = {n}: only 64, 128 and 256 are instantiated, at {at}")),
     }
 }
 
 /// Keeps the compiler from moving accumulator accesses across wgmma on the GPU; nothing to do here.
 pub fn fence_operands<const N: usize>(_d: &mut [f32; 128]) {}
+
+/// [`fence_operands`] with the width as a value; nothing to do here.
+pub fn fence_accumulators(_d: &mut [f32; 128], _n: usize) {}
 
 pub fn fence_operands_16(_d: &mut [f32; 16]) {}
 
