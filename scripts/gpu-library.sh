@@ -61,8 +61,9 @@ fi
 if [[ $mode == tune ]]; then
   table="$logs/dispatch.tsv"; rm -f "$table"
   for dtype in bf16 f32; do
-    timeout ${RGEMM_TUNE_TIMEOUT:-400} "$rgemm" tune --suite real --dtype $dtype --iters ${RGEMM_TUNE_ITERS:-5} --warmup 2 --table "$table" --json "$logs/tune-$dtype.json" >"$logs/tune-$dtype.log" 2>&1 || status=1
-    note "tune $dtype: exit $?"
+    timeout ${RGEMM_TUNE_TIMEOUT:-400} "$rgemm" tune --suite real --dtype $dtype --iters ${RGEMM_TUNE_ITERS:-5} --warmup 2 --table "$table" --json "$logs/tune-$dtype.json" >"$logs/tune-$dtype.log" 2>&1
+    rc=$?; [ $rc = 0 ] || status=1
+    note "tune $dtype: exit $rc"
     tail -30 "$logs/tune-$dtype.log"
   done
   # The suite with the table just measured (what the repository's dispatch/h100.tsv holds once
@@ -72,8 +73,9 @@ fi
 
 if [[ $mode == suite || ( $mode == tune && -z ${RGEMM_SKIP_SUITE:-} ) ]]; then
   for dtype in bf16 f32; do
-    "$rgemm" bench --suite real --dtype $dtype --iters ${RGEMM_BENCH_ITERS:-10} --out "$logs/suite-$dtype" >"$logs/suite-$dtype.log" 2>&1 || status=1
-    note "suite $dtype: exit $?"
+    "$rgemm" bench --suite real --dtype $dtype --iters ${RGEMM_BENCH_ITERS:-10} --out "$logs/suite-$dtype" >"$logs/suite-$dtype.log" 2>&1
+    rc=$?; [ $rc = 0 ] || status=1
+    note "suite $dtype: exit $rc"
     tail -5 "$logs/suite-$dtype.log"
   done
 fi
