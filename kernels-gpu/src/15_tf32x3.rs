@@ -30,21 +30,38 @@
 //! the transposed product `Cᵀ = Bᵀ·Aᵀ`: the tile of A (128 rows of K) is wgmma's *B* operand,
 //! read from shared memory, and B's tile is wgmma's *A* operand, which may come from registers
 //! in any order the threads load it. The accumulators then hold Cᵀ: wgmma's rows are columns of
-//! C.
+//! C. Call the shared-memory operand S and the register operand R. The layout parameter `L`
+//! ([`Nn`], [`Nt`], [`Tn`], [`Tt`], as rung 14's) decides which is which and how each arrives:
+//! - `nn`: S = A (one K-major box of 128 × 32), R = B (four 32 × 32 panels of 32 rows of K).
+//! - `nt` (B stored N×K, a linear layer's weight): S = A; R = B in one K-major box, and only the
+//!   address of each fragment value changes.
+//! - `tt`: S = B (stored N×K: K-major), R = A (stored K×M: panels), and the tensor cores compute
+//!   C itself; each thread then stores pairs of neighbouring elements of a row.
+//! - `tn`: neither operand is K-major. S = A arrives as four 32 × 32 panels of 32 rows of K × 32 of
+//!   M, and the split transposes it: each thread reads a 4 × 4 block, the two warps of a panel
+//!   meet at a named barrier (panel p holds exactly rows `32p..32p + 32` of the K-major tile, so
+//!   the transposed tile is written over the same 16 KiB), and each thread writes its block's
+//!   `hi` and `lo` transposed. Shared memory per stage is the same for every layout; `tn` pays
+//!   one more 64-thread barrier and a `hi` store per K-tile.
+//!
+//! The host encodes the maps from the boxes in the spec, as the operands are stored (K-major:
+//! 128 × 32, MN-major: 32 × 32), with `lda`, `ldb` and a plane per product of a strided batch,
+//! as for every layout of rung 14: nothing on the host knows the layouts of this rung.
 //!
 //! **Where the three products' operands live.** Per K-tile of 32, thread 0 has the copy engine
-//! (TMA) load a `128 × 32` box of A and four `32 × 32` boxes of B (128-byte swizzled, as in
-//! rung 14) into a ring of `STAGES` stages (`full`/`empty` mbarriers).
-//! - A's tile is split in shared memory: the 256 threads read it as float4s, write `lo` into a
+//! (TMA) load S's and R's tiles (128-byte swizzled, as in rung 14) into a ring of `STAGES`
+//! stages (`full`/`empty` mbarriers).
+//! - S's tile is split in shared memory: the 256 threads read it as float4s, write `lo` into a
 //!   second tile beside it (same swizzled layout) and, with [`split::ROUNDED`], `hi` over the raw
-//!   values; they make the writes visible to the tensor cores (`fence.proxy.async`) and meet at a
-//!   named barrier. Every product then reads one of the two tiles through a matrix descriptor.
-//! - B's values are loaded by each thread straight into the wgmma register fragment of tf32
+//!   values (`tn`: transposed, see above); they make the writes visible to the tensor cores
+//!   (`fence.proxy.async`) and meet at a named barrier. Every product then reads one of the two
+//!   tiles through a matrix descriptor.
+//! - R's values are loaded by each thread straight into the wgmma register fragment of tf32
 //!   (`A(16w + g, t)`, `A(16w + g + 8, t)`, `A(16w + g, t + 4)`, `A(16w + g + 8, t + 4)` of each
 //!   64×8 step), split in registers (two `cvt.rna` and a subtraction per value), and used as
-//!   `hi_b` and `lo_b` for all three products.
+//!   `hi_r` and `lo_r` for all three products.
 //!
-//! Per 8-deep step a warpgroup issues `lo_b·hi_a`, `hi_b·lo_a`, then `hi_b·hi_a` (`m64n128k8`,
+//! Per 8-deep step a warpgroup issues `lo_r·hi_s`, `hi_r·lo_s`, then `hi_r·hi_s` (`m64n128k8`,
 //! smaller terms first), twelve wgmmas per K-tile in one group.
 //!
 //! **Registers that the tensor cores read late.** A wgmma reads its register operand
@@ -54,12 +71,12 @@
 //! under compute-sanitizer, which slows the issue down, and wrong at full speed.) So a warpgroup
 //! waits for its previous group (`wait_group 0`) before it splits the next fragments, and the
 //! fragments are pinned behind the wait (`fence_operands_16`) so the compiler cannot compute them
-//! earlier. The split of A's tile, the loads of B's values and the meeting of the warpgroups
+//! earlier. The split of S's tile, the loads of R's values and the meeting of the warpgroups
 //! happen before that wait, while the previous group runs, and the other warpgroup's group keeps
 //! the tensor cores busy during the wait.
 //!
-//! **Block.** Two warpgroups (256 threads, no producer warpgroup), each owning 64 columns of C ×
-//! 128 rows: `sum`, the tensor cores' chunk `acc` and the fragments need up to 255 registers,
+//! **Block.** Two warpgroups (256 threads, no producer warpgroup), each owning 64 rows of R's tile
+//! × 128 of S's (64 columns × 128 rows of C; 64 rows × 128 columns for `tt`): `sum`, the tensor cores' chunk `acc` and the fragments need up to 255 registers,
 //! more than the 168 ptxas allows each thread of a 384-thread block. Thread 0 issues the copies
 //! between its wgmmas.
 //!
@@ -72,8 +89,9 @@
 //! Its speed and accuracy against cuBLAS SGEMM: the rung's chapter
 //! (`book/src/rung-15-tf32x3.md`) and `docs/perf/2026-11-23-h100-tf32.md`.
 //!
-//! **Limits.** The copy engine needs 16-byte-aligned rows: the catalog refuses this rung when K
-//! or N is not a multiple of 4, and `best` falls back to the CUDA-core rungs. Inputs whose
+//! **Limits.** The copy engine needs 16-byte-aligned rows and matrices: the catalog refuses this
+//! rung when `lda`, `ldb` (or a batch stride) is not a multiple of 4, and the automatic choice
+//! falls back to the CUDA-core rungs (`nn`) or the general kernel of the layout. Inputs whose
 //! magnitude rounds up to infinity in tf32 (above 3.4·10³⁸·(1 − 2⁻¹²)) lose their low part.
 
 use crate::prelude::*;
@@ -97,8 +115,8 @@ const SPLIT_BARRIER: u32 = 1;
 /// transpose panel `p` meet between reading it and writing over it.
 const PANEL_BARRIER: u32 = 2;
 
-/// How the tile of A is split in shared memory: the kernel's `SPLIT` parameter. The fragments of
-/// B are split in registers, rounded, either way.
+/// How the tile of S (A, or B for `tt`) is split in shared memory: the kernel's `SPLIT`
+/// parameter. The fragments of R are split in registers, rounded, either way.
 pub mod split {
     /// `hi = rna(a)` written over `a`, `lo = rna(a − hi)` beside it: two stores per float4.
     pub const ROUNDED: u32 = 0;
