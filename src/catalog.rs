@@ -228,7 +228,9 @@ impl Kernel {
 /// where its kernels vary most; the f16 entries rank like bf16); the runs and their numbers are in
 /// `docs/perf/` and the book's chapter `book/src/numbers.md`. Rung 15 (3×TF32, fp32 accuracy on
 /// the tensor cores) ranks first for f32 from its own run of the next day (its chapter and
-/// `docs/perf/`); it needs K and N multiples of 4, else `best` falls back to rung 11.
+/// `docs/perf/`); it needs K and N multiples of 4, else `best` falls back to rung 11. Its entries
+/// for the other layouts (`_nt`, `_tn`, `_tt`) are not listed: [`auto_candidates`] tries them
+/// right after this list (rung 15 is the highest fp32 rung), ahead of the general kernel.
 /// `rgemm tune` prints a replacement for this table from a fresh
 /// run.
 ///

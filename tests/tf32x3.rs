@@ -10,13 +10,24 @@ use rgemm::accuracy::{self, Judgement};
 use rgemm::catalog::{self, Dtype, Kernel};
 use rgemm::check::{self, Inputs, Sample};
 use rgemm::baseline::Library;
+use rgemm::problem::{Batch, LeadingDims};
 use rgemm::verify::Operands;
-use rgemm::{Gpu, Problem, emulate};
+use rgemm::{Gpu, Layout, Problem, emulate};
 
 fn tf32x3_kernels() -> Vec<Kernel> {
     let kernels: Vec<Kernel> = catalog::all().filter(|k| k.spec.rung.number == 15).collect();
     assert!(!kernels.is_empty(), "the catalog has no rung-15 kernel");
     kernels
+}
+
+/// `m × n × k` in `kernel`'s layout, one product, each stored row padded to a multiple of 4
+/// elements (the copy engine's 16 bytes) and then `pad` more.
+fn problem_for(kernel: Kernel, (m, n, k): (u64, u64, u64), pad: u64, alpha: f32) -> Problem {
+    let layout = kernel.spec.layout;
+    let ld = |cols: u64| Some(cols.next_multiple_of(4) + pad);
+    let (a_cols, b_cols) = (if layout.a.is_t() { m } else { k }, if layout.b.is_t() { k } else { n });
+    let ld = LeadingDims { lda: ld(a_cols), ldb: ld(b_cols), ldc: ld(n) };
+    Problem::general(m, n, k, alpha, 0.0, layout, ld, Batch::packed(1)).unwrap()
 }
 
 /// Inputs of one of two kinds: spread exponents, or uniform in [−1, 1).
@@ -59,20 +70,22 @@ fn one_tf32_product_per_term_fails_the_judgement() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
 
-    /// Every rung-15 kernel on the emulator, sizes up to 200 (N, K multiples of 4 for the copy
-    /// engine), uniform and spread inputs, against a sequential fp32 GEMM's error.
+    /// Every rung-15 kernel on the emulator, in its layout, sizes up to 200 (any M, N, K: the
+    /// stored rows are padded to the copy engine's 16 bytes, sometimes further), uniform and
+    /// spread inputs, against a sequential fp32 GEMM's error.
     #[test]
     fn tf32x3_on_the_emulator_is_as_accurate_as_fp32(
-        index in 0..3usize,
-        (m, n4, k4) in (1u64..=200, 1u64..=50, 1u64..=50),
+        index in 0..64usize,
+        size in (1u64..=200, 1u64..=200, 1u64..=200),
+        pad in prop_oneof![Just(0u64), Just(4), Just(12)],
         spread in any::<bool>(),
         seed in any::<u64>(),
     ) {
         let kernels = tf32x3_kernels();
         let kernel = kernels[index % kernels.len()];
-        let problem = Problem::new(m, 4 * n4, 4 * k4, 1.0, 0.0).unwrap();
+        let problem = problem_for(kernel, size, pad, 1.0);
         let inputs = inputs(&problem, spread, seed);
         let mut got = inputs.c.clone();
         emulate::run(kernel, &problem, &inputs.a, &inputs.b, &mut got).map_err(|e| TestCaseError::fail(format!("{}: {problem}: {e}", kernel.name())))?;
@@ -82,13 +95,57 @@ proptest! {
     }
 }
 
+/// Every layout has a rung-15 kernel, and the automatic choice takes it for fp32 problems of
+/// that layout (ahead of the general kernel) whenever the copy engine can read the operands.
+#[test]
+fn every_layout_has_a_tf32x3_kernel_that_the_automatic_choice_takes() {
+    use rgemm::api::{self, KernelChoice};
+    for layout in Layout::ALL {
+        let kernels: Vec<Kernel> = tf32x3_kernels().into_iter().filter(|k| k.spec.layout == layout).collect();
+        assert!(!kernels.is_empty(), "no rung-15 kernel reads {}", layout.name());
+        for (m, n, k) in [(4096, 4096, 4096), (333, 130, 77), (5, 8, 4)] {
+            let p = Problem::general(m, n, k, 1.0, 0.0, layout, LeadingDims::default(), Batch::packed(3)).unwrap();
+            let (stored_a, stored_b) = (p.stored_a().1, p.stored_b().1);
+            let (kernel, _) = api::choose(Dtype::F32, &p, &KernelChoice::Auto).unwrap();
+            if stored_a % 4 == 0 && stored_b % 4 == 0 {
+                assert!(kernel.spec.rung.number == 15 && kernel.spec.layout == layout, "{p}: {}", kernel.name());
+            } else {
+                assert_ne!(kernel.spec.rung.number, 15, "{p}: {}", kernel.name());
+            }
+        }
+    }
+}
+
+/// Every rung-15 kernel on the emulator with odd M, N and K, leading dimensions beyond the
+/// stored rows, C's too, and a strided batch of three products (one operand broadcast, the
+/// matrices apart by more than they span), beta ≠ 0: against the f64 reference, C's padding
+/// and the space between the products unchanged.
+#[test]
+fn tf32x3_on_the_emulator_takes_odd_sizes_leading_dimensions_and_batches() {
+    for (i, kernel) in tf32x3_kernels().into_iter().enumerate() {
+        let layout = kernel.spec.layout;
+        let (m, n, k) = (131u64, 133, 67);
+        let (a_cols, b_cols) = (if layout.a.is_t() { m } else { k }, if layout.b.is_t() { k } else { n });
+        let ld = LeadingDims { lda: Some(a_cols.next_multiple_of(4) + 8), ldb: Some(b_cols.next_multiple_of(4) + 4), ldc: Some(n + 6) };
+        let single = Problem::general(m, n, k, 1.0, 0.0, layout, ld, Batch::packed(1)).unwrap();
+        let (a_span, b_span, c_span) = single.extents();
+        let gap = |span: usize| (span as u64 + 9).next_multiple_of(4);
+        // A broadcast for even kernels, B for odd ones.
+        let (stride_a, stride_b) = if i % 2 == 0 { (0, gap(b_span)) } else { (gap(a_span), 0) };
+        let batch = Batch { count: 3, stride_a: Some(stride_a), stride_b: Some(stride_b), stride_c: Some(gap(c_span)) };
+        let p = Problem::general(m, n, k, -0.75, 0.5, layout, ld, batch).unwrap();
+        let verdict = emulate::verify(kernel, &p, 17 + i as u64).unwrap_or_else(|e| panic!("{}: {p}: {e}", kernel.name()));
+        assert!(verdict.passed(), "{} on {p}: {verdict}", kernel.name());
+    }
+}
+
 /// Long sums: with K = 2048 a chain of wgmma accumulations as long as K would truncate 768 times
 /// (the emulator rounds the tensor cores' sums toward zero, as the hardware does); the kernels
 /// add partial sums into fp32 registers often enough to stay within fp32's error.
 #[test]
 fn tf32x3_with_long_k_on_the_emulator_is_as_accurate_as_fp32() {
-    let problem = Problem::new(128, 128, 2048, 1.0, 0.0).unwrap();
     for kernel in tf32x3_kernels() {
+        let problem = problem_for(kernel, (128, 128, 2048), 0, 1.0);
         for spread in [false, true] {
             let inputs = inputs(&problem, spread, 21);
             let mut got = inputs.c.clone();
@@ -123,7 +180,7 @@ fn tf32x3_is_within_twice_cublas_sgemm_error_at_4096_and_8192() {
     for kernel in tf32x3_kernels() {
         for size in [4096u64, 8192] {
             for spread in [false, true] {
-                let problem = Problem::new(size, size, size, 1.0, 0.0).unwrap();
+                let problem = problem_for(kernel, (size, size, size), 0, 1.0);
                 let inputs = inputs(&problem, spread, 11 + size);
                 let (got, cublas) = kernel_and_cublas(&gpu, kernel, &problem, &inputs);
                 let sample = Sample::random(&problem, 16, 5);
@@ -139,17 +196,17 @@ fn tf32x3_is_within_twice_cublas_sgemm_error_at_4096_and_8192() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// GPU proptest: every rung-15 kernel on random sizes up to 600 (N, K multiples of 4), random
-/// alpha, uniform and spread inputs, against cuBLAS SGEMM's error on the same inputs (full f64
-/// reference).
+/// GPU proptest: every rung-15 kernel on random sizes up to 600 in its layout (stored rows
+/// padded to multiples of 4, sometimes further), random alpha, uniform and spread inputs, against
+/// cuBLAS SGEMM's error on the same inputs (full f64 reference).
 #[test]
 #[ignore = "needs a GPU"]
 fn tf32x3_on_random_sizes_is_as_accurate_as_cublas_sgemm() {
     let gpu = common::gpu("tf32x3_on_random_sizes_is_as_accurate_as_cublas_sgemm");
     for kernel in tf32x3_kernels() {
         let mut runner = TestRunner::new(Config { cases: 40, failure_persistence: None, ..Config::default() });
-        let result = runner.run(&(1u64..=600, 1u64..=150, 1u64..=150, -2.0f32..2.0, any::<bool>(), any::<u64>()), |(m, n4, k4, alpha, spread, seed)| {
-            let problem = Problem::new(m, 4 * n4, 4 * k4, alpha, 0.0).unwrap();
+        let result = runner.run(&(1u64..=600, 1u64..=600, 1u64..=600, 0u64..3, -2.0f32..2.0, any::<bool>(), any::<u64>()), |(m, n, k, pad, alpha, spread, seed)| {
+            let problem = problem_for(kernel, (m, n, k), 4 * pad, alpha);
             let inputs = inputs(&problem, spread, seed);
             let (got, cublas) = kernel_and_cublas(&gpu, kernel, &problem, &inputs);
             let j = judge_full(&problem, &inputs, &got, &cublas);

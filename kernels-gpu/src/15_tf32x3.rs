@@ -30,21 +30,38 @@
 //! the transposed product `Cᵀ = Bᵀ·Aᵀ`: the tile of A (128 rows of K) is wgmma's *B* operand,
 //! read from shared memory, and B's tile is wgmma's *A* operand, which may come from registers
 //! in any order the threads load it. The accumulators then hold Cᵀ: wgmma's rows are columns of
-//! C.
+//! C. Call the shared-memory operand S and the register operand R. The layout parameter `L`
+//! ([`Nn`], [`Nt`], [`Tn`], [`Tt`], as rung 14's) decides which is which and how each arrives:
+//! - `nn`: S = A (one K-major box of 128 × 32), R = B (four 32 × 32 panels of 32 rows of K).
+//! - `nt` (B stored N×K, a linear layer's weight): S = A; R = B in one K-major box, and only the
+//!   address of each fragment value changes.
+//! - `tt`: S = B (stored N×K: K-major), R = A (stored K×M: panels), and the tensor cores compute
+//!   C itself; each thread then stores pairs of neighbouring elements of a row.
+//! - `tn`: neither operand is K-major. S = A arrives as four 32 × 32 panels of 32 rows of K × 32 of
+//!   M, and the split transposes it: each thread reads a 4 × 4 block, the two warps of a panel
+//!   meet at a named barrier (panel p holds exactly rows `32p..32p + 32` of the K-major tile, so
+//!   the transposed tile is written over the same 16 KiB), and each thread writes its block's
+//!   `hi` and `lo` transposed. Shared memory per stage is the same for every layout; `tn` pays
+//!   one more 64-thread barrier and a `hi` store per K-tile.
+//!
+//! The host encodes the maps from the boxes in the spec, as the operands are stored (K-major:
+//! 128 × 32, MN-major: 32 × 32), with `lda`, `ldb` and a plane per product of a strided batch,
+//! as for every layout of rung 14: nothing on the host knows the layouts of this rung.
 //!
 //! **Where the three products' operands live.** Per K-tile of 32, thread 0 has the copy engine
-//! (TMA) load a `128 × 32` box of A and four `32 × 32` boxes of B (128-byte swizzled, as in
-//! rung 14) into a ring of `STAGES` stages (`full`/`empty` mbarriers).
-//! - A's tile is split in shared memory: the 256 threads read it as float4s, write `lo` into a
+//! (TMA) load S's and R's tiles (128-byte swizzled, as in rung 14) into a ring of `STAGES`
+//! stages (`full`/`empty` mbarriers).
+//! - S's tile is split in shared memory: the 256 threads read it as float4s, write `lo` into a
 //!   second tile beside it (same swizzled layout) and, with [`split::ROUNDED`], `hi` over the raw
-//!   values; they make the writes visible to the tensor cores (`fence.proxy.async`) and meet at a
-//!   named barrier. Every product then reads one of the two tiles through a matrix descriptor.
-//! - B's values are loaded by each thread straight into the wgmma register fragment of tf32
+//!   values (`tn`: transposed, see above); they make the writes visible to the tensor cores
+//!   (`fence.proxy.async`) and meet at a named barrier. Every product then reads one of the two
+//!   tiles through a matrix descriptor.
+//! - R's values are loaded by each thread straight into the wgmma register fragment of tf32
 //!   (`A(16w + g, t)`, `A(16w + g + 8, t)`, `A(16w + g, t + 4)`, `A(16w + g + 8, t + 4)` of each
 //!   64×8 step), split in registers (two `cvt.rna` and a subtraction per value), and used as
-//!   `hi_b` and `lo_b` for all three products.
+//!   `hi_r` and `lo_r` for all three products.
 //!
-//! Per 8-deep step a warpgroup issues `lo_b·hi_a`, `hi_b·lo_a`, then `hi_b·hi_a` (`m64n128k8`,
+//! Per 8-deep step a warpgroup issues `lo_r·hi_s`, `hi_r·lo_s`, then `hi_r·hi_s` (`m64n128k8`,
 //! smaller terms first), twelve wgmmas per K-tile in one group.
 //!
 //! **Registers that the tensor cores read late.** A wgmma reads its register operand
@@ -54,12 +71,12 @@
 //! under compute-sanitizer, which slows the issue down, and wrong at full speed.) So a warpgroup
 //! waits for its previous group (`wait_group 0`) before it splits the next fragments, and the
 //! fragments are pinned behind the wait (`fence_operands_16`) so the compiler cannot compute them
-//! earlier. The split of A's tile, the loads of B's values and the meeting of the warpgroups
+//! earlier. The split of S's tile, the loads of R's values and the meeting of the warpgroups
 //! happen before that wait, while the previous group runs, and the other warpgroup's group keeps
 //! the tensor cores busy during the wait.
 //!
-//! **Block.** Two warpgroups (256 threads, no producer warpgroup), each owning 64 columns of C ×
-//! 128 rows: `sum`, the tensor cores' chunk `acc` and the fragments need up to 255 registers,
+//! **Block.** Two warpgroups (256 threads, no producer warpgroup), each owning 64 rows of R's tile
+//! × 128 of S's (64 columns × 128 rows of C; 64 rows × 128 columns for `tt`): `sum`, the tensor cores' chunk `acc` and the fragments need up to 255 registers,
 //! more than the 168 ptxas allows each thread of a 384-thread block. Thread 0 issues the copies
 //! between its wgmmas.
 //!
@@ -72,11 +89,13 @@
 //! Its speed and accuracy against cuBLAS SGEMM: the rung's chapter
 //! (`book/src/rung-15-tf32x3.md`) and `docs/perf/2026-11-23-h100-tf32.md`.
 //!
-//! **Limits.** The copy engine needs 16-byte-aligned rows: the catalog refuses this rung when K
-//! or N is not a multiple of 4, and `best` falls back to the CUDA-core rungs. Inputs whose
+//! **Limits.** The copy engine needs 16-byte-aligned rows and matrices: the catalog refuses this
+//! rung when `lda`, `ldb` (or a batch stride) is not a multiple of 4, and the automatic choice
+//! falls back to the CUDA-core rungs (`nn`) or the general kernel of the layout. Inputs whose
 //! magnitude rounds up to infinity in tf32 (above 3.4·10³⁸·(1 − 2⁻¹²)) lose their low part.
 
 use crate::prelude::*;
+use core::marker::PhantomData;
 
 pub const RUNG: Rung = Rung {
     number: 15,
@@ -88,12 +107,16 @@ pub const RUNG: Rung = Rung {
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
 const GROUP_M: u32 = 8;
 
-/// The named barrier at which the two warpgroups meet after splitting a tile of A (0 is the
-/// block barrier).
+/// The named barrier at which the two warpgroups meet after splitting the shared operand's tile
+/// (0 is the block barrier).
 const SPLIT_BARRIER: u32 = 1;
 
-/// How the tile of A is split in shared memory: the kernel's `SPLIT` parameter. The fragments of
-/// B are split in registers, rounded, either way.
+/// With `tn`, the named barriers `PANEL_BARRIER + p` (p = 0..4) at which the two warps that
+/// transpose panel `p` meet between reading it and writing over it.
+const PANEL_BARRIER: u32 = 2;
+
+/// How the tile of S (A, or B for `tt`) is split in shared memory: the kernel's `SPLIT`
+/// parameter. The fragments of R are split in registers, rounded, either way.
 pub mod split {
     /// `hi = rna(a)` written over `a`, `lo = rna(a − hi)` beside it: two stores per float4.
     pub const ROUNDED: u32 = 0;
@@ -107,30 +130,39 @@ use split::{ROUNDED, TRUNCATED};
 
 /// A 128 × 128 block tile of C, K-tiles of 32, `STAGES` buffers, two warpgroups of 64 columns
 /// each. Every `FLUSH` K-tiles the tensor cores' accumulators are added into fp32 registers
-/// (see the module documentation); `SPLIT` says how A is split (see [`split`]).
-pub struct Tf32x3<const STAGES: usize, const FLUSH: u32, const SPLIT: u32 = ROUNDED>;
+/// (see the module documentation); `SPLIT` says how the shared operand is split (see [`split`]);
+/// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the module
+/// documentation).
+pub struct Tf32x3<const STAGES: usize, const FLUSH: u32, const SPLIT: u32 = ROUNDED, L = Nn>(PhantomData<L>);
 
-impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> Tf32x3<STAGES, FLUSH, SPLIT> {
+impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> Tf32x3<STAGES, FLUSH, SPLIT, L> {
     /// Rows of the tile: the wgmma's N.
     const BM: usize = 128;
     const BN: usize = 128;
     const BK: usize = 32;
     const WARPGROUPS: usize = Self::BN / 64;
     const THREADS: usize = 128 * Self::WARPGROUPS;
-    /// The tile of A: `BM` rows of 32 floats (128 bytes), 128-byte swizzled.
-    const A_BYTES: usize = Self::BM * Self::BK * 4;
-    /// One box of B: 32 rows of K × 32 columns of N.
-    const B_PANEL: usize = 32;
-    const B_PANEL_BYTES: usize = Self::BK * Self::B_PANEL * 4;
-    const B_BYTES: usize = Self::BN / Self::B_PANEL * Self::B_PANEL_BYTES;
-    /// A stage: A (raw, then its high part) | A's low part | B's panels.
-    const LO: usize = Self::A_BYTES;
-    const B: usize = 2 * Self::A_BYTES;
-    const STAGE_BYTES: usize = 2 * Self::A_BYTES + Self::B_BYTES;
+    /// The shared operand S is B (stored N×K) and the register operand R is A: the tensor cores
+    /// compute C itself (`tt`). Otherwise S is A, R is B, and they compute Cᵀ.
+    const S_IS_B: bool = L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t();
+    /// S stored K-major (rows of K: one box of 128 rows, split in place); else MN-major (`tn`: four
+    /// panels, transposed by the split).
+    const S_K_MAJOR: bool = if Self::S_IS_B { L::LAYOUT.b.is_t() } else { !L::LAYOUT.a.is_t() };
+    /// R stored K-major (`nt`: one box of 128 rows of K); else MN-major panels.
+    const R_K_MAJOR: bool = if Self::S_IS_B { !L::LAYOUT.a.is_t() } else { L::LAYOUT.b.is_t() };
+    /// One operand's K-tile: 128 rows of M or N by 32 of K, 128-byte swizzled (K-major: 128
+    /// 128-byte rows; MN-major: four panels of 32 rows of K by 32 of M or N).
+    const TILE_BYTES: usize = Self::BM * Self::BK * 4;
+    const PANEL: usize = 32;
+    const PANEL_BYTES: usize = Self::BK * Self::PANEL * 4;
+    /// A stage: S (raw, then its high part) | S's low part | R.
+    const LO: usize = Self::TILE_BYTES;
+    const R: usize = 2 * Self::TILE_BYTES;
+    const STAGE_BYTES: usize = 3 * Self::TILE_BYTES;
     /// What the copy engine writes per stage (and what `full` expects).
-    const TMA_BYTES: usize = Self::A_BYTES + Self::B_BYTES;
-    /// float4s of A per K-tile each thread splits.
-    const SPLITS_PER_THREAD: usize = Self::A_BYTES / 16 / Self::THREADS;
+    const TMA_BYTES: usize = 2 * Self::TILE_BYTES;
+    /// float4s of S per K-tile each thread splits.
+    const SPLITS_PER_THREAD: usize = Self::TILE_BYTES / 16 / Self::THREADS;
     /// The mbarriers sit after the stages: `full[0..STAGES]`, then `empty[0..STAGES]`.
     const BARRIERS: usize = STAGES * Self::STAGE_BYTES;
     const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * STAGES;
@@ -139,9 +171,11 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> Tf32x3<STAGES, FLU
         assert!(STAGES >= 2);
         assert!(FLUSH >= 1);
         assert!(SPLIT == ROUNDED || SPLIT == TRUNCATED);
+        assert!(Self::BM == Self::BN, "S and R trade places with the layout");
         assert!(Self::BM / 8 <= crate::unroll::UNROLL_MAX);
-        assert!(Self::STAGE_BYTES % 1024 == 0 && Self::A_BYTES % 1024 == 0, "every tile starts on a 1024-byte swizzle block");
-        assert!(Self::A_BYTES % (16 * Self::THREADS) == 0, "the split divides evenly among the threads");
+        assert!(Self::STAGE_BYTES % 1024 == 0 && Self::TILE_BYTES % 1024 == 0, "every tile starts on a 1024-byte swizzle block");
+        assert!(Self::TILE_BYTES % (16 * Self::THREADS) == 0, "the split divides evenly among the threads");
+        assert!(Self::BM / Self::PANEL * 64 == Self::THREADS, "two warps transpose each panel of an MN-major S");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
     };
 
@@ -166,55 +200,96 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> Tf32x3<STAGES, FLU
     }
     // ANCHOR_END: split
 
-    /// Thread `tid` splits its float4s of the stage's tile of A at `stage`: `lo` into the tile
-    /// after it, and with [`ROUNDED`] `hi` over the raw values.
+    /// `x` as the tensor cores' two parts under [`SPLIT`](split): with [`ROUNDED`]
+    /// `(rna(x), rna(x − rna(x)))`, with [`TRUNCATED`] `(x, rna(x − trunc(x)))` (the tensor
+    /// cores truncate `x` to its high part as they read it).
     #[inline(always)]
-    unsafe fn split_a(stage: *mut u8, tid: u32) {
+    fn parts(x: f32) -> (f32, f32) {
+        if SPLIT == ROUNDED { Self::split(x) } else { (x, cvt_rna_tf32(x - f32::from_bits(x.to_bits() & !0x1fff))) }
+    }
+
+    /// Thread `tid` splits its float4s of the stage's K-major tile of S at `stage`: `lo` into the
+    /// tile after it, and with [`ROUNDED`] `hi` over the raw values.
+    #[inline(always)]
+    unsafe fn split_in_place(stage: *mut u8, tid: u32) {
         for i in 0..Self::SPLITS_PER_THREAD {
             let offset = 16 * (tid as usize + Self::THREADS * i);
             let raw = stage.wrapping_add(offset) as *mut f32;
             let lo = stage.wrapping_add(Self::LO + offset) as *mut f32;
-            // SAFETY: both float4s lie in this stage's two tiles of A (offset < A_BYTES), 16-byte
-            // aligned; the stage is this block's and the copy engine has filled it (`full`).
+            // SAFETY: both float4s lie in this stage's two tiles of S (offset < TILE_BYTES),
+            // 16-byte aligned; the stage is this block's and the copy engine has filled it (`full`).
             unsafe {
                 let v = ld_shared_v4(raw);
+                let [(h0, l0), (h1, l1), (h2, l2), (h3, l3)] = [Self::parts(v[0]), Self::parts(v[1]), Self::parts(v[2]), Self::parts(v[3])];
                 if SPLIT == ROUNDED {
-                    let (h0, l0) = Self::split(v[0]);
-                    let (h1, l1) = Self::split(v[1]);
-                    let (h2, l2) = Self::split(v[2]);
-                    let (h3, l3) = Self::split(v[3]);
                     st_shared_v4(raw, [h0, h1, h2, h3]);
-                    st_shared_v4(lo, [l0, l1, l2, l3]);
-                } else {
-                    let rest = |x: f32| cvt_rna_tf32(x - f32::from_bits(x.to_bits() & !0x1fff));
-                    st_shared_v4(lo, [rest(v[0]), rest(v[1]), rest(v[2]), rest(v[3])]);
                 }
+                st_shared_v4(lo, [l0, l1, l2, l3]);
             }
         }
     }
 
-    /// This thread's values of B for the wgmma A fragments of the four 8-deep steps of the stage
-    /// at `stage`, raw: `[4·kk + i]`. Warpgroup `wg`'s wgmma row r is column `64·wg + r` of the
-    /// tile, step kk's column c is row `8·kk + c` of B's tile.
+    /// `tn`: thread `tid` transposes one 4 × 4 block of the stage's M-major tile of S (four
+    /// panels of 32 rows of K × 32 of M) into the K-major tile wgmma reads: `hi` over the same
+    /// 16 KiB (panel p holds exactly rows `32p..32p + 32` of the K-major tile), `lo` into the
+    /// tile after it. Panel p is the two warps `2p, 2p + 1`; they meet between reading and
+    /// writing. Block (kb, mb) of the panel (rows `4kb..`, columns `4mb..`) goes to thread `u` of
+    /// the panel with `kb = u % 8`, `mb = kb ^ (u / 8)`: the eight threads of a quarter warp read
+    /// eight different 16-byte chunks of the swizzled rows, and write eight different ones.
     #[inline(always)]
-    unsafe fn b_values(stage: *mut u8, wg: u32) -> [f32; 16] {
+    unsafe fn split_transposed(stage: *mut u8, tid: u32) {
+        let (p, u) = (tid / 64, tid % 64);
+        let (kb, mb) = (u % 8, (u % 8) ^ (u / 8));
+        let panel = SwizzledF32Rows::new(p as usize * Self::PANEL_BYTES);
+        let k_major = SwizzledF32Rows::new(0);
+        let at = |offset: u32| stage.wrapping_add(offset as usize) as *mut f32;
+        let mut x = [[0.0f32; 4]; 4];
+        for (j, row) in x.iter_mut().enumerate() {
+            // SAFETY: row 4kb + j, columns 4mb.. of panel p: a 16-byte-aligned float4 inside this
+            // stage's tile of S, which the copy engine has filled (`full`).
+            *row = unsafe { ld_shared_v4(at(panel.at(4 * kb + j as u32, 4 * mb))) };
+        }
+        // The panel is read by both its warps before either writes over it.
+        named_barrier_sync::<64>(PANEL_BARRIER + p);
+        for i in 0..4 {
+            let [(h0, l0), (h1, l1), (h2, l2), (h3, l3)] = [Self::parts(x[0][i]), Self::parts(x[1][i]), Self::parts(x[2][i]), Self::parts(x[3][i])];
+            let offset = k_major.at(Self::PANEL as u32 * p + 4 * mb + i as u32, 4 * kb);
+            // SAFETY: row 32p + 4mb + i, columns 4kb.. of the K-major tile: a 16-byte-aligned
+            // float4 inside panel p's 4 KiB, which both its warps have read (barrier above), and
+            // the same float4 of the low tile.
+            unsafe {
+                st_shared_v4(at(offset), [h0, h1, h2, h3]);
+                st_shared_v4(at(Self::LO as u32 + offset), [l0, l1, l2, l3]);
+            }
+        }
+    }
+
+    /// This thread's values of R for the wgmma A fragments of the four 8-deep steps of the stage
+    /// at `stage`, raw: `[4·kk + i]`. Warpgroup `wg`'s wgmma row r is row (of N, or of M for
+    /// `tt`) `64·wg + r` of R's tile, step kk's column c is `8·kk + c` of K.
+    #[inline(always)]
+    unsafe fn r_values(stage: *mut u8, wg: u32) -> [f32; 16] {
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
         let (g, t) = (lane / 4, lane % 4);
         let mut x = [0.0f32; 16];
         for kk in 0..Self::BK / 8 {
             for i in 0..4 {
-                let n = 64 * wg + 16 * warp_in_wg + g + 8 * (i as u32 % 2);
+                let r = 64 * wg + 16 * warp_in_wg + g + 8 * (i as u32 % 2);
                 let k = 8 * kk as u32 + t + 4 * (i as u32 / 2);
-                let panel = (n / Self::B_PANEL as u32) as usize;
-                let at = SwizzledF32Rows::new(Self::B + panel * Self::B_PANEL_BYTES).at(k, n % Self::B_PANEL as u32);
-                // SAFETY: (k, n) lies inside the stage's tile of B, which the copy engine filled.
+                let at = if Self::R_K_MAJOR {
+                    SwizzledF32Rows::new(Self::R).at(r, k)
+                } else {
+                    let panel = (r / Self::PANEL as u32) as usize;
+                    SwizzledF32Rows::new(Self::R + panel * Self::PANEL_BYTES).at(k, r % Self::PANEL as u32)
+                };
+                // SAFETY: (r, k) lies inside the stage's tile of R, which the copy engine filled.
                 x[4 * kk + i] = unsafe { load(stage.wrapping_add(at as usize) as *const f32) };
             }
         }
         x
     }
 
-    /// The fragments of [`b_values`](Self::b_values), split: `(hi[kk], lo[kk])` as bit patterns.
+    /// The fragments of [`r_values`](Self::r_values), split: `(hi[kk], lo[kk])` as bit patterns.
     #[inline(always)]
     fn split_fragments(x: &[f32; 16]) -> ([[u32; 4]; 4], [[u32; 4]; 4]) {
         let mut hi = [[0u32; 4]; 4];
@@ -249,6 +324,9 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> Tf32x3<STAGES, FLU
         let (full, empty) = (Self::full(base, s), Self::empty(base, s));
         let stage = base + s * Self::STAGE_BYTES as u32;
         let (row0, col0, k0) = ((tm * Self::BM as u32) as i32, (tn * Self::BN as u32) as i32, (kt * Self::BK as u32) as i32);
+        // (map, plane, first row of M or N) of A and of B, then of S and of R.
+        let (a, b) = ((maps, planes.0, row0), (maps.wrapping_add(1), planes.1, col0));
+        let (s_op, r_op) = if Self::S_IS_B { (b, a) } else { (a, b) };
         // SAFETY: the stage and its barriers are this block's; the previous contents were
         // released (`empty`) before they are overwritten; the maps are the host's.
         unsafe {
@@ -256,10 +334,27 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> Tf32x3<STAGES, FLU
                 mbarrier_wait(empty, (round - 1) & 1);
             }
             mbarrier_arrive_expect_tx(full, Self::TMA_BYTES as u32);
-            tma_load_3d(stage, maps, k0, row0, planes.0, full);
-            for p in 0..Self::BN / Self::B_PANEL {
-                let dst = stage + (Self::B + p * Self::B_PANEL_BYTES) as u32;
-                tma_load_3d(dst, maps.wrapping_add(1), col0 + (p * Self::B_PANEL) as i32, k0, planes.1, full);
+            Self::load_tile(stage, s_op, Self::S_K_MAJOR, k0, full);
+            Self::load_tile(stage + Self::R as u32, r_op, Self::R_K_MAJOR, k0, full);
+        }
+    }
+
+    /// One operand's K-tile from `k0` into `dst`, as it is stored: K-major in one box of 128
+    /// rows, MN-major in four panels of 32 rows of K (columns `mn0 + 32p..`).
+    ///
+    /// # Safety
+    /// As [`tma_load_3d`]: `dst` holds `TILE_BYTES` of this block's shared memory that no one
+    /// reads until `full` completes, and `map` is the host's map of the operand.
+    #[inline(always)]
+    unsafe fn load_tile(dst: u32, (map, plane, mn0): (*const TensorMap, i32, i32), k_major: bool, k0: i32, full: u32) {
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            if k_major {
+                tma_load_3d(dst, map, k0, mn0, plane, full);
+            } else {
+                for p in 0..Self::BM / Self::PANEL {
+                    tma_load_3d(dst + (p * Self::PANEL_BYTES) as u32, map, mn0 + (p * Self::PANEL) as i32, k0, plane, full);
+                }
             }
         }
     }
@@ -275,22 +370,35 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> Tf32x3<STAGES, FLU
     }
 
     /// Writes warpgroup `wg`'s sums to C: `sum[4j + i]` is wgmma row `16·warp + g + 8·(i / 2)`
-    /// (column `64·wg + ...` of the tile), wgmma column `8j + 2t + i % 2` (row of the tile).
+    /// (row `64·wg + ...` of R's tile), wgmma column `8j + 2t + i % 2` (row of S's tile). R's rows
+    /// are columns of C and S's rows rows of C (Cᵀ), except for `tt`, where it is the other way
+    /// round and each thread holds pairs of neighbouring elements of a row.
     #[inline(always)]
     fn store(c: &Output, sum: &[f32; 128], row0: u32, col0: u32, wg: u32) {
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
-        let c = c.window(row0 + lane % 4 * 2, col0 + 64 * wg + warp_in_wg * 16 + lane / 4);
-        unroll!(Self::BM / 8, |j| {
-            let row = (j * 8) as u32;
-            c.store(row, 0, sum[4 * j]);
-            c.store(row + 1, 0, sum[4 * j + 1]);
-            c.store(row, 8, sum[4 * j + 2]);
-            c.store(row + 1, 8, sum[4 * j + 3]);
-        });
+        let r = 64 * wg + warp_in_wg * 16 + lane / 4;
+        let s = lane % 4 * 2;
+        if Self::S_IS_B {
+            let c = c.window(row0 + r, col0 + s);
+            unroll!(Self::BM / 8, |j| {
+                let col = (j * 8) as u32;
+                c.store2(0, col, [sum[4 * j], sum[4 * j + 1]]);
+                c.store2(8, col, [sum[4 * j + 2], sum[4 * j + 3]]);
+            });
+        } else {
+            let c = c.window(row0 + s, col0 + r);
+            unroll!(Self::BM / 8, |j| {
+                let row = (j * 8) as u32;
+                c.store(row, 0, sum[4 * j]);
+                c.store(row + 1, 0, sum[4 * j + 1]);
+                c.store(row, 8, sum[4 * j + 2]);
+                c.store(row + 1, 8, sum[4 * j + 3]);
+            });
+        }
     }
 }
 
-impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> GemmKernel for Tf32x3<STAGES, FLUSH, SPLIT> {
+impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> GemmKernel for Tf32x3<STAGES, FLUSH, SPLIT, L> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::VALID;
@@ -302,14 +410,17 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> GemmKernel for Tf3
             Self::SMEM_BYTES as u32,
         )
         .with_tensor_maps(TensorMaps {
-            a_box: (Self::BM as u32, Self::BK as u32),
+            // Boxes as the operands are stored: a K-major operand in one box of 128-byte rows,
+            // an MN-major one in 32 × 32 panels.
+            a_box: if L::LAYOUT.a.is_t() { (Self::BK as u32, Self::PANEL as u32) } else { (Self::BM as u32, Self::BK as u32) },
             a_swizzle: Swizzle::B128,
-            b_box: (Self::BK as u32, Self::B_PANEL as u32),
+            b_box: if L::LAYOUT.b.is_t() { (Self::BN as u32, Self::BK as u32) } else { (Self::BK as u32, Self::PANEL as u32) },
             b_swizzle: Swizzle::B128,
             c_box: None,
             c_swizzle: Swizzle::None,
         })
         .with_min_blocks_per_sm(1)
+        .with_layout(L::LAYOUT)
     };
 
     #[inline(always)]
@@ -368,11 +479,15 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> GemmKernel for Tf3
                 let stage = base + s * Self::STAGE_BYTES as u32;
                 // SAFETY: the stage is filled and no wgmma reads it (its last readers released
                 // it before the refill).
-                let mut b = unsafe {
-                    Self::split_a(stage_ptr, tid);
-                    Self::b_values(stage_ptr, wg)
+                let mut r = unsafe {
+                    if Self::S_K_MAJOR {
+                        Self::split_in_place(stage_ptr, tid);
+                    } else {
+                        Self::split_transposed(stage_ptr, tid);
+                    }
+                    Self::r_values(stage_ptr, wg)
                 };
-                // The split tile of A is the tensor cores' to read once both warpgroups have
+                // The split tile of S is the tensor cores' to read once both warpgroups have
                 // written their halves.
                 fence_proxy_async_shared();
                 named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
@@ -395,8 +510,8 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> GemmKernel for Tf3
                     }
                 }
                 // The fragments are computed after the wait, not hoisted above it.
-                fence_operands_16(&mut b);
-                let (hi_b, lo_b) = Self::split_fragments(&b);
+                fence_operands_16(&mut r);
+                let (hi_r, lo_r) = Self::split_fragments(&r);
                 // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
                 let fresh = kt % FLUSH == 0;
                 wgmma_fence();
@@ -406,9 +521,9 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32> GemmKernel for Tf3
                     // SAFETY: the whole warpgroup issues these on tiles of this stage, which stays
                     // unchanged until the group is waited for and the stage released.
                     unsafe {
-                        wgmma_m64k8_tf32_rs::<128>(&mut acc, lo_b[kk], desc_hi, !(fresh && kk == 0));
-                        wgmma_m64k8_tf32_rs::<128>(&mut acc, hi_b[kk], desc_lo, true);
-                        wgmma_m64k8_tf32_rs::<128>(&mut acc, hi_b[kk], desc_hi, true);
+                        wgmma_m64k8_tf32_rs::<128>(&mut acc, lo_r[kk], desc_hi, !(fresh && kk == 0));
+                        wgmma_m64k8_tf32_rs::<128>(&mut acc, hi_r[kk], desc_lo, true);
+                        wgmma_m64k8_tf32_rs::<128>(&mut acc, hi_r[kk], desc_hi, true);
                     }
                 }
                 wgmma_commit_group();
@@ -435,4 +550,7 @@ entries! {
     sgemm_15_tf32x3_128x128x32_s4 => Tf32x3<4, 4>,
     sgemm_15_tf32x3_128x128x32_s4_trunc => Tf32x3<4, 4, TRUNCATED>,
     sgemm_15_tf32x3_128x128x32_s4_short => Tf32x3<4, 2>,
+    sgemm_15_tf32x3_128x128x32_s4_trunc_nt => Tf32x3<4, 4, TRUNCATED, Nt>,
+    sgemm_15_tf32x3_128x128x32_s4_trunc_tn => Tf32x3<4, 4, TRUNCATED, Tn>,
+    sgemm_15_tf32x3_128x128x32_s4_trunc_tt => Tf32x3<4, 4, TRUNCATED, Tt>,
 }
