@@ -52,19 +52,29 @@ fi
 if [[ $mode == sanitize || $mode == all ]]; then
   args=()
   for k in $(kernels); do args+=(--kernel "$k"); done
-  for tool in memcheck racecheck synccheck initcheck; do
+  # The four tools run at once, each in its own process (the GPU is shared; the sanitizers' cost
+  # is mostly on the CPU), and report in order.
+  sanitize_tool() {
+    local tool=$1 r=clean
     # Odd sizes for every kernel that takes them; kernels that need 16-byte rows (TMA: N, K
     # multiples of 4) are skipped there and checked again on 67 x 48 x 40 (multiples of 8, for bf16 rows too).
-    log="$logs/sanitize-$tool.log"
-    if compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check --skip-unsupported "${args[@]}" --m 67 --n 45 --k 33 >"$log" 2>&1; then r=clean; else r=FAILED; status=1; fi
-    skipped=()
+    local log="$logs/sanitize-$tool.log"
+    compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check --skip-unsupported "${args[@]}" --m 67 --n 45 --k 33 >"$log" 2>&1 || r=FAILED
+    local skipped=()
     for k in $(awk '/^SKIPPED/ {sub(":", "", $2); print $2}' "$log"); do skipped+=(--kernel "$k"); done
     if (( ${#skipped[@]} )); then
-      if compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check "${skipped[@]}" --m 67 --n 48 --k 40 >>"$log" 2>&1; then :; else r=FAILED; status=1; fi
+      compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check "${skipped[@]}" --m 67 --n 48 --k 40 >>"$log" 2>&1 || r=FAILED
     fi
     # Sizes that small have no interior block: every kernel again on 300 x 264 x 256, where the
     # first blocks lie wholly inside (the unchecked interior loops run) and the last ones on edges.
-    if compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check "${args[@]}" --m 300 --n 264 --k 256 >>"$log" 2>&1; then :; else r=FAILED; status=1; fi
+    compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check "${args[@]}" --m 300 --n 264 --k 256 >>"$log" 2>&1 || r=FAILED
+    echo "$r" >"$logs/sanitize-$tool.result"
+  }
+  for tool in memcheck racecheck synccheck initcheck; do sanitize_tool "$tool" & done
+  wait
+  for tool in memcheck racecheck synccheck initcheck; do
+    log="$logs/sanitize-$tool.log"; r=$(cat "$logs/sanitize-$tool.result" 2>/dev/null || echo FAILED)
+    [[ $r == clean ]] || status=1
     note "compute-sanitizer $tool: $r ($(grep -hE '(ERROR|RACECHECK) SUMMARY' "$log" | tail -1); $(grep -h 'passed,' "$log" | paste -sd' ' -))"
     [[ $r == clean ]] || tail -30 "$log"
   done
