@@ -189,7 +189,7 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
         }
         step(format!("{name} {}: check", label(i)));
         let verdict = match &plans {
-            Some(ps) => verify::verify_with(gpu, problem, plan.dtype, plan.seed, |ops| ops.run_plan(gpu, &ps[i])).map(|(v, _)| v),
+            Some(ps) => verify::verify_plan(gpu, &ps[i], plan.seed).map(|(v, _)| v),
             None => verify::verify(gpu, kernel, problem, plan.seed),
         };
         let run = match verdict {
@@ -272,7 +272,7 @@ fn validate_fastest(gpu: &Gpu, plan: &Plan, problem: &Problem, plans: &[crate::a
     let ms = |i: usize| runs[i].timing.as_ref().map_or(f64::INFINITY, |t| t.median_ms);
     order.sort_by(|&x, &y| ms(x).total_cmp(&ms(y)));
     for i in order {
-        let verdict = verify::verify_with(gpu, problem, plan.dtype, plan.seed, |ops| ops.run_plan(gpu, &plans[i])).map(|(v, _)| v);
+        let verdict = verify::verify_plan(gpu, &plans[i], plan.seed).map(|(v, _)| v);
         match verdict {
             Ok(v) => {
                 runs[i].outcome = if v.passed() { Outcome::Pass } else { Outcome::Fail };

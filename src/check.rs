@@ -46,8 +46,18 @@ impl ErrorModel {
     /// the products are exact (8- or 11-bit significands), the sums truncate.
     pub const TENSOR_CORE_F32: ErrorModel = ErrorModel { accumulation: 1.0 / (1u64 << 23) as f64, operand_rounding: 0.0 };
 
-    /// The model of a kernel: its operand type says which units multiply.
+    /// fp32 as three tf32 tensor-core products (rung 15, `kernels-gpu/src/15_tf32x3.rs`): the
+    /// tensor cores' sums truncate (2⁻²³), and each product `a·b` is computed from `hi + lo` of
+    /// each operand, which is within 2⁻²¹·|x| of x (a truncated `hi`), without the `lo_a·lo_b`
+    /// term (at most 2⁻²¹·|a·b|): at most 1.25·2⁻²⁰·|a·b| in all, which an operand rounding of
+    /// 2⁻²⁰ on each side covers. At small K this term, not the sum's, dominates the bound.
+    pub const TF32X3: ErrorModel = ErrorModel { accumulation: 1.0 / (1u64 << 23) as f64, operand_rounding: 1.0 / (1u64 << 20) as f64 };
+
+    /// The model of a kernel: which units multiply its operand type, and how.
     pub fn of(spec: &KernelSpec) -> ErrorModel {
+        if spec.rung.slug == kernels_gpu::tf32x3::RUNG.slug {
+            return Self::TF32X3;
+        }
         Self::of_dtype(spec.dtype)
     }
 

@@ -283,6 +283,13 @@ pub fn verify_with(gpu: &Gpu, problem: &Problem, dtype: Dtype, seed: u64, comput
     judge(gpu, problem, dtype, &ErrorModel::of_dtype(dtype), seed, compute)
 }
 
+/// Judges a library plan on random operands of its problem, with the error model of the kernel
+/// it runs ([`ErrorModel::of`]).
+pub fn verify_plan(gpu: &Gpu, plan: &crate::api::Plan, seed: u64) -> Result<(Verdict, Operands)> {
+    let spec = plan.kernel().spec;
+    judge(gpu, plan.problem(), spec.dtype, &ErrorModel::of(spec), seed, |ops| ops.run_plan(gpu, plan))
+}
+
 fn judge(gpu: &Gpu, problem: &Problem, dtype: Dtype, model: &ErrorModel, seed: u64, compute: impl FnOnce(&Operands) -> Result<()>) -> Result<(Verdict, Operands)> {
     require_memory(gpu, problem)?;
     let inputs = Inputs::random(problem, dtype, seed);

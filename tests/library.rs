@@ -265,7 +265,7 @@ fn split_k_is_right_on_the_emulator() {
         let launch = Launch { kernel: "reduce_splits", grid: ((n as u32).div_ceil(threads), 16, 1), threads, smem_bytes: 0, regions: &regions };
         let (wsp, cp) = (ws.as_ptr() as usize, c.as_mut_ptr() as usize);
         emulator::launch(&launch, &move || unsafe { kernels_gpu::split_k::reduce(wsp as *const f32, cp as *mut f32, m as u32, n as u32, n as u32, s as u32, plane as u64, p.alpha, p.beta) }).unwrap();
-        let cmp = check::compare_full(&p, &inputs, &check::ErrorModel::of_dtype(dtype), &c);
+        let cmp = check::compare_full(&p, &inputs, &check::ErrorModel::of(split.kernel.spec), &c);
         assert!(cmp.passed(), "{} on {p}: {cmp}", plan.name());
     }
 }
@@ -288,7 +288,7 @@ fn split_k_is_right_on_the_gpu() {
             }
             let inputs = Inputs::random(&p, dtype, 40 + i as u64);
             let (values, stray) = run_api(gpu, &p, &inputs).unwrap_or_else(|e| panic!("{}: {e}", plan.name()));
-            let cmp = check::compare_full(&p, &inputs, &check::ErrorModel::of_dtype(dtype), &values);
+            let cmp = check::compare_full(&p, &inputs, &check::ErrorModel::of(plan.kernel().spec), &values);
             assert!(cmp.passed() && stray == 0, "{} on {p}: {cmp}, {stray} stray writes", plan.name());
         }
     }

@@ -291,3 +291,22 @@ fn tf32_wgmma_takes_a_from_registers_in_the_fragment_layout() {
         }
     }
 }
+
+/// Short K, where the split's own error (not the sum's) decides: every rung-15 kernel on the GPU
+/// edge sizes, on the emulator, judged by the rung's error model (`ErrorModel::TF32X3`). Judged by
+/// the fp32 FMA model instead, every rung-15 kernel fails at 4×4×1 (one element 2⁻²³ off where
+/// fp32's bound is 2⁻²⁴): the split's error is the method's, not a fault.
+#[test]
+fn every_rung_15_kernel_passes_its_model_on_short_k() {
+    for kernel in tf32x3_kernels() {
+        for (i, shape) in [(4, 4, 1), (4, 8, 1), (1, 7, 3), (13, 17, 19), (31, 33, 29), (64, 64, 64)].into_iter().enumerate() {
+            for (alpha, beta) in [(1.0, 0.0), (-0.75, 1.5)] {
+                let p = problem_for(kernel, shape, 0, alpha);
+                let p = Problem { beta, ..p };
+                let verdict = emulate::verify(kernel, &p, 1 + i as u64).unwrap_or_else(|e| panic!("{} on {p}: {e}", kernel.name()));
+                assert!(verdict.passed(), "{} on {p}: {verdict}", kernel.name());
+            }
+        }
+    }
+    assert_eq!(check::ErrorModel::of(tf32x3_kernels()[0].spec), check::ErrorModel::TF32X3);
+}

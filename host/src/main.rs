@@ -475,7 +475,7 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
         None => api::plan(kernel.spec.dtype, &problem, &api::KernelChoice::Named(args.kernel.clone()), gpu.info.multiprocessors)?,
     };
     explain_choice(&args.kernel, &plan);
-    let (verdict, ops) = verify::verify_with(&gpu, &problem, plan.kernel().spec.dtype, args.seed, |ops| ops.run_plan(&gpu, &plan))?;
+    let (verdict, ops) = verify::verify_plan(&gpu, &plan, args.seed)?;
     let cmp = verify::time_against_cublas_with(&gpu, &ops, 3, args.iters as usize, || ops.run_plan(&gpu, &plan))?;
     let k_ms = cmp.kernel.median_ms();
     println!("kernel   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", plan.name(), k_ms, problem.tflops(k_ms), 100.0 * cmp.kernel.spread());
