@@ -989,7 +989,7 @@ fn emulator_arena() -> String {
 }
 
 /// The recorded run of `rgemm bench --suite real --dtype bf16` the library chapter shows.
-pub const SUITE_BF16: &str = "docs/perf/2026-11-23-h100-run3/suite-bf16.json";
+pub const SUITE_BF16: &str = "docs/perf/2026-11-25-h100-run2/suite-bf16.json";
 
 /// A suite run as one bar per case: % of the best cuBLAS of the plan the automatic choice ran,
 /// with the geometric mean.
