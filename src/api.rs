@@ -128,6 +128,12 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
     let checked = Problem::general(p.m as u64, p.n as u64, p.k as u64, p.alpha, p.beta, p.layout, ld, batch)?;
     let problem = &checked;
     if let KernelChoice::Auto = choice {
+        if let Some(kernel) = catalog::decode_kernel(dtype, problem) {
+            let reason = format!("a decode step (nt, M ≤ {}): the GEMV whose block holds all M rows", catalog::DECODE_ROWS);
+            if let Some(plan) = Plan::new(problem, kernel, false, false, sms, reason) {
+                return Ok(plan);
+            }
+        }
         let table = crate::dispatch::table();
         if let Some(chosen) = table.choose(dtype, problem) {
             let reason = chosen.reason(&table);
@@ -230,7 +236,9 @@ pub fn split_k(dtype: Dtype, problem: &Problem, geometry: &Launch, sms: u32) -> 
     catalog::candidates_for(dtype, problem).into_iter().find_map(|kernel| split_with(kernel, problem, splits))
 }
 
-/// The kernel for `problem`: the named one, or the dispatch table's choice ([`crate::dispatch`]),
+/// The kernel for `problem` as given: the named one, the decode GEMV for a decode step
+/// ([`catalog::decode_kernel`]), or the dispatch table's choice among its
+/// unstaged rows ([`crate::dispatch::Table::choose_direct`]),
 /// else the first of the type's candidates that takes it ([`catalog::candidates_for`]: for a
 /// linear layer of at most [`catalog::DECODE_ROWS`] rows the decode GEMV first, the general
 /// kernel of its layout last).
@@ -248,7 +256,11 @@ pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<
             Ok((kernel, geometry))
         }
         KernelChoice::Auto => {
-            if let Some(chosen) = crate::dispatch::table().choose(dtype, problem) {
+            if let Some(kernel) = catalog::decode_kernel(dtype, problem) {
+                let geometry = kernel.geometry(problem)?;
+                return Ok((kernel, geometry));
+            }
+            if let Some(chosen) = crate::dispatch::table().choose_direct(dtype, problem) {
                 let geometry = chosen.kernel.geometry(problem)?;
                 return Ok((chosen.kernel, geometry));
             }

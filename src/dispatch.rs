@@ -13,6 +13,8 @@
 //! A's and B's rows are whole 16-byte units) or layout differ. The first row whose kernel, in the
 //! problem's layout, takes the problem decides: that kernel, and a split of K if the row was split
 //! (the split count then follows the problem's own tiles, see [`crate::api::split_count`]).
+//! A decode step (`nt`, M ≤ [`crate::catalog::DECODE_ROWS`]) is not asked: it runs the decode
+//! GEMV ([`crate::catalog::decode_kernel`]).
 //! When no row's kernel takes the problem, the catalog's fixed order decides
 //! ([`crate::catalog::candidates_for`]). Invariant: the choice is always a kernel whose
 //! `geometry` accepts the problem.
@@ -151,10 +153,21 @@ impl Table {
     /// The table's choice for `problem` in `dtype` (see the module documentation), or `None`
     /// when no row's kernel takes it.
     pub fn choose(&self, dtype: Dtype, problem: &Problem) -> Option<Choice<'_>> {
+        self.choose_among(dtype, problem, true)
+    }
+
+    /// As [`Table::choose`], among the rows that run the problem as given (not staged): the kernel
+    /// for a caller that launches one kernel on the operands it has.
+    pub fn choose_direct(&self, dtype: Dtype, problem: &Problem) -> Option<Choice<'_>> {
+        self.choose_among(dtype, problem, false)
+    }
+
+    fn choose_among(&self, dtype: Dtype, problem: &Problem, staged_rows: bool) -> Option<Choice<'_>> {
         let own = self.rows.iter().any(|r| r.dtype == dtype);
         let mut rows: Vec<(f64, &Row)> = self
             .rows
             .iter()
+            .filter(|r| staged_rows || !r.staged)
             .filter(|r| if own { r.dtype == dtype } else { for_dtype(&r.kernel, r.dtype, dtype).is_some() })
             .map(|r| (distance(r, dtype, problem), r))
             .collect();

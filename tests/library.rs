@@ -238,9 +238,11 @@ fn split_k_is_right_on_the_emulator() {
     ] {
         // M·N = 6930 is not a multiple of 4: the partials lie 6932 floats apart.
         let p = Problem::general(70, 99, 2048, 1.5, beta, layout, LeadingDims::default(), Batch::packed(1)).unwrap();
-        let plan = api::plan(dtype, &p, &KernelChoice::Auto, 132).unwrap();
-        assert!(plan.splits() >= 2, "{p} was not split: {}", plan.name());
-        let split = api::split_k(dtype, &p, &api::choose(dtype, &p, &KernelChoice::Auto).unwrap().1, 132).unwrap();
+        // The split rule on the catalog's first kernel that takes the problem (the dispatch
+        // table may prefer another plan for this shape; the split is what is tested here).
+        let first = catalog::first_supporting(&catalog::candidates_for(dtype, &p), &p, "test").unwrap();
+        let split = api::split_k(dtype, &p, &first.geometry(&p).unwrap(), 132).unwrap_or_else(|| panic!("{p} was not split"));
+        assert!(split.splits >= 2);
         let inputs = Inputs::random(&p, dtype, 3);
         // The slices' operands as their problem sees them: slice s of A is columns s·K/S.. of A,
         // of B rows s·K/S.. of B.
@@ -266,7 +268,7 @@ fn split_k_is_right_on_the_emulator() {
         let (wsp, cp) = (ws.as_ptr() as usize, c.as_mut_ptr() as usize);
         emulator::launch(&launch, &move || unsafe { kernels_gpu::split_k::reduce(wsp as *const f32, cp as *mut f32, m as u32, n as u32, n as u32, s as u32, plane as u64, p.alpha, p.beta) }).unwrap();
         let cmp = check::compare_full(&p, &inputs, &check::ErrorModel::of(split.kernel.spec), &c);
-        assert!(cmp.passed(), "{} on {p}: {cmp}", plan.name());
+        assert!(cmp.passed(), "{} split {} on {p}: {cmp}", split.kernel.name(), split.splits);
     }
 }
 
@@ -280,14 +282,17 @@ fn split_k_is_right_on_the_gpu() {
     for (i, (m, n, k, layout, beta)) in [(64, 96, 4096, Layout::NN, 0.0), (200, 300, 8192, Layout::NT, -0.5), (1, 4096, 4096, Layout::NT, 0.0), (256, 256, 32768, Layout::NN, 0.25)].into_iter().enumerate() {
         for dtype in [Dtype::F32, Dtype::Bf16, Dtype::F16] {
             let p = Problem::general(m, n, k, 0.5, beta, layout, LeadingDims::default(), Batch::packed(1)).unwrap();
-            let plan = api::plan(dtype, &p, &KernelChoice::Auto, gpu.info.multiprocessors).unwrap();
-            // A decode step (nt, M <= DECODE_ROWS) runs the GEMV instead, which needs no split.
+            // The split of the catalog's first fast kernel that takes the problem (the dispatch
+            // table decides whether the automatic choice splits; the split is what is tested).
+            let first = catalog::first_supporting(&catalog::candidates_for(dtype, &p), &p, "test").unwrap();
+            // A decode step (nt, M <= DECODE_ROWS) runs the GEMV, which is never split.
             let decode = layout == Layout::NT && m <= rgemm::catalog::DECODE_ROWS as u64;
+            let plan = api::Plan::new(&p, first, false, true, gpu.info.multiprocessors, "test".into()).unwrap();
             if !decode {
                 assert!(plan.splits() >= 2, "{p} in {} was not split: {}", dtype.name(), plan.name());
             }
             let inputs = Inputs::random(&p, dtype, 40 + i as u64);
-            let (values, stray) = run_api(gpu, &p, &inputs).unwrap_or_else(|e| panic!("{}: {e}", plan.name()));
+            let (values, stray) = run_plan(gpu, &plan, &inputs).unwrap_or_else(|e| panic!("{}: {e}", plan.name()));
             let cmp = check::compare_full(&p, &inputs, &check::ErrorModel::of(plan.kernel().spec), &values);
             assert!(cmp.passed() && stray == 0, "{} on {p}: {cmp}, {stray} stray writes", plan.name());
         }
