@@ -1,108 +1,31 @@
 //! # Rung 9 — warp tiling: block → warp → thread tiles
 //!
-//! Rungs 5–8 map threads to C in one level: thread `t` owns the `TM × TN` rectangle at
-//! (`t / (BN/TN)`, `t % (BN/TN)`). A warp then covers a wide, flat strip of the block tile (two
-//! rows of 16 thread tiles for 128×128 with 8×8), and its 32 float4 reads of B per step hit
-//! addresses 32 bytes apart: two lanes per bank group, a 2-way bank conflict.
+//! **Idea.** Map threads to C in three levels that match the hardware's: the block tile `BM × BN`
+//! is split among warps into warp tiles `WM × WN`; a warp tile is `(TM/4) × (TN/4)` sub-tiles in
+//! which the 32 lanes form a `(WM/TM) × (WN/TN)` grid and lane (`lr`, `lc`) owns the 4×4 block at
+//! (`4·lr`, `4·lc`). Neighbouring lanes then read neighbouring float4s of B (rungs 5–8 had a 2-way
+//! bank conflict there), and the `WM/TM` lanes of a column share theirs by broadcast. The copy into
+//! shared memory is rung 8's: A transposed and padded, B row-major, two stages, the next slice
+//! prefetched through registers, one barrier per step.
 //!
-//! Here the mapping has three levels, which match the three levels of the hardware:
+//! **Invariants.** The K-steps of a slice run as fully unrolled chunks of about 512 multiply-adds,
+//! so every shared address is a constant offset. The spec asks for two blocks per SM
+//! (`.minnctapersm 2`) only when the register estimate fits in 128. With the [`Interior`] and
+//! [`MidStore`] loops (tags `_interior`, `_midstore`), a block whose slices all lie inside aligned
+//! matrices runs a branch-free loop of plain float4 copies; blocks on an edge run a checked one.
 //!
-//! - the **block tile** `BM × BN` is split among warps into **warp tiles** `WM × WN`;
-//! - a warp tile is computed as `(TM/4) × (TN/4)` sub-tiles, each `WM/(TM/4) × WN/(TN/4)`; in each
-//!   sub-tile the 32 lanes form a `(WM/TM) × (WN/TN)` grid and lane (`lr`, `lc`) owns the 4×4
-//!   block at (`4·lr`, `4·lc`);
-//! - so a **thread tile** of `TM × TN` accumulators is `(TM/4) × (TN/4)` 4×4 blocks spread over
-//!   the warp tile, `WM/(TM/4)` rows and `WN/(TN/4)` columns apart.
+//! **Cost.** Instruction issue: with 8×8 thread tiles the 64 FMAs of a step share the scheduler
+//! with 4 shared loads, address arithmetic and the copy of the next slice through registers, which
+//! rungs 10 and 11 take off the computing threads.
 //!
-//! In one step `kk` a lane reads, for each sub-tile row, one float4 of `Aᵀ` and, for each sub-tile
-//! column, one float4 of B. Neighbouring lanes read neighbouring float4s (`WN/TN` of them: 4
-//! lanes and 64 bytes for a 64×32 warp tile): no bank conflict, and the `WM/TM` lanes of a column share theirs by
-//! broadcast. A warp's working set per step is a `WM`-float column of `Aᵀ` and a `WN`-float row
-//! of B, reused by all of it, so shared-memory traffic per multiply-add is the lowest of the
-//! ladder; with 8×8 thread tiles a step is 64 FMAs for 4 `ld.shared.v4`.
-//!
-//! The copy into shared memory is rung 8's: A transposed and padded, B row-major, two stages, the
-//! next slice prefetched into registers during the arithmetic, one barrier per step.
-//!
-//! On Hopper the configuration that matters is 128×128×8 with 256 threads and 8×8 per thread:
-//! 64 accumulators, two steps' operands (32), 8 staged floats and about 24 for addresses fit in
-//! 128 registers, so two blocks
-//! (16 warps) share an SM, enough to keep the FMA pipes fed while others wait on shared memory
-//! or barriers. Left alone, ptxas takes a few more than 128 and only one block fits; the spec
-//! asks for two blocks per SM (`.minnctapersm 2`, CUDA's `__launch_bounds__(256, 2)`) when the
-//! estimate below says they fit. Larger thread tiles (8×16) or slices (BK = 16, more registers in
-//! transit) cut shared traffic or barriers further but need more than 128 registers, so only one
-//! block of 8 warps fits.
-//!
-//! The K-steps of a slice run as chunks of about 512 multiply-adds that LLVM unrolls fully, so
-//! every shared address is a constant offset and ptxas can schedule loads of step `kk + 1` among
-//! the FMAs of step `kk`.
-//!
-//! Tried and dropped: double-buffering the operands across slices by hand (step `kk + 1` read
-//! before step `kk` computes, the barrier and the next slice's first reads placed before the
-//! slice's last step) was slower and took more registers: ptxas already schedules the reads
-//! within a slice, and holding the last step's FMAs behind the barrier only delays them.
-//!
-//! The checked loop carries the edge handling through every slice: the decision between vector and
-//! zero-filled scalar copies, the predicates and 64-bit offsets of the scalar path, and the branch
-//! around the prefetch of a slice that does not exist, all live across the arithmetic: for
-//! 128×128×8 the SASS of a slice holds about 85 instructions besides its 512 FMAs and 32 shared
-//! loads, and the registers for them. (The interior loop below: about 30.) Variants with the
-//! [`Interior`] loop (tag `_interior`) test once per block whether every slice lies inside aligned
-//! matrices (K a multiple of BK, full tiles of A and B). Such blocks run a loop whose copies are
-//! plain float4 loads from windows that advance by one slice per step, with the last slice outside
-//! the loop, so the body has no branch and holds only two pointers for the copy; ptxas then has the
-//! registers to keep more shared loads in flight, and the block's 128 registers are no longer all
-//! needed (assembled under a 124-register limit it does not spill, where the checked loop does).
-//! Blocks on an edge copy the next slice, checked, before computing the current one, so nothing
-//! waits in registers across their arithmetic.
-//!
-//! [`MidStore`] (tag `_midstore`) is the same with the prefetched slice written to shared memory
-//! after the first half of the current slice's steps instead of after all of them.
-//!
-//! Cost: with B's reads conflict-free and two blocks per SM, what remains is instruction issue:
-//! every 64 FMAs of a step share the scheduler with 4 shared loads, address arithmetic and the
-//! copy of the next slice through registers, which rungs 10 and 11 take off the computing
-//! threads. The interior loop removes most of the edge handling from that issue stream;
-//! `_midstore` makes the second half of a slice's steps wait for the global loads. Also tried and
-//! dropped: BK = 16 or 32 slices computed in parts, each part prefetching its share of the next
-//! slice (slower; the 16-deep one spilled under the driver's compiler).
-//!
-//! Measured speed and what limits it at each size: `book/src/rung-09-warptile.md`,
-//! `book/src/warptiling.md` and `docs/perf/`.
+//! The mapping, the launch bounds, the interior loop, what was tried and dropped, and the measured
+//! speed: `book/src/rung-09-warptile.md` (and `book/src/warptiling.md`).
 
 use crate::prelude::*;
 use core::marker::PhantomData;
 use crate::copy::{store4, RowMajorCopy, TransposedCopy};
 
 pub const RUNG: Rung = Rung { number: 9, slug: "warptile", idea: "block → warp → thread tiles; conflict-free float4 reads" };
-
-/// How a kernel runs its K loop: the last parameter of [`Warptile`].
-pub trait KLoop {
-    const KIND: u8;
-}
-/// Every block through the checked loop, whose copies test each slice against the matrix edges.
-pub struct Checked;
-/// Blocks whose every slice lies inside aligned matrices (K a multiple of BK) run a loop with
-/// unchecked float4 copies from windows that advance one slice per step, and the last slice
-/// outside the loop, so the loop body has no branch; other blocks run the checked loop
-/// (`_interior`).
-pub struct Interior;
-/// [`Interior`], with the prefetched slice written to shared memory halfway through the
-/// arithmetic of the current one rather than after it (`_midstore`).
-pub struct MidStore;
-const CHECKED: u8 = 0;
-const INTERIOR: u8 = 1;
-const MIDSTORE: u8 = 2;
-impl KLoop for Checked {
-    const KIND: u8 = CHECKED;
-}
-impl KLoop for Interior {
-    const KIND: u8 = INTERIOR;
-}
-impl KLoop for MidStore {
-    const KIND: u8 = MIDSTORE;
-}
 
 /// Tile `T`: block tile `bm × bn`, K-slices of `bk`, warp tiles `wm × wn`, `(bm/wm)·(bn/wn)` warps,
 /// two shared stages; `Acc` = [`ThreadTile<TM, TN>`]: the `TM × TN` accumulators of a thread, in
@@ -362,6 +285,33 @@ impl<const T: Tile, const TM: usize, const TN: usize, L: KLoop> GemmKernel for W
 
         Self::store_acc(&gemm.c().window(row0, col0), &acc, m0, n0);
     }
+}
+
+/// How a kernel runs its K loop: the last parameter of [`Warptile`].
+pub trait KLoop {
+    const KIND: u8;
+}
+/// Every block through the checked loop, whose copies test each slice against the matrix edges.
+pub struct Checked;
+/// Blocks whose every slice lies inside aligned matrices (K a multiple of BK) run a loop with
+/// unchecked float4 copies from windows that advance one slice per step, and the last slice
+/// outside the loop, so the loop body has no branch; other blocks run the checked loop
+/// (`_interior`).
+pub struct Interior;
+/// [`Interior`], with the prefetched slice written to shared memory halfway through the
+/// arithmetic of the current one rather than after it (`_midstore`).
+pub struct MidStore;
+const CHECKED: u8 = 0;
+const INTERIOR: u8 = 1;
+const MIDSTORE: u8 = 2;
+impl KLoop for Checked {
+    const KIND: u8 = CHECKED;
+}
+impl KLoop for Interior {
+    const KIND: u8 = INTERIOR;
+}
+impl KLoop for MidStore {
+    const KIND: u8 = MIDSTORE;
 }
 
 entries! {

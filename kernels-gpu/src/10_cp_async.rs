@@ -1,81 +1,29 @@
 //! # Rung 10 — asynchronous copies: a `cp.async` pipeline of `STAGES` buffers
 //!
-//! Rungs 8 and 9 overlap the next slice's global loads with the arithmetic by parking the slice
-//! in registers (`ld.global` early, `st.shared` late). That costs registers (8 floats per thread
-//! at 128×128×8) and instructions, and it only ever looks one slice ahead. `cp.async` (Ampere and
-//! later) copies global → shared *without passing through registers*: a thread issues the copy
-//! and goes on; the bytes land in the background. So the block can keep several slices in
-//! flight: `STAGES` shared buffers, slices `kt + 1 .. kt + STAGES - 1` arriving while slice `kt`
-//! is computed.
+//! **Idea.** `cp.async` copies global → shared without passing through registers, so instead of
+//! rung 9's one slice parked in registers the block keeps `STAGES` shared buffers and slices
+//! `kt + 1 .. kt + STAGES - 1` in flight while slice `kt` is computed with rung 9's warp tiles
+//! (`warp_compute.rs`). A 16-byte copy cannot transpose A on the way, hence two variants: `_at`
+//! ([`ATransposed`]) copies A float by float into rung 9's transposed tile; `_sw` ([`ASwizzled`])
+//! copies 16-byte chunks into a 128-byte-swizzled tile read as float4s along K.
 //!
-//! **Completion by async-groups.** A thread's copies are completed *per thread*:
-//! `cp.async.commit_group` closes the copies it issued since its last commit into a group, and
-//! `cp.async.wait_group N` blocks until at most the `N` newest of *its* groups are still pending.
-//! Every thread commits exactly one group per slice (an empty group when there is nothing left to
-//! copy, which completes at once), so group `j` of every thread is slice `j`, and "slice `kt` has
-//! landed" is `wait_group(STAGES - 2)`: the slices after it may stay in flight. That wait says
-//! nothing about the copies of *other* threads, and each thread copied only its share of the
-//! slice: a block barrier is still needed before anyone reads the slice (the lesson
-//! `lesson_cp_async_no_barrier` shows compute-sanitizer's racecheck flag exactly that). The same
-//! single barrier per slice also tells every thread that all warps are done reading slice
-//! `kt - 1`, whose buffer the copies issued right after it overwrite. Compare the mbarrier
-//! completion of rung 11, where one thread's copy completes for everybody.
+//! **Invariants.** Every thread commits exactly one async-group per slice (empty past the end), so
+//! "slice `kt` has landed" is `wait_group(STAGES - 2)`; that wait covers only the thread's own
+//! copies, so one block barrier per slice publishes the slice and frees the buffer of slice
+//! `kt - 1`. Every M, N, K ≥ 1 works without a scalar path in the main loop: chunks over an edge
+//! are zero-filled (`src_bytes` < 16), rows not 16-byte aligned are copied 4 bytes at a time, and
+//! interior blocks issue plain copies with no edge checks.
 //!
-//! **A cannot be transposed on the way.** A 16-byte `cp.async` moves four floats that lie side by
-//! side in a row of A, i.e. four K values; rung 9's `Aᵀ` tile wants them in four different rows.
-//! Two ways out, both instantiated below (`_at` and `_sw` in the names):
-//! - `_at`: copy A element by element (4-byte `cp.async`, 4 per thread per 128×8 slice, written
-//!   straight to their transposed place; the padded stride keeps those stores conflict-free) and
-//!   keep rung 9's compute unchanged. More copy instructions (still far fewer than the arithmetic),
-//!   and 4-byte copies go through L1.
-//! - `_sw`: copy A row-major with 16-byte copies into a 128-byte-swizzled tile and read a float4
-//!   along K: one read gives a row's values for four steps, the same number of shared reads per
-//!   multiply-add as the transposed tile, but 4·TM floats of A are live at once (see
-//!   `warp_compute.rs`). This is the layout the TMA engine of rung 11 must use anyway.
+//! **Cost.** The inner loop is rung 9's, and every thread still issues copies and meets the block
+//! barrier once per slice; `_sw` holds `4·TM` floats of A live and fits one block per SM, so `_at`
+//! is the configuration that matters.
 //!
-//! The two trade copy instructions against registers: `_sw`'s extra live registers (one block
-//! per SM) cost more than its 16-byte copies save, so `_at` is the configuration that matters.
-//!
-//! **Tails.** Every M, N, K ≥ 1 works, with no scalar path in the main loop: a 16-byte chunk that
-//! hangs over the edge of A or B is copied with the zero-fill form
-//! (`cp.async.cg [dst], [src], 16, src_bytes` with `src_bytes` = 4 × the floats inside, down to 0,
-//! which reads nothing), so the missing values are zeros that add nothing to the dot products.
-//! 16-byte copies need 16-byte-aligned rows: when K (for A) or N (for B) is not a multiple of 4,
-//! that operand is copied with 4-byte zero-filling copies instead (the whole block decides once).
-//! The epilogue predicates rows and columns of C as in rung 6.
-//!
-//! Without the 8 staging registers of rung 9, 128×128×8 with 8×8 per thread has room under the
-//! 128-register cap that lets two blocks share an SM.
-//!
-//! **Interior blocks** (as in rung 9's `_interior` loop): a block whose tiles of A and B lie
-//! wholly inside the matrices, with K a multiple of BK and aligned rows, issues plain `cp.async`
-//! copies, no sizes or edge checks; other blocks keep the zero-filling copies. Once neither pays
-//! for edge checks, the asynchronous copies gain little over rung 9's copy through registers at
-//! this tile shape, because both still meet at one block barrier per slice. Tried and dropped:
-//! BK = 16 with the transposed A (128 registers), and rung 9's hand-written fragment
-//! double-buffering across the slice barrier (see `09_warptile.rs`); both were slower.
-//!
-//! Measured speed and what limits it at each size: `book/src/rung-10-cp-async.md`,
-//! `book/src/cp-async.md` and `docs/perf/`.
+//! The pipeline, the two A layouts, interior blocks, what was tried and dropped, and the measured
+//! speed: `book/src/rung-10-cp-async.md` (and `book/src/cp-async.md`).
 
 use crate::prelude::*;
 use crate::warp_compute::*;
 use core::marker::PhantomData;
-
-/// How the A slice lies in shared memory: the last parameter of [`CpAsync`].
-pub trait ATile {
-    const SWIZZLED: bool;
-}
-/// Transposed and padded, copied element by element (`_at`).
-pub struct ATransposed;
-/// Row-major and 128-byte swizzled, copied in 16-byte chunks (`_sw`).
-pub struct ASwizzled;
-impl ATile for ATransposed {
-    const SWIZZLED: bool = false;
-}
-impl ATile for ASwizzled {
-    const SWIZZLED: bool = true;
-}
 
 pub const RUNG: Rung = Rung { number: 10, slug: "cp_async", idea: "cp.async multi-stage pipeline: async-groups, zero-fill tails" };
 
@@ -318,6 +266,21 @@ fn copy_transposed(base: u32, src: &Matrix<f32>, bm: usize, bk: usize, stride: u
     }
 }
 // ANCHOR_END: copy_transposed
+
+/// How the A slice lies in shared memory: the last parameter of [`CpAsync`].
+pub trait ATile {
+    const SWIZZLED: bool;
+}
+/// Transposed and padded, copied element by element (`_at`).
+pub struct ATransposed;
+/// Row-major and 128-byte swizzled, copied in 16-byte chunks (`_sw`).
+pub struct ASwizzled;
+impl ATile for ATransposed {
+    const SWIZZLED: bool = false;
+}
+impl ATile for ASwizzled {
+    const SWIZZLED: bool = true;
+}
 
 entries! {
     elem = f32;

@@ -1,90 +1,28 @@
 //! # Rung 11 — the copy engine (TMA), a producer warp and mbarrier completion
 //!
-//! In rung 10 every thread still computes addresses, checks edges and issues its share of the
-//! copies, and each thread can only wait for its *own* copies (async-groups), so every slice
-//! costs a block-wide barrier. Hopper's Tensor Memory Accelerator takes a whole 2D box of a matrix
-//! from *one* instruction issued by *one* thread: the host describes A and B once as tensor maps
-//! (`cuTensorMapEncodeTiled`: base, sizes, row stride, box, swizzle), and the kernel asks for "the
-//! box at (x, y)". The engine computes the addresses, fills the parts of the box outside the matrix
-//! with zeros, and writes the tile in the swizzled layout the readers want.
+//! **Idea.** Let Hopper's copy engine (TMA) fetch whole 2D boxes of A and B, each from one
+//! instruction of one thread, and complete them on mbarriers, which any thread may wait on,
+//! instead of per-thread async-groups and a block barrier per slice. The block is rung 9's
+//! `(BM/WM)·(BN/WN)` computing warps plus one producer warp; producer and consumers never meet at a
+//! `bar.sync`, and each consumer warp runs as far ahead as the data allows.
 //!
-//! **Completion by mbarrier.** A TMA copy does not belong to an async-group; it reports the bytes
-//! it delivers to an *mbarrier*, a 64-bit object in shared memory. `mbarrier.arrive.expect_tx`
-//! (one arrival, and "expect this many bytes") plus the copies' `complete_tx` make the barrier's
-//! current phase complete when the arrival has happened and the bytes have landed. Completion is
-//! *shared*: any thread may wait on it, with `mbarrier.try_wait.parity` naming the parity of the
-//! phase it waits for (a barrier alternates phases 0, 1, 0, … so a ring of stages reuses it).
-//! Waiting on the barrier both says the data has landed and makes it visible to the waiting
-//! thread: no block-wide barrier per slice. The transaction count is the whole box, zeros
-//! included: a box hanging over the edge still delivers `rows × cols × 4` bytes (the lesson
-//! `lesson_tma_box` runs exactly that case and waits for the full box).
+//! **Invariants.** Stage `s` of a ring of `STAGES` has `full[s]` (one arrival, the producer's
+//! `expect_tx` of the stage's bytes, whole boxes including the zeros past an edge) and `empty[s]`
+//! (one arrival per consumer thread, or per consumer warp with [`PerWarp`], tag `_wa`); a waiter for
+//! round `r` names parity `r & 1`. A is a `BM × 32` box with 128-byte swizzle, so stages start on
+//! 1024-byte boundaries; B is a `32 × BN` box, unswizzled. The engine reads zeros outside the
+//! matrices, so only the epilogue checks edges; it needs 16-byte row strides, and the catalog
+//! rejects K or N not multiples of 4 before launch. Every wait traps after 20 s instead of hanging.
 //!
-//! **Warp specialisation.** The block is the `(BM/WM)·(BN/WN)` computing warps of rung 9, plus one
-//! *producer* warp. Stage `s` of a ring of `STAGES` has two barriers: `full[s]` (1 arrival: the
-//! producer's `expect_tx`, plus the bytes) and `empty[s]` (one arrival per computing thread). The
-//! producer's lane 0, for each slice `kt`: waits until `empty[s]` says every consumer is done with
-//! the slice that was in stage `s` (`kt - STAGES`), arms `full[s]` with the stage's bytes and
-//! issues the two box loads. A consumer: waits for `full[s]` with parity `(kt / STAGES) & 1`,
-//! computes, arrives on `empty[s]`. Producer and consumers never meet at a `bar.sync`; each
-//! consumer warp runs as far ahead as the data allows.
-//!
-//! **Layout.** A comes as a `BM × 32` box with 128-byte swizzle (32 floats = 128 bytes per row,
-//! the swizzle span), read as float4s along K with rows strided per lane (see
-//! `warp_compute.rs`: conflict-free). The engine applies the swizzle to shared-address bits, so
-//! the stage buffers start on 1024-byte boundaries: the kernel rounds the dynamic shared base up
-//! at run time. B comes as a `32 × BN` box, row-major, unswizzled, read as in rung 9.
-//!
-//! **Tails.** The engine reads zeros outside A and B, so the main loop has no edge checks at all;
-//! only the epilogue predicates rows and columns of C. The engine needs 16-byte row strides: the
-//! catalog rejects K or N not multiples of 4 before launch (rung 10 takes those).
-//!
-//! **Hangs.** A wrong byte or arrival count leaves a barrier's phase incomplete forever; every wait
-//! here gives up after 20 s with `trap` (the launch fails instead of hanging the GPU).
-//!
-//! Cost: one block of `(BM/WM)·(BN/WN) + 1` warps per SM (the consumers' registers allow no
+//! **Cost.** One block of `(BM/WM)·(BN/WN) + 1` warps per SM (the consumers' registers allow no
 //! more), whose consumers spend their issue slots on FMAs and shared reads only.
 //!
-//! **One arrival per warp** (`_wa`): `empty[s]` counts consumer warps, not threads; each warp
-//! runs `bar.warp.sync` (all its lanes' reads of the stage are done) and its lane 0 arrives. That
-//! is 8 arrivals per slice instead of 256 on one shared-memory word, for about two registers
-//! more.
-//!
-//! Tried and dropped: two blocks per SM (3 stages × 32 KB fit twice in shared memory, but
-//! 2 × 9 warps put 5 warps on one of the 4 schedulers, whose 16384 registers then allow 96 per
-//! thread: ptxas spills); reading the next slice's first A operands before a slice's last four
-//! steps (A double-buffered across slices, more registers, much slower); deeper rings (5 or 6
-//! stages: no gain over 3–4); a w32x64 warp tile; walking the grid in groups of block rows for L2
-//! reuse; a persistent launch (ptxas schedules the loop nested in a tile loop worse); L2
-//! promotion of 256 bytes instead of 128 in the tensor maps (no change); unrolling two or four
-//! 8-step chunks of a slice instead of one (a longer loop body, slower).
-//!
-//! **One XOR per chunk.** Every A read used to compute `row offset ^ 16·chunk` for each of the
-//! thread's 8 rows (16 `LOP3` per 512 FMAs in the SASS of the consumer loop). Those rows are 8
-//! apart (1024 bytes of 128-byte rows), and the 128-byte swizzle depends only on bits 7–9 of the
-//! offset, so all 8 rows are swizzled alike: `SwizzledReader` XORs the first row once per chunk
-//! and reaches the others by immediate offsets.
-//!
-//! Measured speed and what limits it at each size: `book/src/rung-11-tma.md`,
-//! `book/src/mbarrier-tma.md` and `docs/perf/`.
+//! The ring, the resources, one XOR per chunk, what was tried and dropped, and the measured speed:
+//! `book/src/rung-11-tma.md` (and `book/src/mbarrier-tma.md`).
 
 use crate::prelude::*;
 use crate::warp_compute::*;
 use core::marker::PhantomData;
-
-/// Who arrives on `empty[s]` when a stage is read: the last parameter of [`Tma`].
-pub trait Release {
-    const PER_WARP: bool;
-}
-/// Every consumer thread arrives.
-pub struct PerThread;
-/// Each consumer warp arrives once, after `bar.warp.sync` (`_wa`).
-pub struct PerWarp;
-impl Release for PerThread {
-    const PER_WARP: bool = false;
-}
-impl Release for PerWarp {
-    const PER_WARP: bool = true;
-}
 
 pub const RUNG: Rung = Rung { number: 11, slug: "tma", idea: "TMA box loads by a producer warp into an mbarrier-guarded ring" };
 
@@ -260,6 +198,21 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release> GemmKernel for
 
         store_tile(&gemm.c().window(row0, col0), &acc, &place);
     }
+}
+
+/// Who arrives on `empty[s]` when a stage is read: the last parameter of [`Tma`].
+pub trait Release {
+    const PER_WARP: bool;
+}
+/// Every consumer thread arrives.
+pub struct PerThread;
+/// Each consumer warp arrives once, after `bar.warp.sync` (`_wa`).
+pub struct PerWarp;
+impl Release for PerThread {
+    const PER_WARP: bool = false;
+}
+impl Release for PerWarp {
+    const PER_WARP: bool = true;
 }
 
 entries! {

@@ -1,60 +1,27 @@
 //! # Rung 12 — tensor cores with `mma.sync`
 //!
-//! From here on A and B are 16-bit (bf16 or f16) and the multiplications run on the tensor
-//! cores, which multiply whole tiles per instruction. `mma.sync.m16n8k16` makes one warp compute a
-//! 16×8 block of C from a 16×16 slice of A and a 16×8 slice of B: 2048 multiply-adds in one
-//! instruction, with the operands spread over the warp's registers in fixed *fragments* (the
-//! table is in `device/mma.rs`). Everything in this kernel exists to feed those fragments fast
-//! enough.
+//! **Idea.** From here on A and B are 16-bit (bf16 or f16) and the multiplications run on the
+//! tensor cores: `mma.sync.m16n8k16` makes one warp compute a 16×8 block of C from fragments spread
+//! over its registers (the table is in `device/mma.rs`). Everything else feeds those fragments: a
+//! warp tile of `MT × NT` mma tiles reuses each fragment from registers, `ldmatrix.x4` (and
+//! `.trans` for row-major B) loads them from shared memory, and `cp.async` keeps `STAGES` K-tiles
+//! in flight.
 //!
-//! **Tiles.** A block of `BM × BN` of C, `(BM / 16MT)·(BN / 8NT)` warps (8 for 128×256 with
-//! 64×64 warp tiles, 4 for 128×128); each warp owns an `MT·16 × NT·8` warp tile
-//! (`MT × NT` mma tiles, `MT·NT·4` f32 accumulators per thread). Per 16-wide slice of K a warp
-//! loads `MT` A fragments and `NT` B fragments and issues `MT·NT` mmas, so every fragment is
-//! reused `NT` (or `MT`) times from registers.
+//! **Invariants.** Shared tiles are XOR-swizzled (chunk `c` of 128-byte line `l` at `c ^ (l % 8)`,
+//! `swizzle.rs`; B as 64-column panels), so `ldmatrix` reads and `cp.async` writes are
+//! conflict-free. Each thread commits one group per K-tile (empty past the end), so "tile `kt` has
+//! arrived" is `wait_group(STAGES - 2)`, and one barrier per tile publishes it and frees the buffer
+//! of tile `kt - 1`. Every M, N, K ≥ 1 works: zero-filled copies past the edges, predicated stores,
+//! element-wise loads through registers for rows that are not 16-byte aligned.
 //!
-//! **Fragments from shared memory: `ldmatrix`.** `ldmatrix.x4` reads four 8×8 matrices, each
-//! lane supplying the address of one 16-byte row, and leaves them in registers exactly in the
-//! A-fragment layout. B is K×N row-major, N contiguous, but the mma wants its B fragment in
-//! "column" order (pairs of consecutive k); `ldmatrix.x4.trans` transposes each 8×8 matrix on
-//! the way, so B needs no transposition in memory.
+//! **Cost.** The floor is the tensor cores' dense 16-bit peak; `mma.sync` is Ampere's instruction,
+//! issued per warp from registers that `ldmatrix` must fill, and the next rung replaces both.
+//! [`MmaSyncPipelined`] (`_fp`) loads the fragments of step `kk + 1` while step `kk` computes, and
+//! its interior blocks copy with plain `cp.async` from immediate offsets
+//! ([`SwizzledTile::moved`]).
 //!
-//! **Bank conflicts: the XOR swizzle.** Each `ldmatrix` phase reads 16 bytes from each of 8
-//! consecutive rows of a tile. With plain row-major tiles whose rows are 64 or 128 bytes long,
-//! those rows start in the same banks and the read is serialised 4 or 8 ways. The tiles are
-//! stored swizzled instead: the 16-byte chunk `c` of 128-byte line `l` is stored at chunk
-//! `c ^ (l % 8)` (see `swizzle.rs`), which spreads any 8 consecutive rows over all 32 banks, while
-//! the cp.async writes of whole rows stay conflict-free. B (N wide) is kept as 64-column
-//! panels so each row of a panel is exactly one 128-byte line.
-//!
-//! **Pipeline: `cp.async` with `STAGES` buffers.** Global → shared copies are asynchronous
-//! (`cp.async.cg`, 16 bytes per thread per copy, straight to shared memory without passing through
-//! registers). The block keeps `STAGES` K-tiles of A and B in flight: while the tensor cores work
-//! on tile `kt`, the copies of tiles `kt+1 .. kt+STAGES-1` are under way. Each thread commits one
-//! copy group per tile (empty groups past the end keep the count regular), so "tile `kt` has
-//! arrived" is `wait_group(STAGES - 2)`. One barrier per tile then does two jobs: it publishes
-//! every thread's copies of tile `kt`, and it guarantees every warp has finished reading tile
-//! `kt-1`, whose buffer the copies issued right after it overwrite.
-//!
-//! **Tails.** Every M, N, K ≥ 1 works. Chunks past the edge of A or B are copied with the
-//! zero-fill form of `cp.async` (`src_bytes` < 16, down to 0), so they add zeros to the dot
-//! products; stores to C are predicated. A 16-byte copy needs a 16-byte-aligned source: rows of A
-//! are aligned only when K % 8 == 0, rows of B when N % 8 == 0. Otherwise that operand is loaded
-//! element by element through registers (slower, but correct).
-//!
-//! Cost: the floor here is the tensor cores' dense 16-bit peak; `mma.sync` is Ampere's
-//! instruction, issued per warp from registers that `ldmatrix` must fill, and the next rung
-//! replaces both.
-//!
-//! **Hiding the latencies** (`_fp`, [`MmaSyncPipelined`]): the fragments of mma step `kk + 1`
-//! are loaded while step `kk` computes, across the K-tile boundary too (two fragment buffers,
-//! still one barrier per K-tile); interior blocks copy with plain `cp.async` whose addresses are
-//! immediates from one chunk per lane ([`SwizzledTile::moved`]), which keeps two fragment
-//! buffers, 128 accumulators and the addresses within 255 registers; every other block runs the
-//! plain pipeline above with 32-deep K-tiles. Why and how much: the book chapter.
-//!
-//! Measured speed and what limits it at each size: `book/src/rung-12-mma-sync.md`,
-//! `book/src/ldmatrix.md`, `book/src/mma-fragments.md` and `docs/perf/`.
+//! Tiles, the pipeline, fragments, the pipelined variant and the measured speed:
+//! `book/src/rung-12-mma-sync.md` (and `book/src/ldmatrix.md`, `book/src/mma-fragments.md`).
 
 use crate::prelude::*;
 use crate::tile_loader::{aligned_rows, copy_interior_tile, TileLoader};

@@ -1,49 +1,24 @@
 //! # Rung 13 — Hopper warpgroup MMA (`wgmma`)
 //!
-//! `mma.sync` (rung 12) makes every warp fetch its operands from shared memory into registers
-//! with `ldmatrix`, 16×16 at a time, and the register traffic caps it well below Hopper's tensor
-//! core peak. Hopper's `wgmma.mma_async` lets four warps (a *warpgroup*, 128 threads) multiply a
-//! 64×N×16 tile (N up to 256) in one instruction, reading A and B **directly from shared memory**:
-//! the instruction takes two 64-bit *matrix descriptors* instead of fragments, and only the
-//! accumulators live in registers. It is also asynchronous: the warpgroup issues it, goes on, and
-//! later waits for it (`wgmma.commit_group` / `wgmma.wait_group`).
+//! **Idea.** Replace rung 12's per-warp `mma.sync`, whose operands `ldmatrix` must bring into
+//! registers, by Hopper's `wgmma.mma_async`: four warps (a warpgroup) multiply a 64×`BN`×16 tile
+//! in one asynchronous instruction that reads A and B directly from shared memory through two
+//! matrix descriptors; only the accumulators live in registers. Warpgroup `w` owns rows
+//! `64w .. 64w+63` and all `BN` columns; K-tiles are 64 deep, four instructions per tile.
 //!
-//! **Block.** `BM × BN` of C, `BM / 64` warpgroups; warpgroup `w` owns rows `64w .. 64w+63` and
-//! all `BN` columns, one `m64nBNk16` instruction per 16-deep slice of K (`BN/2` f32 accumulators
-//! per thread). K-tiles are 64 deep: four instructions per tile.
+//! **Invariants.** Both tiles are 128-byte swizzled (`swizzle.rs`) and built from 1024-byte-aligned
+//! atoms of 8 rows: A K-major, B N-major in 64-column panels (descriptors: `book/src/wgmma.md`).
+//! Tiles copied by `cp.async` (generic proxy) are fenced with `fence.proxy.async` before the tensor
+//! cores (async proxy) read them. One wgmma group stays in flight across the per-tile barrier
+//! (`wait_group 1`), so copies may overwrite only the buffer of tile `kt - 2`: loads run
+//! `STAGES - 2` tiles ahead. Tails as in rung 12: zero-filled loads, predicated stores, element-wise
+//! loads for unaligned rows.
 //!
-//! **Shared-memory layouts the tensor cores read.** The hardware reads 128-byte-swizzled tiles
-//! (the same XOR swizzle as rung 12, `swizzle.rs`), with both tiles built from 1024-byte *atoms*
-//! of 8 rows × 128 bytes:
-//! - A (M×K, K contiguous = "K-major", `imm-trans-a = 0`): a `BM × 64` tile, one 128-byte row per
-//!   m. Descriptor: start = the warpgroup's first row, stride byte offset (SBO) = 1024, the
-//!   distance between groups of 8 rows; the leading byte offset is unused for swizzled K-major
-//!   tiles (set to 16). The k-th 16-slice starts `32·k` bytes into the row: the hardware applies
-//!   the swizzle to the final address bits, so stepping the start address inside the atom is
-//!   allowed as long as the atom itself is 1024-byte aligned.
-//! - B (K×N, N contiguous = "N-major", `imm-trans-b = 1`): `BN / 64` column panels, each
-//!   `64 × 64` (k rows of 64 n-values = 128 bytes). Descriptor: SBO = 1024, the distance between
-//!   groups of 8 k-rows; leading byte offset (LBO) = the panel size (64 rows × 128 B = 8192), the
-//!   distance between 64-wide groups of n. The k-th 16-slice starts `16·128·k` bytes into the
-//!   tile.
+//! **Cost.** One `wgmma` per 64×`BN`×16 slice replaces the fragments and `ldmatrix` of rung 12.
+//! Every thread still copies tiles and waits at a block barrier per K-tile; rung 14 takes the
+//! copies away.
 //!
-//! **Pipeline.** All threads copy (the `cp.async` zero-filling loads of rung 12, into the layouts
-//! above) into a ring of `STAGES` buffers. Shared memory written by `cp.async` (the "generic
-//! proxy") must be fenced with `fence.proxy.async` before the tensor cores (the "async proxy")
-//! read it; the barrier that follows publishes it to the block. One wgmma group stays in flight
-//! across the barrier: after issuing tile `kt` a warpgroup waits only for tile `kt-1`
-//! (`wait_group 1`), so the next barrier finds the tensor cores still busy. Hence the copies issued
-//! at step `kt` may overwrite only the buffer of tile `kt-2`: loads run `STAGES - 2` tiles ahead.
-//!
-//! **Tails** as in rung 12: zero-filled loads, predicated stores; unaligned rows fall back to
-//! element-wise loads.
-//!
-//! Cost: one `wgmma` per 64×`BN`×16 slice replaces the fragments and `ldmatrix` of rung 12 (the
-//! SASS shows `HGMMA.64x256x16.F32.BF16` for `BN = 256`). Every thread still copies tiles and
-//! waits at a block barrier per K-tile; rung 14 takes the copies away.
-//!
-//! Measured speed and what limits it at each size: `book/src/rung-13-wgmma.md`,
-//! `book/src/wgmma.md` and `docs/perf/`.
+//! Layouts, the pipeline, the epilogue and the measured speed: `book/src/rung-13-wgmma.md`.
 
 use crate::tile_loader::{TileLoader, aligned_rows};
 use crate::prelude::*;

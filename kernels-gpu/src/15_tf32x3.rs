@@ -1,98 +1,27 @@
 //! # Rung 15 — fp32 accuracy from the tf32 tensor cores (3×TF32)
 //!
-//! Rungs 1–11 multiply fp32 on the CUDA cores, whose fp32 peak is a small fraction of what the
-//! tensor cores deliver. The tensor cores take fp32 only as *tf32*: sign, 8 exponent bits and the
-//! top 10 of the 23 mantissa bits (the hardware ignores the low 13 bits of each input). One tf32
-//! product is accurate to about 2⁻¹¹ relative, far from fp32's 2⁻²⁴. This rung recovers fp32
-//! accuracy with three tf32 products.
+//! **Idea.** The tensor cores take fp32 only as tf32 (10 of the 23 mantissa bits). Split each
+//! input into `hi = rna(x)` and `lo = rna(x − hi)`, both tf32, and compute
+//! `a·b ≈ hi_a·hi_b + hi_a·lo_b + lo_a·hi_b` with three tf32 `wgmma` products, dropping only
+//! `lo_a·lo_b` (at most 2⁻²²·|a·b|): fp32 accuracy at tensor-core speed.
 //!
-//! **The split.** Each input x becomes `hi = rna(x)` (the nearest tf32 value, `cvt.rna.tf32.f32`)
-//! and `lo = rna(x − hi)`. `x − hi` is exact in fp32 and at most half a tf32 ulp (|x|·2⁻¹¹), so
-//! `lo` keeps its top 11 significant bits and `hi + lo` equals x to about |x|·2⁻²². Then
+//! **Invariants.** `wgmma` reads tf32 only K-major from shared memory, so the kernel computes
+//! `Cᵀ = Bᵀ·Aᵀ` (or `C` for `tt`): the K-major operand S is split in shared memory (`lo` beside it,
+//! `hi` over it, or left for the tensor cores to truncate with [`split::TRUNCATED`]; `tn`
+//! transposes it on the way), the other, R, is loaded straight into the wgmma register fragments
+//! and split there. The tensor cores' sums are cut toward zero, so every `FLUSH` K-tiles the chunk
+//! is added into fp32 registers (`sum`) and restarted from zero. A wgmma reads its register
+//! operand until a `wait_group` covers it, so a warpgroup waits for its previous group
+//! (`wait_group 0`) before it writes the next fragments. Thread 0 issues the copy engine's loads
+//! into a ring of `STAGES` stages; the copy engine needs 16-byte-aligned rows, and the catalog
+//! refuses this rung otherwise.
 //!
-//! `a·b = hi_a·hi_b + hi_a·lo_b + lo_a·hi_b + lo_a·lo_b + (split errors)`,
+//! **Cost.** Three tensor-core products per fp32 product (at most a third of the dense tf32 rate)
+//! plus the splits on the CUDA cores; two warpgroups and no producer warpgroup, because `sum`,
+//! the chunk and the fragments need up to 255 registers per thread.
 //!
-//! and the kernel drops only `lo_a·lo_b` (|a·b|·2⁻²² at most). Each tf32 product of two 11-bit
-//! significands is exact inside the tensor core. The book's chapter bounds the rest; the tests
-//! compare the error with fp32's own on the same inputs (`rgemm::accuracy`).
-//!
-//! **The tensor cores' sums.** The accumulation inside `wgmma` is not fp32 arithmetic with
-//! rounding to nearest: a sum is cut toward zero, so the errors of one accumulator chain all
-//! point the same way and grow with its length. Accumulating all of K in the tensor cores gave a
-//! relative error of 2.9·10⁻⁵ at 4096³ (25× cuBLAS SGEMM's) and 5.7·10⁻⁵ at 8192³, growing
-//! linearly with K. So every `FLUSH` K-tiles (K = 32·FLUSH) the tensor cores start a new chunk
-//! from zero (`scale-d = 0`) and the finished chunk is added into a second set of registers,
-//! `sum`, with ordinary fp32 additions (round to nearest). The emulator's tf32 wgmma rounds
-//! toward zero too, and a K = 2048 emulator test fails without the flushes.
-//!
-//! **Layouts.** `wgmma` reads tf32 only K-major from shared memory (no transpose for 32-bit
-//! types). Row-major A (M×K) is K-major, but row-major B (K×N) is N-major. So the kernel computes
-//! the transposed product `Cᵀ = Bᵀ·Aᵀ`: the tile of A (128 rows of K) is wgmma's *B* operand,
-//! read from shared memory, and B's tile is wgmma's *A* operand, which may come from registers
-//! in any order the threads load it. The accumulators then hold Cᵀ: wgmma's rows are columns of
-//! C. Call the shared-memory operand S and the register operand R. The layout parameter `L`
-//! ([`Nn`], [`Nt`], [`Tn`], [`Tt`], as rung 14's) decides which is which and how each arrives:
-//! - `nn`: S = A (one K-major box of 128 × 32), R = B (four 32 × 32 panels of 32 rows of K).
-//! - `nt` (B stored N×K, a linear layer's weight): S = A; R = B in one K-major box, and only the
-//!   address of each fragment value changes.
-//! - `tt`: S = B (stored N×K: K-major), R = A (stored K×M: panels), and the tensor cores compute
-//!   C itself; each thread then stores pairs of neighbouring elements of a row.
-//! - `tn`: neither operand is K-major. S = A arrives as four 32 × 32 panels of 32 rows of K × 32 of
-//!   M, and the split transposes it: each thread reads a 4 × 4 block, the two warps of a panel
-//!   meet at a named barrier (panel p holds exactly rows `32p..32p + 32` of the K-major tile, so
-//!   the transposed tile is written over the same 16 KiB), and each thread writes its block's
-//!   `hi` and `lo` transposed. Shared memory per stage is the same for every layout; `tn` pays
-//!   one more 64-thread barrier and a `hi` store per K-tile.
-//!
-//! The host encodes the maps from the boxes in the spec, as the operands are stored (K-major:
-//! 128 × 32, MN-major: 32 × 32), with `lda`, `ldb` and a plane per product of a strided batch,
-//! as for every layout of rung 14: nothing on the host knows the layouts of this rung.
-//!
-//! **Where the three products' operands live.** Per K-tile of 32, thread 0 has the copy engine
-//! (TMA) load S's and R's tiles (128-byte swizzled, as in rung 14) into a ring of `STAGES`
-//! stages (`full`/`empty` mbarriers).
-//! - S's tile is split in shared memory: the 256 threads read it as float4s, write `lo` into a
-//!   second tile beside it (same swizzled layout) and, with [`split::ROUNDED`], `hi` over the raw
-//!   values (`tn`: transposed, see above); they make the writes visible to the tensor cores
-//!   (`fence.proxy.async`) and meet at a named barrier. Every product then reads one of the two
-//!   tiles through a matrix descriptor.
-//! - R's values are loaded by each thread straight into the wgmma register fragment of tf32
-//!   (`A(16w + g, t)`, `A(16w + g + 8, t)`, `A(16w + g, t + 4)`, `A(16w + g + 8, t + 4)` of each
-//!   64×8 step), split in registers (two `cvt.rna` and a subtraction per value), and used as
-//!   `hi_r` and `lo_r` for all three products.
-//!
-//! Per 8-deep step a warpgroup issues `lo_r·hi_s`, `hi_r·lo_s`, then `hi_r·hi_s` (`m64n128k8`,
-//! smaller terms first), twelve wgmmas per K-tile in one group.
-//!
-//! **Registers that the tensor cores read late.** A wgmma reads its register operand
-//! asynchronously, until a `wgmma.wait_group` covers it: writing those registers earlier is
-//! undefined, and in a loop the next K-tile's fragments are the same registers. (A first version
-//! kept one group in flight, as rung 14 does, and wrote the next fragments meanwhile: right
-//! under compute-sanitizer, which slows the issue down, and wrong at full speed.) So a warpgroup
-//! waits for its previous group (`wait_group 0`) before it splits the next fragments, and the
-//! fragments are pinned behind the wait (`fence_operands_16`) so the compiler cannot compute them
-//! earlier. The split of S's tile, the loads of R's values and the meeting of the warpgroups
-//! happen before that wait, while the previous group runs, and the other warpgroup's group keeps
-//! the tensor cores busy during the wait.
-//!
-//! **Block.** Two warpgroups (256 threads, no producer warpgroup), each owning 64 rows of R's tile
-//! × 128 of S's (64 columns × 128 rows of C; 64 rows × 128 columns for `tt`): `sum`, the tensor cores' chunk `acc` and the fragments need up to 255 registers,
-//! more than the 168 ptxas allows each thread of a 384-thread block. Thread 0 issues the copies
-//! between its wgmmas.
-//!
-//! **Cost.** Three tensor-core products per fp32 product: at most a third of the dense tf32
-//! rate, a sixth of bf16's, plus the splits on the CUDA cores. Shared-memory traffic per K-tile:
-//! the copy engine writes 32 KiB, the split reads 16 and writes 16 or 32 KiB, the fragments read
-//! 16 KiB, and the 24 wgmmas read 96 KiB; at the SM's tf32 rate the wgmmas alone need half of the
-//! 128 bytes per clock shared memory delivers.
-//!
-//! Its speed and accuracy against cuBLAS SGEMM: the rung's chapter
-//! (`book/src/rung-15-tf32x3.md`) and `docs/perf/2026-11-23-h100-tf32.md`.
-//!
-//! **Limits.** The copy engine needs 16-byte-aligned rows and matrices: the catalog refuses this
-//! rung when `lda`, `ldb` (or a batch stride) is not a multiple of 4, and the automatic choice
-//! falls back to the CUDA-core rungs (`nn`) or the general kernel of the layout. Inputs whose
-//! magnitude rounds up to infinity in tf32 (above 3.4·10³⁸·(1 − 2⁻¹²)) lose their low part.
+//! The error bounds, the flushes, the layouts, the block, its speed and accuracy against cuBLAS
+//! SGEMM: `book/src/rung-15-tf32x3.md` (and `docs/perf/2026-11-23-h100-tf32.md`).
 
 use crate::prelude::*;
 use core::marker::PhantomData;
@@ -103,36 +32,11 @@ pub const RUNG: Rung = Rung {
     idea: "fp32 on tf32 tensor cores: each operand split into a rounded high part and a remainder, three wgmma products",
 };
 
-/// Block rows per tile group in the tile order (rung 14's).
-#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
-const GROUP_M: u32 = 8;
-
-/// The named barrier at which the two warpgroups meet after splitting the shared operand's tile
-/// (0 is the block barrier).
-const SPLIT_BARRIER: u32 = 1;
-
-/// With `tn`, the named barriers `PANEL_BARRIER + p` (p = 0..4) at which the two warps that
-/// transpose panel `p` meet between reading it and writing over it.
-const PANEL_BARRIER: u32 = 2;
-
-/// How the tile of S (A, or B for `tt`) is split in shared memory: the kernel's `SPLIT`
-/// parameter. The fragments of R are split in registers, rounded, either way.
-pub mod split {
-    /// `hi = rna(a)` written over `a`, `lo = rna(a − hi)` beside it: two stores per float4.
-    pub const ROUNDED: u32 = 0;
-    /// `a` stays as the copy engine wrote it and the tensor cores truncate it to
-    /// `hi = trunc(a)` (they ignore its low 13 bits); `lo = rna(a − trunc(a))` beside it: one
-    /// store per float4. `lo` is then up to one tf32 ulp of `a` instead of half of one, which
-    /// doubles the dropped `lo·lo` term (still at most 2⁻²¹·|a·b|).
-    pub const TRUNCATED: u32 = 1;
-}
-use split::{ROUNDED, TRUNCATED};
-
 /// A 128 × 128 block tile of C, K-tiles of 32, `STAGES` buffers, two warpgroups of 64 columns
 /// each. Every `FLUSH` K-tiles the tensor cores' accumulators are added into fp32 registers
 /// (see the module documentation); `SPLIT` says how the shared operand is split (see [`split`]);
-/// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the module
-/// documentation).
+/// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the rung's
+/// book chapter).
 pub struct Tf32x3<const STAGES: usize, const FLUSH: u32, const SPLIT: u32 = ROUNDED, L = Nn>(PhantomData<L>);
 
 impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> Tf32x3<STAGES, FLUSH, SPLIT, L> {
@@ -544,6 +448,31 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> GemmKe
         }
     }
 }
+
+/// Block rows per tile group in the tile order (rung 14's).
+#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
+const GROUP_M: u32 = 8;
+
+/// The named barrier at which the two warpgroups meet after splitting the shared operand's tile
+/// (0 is the block barrier).
+const SPLIT_BARRIER: u32 = 1;
+
+/// With `tn`, the named barriers `PANEL_BARRIER + p` (p = 0..4) at which the two warps that
+/// transpose panel `p` meet between reading it and writing over it.
+const PANEL_BARRIER: u32 = 2;
+
+/// How the tile of S (A, or B for `tt`) is split in shared memory: the kernel's `SPLIT`
+/// parameter. The fragments of R are split in registers, rounded, either way.
+pub mod split {
+    /// `hi = rna(a)` written over `a`, `lo = rna(a − hi)` beside it: two stores per float4.
+    pub const ROUNDED: u32 = 0;
+    /// `a` stays as the copy engine wrote it and the tensor cores truncate it to
+    /// `hi = trunc(a)` (they ignore its low 13 bits); `lo = rna(a − trunc(a))` beside it: one
+    /// store per float4. `lo` is then up to one tf32 ulp of `a` instead of half of one, which
+    /// doubles the dropped `lo·lo` term (still at most 2⁻²¹·|a·b|).
+    pub const TRUNCATED: u32 = 1;
+}
+use split::{ROUNDED, TRUNCATED};
 
 entries! {
     elem = f32;
