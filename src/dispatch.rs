@@ -16,7 +16,8 @@
 //! A decode step (`nt`, M ≤ [`crate::catalog::DECODE_ROWS`]) is not asked: it runs the decode
 //! GEMV ([`crate::catalog::decode_kernel`]).
 //! When no row's kernel takes the problem, the catalog's fixed order decides
-//! ([`crate::catalog::candidates_for`]). Invariant: the choice is always a kernel whose
+//! ([`crate::catalog::candidates_for`]); so it does when only rows more than [`WINDOW`] farther
+//! than the nearest one would. Invariant: the choice is always a kernel whose
 //! `geometry` accepts the problem.
 
 use std::path::Path;
@@ -99,6 +100,10 @@ pub fn distance(row: &Row, dtype: Dtype, problem: &Problem) -> f64 {
     total
 }
 
+/// How much farther than the nearest measured row (in [`distance`] units: a factor of 16 in one
+/// size, or the other alignment) a row may be and still decide for a problem.
+pub const WINDOW: f64 = 4.0;
+
 /// `kernel`'s configuration in `layout`: the same name with the layout's suffix (`_nt`, `_tn`,
 /// `_tt`; none for `nn`), if the catalog has it.
 pub fn in_layout(kernel: &str, layout: Layout) -> Option<Kernel> {
@@ -172,8 +177,11 @@ impl Table {
             .map(|r| (distance(r, dtype, problem), r))
             .collect();
         rows.sort_by(|x, y| x.0.total_cmp(&y.0));
+        // Rows much farther than the nearest one do not speak for this problem (a GEMV measured
+        // on one row says nothing of 2048 rows): beyond [`WINDOW`] the catalog's order decides.
+        let nearest = rows.first().map_or(0.0, |r| r.0);
         let staged = problem.with_aligned_rows(dtype.bytes() as u64).map(|(p, _)| p);
-        rows.into_iter().find_map(|(distance, row)| {
+        rows.into_iter().take_while(|(d, _)| *d <= nearest + WINDOW).find_map(|(distance, row)| {
             let name = for_dtype(&row.kernel, row.dtype, dtype)?;
             let kernel = in_layout(&name, problem.layout)?;
             let reads = if row.staged { staged.as_ref()? } else { problem };

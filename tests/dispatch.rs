@@ -106,6 +106,11 @@ fn the_nearest_measured_shape_decides() {
     // Rows of 2-byte elements that are not 16-byte units: the unaligned row, which staged them.
     let c = table.choose(Dtype::Bf16, &p(3001, 2999, 3003, Layout::NN)).unwrap();
     assert!(c.staged && c.kernel.name() == "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs", "{}", c.kernel.name());
+    // A row much farther than the nearest does not decide: the one-row GEMV, which takes any
+    // size, is not run on 2048 rows whose nearest rows' kernels refuse them (unaligned K).
+    let gemv_only = Table { rows: vec![row(Dtype::Bf16, Layout::NT, (1, 4096, 4096), "bgemm_00_gemv_1x8x256_nt", 1), row(Dtype::Bf16, Layout::NT, (2048, 4096, 4096), "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt", 1)], ..table.clone() };
+    assert!(gemv_only.choose(Dtype::Bf16, &p(2048, 4096, 4095, Layout::NT)).is_none());
+    assert!(gemv_only.choose(Dtype::Bf16, &p(2, 4096, 4095, Layout::NT)).is_some_and(|c| c.kernel.name().contains("gemv")));
     // Without that row, no kernel of the table takes them: the catalog's order decides.
     let aligned_only = Table { rows: table.rows.iter().filter(|r| r.aligned).cloned().collect(), ..table.clone() };
     assert!(aligned_only.choose(Dtype::Bf16, &p(4095, 4095, 4095, Layout::NN)).is_none());
