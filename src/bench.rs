@@ -260,14 +260,14 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
     }
     if let (true, Some(ps)) = (tuning, &plans) {
         drop(ops);
-        validate_fastest(gpu, plan, problem, ps, &mut record.runs)?;
+        validate_fastest(gpu, plan, ps, &mut record.runs)?;
     }
     Ok(record)
 }
 
 /// The tuner's validation: the fastest timed plan is checked; if it fails, the next fastest,
 /// until one passes (the failures stay recorded).
-fn validate_fastest(gpu: &Gpu, plan: &Plan, problem: &Problem, plans: &[crate::api::Plan], runs: &mut [RunRecord]) -> Result<()> {
+fn validate_fastest(gpu: &Gpu, plan: &Plan, plans: &[crate::api::Plan], runs: &mut [RunRecord]) -> Result<()> {
     let mut order: Vec<usize> = (0..runs.len()).filter(|&i| runs[i].outcome == Outcome::Timed && runs[i].timing.is_some()).collect();
     let ms = |i: usize| runs[i].timing.as_ref().map_or(f64::INFINITY, |t| t.median_ms);
     order.sort_by(|&x, &y| ms(x).total_cmp(&ms(y)));
