@@ -7,13 +7,13 @@
 //!
 //! **Invariants.** `wgmma` reads tf32 only K-major from shared memory, so the kernel computes
 //! `Cᵀ = Bᵀ·Aᵀ` (or `C` for `tt`): the K-major operand S is split in shared memory (`lo` beside it,
-//! `hi` over it, or left for the tensor cores to truncate with [`split::TRUNCATED`]; `tn`
-//! transposes it on the way), the other, R, is loaded straight into the wgmma register fragments
-//! and split there. The tensor cores' sums are cut toward zero, so every `FLUSH` K-tiles the chunk
-//! is added into fp32 registers (`sum`) and restarted from zero. A wgmma reads its register
+//! `hi` over it, or left for the tensor cores to truncate with [`Truncated`]; `tn` transposes it
+//! on the way), the other, R, is loaded straight into the wgmma register fragments and split
+//! there. The tensor cores' sums are cut toward zero, so every few K-tiles ([`FlushEvery`]) the
+//! chunk is added into fp32 registers (`sum`) and restarted from zero. A wgmma reads its register
 //! operand until a `wait_group` covers it, so a warpgroup waits for its previous group
 //! (`wait_group 0`) before it writes the next fragments. Thread 0 issues the copy engine's loads
-//! into a ring of `STAGES` stages; the copy engine needs 16-byte-aligned rows, and the catalog
+//! into a ring of `stages` stages; the copy engine needs 16-byte-aligned rows, and the catalog
 //! refuses this rung otherwise.
 //!
 //! **Cost.** Three tensor-core products per fp32 product (at most a third of the dense tf32 rate)
@@ -32,18 +32,23 @@ pub const RUNG: Rung = Rung {
     idea: "fp32 on tf32 tensor cores: each operand split into a rounded high part and a remainder, three wgmma products",
 };
 
-/// A 128 × 128 block tile of C, K-tiles of 32, `STAGES` buffers, two warpgroups of 64 columns
-/// each. Every `FLUSH` K-tiles the tensor cores' accumulators are added into fp32 registers
-/// (see the module documentation); `SPLIT` says how the shared operand is split (see [`split`]);
-/// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the rung's
-/// book chapter).
-pub struct Tf32x3<const STAGES: usize, const FLUSH: u32, const SPLIT: u32 = ROUNDED, L = Nn>(PhantomData<L>);
+/// Tile `T`: a 128 × 128 block tile of C (two warpgroups of 64 columns each), K-tiles of
+/// `bk` = 32, `stages` buffers.
+///
+/// `F` ([`Flush`]): every [`FlushEvery`]`<n>` K-tiles the tensor cores' accumulators are added
+/// into fp32 registers (see the module documentation). `Sp` ([`Split`]) is how the shared
+/// operand is split: [`Rounded`] or [`Truncated`]. `L` is the storage of A and B ([`Nn`],
+/// [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the rung's book chapter).
+pub struct Tf32x3<const T: Tile, F, Sp = Rounded, L = Nn>(PhantomData<(F, Sp, L)>);
 
-impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> Tf32x3<STAGES, FLUSH, SPLIT, L> {
+impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// Rows of the tile: the wgmma's N.
-    const BM: usize = 128;
-    const BN: usize = 128;
-    const BK: usize = 32;
+    const BM: usize = T.bm as usize;
+    const BN: usize = T.bn as usize;
+    const BK: usize = T.bk as usize;
+    const STAGES: usize = T.stages as usize;
+    const FLUSH: u32 = F::INTERVAL;
+    const TRUNCATED: bool = Sp::TRUNCATED;
     const WARPGROUPS: usize = Self::BN / 64;
     const THREADS: usize = 128 * Self::WARPGROUPS;
     /// The shared operand S is B (stored N×K) and the register operand R is A: the tensor cores
@@ -68,13 +73,13 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> Tf32x3
     /// float4s of S per K-tile each thread splits.
     const SPLITS_PER_THREAD: usize = Self::TILE_BYTES / 16 / Self::THREADS;
     /// The mbarriers sit after the stages: `full[0..STAGES]`, then `empty[0..STAGES]`.
-    const BARRIERS: usize = STAGES * Self::STAGE_BYTES;
-    const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * STAGES;
+    const BARRIERS: usize = Self::STAGES * Self::STAGE_BYTES;
+    const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * Self::STAGES;
 
     const VALID: () = {
-        assert!(STAGES >= 2);
-        assert!(FLUSH >= 1);
-        assert!(SPLIT == ROUNDED || SPLIT == TRUNCATED);
+        assert!(Self::BM == 128 && Self::BN == 128 && Self::BK == 32, "the fragments, the wgmma shape and the split are written for 128 × 128 × 32");
+        assert!(Self::STAGES >= 2);
+        assert!(Self::FLUSH >= 1);
         assert!(Self::BM == Self::BN, "S and R trade places with the layout");
         assert!(Self::BM / 8 <= crate::unroll::UNROLL_MAX);
         assert!(Self::STAGE_BYTES % 1024 == 0 && Self::TILE_BYTES % 1024 == 0, "every tile starts on a 1024-byte swizzle block");
@@ -104,16 +109,16 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> Tf32x3
     }
     // ANCHOR_END: split
 
-    /// `x` as the tensor cores' two parts under [`SPLIT`](split): with [`ROUNDED`]
-    /// `(rna(x), rna(x − rna(x)))`, with [`TRUNCATED`] `(x, rna(x − trunc(x)))` (the tensor
+    /// `x` as the tensor cores' two parts under [`Split`]: with [`Rounded`]
+    /// `(rna(x), rna(x − rna(x)))`, with [`Truncated`] `(x, rna(x − trunc(x)))` (the tensor
     /// cores truncate `x` to its high part as they read it).
     #[inline(always)]
     fn parts(x: f32) -> (f32, f32) {
-        if SPLIT == ROUNDED { Self::split(x) } else { (x, cvt_rna_tf32(x - f32::from_bits(x.to_bits() & !0x1fff))) }
+        if !Self::TRUNCATED { Self::split(x) } else { (x, cvt_rna_tf32(x - f32::from_bits(x.to_bits() & !0x1fff))) }
     }
 
     /// Thread `tid` splits its float4s of the stage's K-major tile of S at `stage`: `lo` into the
-    /// tile after it, and with [`ROUNDED`] `hi` over the raw values.
+    /// tile after it, and with [`Rounded`] `hi` over the raw values.
     #[inline(always)]
     unsafe fn split_in_place(stage: *mut u8, tid: u32) {
         for i in 0..Self::SPLITS_PER_THREAD {
@@ -125,7 +130,7 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> Tf32x3
             unsafe {
                 let v = ld_shared_v4(raw);
                 let [(h0, l0), (h1, l1), (h2, l2), (h3, l3)] = [Self::parts(v[0]), Self::parts(v[1]), Self::parts(v[2]), Self::parts(v[3])];
-                if SPLIT == ROUNDED {
+                if !Self::TRUNCATED {
                     st_shared_v4(raw, [h0, h1, h2, h3]);
                 }
                 st_shared_v4(lo, [l0, l1, l2, l3]);
@@ -223,8 +228,8 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> Tf32x3
     /// planes `planes` (of A, of B) of the batch's tensor maps.
     #[inline(always)]
     unsafe fn load(it: u32, kt: u32, tm: u32, tn: u32, maps: *const TensorMap, base: u32, planes: (i32, i32)) {
-        let s = it % STAGES as u32;
-        let round = it / STAGES as u32;
+        let s = it % Self::STAGES as u32;
+        let round = it / Self::STAGES as u32;
         let (full, empty) = (Self::full(base, s), Self::empty(base, s));
         let stage = base + s * Self::STAGE_BYTES as u32;
         let (row0, col0, k0) = ((tm * Self::BM as u32) as i32, (tn * Self::BN as u32) as i32, (kt * Self::BK as u32) as i32);
@@ -270,7 +275,7 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> Tf32x3
 
     #[inline(always)]
     fn empty(base: u32, s: u32) -> u32 {
-        base + (Self::BARRIERS + 8 * (STAGES + s as usize)) as u32
+        base + (Self::BARRIERS + 8 * (Self::STAGES + s as usize)) as u32
     }
 
     /// Writes warpgroup `wg`'s sums to C: `sum[4j + i]` is wgmma row `16·warp + g + 8·(i / 2)`
@@ -302,14 +307,14 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> Tf32x3
     }
 }
 
-impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> GemmKernel for Tf32x3<STAGES, FLUSH, SPLIT, L> {
+impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F, Sp, L> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::VALID;
         KernelSpec::unnamed(
             RUNG,
             Dtype::F32,
-            Tile::block(Self::BM as u32, Self::BN as u32, Self::BK as u32).with_stages(STAGES as u32),
+            T,
             Self::THREADS as u32,
             Self::SMEM_BYTES as u32,
         )
@@ -339,7 +344,7 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> GemmKe
         let lane = lane_idx();
 
         if tid == 0 {
-            for s in 0..STAGES as u32 {
+            for s in 0..Self::STAGES as u32 {
                 // SAFETY: the barriers lie after the stages, inside the block's shared memory.
                 unsafe {
                     mbarrier_init(Self::full(base, s), 1);
@@ -367,7 +372,7 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> GemmKe
         while t < tiles {
             let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
             if tid == 0 {
-                for kt in 0..k_tiles.min(STAGES as u32) {
+                for kt in 0..k_tiles.min(Self::STAGES as u32) {
                     // SAFETY: see `load`.
                     unsafe { Self::load(it + kt, kt, tm, tn, maps, base, planes) };
                 }
@@ -376,9 +381,9 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> GemmKe
             let mut acc = [0.0f32; 128];
             // ANCHOR: k_loop
             for kt in 0..k_tiles {
-                let s = it % STAGES as u32;
+                let s = it % Self::STAGES as u32;
                 // SAFETY: `full(s)` is an initialised barrier of this block.
-                unsafe { mbarrier_wait(Self::full(base, s), (it / STAGES as u32) & 1) };
+                unsafe { mbarrier_wait(Self::full(base, s), (it / Self::STAGES as u32) & 1) };
                 let stage_ptr = smem.wrapping_add(s as usize * Self::STAGE_BYTES);
                 let stage = base + s * Self::STAGE_BYTES as u32;
                 // SAFETY: the stage is filled and no wgmma reads it (its last readers released
@@ -399,29 +404,29 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> GemmKe
                 // the registers holding its fragments written (a wgmma reads its register operand
                 // asynchronously, until a wait covers it).
                 wgmma_wait_group::<0>();
-                fence_operands::<128>(&mut acc);
+                fence_accumulators(&mut acc, Self::BM);
                 if kt > 0 {
                     if lane == 0 {
                         // SAFETY: an initialised barrier of this block.
-                        unsafe { mbarrier_arrive(Self::empty(base, (it - 1) % STAGES as u32)) };
+                        unsafe { mbarrier_arrive(Self::empty(base, (it - 1) % Self::STAGES as u32)) };
                     }
-                    if (kt - 1) % FLUSH == FLUSH - 1 {
+                    if (kt - 1) % Self::FLUSH == Self::FLUSH - 1 {
                         Self::flush(&mut sum, &acc);
                     }
-                    if tid == 0 && kt - 1 + (STAGES as u32) < k_tiles {
+                    if tid == 0 && kt - 1 + (Self::STAGES as u32) < k_tiles {
                         // SAFETY: see `load`.
-                        unsafe { Self::load(it - 1 + STAGES as u32, kt - 1 + STAGES as u32, tm, tn, maps, base, planes) };
+                        unsafe { Self::load(it - 1 + Self::STAGES as u32, kt - 1 + Self::STAGES as u32, tm, tn, maps, base, planes) };
                     }
                 }
                 // The fragments are computed after the wait, not hoisted above it.
                 fence_operands_16(&mut r);
                 let (hi_r, lo_r) = Self::split_fragments(&r);
                 // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
-                let fresh = kt % FLUSH == 0;
+                let fresh = kt % Self::FLUSH == 0;
                 wgmma_fence();
                 for kk in 0..Self::BK / 8 {
-                    let desc_hi = matrix_descriptor(stage + (kk * 32) as u32, 16, 1024, Swizzle::B128);
-                    let desc_lo = matrix_descriptor(stage + (Self::LO + kk * 32) as u32, 16, 1024, Swizzle::B128);
+                    let desc_hi = wgmma_descriptor(stage, kk, Major::K);
+                    let desc_lo = wgmma_descriptor(stage + Self::LO as u32, kk, Major::K);
                     // SAFETY: the whole warpgroup issues these on tiles of this stage, which stays
                     // unchanged until the group is waited for and the stage released.
                     unsafe {
@@ -435,11 +440,11 @@ impl<const STAGES: usize, const FLUSH: u32, const SPLIT: u32, L: Storage> GemmKe
             }
             // ANCHOR_END: k_loop
             wgmma_wait_group::<0>();
-            fence_operands::<128>(&mut acc);
+            fence_accumulators(&mut acc, Self::BM);
             if k_tiles > 0 {
                 if lane == 0 {
                     // SAFETY: an initialised barrier of this block.
-                    unsafe { mbarrier_arrive(Self::empty(base, (it - 1) % STAGES as u32)) };
+                    unsafe { mbarrier_arrive(Self::empty(base, (it - 1) % Self::STAGES as u32)) };
                 }
                 Self::flush(&mut sum, &acc);
             }
@@ -461,25 +466,44 @@ const SPLIT_BARRIER: u32 = 1;
 /// transpose panel `p` meet between reading it and writing over it.
 const PANEL_BARRIER: u32 = 2;
 
-/// How the tile of S (A, or B for `tt`) is split in shared memory: the kernel's `SPLIT`
-/// parameter. The fragments of R are split in registers, rounded, either way.
-pub mod split {
-    /// `hi = rna(a)` written over `a`, `lo = rna(a − hi)` beside it: two stores per float4.
-    pub const ROUNDED: u32 = 0;
-    /// `a` stays as the copy engine wrote it and the tensor cores truncate it to
-    /// `hi = trunc(a)` (they ignore its low 13 bits); `lo = rna(a − trunc(a))` beside it: one
-    /// store per float4. `lo` is then up to one tf32 ulp of `a` instead of half of one, which
-    /// doubles the dropped `lo·lo` term (still at most 2⁻²¹·|a·b|).
-    pub const TRUNCATED: u32 = 1;
+/// How the tile of S (A, or B for `tt`) is split in shared memory: the kernel's `Sp` parameter.
+/// The fragments of R are split in registers, rounded, either way.
+pub trait Split {
+    /// The tensor cores truncate the raw values to their high part ([`Truncated`]).
+    const TRUNCATED: bool;
 }
-use split::{ROUNDED, TRUNCATED};
+/// `hi = rna(a)` written over `a`, `lo = rna(a − hi)` beside it: two stores per float4 (entries
+/// without a tag).
+pub struct Rounded;
+/// `a` stays as the copy engine wrote it and the tensor cores truncate it to `hi = trunc(a)`
+/// (they ignore its low 13 bits); `lo = rna(a − trunc(a))` beside it: one store per float4
+/// (`_trunc`). `lo` is then up to one tf32 ulp of `a` instead of half of one, which doubles the
+/// dropped `lo·lo` term (still at most 2⁻²¹·|a·b|).
+pub struct Truncated;
+impl Split for Rounded {
+    const TRUNCATED: bool = false;
+}
+impl Split for Truncated {
+    const TRUNCATED: bool = true;
+}
+
+/// How often the tensor cores' sums are added into fp32 registers: the kernel's `F` parameter.
+pub trait Flush {
+    /// K-tiles per chunk.
+    const INTERVAL: u32;
+}
+/// A flush every `N` K-tiles (K = 32·N): `N = 4` in the entries without a tag, 2 in `_short`.
+pub struct FlushEvery<const N: u32>;
+impl<const N: u32> Flush for FlushEvery<N> {
+    const INTERVAL: u32 = N;
+}
 
 entries! {
     elem = f32;
-    sgemm_15_tf32x3_128x128x32_s4 => Tf32x3<4, 4>,
-    sgemm_15_tf32x3_128x128x32_s4_trunc => Tf32x3<4, 4, TRUNCATED>,
-    sgemm_15_tf32x3_128x128x32_s4_short => Tf32x3<4, 2>,
-    sgemm_15_tf32x3_128x128x32_s4_trunc_nt => Tf32x3<4, 4, TRUNCATED, Nt>,
-    sgemm_15_tf32x3_128x128x32_s4_trunc_tn => Tf32x3<4, 4, TRUNCATED, Tn>,
-    sgemm_15_tf32x3_128x128x32_s4_trunc_tt => Tf32x3<4, 4, TRUNCATED, Tt>,
+    sgemm_15_tf32x3_128x128x32_s4 => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>>,
+    sgemm_15_tf32x3_128x128x32_s4_trunc => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Truncated>,
+    sgemm_15_tf32x3_128x128x32_s4_short => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<2>>,
+    sgemm_15_tf32x3_128x128x32_s4_trunc_nt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Truncated, Nt>,
+    sgemm_15_tf32x3_128x128x32_s4_trunc_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Truncated, Tn>,
+    sgemm_15_tf32x3_128x128x32_s4_trunc_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Truncated, Tt>,
 }

@@ -1,5 +1,6 @@
-//! Swizzled shared-memory tiles: 16-bit tiles for the tensor-core rungs 12–14, and the f32
-//! helpers (`SwizzledF32Rows`, `swizzle_128b`) of rungs 10, 11 and 14.
+//! Swizzled shared-memory tiles: 16-bit tiles for the tensor-core rungs 12–14, the f32
+//! helpers (`SwizzledF32Rows`, `swizzle_128b`) of rungs 10, 11, 14 and 15, and the `wgmma`
+//! descriptor of rungs 13–15.
 //!
 //! Shared memory has 32 banks of 4 bytes: one 128-byte line spans every bank once, as eight
 //! 16-byte *chunks*. The tensor-core loads (`ldmatrix`, `wgmma`) read eight rows of a tile at the
@@ -150,19 +151,20 @@ impl SwizzledF32Rows {
 }
 
 /// Which dimension of a `wgmma` operand is contiguous in its 128-byte-swizzled shared tile of
-/// 16-bit elements.
+/// 16-bit elements (or of tf32, which is only read K-major).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Major {
-    /// K contiguous (A stored M×K, B stored N×K; `imm-trans` 0): 128-byte rows of 64 K-values,
-    /// groups of 8 rows 1024 bytes apart.
+    /// K contiguous (A stored M×K, B stored N×K; `imm-trans` 0): 128-byte rows of 64 K-values
+    /// (32 of tf32), groups of 8 rows 1024 bytes apart.
     K,
     /// M or N contiguous (A stored K×M, B stored K×N; `imm-trans` 1): column panels 64 wide, one
     /// 128-byte row per k, `panel_bytes` apart.
     Mn { panel_bytes: u32 },
 }
 
-/// The `wgmma` matrix descriptor of K-slice `kk` (16 deep) of an operand tile at shared address
-/// `tile` (1024-byte aligned), stored with the 128-byte swizzle of this module:
+/// The `wgmma` matrix descriptor of K-slice `kk` (32 bytes of K: 16 16-bit elements, or the 8 tf32
+/// of a `k8` wgmma) of an operand tile at shared address `tile` (1024-byte aligned), stored with
+/// the 128-byte swizzle of this module:
 /// - [`Major::K`]: stride byte offset 1024 (from one group of 8 rows to the next), leading byte
 ///   offset unused for swizzled K-major tiles (set to 16); the slice starts `32·kk` bytes into
 ///   each row, which the hardware allows inside an aligned swizzle block because it applies the
