@@ -14,13 +14,15 @@
 //! ```
 //!
 //! - [`Gemm`] describes the problem: sizes, [`Layout`], leading dimensions, a strided batch,
-//!   alpha and beta. [`Gemm::plan`] validates it, picks the kernel (the fastest listed one that
-//!   takes it, or the one named) and computes the launch once.
+//!   alpha and beta. [`Gemm::plan`] validates it, picks the plan (with [`KernelChoice::Auto`]
+//!   the measured dispatch table's: kernel, split of K, staged copies of A and B; see
+//!   [`crate::dispatch`]; or the kernel named) and computes the launches once.
 //! - [`Plan::run`] checks the buffers it is given against the problem (length of every operand
 //!   with its padding and batch, alignment where the kernel needs it, C overlapping A or B) and
 //!   launches on the context's stream. It never synchronises and allocates nothing, but for the
 //!   first call with a new set of buffers to a kernel that reads tensor maps (128 bytes each,
-//!   encoded once and kept).
+//!   encoded once and kept), and the GPU's one workspace (split-K partials, staged copies), which
+//!   grows only when a plan needs more than any before it.
 //! - [`ndarray_gemm`] takes host `ArrayView2`s (standard or transposed views map to layouts,
 //!   other strides are copied), runs the product and returns an `Array2<f32>`.
 //!
@@ -52,8 +54,9 @@ impl Element for half::f16 {
 /// Which kernel runs the product.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KernelChoice {
-    /// The fastest listed kernel of the element type that takes the problem (see
-    /// [`catalog::best_candidates`]); the general kernel when none of the fast ones does.
+    /// The plan the measured dispatch table gives the problem ([`crate::dispatch`]); the
+    /// catalog's order ([`catalog::candidates_for`]) where no measured kernel takes it, which ends
+    /// with the general kernel: every valid problem has a plan.
     Auto,
     /// A catalog kernel by name; an error if it cannot run the problem.
     Named(String),
