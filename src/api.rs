@@ -145,12 +145,18 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
             }
         }
     }
-    let (kernel, geometry) = choose(dtype, problem, choice)?;
-    let (split, reason) = match choice {
-        KernelChoice::Auto => (split_k(dtype, problem, &geometry, sms), "no measured shape's kernel takes it: the first of the catalog's candidates that does".to_string()),
-        KernelChoice::Named(_) => (None, "named".to_string()),
-    };
-    Ok(Plan { problem: *problem, kernel, geometry, staging: None, split, reason })
+    let plan = |kernel, geometry, split, reason: &str| Plan { problem: *problem, kernel, geometry, staging: None, split, reason: reason.to_string() };
+    match choice {
+        KernelChoice::Auto => {
+            let (kernel, geometry) = catalog_choice(dtype, problem)?;
+            let split = split_k(dtype, problem, &geometry, sms);
+            Ok(plan(kernel, geometry, split, "no measured shape's kernel takes it: the first of the catalog's candidates that does"))
+        }
+        KernelChoice::Named(_) => {
+            let (kernel, geometry) = choose(dtype, problem, choice)?;
+            Ok(plan(kernel, geometry, None, "named"))
+        }
+    }
 }
 
 /// Every plan the tuner times for `problem`: each fast kernel of `dtype`
@@ -267,11 +273,18 @@ pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<
                 let geometry = chosen.kernel.geometry(problem)?;
                 return Ok((chosen.kernel, geometry));
             }
-            let kernel = catalog::first_supporting(&catalog::candidates_for(dtype, problem), problem, "auto")?;
-            let geometry = kernel.geometry(problem)?;
-            Ok((kernel, geometry))
+            catalog_choice(dtype, problem)
         }
     }
+}
+
+/// The first of the catalog's candidates for `problem` that takes it
+/// ([`catalog::candidates_for`]), with its launch: the automatic choice where the dispatch table
+/// has no kernel for the problem.
+fn catalog_choice(dtype: Dtype, problem: &Problem) -> Result<(Kernel, Launch)> {
+    let kernel = catalog::first_supporting(&catalog::candidates_for(dtype, problem), problem, "auto")?;
+    let geometry = kernel.geometry(problem)?;
+    Ok((kernel, geometry))
 }
 
 /// A kernel by name, where the `best` aliases stand for the automatic choice's kernel for

@@ -330,28 +330,29 @@ pub fn dispatch_candidates(dtype: Dtype) -> Vec<Kernel> {
 /// times, so the product is bound by memory, where the tile kernels wait for it.
 pub const DECODE_ROWS: u32 = 4;
 
-/// For a decode step (a linear layer, `nt`, of at most [`DECODE_ROWS`] rows): the decode GEMV
-/// with the fewest rows per block that holds all of M and takes the problem. The automatic choice
-/// runs it ahead of the dispatch table, whose measured rows have M = 1 or M ≥ 16: the GEMV of a
-/// block of M rows reads the weight once, one of fewer rows once per block row.
-pub fn decode_kernel(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
+/// For a decode step (a linear layer, `nt`, of at most [`DECODE_ROWS`] rows): the decode GEMVs
+/// whose block holds all of M, fewest rows first (empty for any other problem).
+fn decode_candidates(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
     if problem.layout != Layout::NT || problem.m > DECODE_ROWS {
-        return None;
+        return Vec::new();
     }
     let mut gemvs: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && k.spec.rung.slug == kernels_gpu::gemv::RUNG.slug && k.spec.tile.bm >= problem.m).collect();
     gemvs.sort_by_key(|k| k.spec.tile.bm);
-    gemvs.into_iter().find(|k| k.geometry(problem).is_ok())
+    gemvs
+}
+
+/// For a decode step: the first of [`decode_candidates`] that takes the problem. The automatic
+/// choice runs it ahead of the dispatch table, whose measured rows have M = 1 or M ≥ 16: the GEMV
+/// of a block of M rows reads the weight once, one of fewer rows once per block row.
+pub fn decode_kernel(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
+    decode_candidates(dtype, problem).into_iter().find(|k| k.geometry(problem).is_ok())
 }
 
 /// The kernels the automatic choice (and `best`) tries for `problem`, in order: for a linear
 /// layer of at most [`DECODE_ROWS`] rows the decode kernels whose block takes all its rows,
 /// fewest rows first; then [`auto_candidates`].
 pub fn candidates_for(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
-    let mut out = Vec::new();
-    if problem.layout == Layout::NT && problem.m <= DECODE_ROWS {
-        out = all().filter(|k| k.spec.dtype == dtype && k.spec.rung.slug == kernels_gpu::gemv::RUNG.slug && k.spec.tile.bm >= problem.m).collect();
-        out.sort_by_key(|k| k.spec.tile.bm);
-    }
+    let mut out = decode_candidates(dtype, problem);
     out.extend(auto_candidates(dtype));
     out
 }

@@ -489,8 +489,9 @@ pub fn table(report: &Report) -> String {
 }
 
 /// Rows or columns of C up to which a product is bound by memory (each weight element is used
-/// at most this many times): the table reports its bandwidth.
-pub const DECODE_ROWS: u32 = 16;
+/// at most this many times): the table reports its bandwidth. (Not the automatic choice's
+/// `catalog::DECODE_ROWS`, the rows up to which it runs the GEMV.)
+pub const MEMORY_BOUND_ROWS: u32 = 16;
 
 /// Bytes a product moves at the least: A and B read once, C written once (and read when beta is
 /// not 0), `elem` bytes per element of A and B.
@@ -500,10 +501,10 @@ pub fn min_bytes(size: &SizeRecord, elem: u64, beta: bool) -> u64 {
     batch * ((m * k + k * n) * elem + m * n * 4 * if beta { 2 } else { 1 })
 }
 
-/// For a memory-bound product (M or N at most [`DECODE_ROWS`]): the bandwidth a run reached on
+/// For a memory-bound product (M or N at most [`MEMORY_BOUND_ROWS`]): the bandwidth a run reached on
 /// its least traffic ([`min_bytes`], beta = 0 as the benchmarks run), against the device's peak.
 pub fn bandwidth(report: &Report, size: &SizeRecord, run: &RunRecord) -> Option<String> {
-    if size.m.min(size.n) > DECODE_ROWS {
+    if size.m.min(size.n) > MEMORY_BOUND_ROWS {
         return None;
     }
     let elem = crate::catalog::dtype_named(&report.dtype)?.bytes() as u64;

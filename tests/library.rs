@@ -158,34 +158,17 @@ fn the_api_is_right_on_random_problems_on_the_gpu() {
 /// Runs the API on `inputs` laid out as `p` stores them; C's values and the count of changed
 /// padding elements.
 fn run_api(gpu: &rgemm::Gpu, p: &Problem, inputs: &Inputs) -> Result<(Vec<f32>, usize), Error> {
-    const FILL: f32 = -1234.5;
     let gemm = Gemm::new(p.m as u64, p.n as u64, p.k as u64)
         .layout(p.layout)
         .scalars(p.alpha, p.beta)
         .leading_dims(p.lda as u64, p.ldb as u64, p.ldc as u64)
         .batch(p.batch as u64, p.stride_a, p.stride_b, p.stride_c);
-    let stream = gpu.stream();
-    let a = storage::pack(p, Operand::A, &inputs.a, f32::NAN);
-    let b = storage::pack(p, Operand::B, &inputs.b, f32::NAN);
-    let mut c = stream.clone_htod(&storage::pack(p, Operand::C, &inputs.c, FILL))?;
-    match inputs.dtype {
-        Dtype::F32 => {
-            let plan = gemm.plan::<f32>(gpu, KernelChoice::Auto)?;
-            plan.run(gpu, &stream.clone_htod(&a)?, &stream.clone_htod(&b)?, &mut c)?;
-        }
-        Dtype::Bf16 => {
-            let conv = |v: &[f32]| v.iter().map(|&x| half::bf16::from_f32(x)).collect::<Vec<_>>();
-            let plan = gemm.plan::<half::bf16>(gpu, KernelChoice::Auto)?;
-            plan.run(gpu, &stream.clone_htod(&conv(&a))?, &stream.clone_htod(&conv(&b))?, &mut c)?;
-        }
-        Dtype::F16 => {
-            let conv = |v: &[f32]| v.iter().map(|&x| half::f16::from_f32(x)).collect::<Vec<_>>();
-            let plan = gemm.plan::<half::f16>(gpu, KernelChoice::Auto)?;
-            plan.run(gpu, &stream.clone_htod(&conv(&a))?, &stream.clone_htod(&conv(&b))?, &mut c)?;
-        }
-    }
-    let stored = stream.clone_dtoh(&c)?;
-    Ok(storage::unpack_c(p, &stored, FILL))
+    let plan = match inputs.dtype {
+        Dtype::F32 => gemm.plan::<f32>(gpu, KernelChoice::Auto)?,
+        Dtype::Bf16 => gemm.plan::<half::bf16>(gpu, KernelChoice::Auto)?,
+        Dtype::F16 => gemm.plan::<half::f16>(gpu, KernelChoice::Auto)?,
+    };
+    run_plan(gpu, &plan, inputs)
 }
 
 /// Short buffers and overlapping C are errors from `Plan::run`, before anything launches.
