@@ -31,11 +31,8 @@ pub struct Plan {
     /// `bench` or `tune` (recorded in the report).
     pub command: String,
     pub dtype: Dtype,
-    /// Run each case with the kernel the automatic choice picks for it (`kernels` is then empty).
-    pub auto: bool,
-    /// Run each case with every candidate plan of the dispatch table's tuner
-    /// ([`crate::api::candidate_plans`]; `kernels` is then empty).
-    pub candidates: bool,
+    /// What runs each case: the listed `kernels`, or library plans (`kernels` is then empty).
+    pub runs: Runs,
     pub kernels: Vec<Kernel>,
     pub sizes: Vec<Case>,
     /// Leading dimensions for every case (tight where `None`).
@@ -46,6 +43,18 @@ pub struct Plan {
     /// Write 2× L2 between timed launches.
     pub flush_l2: bool,
     pub git_commit: Option<String>,
+}
+
+/// What a benchmark run times on each case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Runs {
+    /// Each kernel of [`Plan::kernels`], launched directly.
+    Listed,
+    /// The plan the automatic choice makes for the case (kernel, split, staging).
+    Auto,
+    /// Every candidate plan of the dispatch table's tuner ([`crate::api::candidate_plans`]),
+    /// timed; only the fastest validated.
+    Candidates,
 }
 
 impl Plan {
@@ -119,7 +128,7 @@ pub fn run(gpu: &Gpu, plan: &Plan, mut progress: impl FnMut(u64, u64, &str)) -> 
         iters: plan.iters.max(1),
         l2_flush_bytes: flush.as_ref().map_or(0, L2Flush::bytes),
         seed: plan.seed,
-        kernels: report::kernel_records(&if plan.auto || plan.candidates { chosen_kernels(&sizes) } else { plan.kernels.clone() }),
+        kernels: report::kernel_records(&if plan.runs == Runs::Listed { plan.kernels.clone() } else { chosen_kernels(&sizes) }),
         sizes,
     })
 }
@@ -152,12 +161,10 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
     // one), the tuner every candidate plan; other runs each listed kernel directly.
     let chosen;
     let sms = gpu.info.multiprocessors;
-    let plans: Option<Vec<crate::api::Plan>> = if plan.auto {
-        Some(vec![crate::api::plan(plan.dtype, problem, &crate::api::KernelChoice::Auto, sms)?])
-    } else if plan.candidates {
-        Some(crate::api::candidate_plans(plan.dtype, problem, sms))
-    } else {
-        None
+    let plans: Option<Vec<crate::api::Plan>> = match plan.runs {
+        Runs::Auto => Some(vec![crate::api::plan(plan.dtype, problem, &crate::api::KernelChoice::Auto, sms)?]),
+        Runs::Candidates => Some(crate::api::candidate_plans(plan.dtype, problem, sms)),
+        Runs::Listed => None,
     };
     let plan = match &plans {
         Some(ps) => {
@@ -181,7 +188,7 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
 
     // Validation: once per kernel, each on operands of its own (freed before the timing). The
     // tuner validates after the timing, only the fastest plan (see below).
-    let tuning = plans.is_some() && !plan.auto;
+    let tuning = plan.runs == Runs::Candidates;
     for (i, &kernel) in plan.kernels.iter().enumerate() {
         if tuning {
             record.runs.push(RunRecord { kernel: label(i), outcome: Outcome::Timed, timing: None, check: None, note: None });
@@ -258,7 +265,7 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
             }
         }
     }
-    if let (true, Some(ps)) = (tuning, &plans) {
+    if let (Runs::Candidates, Some(ps)) = (plan.runs, &plans) {
         drop(ops);
         validate_fastest(gpu, plan, ps, &mut record.runs)?;
     }

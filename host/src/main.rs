@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use rgemm::bench::{self, Plan};
+use rgemm::bench::{self, Plan, Runs};
 use rgemm::catalog::{self, Dtype, Kernel};
 use rgemm::baseline::Library;
 use rgemm::problem::{self, Batch, Case, Layout, LeadingDims, Shape};
@@ -206,8 +206,7 @@ impl TimingArgs {
         Plan {
             command: command.into(),
             dtype,
-            auto: kernels.is_empty(),
-            candidates: false,
+            runs: if kernels.is_empty() { Runs::Auto } else { Runs::Listed },
             kernels,
             sizes,
             ld: LeadingDims::default(),
@@ -766,8 +765,7 @@ fn tune_suite(args: &TuneArgs) -> Result<ExitCode, Error> {
     };
     let gpu = Gpu::open()?;
     let mut plan = args.timing.plan("tune", args.dtype, Vec::new(), problem::real_suite());
-    plan.auto = false;
-    plan.candidates = true;
+    plan.runs = Runs::Candidates;
     let report = run_plan(&gpu, &plan)?;
     let rows = dispatch::Table::rows_of(&report)?;
     println!("{:<24} {:<64} {:>9}", "case", "fastest plan", "% cuBLAS");
