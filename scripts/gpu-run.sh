@@ -36,17 +36,49 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total 
 
 if [[ $mode == tests || $mode == all ]]; then
   # Every test, the GPU ones included (they are ignored unless asked for), from an empty folder:
-  # nothing may depend on a source tree here.
+  # nothing may depend on a source tree here. Each test runs in its own process, RGEMM_TEST_JOBS
+  # (default: the cores / 2) at a time; the tests that walk the whole catalog run in
+  # RGEMM_TEST_SHARDS processes each (RGEMM_TEST_SHARD=i/n, see tests/common). Their f64
+  # references are the CPU's work, the GPU's share is small.
   scratch=$(mktemp -d)
+  jobs=${RGEMM_TEST_JOBS:-$(( $(nproc) / 2 > 0 ? $(nproc) / 2 : 1 ))}
+  shards=${RGEMM_TEST_SHARDS:-4}
+  sharded=" every_kernel_on_edge_sizes every_kernel_on_random_sizes every_kernel_passes_at_k_2_pow_20 tma_kernels_on_random_aligned_sizes "
+  mkdir -p "$logs/tests"
+  : >"$logs/tests/queue"
   for t in "$here"/tests/*; do
     name=$(basename "$t")
-    if (cd "$scratch" && "$t" --include-ignored --test-threads=1) >"$logs/test.tmp" 2>&1; then r=ok; else r=FAILED; status=1; fi
-    { echo "### $name"; cat "$logs/test.tmp"; } >>"$logs/tests.log"
-    note "test $name: $r ($(grep -h 'test result' "$logs/test.tmp" | tail -1))"
-    [[ $r == ok ]] || grep -A25 -E "panicked|FAILED" "$logs/test.tmp" | head -60
-    rm -f "$logs/test.tmp"
+    for test in $("$t" --list 2>/dev/null | sed -n 's/: test$//p'); do
+      if [[ $sharded == *" $test "* ]]; then
+        for ((i = 0; i < shards; i++)); do echo "$name $test $i/$shards" >>"$logs/tests/queue"; done
+      else
+        echo "$name $test -" >>"$logs/tests/queue"
+      fi
+    done
   done
-  rm -rf "$scratch"
+  run_one() {
+    local name=$1 test=$2 shard=$3 label="$1::$2" start=$SECONDS
+    [[ $shard == - ]] || label+=" (shard $shard)"
+    local log; log=$(mktemp "$logs/tests/run.XXXXXX")
+    if (cd "$scratch" && if [[ $shard != - ]]; then export RGEMM_TEST_SHARD=$shard; fi \
+        && MATMUL_NUM_THREADS=2 "$here/tests/$name" --include-ignored --exact "$test") >"$log" 2>&1; then r=ok; else r=FAILED; fi
+    # One writer at a time: the logs of parallel tests do not interleave.
+    {
+      flock 9
+      echo "$r $label: $((SECONDS - start)) s" >>"$logs/tests/results"
+      { echo "### $label: $r"; cat "$log"; } >>"$logs/tests.log"
+      [[ $r == ok ]] || { echo "### $label"; grep -A25 -E "panicked|FAILED" "$log" | head -40; } >>"$logs/tests/failures"
+    } 9>"$logs/tests/lock"
+    rm -f "$log"
+  }
+  export -f run_one; export here logs scratch
+  xargs -P "$jobs" -L 1 bash -c 'run_one "$@"' _ <"$logs/tests/queue"
+  total=$(wc -l <"$logs/tests/queue"); passed=$(grep -c '^ok ' "$logs/tests/results")
+  sort -k2 "$logs/tests/results" >>"$logs/summary.txt"
+  if (( passed == total )); then r=ok; else r=FAILED; status=1; fi
+  note "tests: $r ($passed of $total processes passed)"
+  [[ $r == ok ]] || cat "$logs/tests/failures" 2>/dev/null
+  rm -rf "$scratch" "$logs/tests"
 fi
 
 if [[ $mode == sanitize || $mode == all ]]; then

@@ -405,12 +405,13 @@ fn list(args: &ListArgs) -> Result<ExitCode, Error> {
     }
     let (resources, source) = if args.no_ptxas { (Vec::new(), "not asked for (--no-ptxas)".to_string()) } else { ptxas_resources() };
     println!("registers and local memory per thread: {source}");
+    let width = catalog::all().map(|k| k.name().len()).max().unwrap_or(0);
     let mut rung = 0;
     for k in catalog::all() {
         if k.spec.rung.number != rung {
             rung = k.spec.rung.number;
             println!("\nrung {rung}: {}", k.spec.rung.idea);
-            println!("  {:<50} {:>7} {:>8} {:>5} {:>7}  sizes", "kernel", "threads", "smem B", "regs", "local B");
+            println!("  {:<width$} {:>7} {:>8} {:>5} {:>7}  sizes", "kernel", "threads", "smem B", "regs", "local B");
         }
         let (regs, local) = match resources.iter().find(|(name, _)| name == k.name()) {
             Some((_, r)) => (r.registers.to_string(), (r.stack_bytes + r.spill_bytes).to_string()),
@@ -423,7 +424,7 @@ fn list(args: &ListArgs) -> Result<ExitCode, Error> {
         if k.spec.persistent {
             sizes.push_str("; one block per SM walks the tiles");
         }
-        println!("  {:<50} {:>7} {:>8} {:>5} {:>7}  {sizes}", k.name(), k.spec.threads, k.spec.smem_bytes, regs, local);
+        println!("  {:<width$} {:>7} {:>8} {:>5} {:>7}  {sizes}", k.name(), k.spec.threads, k.spec.smem_bytes, regs, local);
     }
     println!("\nEvery kernel also needs its grid to fit: ceil(M / BM) <= 65535 block rows.");
     for &(alias, dtype) in catalog::BEST_ALIASES {

@@ -502,6 +502,9 @@ entries! {
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Nt>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tn>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tt>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_nt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Nt>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tn => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Tn>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Tt>,
     // Narrower tiles for linear layers of few rows (more tiles for the SMs; `rgemm tune` decides).
     bgemm_14_wgmma_tma_128x128x64_s6_pairs_nt => WgmmaTma<Bf16, { Tile::block(128, 128, 64).with_stages(6) }, Grid, PairStores, Nt>,
     bgemm_14_wgmma_tma_64x256x64_s4_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 256, 64).with_stages(4) }, Grid, PairStores, Nt>,
@@ -510,7 +513,7 @@ entries! {
 
 /// The f16 instantiation: same kernel, the f16 wgmma.
 pub mod f16 {
-    use super::{Grid, PairStores, Persistent, WgmmaTma};
+    use super::{Grid, PairStores, Persistent, TmaStores, WgmmaTma};
     use crate::spec::{F16, Nt, Tile, Tn, Tt};
 
     entries! {
@@ -520,5 +523,9 @@ pub mod f16 {
         hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Nt>,
         hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tn>,
         hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tt>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_nt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Nt>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tn => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Tn>,
+        hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Tt>,
     }
 }

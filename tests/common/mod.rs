@@ -26,3 +26,19 @@ pub fn gpu(test: &str) -> MutexGuard<'static, Gpu> {
         Err(why) => panic!("{test} needs a Hopper GPU: {why}"),
     }
 }
+
+/// This process's share of a test that walks the whole catalog: with `RGEMM_TEST_SHARD=i/n` (as
+/// the GPU bundle's `run.sh tests` sets it, to run n processes at once), the kernels whose index
+/// is `i` modulo `n`; without it, every kernel. A malformed value is a failure, not a skip.
+pub fn in_shard(index: usize) -> bool {
+    match std::env::var("RGEMM_TEST_SHARD") {
+        Err(_) => true,
+        Ok(v) => {
+            let parsed = v.split_once('/').and_then(|(i, n)| Some((i.parse::<usize>().ok()?, n.parse::<usize>().ok()?)));
+            match parsed {
+                Some((i, n)) if i < n => index % n == i,
+                _ => panic!("RGEMM_TEST_SHARD={v:?}: expected i/n with i < n"),
+            }
+        }
+    }
+}
