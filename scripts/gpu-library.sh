@@ -5,6 +5,9 @@
 #   bash bundle/library.sh suite   # `rgemm bench --suite real` for bf16 and f32 (JSON under $OUT)
 #   bash bundle/library.sh tune    # `rgemm tune --suite real` for f32 and bf16: the dispatch table
 #                                  # ($OUT/dispatch.tsv), then the suite run with that table
+#   bash bundle/library.sh layouts # the fastest kernels of each type in all four layouts at
+#                                  # RGEMM_LAYOUT_SIZES (default 4096,8192) cubed: `rgemm bench`
+#                                  # per type (JSON under $OUT/layouts-<type>)
 # Logs go to $OUT (or ./gpu-logs).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,6 +58,21 @@ if [[ $mode == check ]]; then
     compute-sanitizer --tool $tool --error-exitcode 3 "$rgemm" check --m 67 --n 48 --k 40 --batch 3 >>"$log" 2>&1 || { r=FAILED; status=1; }
     note "compute-sanitizer $tool: $r ($(grep -hE '(ERROR|RACECHECK) SUMMARY' "$log" | sort | uniq -c | tr '\n' ' '); $(grep -h 'passed,' "$log" | paste -sd' ' -))"
     [[ $r == clean ]] || grep -B2 -A12 -E "FAIL|Invalid|ERROR SUMMARY: [1-9]|Race" "$log" | head -40
+  done
+fi
+
+if [[ $mode == layouts ]]; then
+  # The layout variants of the kernels each type's dispatch picks at 4096³ (bf16: TMA stores or
+  # pair stores, persistent; f32: rung 15), plus any RGEMM_LAYOUT_EXTRA (a regex of names).
+  declare -A pick=([bf16]='^bgemm_14_.*_s4_persistent_(tmast|pairs)(_nt|_tn|_tt)?$' [f32]='^sgemm_15_.*_trunc(_aside)?(_nt|_tn|_tt)?$')
+  for dtype in bf16 f32; do
+    args=(); sizes=()
+    for k in $("$rgemm" list --names | grep -E "${pick[$dtype]}${RGEMM_LAYOUT_EXTRA:+|$RGEMM_LAYOUT_EXTRA}"); do args+=(--kernel "$k"); done
+    for n in ${RGEMM_LAYOUT_SIZES:-4096 8192}; do for l in nn nt tn tt; do sizes+=("$n:$l"); done; done
+    "$rgemm" bench "${args[@]}" --sizes "$(IFS=,; echo "${sizes[*]}")" --iters ${RGEMM_BENCH_ITERS:-20} --out "$logs/layouts-$dtype" >"$logs/layouts-$dtype.log" 2>&1
+    rc=$?; [ $rc = 0 ] || status=1
+    note "layouts $dtype: exit $rc"
+    grep -vE '^\s*$' "$logs/layouts-$dtype.log" | grep -v skipped | tail -40
   done
 fi
 

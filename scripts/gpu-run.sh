@@ -82,24 +82,35 @@ if [[ $mode == tests || $mode == all ]]; then
 fi
 
 if [[ $mode == sanitize || $mode == all ]]; then
-  args=()
-  for k in $(kernels); do args+=(--kernel "$k"); done
-  # The four tools run at once, each in its own process (the GPU is shared; the sanitizers' cost
-  # is mostly on the CPU), and report in order.
+  # The layout a kernel reads A and B in: the catalog names it last (`_nt`, `_tn`, `_tt`; none for nn).
+  layout_of() { case $1 in *_nt) echo nt ;; *_tn) echo tn ;; *_tt) echo tt ;; *) echo nn ;; esac; }
   sanitize_tool() {
-    local tool=$1 r=clean
-    # Odd sizes for every kernel that takes them; kernels that need 16-byte rows (TMA: N, K
-    # multiples of 4) are skipped there and checked again on 67 x 48 x 40 (multiples of 8, for bf16 rows too).
-    local log="$logs/sanitize-$tool.log"
-    compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check --skip-unsupported "${args[@]}" --m 67 --n 45 --k 33 >"$log" 2>&1 || r=FAILED
-    local skipped=()
-    for k in $(awk '/^SKIPPED/ {sub(":", "", $2); print $2}' "$log"); do skipped+=(--kernel "$k"); done
-    if (( ${#skipped[@]} )); then
-      compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check "${skipped[@]}" --m 67 --n 48 --k 40 >>"$log" 2>&1 || r=FAILED
-    fi
-    # Sizes that small have no interior block: every kernel again on 300 x 264 x 256, where the
-    # first blocks lie wholly inside (the unchecked interior loops run) and the last ones on edges.
-    compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check "${args[@]}" --m 300 --n 264 --k 256 >>"$log" 2>&1 || r=FAILED
+    local tool=$1 r=clean log="$logs/sanitize-$tool.log" start=$SECONDS
+    : >"$log"
+    for layout in nn nt tn tt; do
+      local args=()
+      for k in $(kernels); do [[ $(layout_of "$k") == "$layout" ]] && args+=(--kernel "$k"); done
+      (( ${#args[@]} )) || continue
+      # Odd sizes for every kernel that takes them; kernels that need 16-byte rows (TMA: the stored
+      # row lengths multiples of 8 for bf16) are skipped there and checked again on sizes that are
+      # (M odd where it is no row length).
+      local m8=67 m=300; [[ $layout == t? ]] && { m8=72; m=304; }
+      compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check --layout "$layout" --skip-unsupported "${args[@]}" --m 67 --n 45 --k 33 >>"$log" 2>&1 || r=FAILED
+      local skipped=()
+      for k in $(awk '/^SKIPPED/ {sub(":", "", $2); print $2}' "$log"); do [[ $(layout_of "$k") == "$layout" ]] && skipped+=(--kernel "$k"); done
+      if (( ${#skipped[@]} )); then
+        compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check --layout "$layout" "${skipped[@]}" --m "$m8" --n 48 --k 40 >>"$log" 2>&1 || r=FAILED
+      fi
+      # Sizes that small have no interior block: every kernel again on 300 x 264 x 256, where the
+      # first blocks lie wholly inside (the unchecked interior loops run) and the last ones on edges.
+      compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/rgemm" check --layout "$layout" "${args[@]}" --m "$m" --n 264 --k 256 >>"$log" 2>&1 || r=FAILED
+    done
+    # The library's own kernels (split-K reduction, the copies of staged plans) and its plans
+    # over layouts, leading dimensions and batches: the library's GPU tests under the tool.
+    for test in staged_plans_are_right_on_the_gpu split_k_is_right_on_the_gpu; do
+      compute-sanitizer --tool "$tool" --error-exitcode 3 "$here/tests/library" --include-ignored --exact "$test" >>"$log" 2>&1 || r=FAILED
+    done
+    echo "$tool: $((SECONDS - start)) s" >>"$log"
     echo "$r" >"$logs/sanitize-$tool.result"
   }
   for tool in memcheck racecheck synccheck initcheck; do sanitize_tool "$tool" & done
