@@ -2,7 +2,8 @@
 # Runs on the GPU machine from the bundle: the library's checks and measurements.
 #   bash bundle/library.sh check   # GPU tests of the library and catalog, the MLP example,
 #                                  # every layout at 4096³, sanitizers on the layout kernels
-#   bash bundle/library.sh suite   # `rgemm bench --suite real` for bf16 and f32 (JSON under $OUT)
+#   bash bundle/library.sh suite   # `rgemm bench --suite real` for bf16 and f32 (JSON under $OUT;
+#                                  # RGEMM_SUITE_DTYPES picks the types)
 #   bash bundle/library.sh tune    # `rgemm tune --suite real` for f32 and bf16: the dispatch table
 #                                  # ($OUT/dispatch.tsv), then the suite run with that table
 #   bash bundle/library.sh layouts # the fastest kernels of each type in all four layouts at
@@ -90,7 +91,7 @@ if [[ $mode == tune ]]; then
 fi
 
 if [[ $mode == suite || ( $mode == tune && -z ${RGEMM_SKIP_SUITE:-} ) ]]; then
-  for dtype in bf16 f32; do
+  for dtype in ${RGEMM_SUITE_DTYPES:-bf16 f32}; do
     "$rgemm" bench --suite real --dtype $dtype --iters ${RGEMM_BENCH_ITERS:-10} --out "$logs/suite-$dtype" >"$logs/suite-$dtype.log" 2>&1
     rc=$?; [ $rc = 0 ] || status=1
     note "suite $dtype: exit $rc"

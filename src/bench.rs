@@ -86,19 +86,35 @@ pub fn device_record(gpu: &Gpu, dtype: Dtype) -> DeviceRecord {
     }
 }
 
-/// Runs `plan` on `gpu`. `progress(done, total, what)` is called before each step. Kernels that
-/// reject a size, and sizes that do not fit in memory, are recorded as skipped; failed checks
-/// and CUDA errors of one kernel are recorded and the run goes on (see [`Report::failures`]).
-pub fn run(gpu: &Gpu, plan: &Plan, mut progress: impl FnMut(u64, u64, &str)) -> Result<Report> {
-    let date_utc = report::utc_now();
+/// Runs `plan` on `gpu`. `progress(done, total, what)` is called before each step, and
+/// `measured(report)` after each size with the report so far (so that a run cut short still
+/// leaves what it measured). Kernels that reject a size, and sizes that do not fit in memory, are
+/// recorded as skipped; failed checks and CUDA errors of one kernel are recorded and the run goes
+/// on (see [`Report::failures`]).
+pub fn run(gpu: &Gpu, plan: &Plan, mut progress: impl FnMut(u64, u64, &str), mut measured: impl FnMut(&Report)) -> Result<Report> {
     let mut flush = if plan.flush_l2 { Some(L2Flush::new(gpu)?) } else { None };
+    let mut report = Report {
+        schema: report::SCHEMA,
+        command: plan.command.clone(),
+        rgemm_version: env!("CARGO_PKG_VERSION").to_string(),
+        git_commit: plan.git_commit.clone(),
+        date_utc: report::utc_now(),
+        device: device_record(gpu, plan.dtype),
+        dtype: plan.dtype.name().to_string(),
+        warmup: plan.warmup,
+        iters: plan.iters.max(1),
+        l2_flush_bytes: flush.as_ref().map_or(0, L2Flush::bytes),
+        seed: plan.seed,
+        kernels: Vec::new(),
+        sizes: Vec::with_capacity(plan.sizes.len()),
+    };
+    let kernels = |sizes: &[SizeRecord]| report::kernel_records(&if plan.runs == Runs::Listed { plan.kernels.clone() } else { chosen_kernels(sizes) });
     let total = plan.steps();
     let mut done = 0u64;
     let mut step = |what: String| {
         progress(done, total, &what);
         done += 1;
     };
-    let mut sizes = Vec::with_capacity(plan.sizes.len());
     for case in &plan.sizes {
         let problem = case.problem(plan.ld)?;
         // An error outside any one kernel (e.g. the context died) is recorded against every
@@ -113,24 +129,12 @@ pub fn run(gpu: &Gpu, plan: &Plan, mut progress: impl FnMut(u64, u64, &str)) -> 
                 .collect();
             record
         });
-        sizes.push(record);
+        report.sizes.push(record);
+        report.kernels = kernels(&report.sizes);
+        measured(&report);
     }
     progress(total, total, "done");
-    Ok(Report {
-        schema: report::SCHEMA,
-        command: plan.command.clone(),
-        rgemm_version: env!("CARGO_PKG_VERSION").to_string(),
-        git_commit: plan.git_commit.clone(),
-        date_utc,
-        device: device_record(gpu, plan.dtype),
-        dtype: plan.dtype.name().to_string(),
-        warmup: plan.warmup,
-        iters: plan.iters.max(1),
-        l2_flush_bytes: flush.as_ref().map_or(0, L2Flush::bytes),
-        seed: plan.seed,
-        kernels: report::kernel_records(&if plan.runs == Runs::Listed { plan.kernels.clone() } else { chosen_kernels(&sizes) }),
-        sizes,
-    })
+    Ok(report)
 }
 
 /// The kernels the automatic choice ran, in order of first use.

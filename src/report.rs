@@ -469,23 +469,41 @@ fn cublas_row(report: &Report, size: &SizeRecord) -> String {
 pub fn table(report: &Report) -> String {
     let mut out = header(report);
     for size in &report.sizes {
-        let _ = writeln!(out, "\n{}", size.name());
-        if let Some(reason) = &size.skipped {
-            let _ = writeln!(out, "  skipped: {reason}");
-            continue;
-        }
-        let _ = writeln!(out, "  {TABLE_HEADER}");
-        let _ = writeln!(out, "  {}", cublas_row(report, size));
-        for run in &size.runs {
-            let _ = writeln!(out, "  {}", row(report, size, run, " "));
-            if let Some(line) = bandwidth(report, size, run) {
-                let _ = writeln!(out, "  {line}");
-            }
+        out += &size_section(report, size);
+    }
+    out + &footer(report)
+}
+
+/// The table of the report's last size (after the header when it is the first): what a run
+/// prints as it goes, one size at a time; [`footer`] ends it.
+pub fn last_size_table(report: &Report) -> String {
+    let head = if report.sizes.len() == 1 { header(report) } else { String::new() };
+    head + &report.sizes.last().map_or(String::new(), |size| size_section(report, size))
+}
+
+/// One size of [`table`]: the cuBLAS row and a row per run.
+fn size_section(report: &Report, size: &SizeRecord) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "\n{}", size.name());
+    if let Some(reason) = &size.skipped {
+        let _ = writeln!(out, "  skipped: {reason}");
+        return out;
+    }
+    let _ = writeln!(out, "  {TABLE_HEADER}");
+    let _ = writeln!(out, "  {}", cublas_row(report, size));
+    for run in &size.runs {
+        let _ = writeln!(out, "  {}", row(report, size, run, " "));
+        if let Some(line) = bandwidth(report, size, run) {
+            let _ = writeln!(out, "  {line}");
         }
     }
-    let failures = report.failures();
-    let _ = writeln!(out, "\n{}", if failures == 0 { "every kernel that ran passed its check".to_string() } else { format!("{failures} failed (validation or CUDA error)") });
     out
+}
+
+/// The last line of [`table`]: whether every kernel that ran passed.
+pub fn footer(report: &Report) -> String {
+    let failures = report.failures();
+    format!("\n{}\n", if failures == 0 { "every kernel that ran passed its check".to_string() } else { format!("{failures} failed (validation or CUDA error)") })
 }
 
 /// Rows or columns of C up to which a product is bound by memory (each weight element is used

@@ -627,9 +627,14 @@ fn bench_kernels(names: &[String], dtype: Option<Dtype>) -> Result<(Vec<Kernel>,
     Ok((kernels, dtype))
 }
 
+/// Whether a run reports its progress as lines (stderr is no terminal) rather than as a bar.
+fn progress_lines() -> bool {
+    !std::io::stderr().is_terminal()
+}
+
 /// A progress bar on stderr while a run goes (hidden when stderr is not a terminal).
 fn progress_bar(total: u64) -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() {
+    if progress_lines() {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(total);
@@ -640,12 +645,32 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
     bar
 }
 
-fn run_plan(gpu: &Gpu, plan: &Plan) -> Result<Report, Error> {
+/// Runs `plan` with a progress bar. Without a terminal (a log file, a remote run) each step is
+/// a line on stderr with the time since the start, and with `partial`, each measured size is
+/// printed and the JSON so far written there: a run cut short still shows how far it got.
+fn run_plan(gpu: &Gpu, plan: &Plan, partial: Option<&Path>) -> Result<Report, Error> {
     let bar = progress_bar(plan.steps());
-    let report = bench::run(gpu, plan, |done, _total, what| {
-        bar.set_position(done);
-        bar.set_message(what.to_string());
-    });
+    let lines = progress_lines();
+    let start = std::time::Instant::now();
+    let report = bench::run(
+        gpu,
+        plan,
+        |done, total, what| {
+            bar.set_position(done);
+            bar.set_message(what.to_string());
+            if lines {
+                eprintln!("{:>8.1} s  {done}/{total}  {what}", start.elapsed().as_secs_f64());
+            }
+        },
+        |so_far| {
+            if let (true, Some(json)) = (lines, partial) {
+                print!("{}", report::last_size_table(so_far));
+                if let Err(e) = so_far.write_json(json) {
+                    eprintln!("warning: {e}");
+                }
+            }
+        },
+    );
     bar.finish_and_clear();
     report
 }
@@ -681,8 +706,9 @@ fn bench_command(args: &BenchArgs) -> Result<ExitCode, Error> {
     create_dir(&args.out)?;
     let mut plan = args.timing.plan("bench", dtype, kernels, sizes);
     plan.ld = args.ld.dims();
-    let report = run_plan(&gpu, &plan)?;
-    print!("{}", report::table(&report));
+    let report = run_plan(&gpu, &plan, Some(&args.out.join("results.json")))?;
+    // Printed size by size already where there is no terminal (see `run_plan`).
+    print!("{}", if progress_lines() { report::footer(&report) } else { report::table(&report) });
     write_outputs(&report, &args.out, args.font.as_deref())?;
     Ok(if report.failures() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
@@ -731,7 +757,7 @@ fn tune_command(args: &TuneArgs) -> Result<ExitCode, Error> {
     check_json_path(args.json.as_deref())?;
     let gpu = Gpu::open()?;
     let plan = args.timing.plan("tune", args.dtype, kernels, vec![Case::plain(args.size)]);
-    let report = run_plan(&gpu, &plan)?;
+    let report = run_plan(&gpu, &plan, args.json.as_deref())?;
     print!("{}", report::tune_table(&report));
     write_json(&report, args.json.as_deref())?;
     Ok(if report.failures() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
@@ -767,7 +793,7 @@ fn tune_suite(args: &TuneArgs) -> Result<ExitCode, Error> {
     let gpu = Gpu::open()?;
     let mut plan = args.timing.plan("tune", args.dtype, Vec::new(), problem::real_suite());
     plan.runs = Runs::Candidates;
-    let report = run_plan(&gpu, &plan)?;
+    let report = run_plan(&gpu, &plan, args.json.as_deref())?;
     let rows = dispatch::Table::rows_of(&report)?;
     println!("{:<24} {:<64} {:>9}", "case", "fastest plan", "% cuBLAS");
     for row in &rows {
