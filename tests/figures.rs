@@ -43,8 +43,12 @@ fn the_staleness_check_notices_a_changed_figure() {
         let folder = Path::new(file).parent().expect("a later run lies in a folder of docs/perf");
         copy(&repo().join("docs/perf").join(folder), &dir.join("docs/perf").join(folder));
     }
-    let suite = Path::new(figures::SUITE_BF16).parent().expect("the suite lies in a folder");
-    copy(&repo().join(suite), &dir.join(suite));
+    let measured = figures::measured::SUITE_RUNS.iter().chain(&figures::measured::LAYOUT_RUNS).copied().chain([figures::measured::PROCESS_RUNS]);
+    for path in measured {
+        let folder = if path.ends_with(".json") { Path::new(path).parent().expect("a run lies in a folder") } else { Path::new(path) };
+        copy(&repo().join(folder), &dir.join(folder));
+    }
+    std::fs::copy(repo().join(figures::README), dir.join(figures::README)).unwrap();
     figures::write(&dir).unwrap();
     assert!(figures::stale(&dir).unwrap().is_empty());
     let path = dir.join(figures::FIGURE_DIR).join("swizzle-128b.svg");
@@ -126,4 +130,16 @@ fn try_it_rung13_a_wrong_stride_byte_offset_reads_the_wrong_rows() {
     assert!(differ > 64 * 256 / 4, "only {differ} accumulators changed rows");
     // The columns (from B, whose descriptor is unchanged) stay right wherever A's row is non-zero.
     assert!(right.iter().zip(&wrong).all(|(r, w)| r.iter().zip(w.iter()).all(|(r, w)| w.1 == r.1 || w.0 == 0 || w.1 == 0)));
+}
+
+/// The README's generated blocks: filled from the tables by name, everything around them kept;
+/// a block without a table is an error, not a silent skip.
+#[test]
+fn readme_blocks_are_filled_by_name_and_a_missing_table_is_an_error() {
+    use figures::measured::fill_blocks;
+    let tables = vec![("a".to_string(), "| x |\n".to_string())];
+    let text = "intro\n<!-- generated: a -->\nold\n<!-- end generated -->\nafter\n";
+    assert_eq!(fill_blocks(text, &tables).unwrap(), "intro\n<!-- generated: a -->\n| x |\n<!-- end generated -->\nafter\n");
+    assert!(fill_blocks("<!-- generated: b -->\n<!-- end generated -->\n", &tables).is_err());
+    assert!(fill_blocks("<!-- generated: a -->\nno end\n", &tables).is_err());
 }

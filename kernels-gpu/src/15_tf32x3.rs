@@ -38,12 +38,10 @@ pub const RUNG: Rung = Rung {
 /// `F` ([`Flush`]): every [`FlushEvery`]`<n>` K-tiles the tensor cores' accumulators are added
 /// into fp32 registers (see the module documentation). `Sp` ([`Split`]) is how the shared
 /// operand is split: [`Rounded`] or [`Truncated`]. `L` is the storage of A and B ([`Nn`],
-/// [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the rung's book chapter). `Tr` ([`Transpose`]) is
-/// where an MN-major S (`tn`) is transposed to: over itself ([`InPlace`]) or into a tile of its
-/// own ([`Aside`]).
-pub struct Tf32x3<const T: Tile, F, Sp = Rounded, L = Nn, Tr = InPlace>(PhantomData<(F, Sp, L, Tr)>);
+/// [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the rung's book chapter).
+pub struct Tf32x3<const T: Tile, F, Sp = Rounded, L = Nn>(PhantomData<(F, Sp, L)>);
 
-impl<const T: Tile, F: Flush, Sp: Split, L: Storage, Tr: Transpose> Tf32x3<T, F, Sp, L, Tr> {
+impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// Rows of the tile: the wgmma's N.
     const BM: usize = T.bm as usize;
     const BN: usize = T.bn as usize;
@@ -66,14 +64,10 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, Tr: Transpose> Tf32x3<T, F,
     const TILE_BYTES: usize = Self::BM * Self::BK * 4;
     const PANEL: usize = 32;
     const PANEL_BYTES: usize = Self::BK * Self::PANEL * 4;
-    /// An MN-major S transposed into a tile of its own ([`Aside`]): no barrier between reading
-    /// the panels and writing the K-major tile, one more tile per stage.
-    const ASIDE: bool = !Self::S_K_MAJOR && Tr::ASIDE;
-    /// A stage: S (raw, then its high part) | S's low part | R (| S's high part, [`Aside`]).
+    /// A stage: S (raw, then its high part) | S's low part | R.
     const LO: usize = Self::TILE_BYTES;
     const R: usize = 2 * Self::TILE_BYTES;
-    const HI: usize = if Self::ASIDE { 3 * Self::TILE_BYTES } else { 0 };
-    const STAGE_BYTES: usize = if Self::ASIDE { 4 } else { 3 } * Self::TILE_BYTES;
+    const STAGE_BYTES: usize = 3 * Self::TILE_BYTES;
     /// What the copy engine writes per stage (and what `full` expects).
     const TMA_BYTES: usize = 2 * Self::TILE_BYTES;
     /// float4s of S per K-tile each thread splits.
@@ -146,9 +140,9 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, Tr: Transpose> Tf32x3<T, F,
 
     /// `tn`: thread `tid` transposes one 4 × 4 block of the stage's M-major tile of S (four
     /// panels of 32 rows of K × 32 of M) into the K-major tile wgmma reads: `hi` over the same
-    /// 16 KiB (panel p holds exactly rows `32p..32p + 32` of the K-major tile) or, [`Aside`], into
-    /// a tile of its own, `lo` into the tile after S. Panel p is the two warps `2p, 2p + 1`; in
-    /// place, they meet between reading and writing. Block (kb, mb) of the panel (rows `4kb..`, columns `4mb..`) goes to thread `u` of
+    /// 16 KiB (panel p holds exactly rows `32p..32p + 32` of the K-major tile), `lo` into the
+    /// tile after it. Panel p is the two warps `2p, 2p + 1`; they meet between reading and
+    /// writing. Block (kb, mb) of the panel (rows `4kb..`, columns `4mb..`) goes to thread `u` of
     /// the panel with `kb = u % 8`, `mb = kb ^ (u / 8)`: the eight threads of a quarter warp read
     /// eight different 16-byte chunks of the swizzled rows, and write eight different ones.
     #[inline(always)]
@@ -164,18 +158,16 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, Tr: Transpose> Tf32x3<T, F,
             // stage's tile of S, which the copy engine has filled (`full`).
             *row = unsafe { ld_shared_v4(at(panel.at(4 * kb + j as u32, 4 * mb))) };
         }
-        if !Self::ASIDE {
-            // The panel is read by both its warps before either writes over it.
-            named_barrier_sync::<64>(PANEL_BARRIER + p);
-        }
+        // The panel is read by both its warps before either writes over it.
+        named_barrier_sync::<64>(PANEL_BARRIER + p);
         for i in 0..4 {
             let [(h0, l0), (h1, l1), (h2, l2), (h3, l3)] = [Self::parts(x[0][i]), Self::parts(x[1][i]), Self::parts(x[2][i]), Self::parts(x[3][i])];
             let offset = k_major.at(Self::PANEL as u32 * p + 4 * mb + i as u32, 4 * kb);
             // SAFETY: row 32p + 4mb + i, columns 4kb.. of the K-major tile: a 16-byte-aligned
-            // float4 inside panel p's 4 KiB (which both its warps have read, barrier above) or
-            // inside the high tile, and the same float4 of the low tile.
+            // float4 inside panel p's 4 KiB, which both its warps have read (barrier above), and
+            // the same float4 of the low tile.
             unsafe {
-                st_shared_v4(at(Self::HI as u32 + offset), [h0, h1, h2, h3]);
+                st_shared_v4(at(offset), [h0, h1, h2, h3]);
                 st_shared_v4(at(Self::LO as u32 + offset), [l0, l1, l2, l3]);
             }
         }
@@ -315,7 +307,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, Tr: Transpose> Tf32x3<T, F,
     }
 }
 
-impl<const T: Tile, F: Flush, Sp: Split, L: Storage, Tr: Transpose> GemmKernel for Tf32x3<T, F, Sp, L, Tr> {
+impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F, Sp, L> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::VALID;
@@ -433,7 +425,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, Tr: Transpose> GemmKernel f
                 let fresh = kt % Self::FLUSH == 0;
                 wgmma_fence();
                 for kk in 0..Self::BK / 8 {
-                    let desc_hi = wgmma_descriptor(stage + Self::HI as u32, kk, Major::K);
+                    let desc_hi = wgmma_descriptor(stage, kk, Major::K);
                     let desc_lo = wgmma_descriptor(stage + Self::LO as u32, kk, Major::K);
                     // SAFETY: the whole warpgroup issues these on tiles of this stage, which stays
                     // unchanged until the group is waited for and the stage released.
@@ -495,25 +487,6 @@ impl Split for Truncated {
     const TRUNCATED: bool = true;
 }
 
-/// Where an MN-major tile of S is transposed to: the kernel's `Tr` parameter (`tn` only; a
-/// K-major S is split in place either way).
-pub trait Transpose {
-    /// Into a tile of its own ([`Aside`]).
-    const ASIDE: bool;
-}
-/// Over the raw panels: the two warps of a panel meet at a named barrier between reading it
-/// and writing over it; three tiles per stage.
-pub struct InPlace;
-/// Into a fourth tile of the stage: no barrier, but 16 KiB more per stage (three stages fit
-/// where four did).
-pub struct Aside;
-impl Transpose for InPlace {
-    const ASIDE: bool = false;
-}
-impl Transpose for Aside {
-    const ASIDE: bool = true;
-}
-
 /// How often the tensor cores' sums are added into fp32 registers: the kernel's `F` parameter.
 pub trait Flush {
     /// K-tiles per chunk.
@@ -532,6 +505,5 @@ entries! {
     sgemm_15_tf32x3_128x128x32_s4_short => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<2>>,
     sgemm_15_tf32x3_128x128x32_s4_trunc_nt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Truncated, Nt>,
     sgemm_15_tf32x3_128x128x32_s4_trunc_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Truncated, Tn>,
-    sgemm_15_tf32x3_128x128x32_s3_trunc_aside_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(3) }, FlushEvery<4>, Truncated, Tn, Aside>,
     sgemm_15_tf32x3_128x128x32_s4_trunc_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Truncated, Tt>,
 }

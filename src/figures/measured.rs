@@ -1,0 +1,175 @@
+//! Tables of recorded runs beyond the ladder: the four layouts at 4096³, the real-shape suites,
+//! and the same kernels in several processes. Each is drawn from `rgemm bench` JSON under
+//! `docs/perf/` and lands in `book/src/generated/` and between the README's generated markers,
+//! so a new run changes a constant here and `rgemm figures`, not prose.
+
+use std::path::Path;
+
+use crate::report::{Outcome, Report, SizeRecord};
+
+/// `rgemm bench` of the fastest kernels of each type in all four layouts at 4096³
+/// (`library.sh layouts`), bf16 and f32.
+pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run6/layouts-bf16.json", "docs/perf/2026-11-25-h100-run6/layouts-f32.json"];
+
+/// `rgemm bench --suite real` per type, with the built-in dispatch table.
+pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run2/suite-bf16.json", "docs/perf/2026-11-25-h100-run6/suite-f32.json"];
+
+/// The same bench in separate processes (each with its own cuBLAS figure): `<type>-p<i>.json`.
+pub const PROCESS_RUNS: &str = "docs/perf/2026-11-25-h100-run7";
+pub const PROCESS_TYPES: [&str; 2] = ["bf16", "f32"];
+
+fn read(repo: &Path, file: &str) -> Result<Report, String> {
+    Report::read(&repo.join(file)).map_err(|e| format!("{file}: {e}"))
+}
+
+/// The fastest passing run of a size: (kernel, % of the best cuBLAS).
+fn fastest(size: &SizeRecord) -> Option<(String, f64)> {
+    size.runs
+        .iter()
+        .filter(|r| r.outcome == Outcome::Pass)
+        .filter_map(|r| Some((r.kernel.clone(), 100.0 * size.fraction_of_cublas(r)?)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+fn source(report: &Report, file: &str) -> String {
+    format!("{}, {}, commit {}; `{file}`", report.device.name, report.date_utc, report.git_commit.as_deref().unwrap_or("unknown"))
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n == 0 {
+        f64::NAN
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Per layout, the fastest kernel of each type and its % of the best cuBLAS, and its distance
+/// from NN.
+pub fn layouts(repo: &Path) -> Result<String, String> {
+    let reports = LAYOUT_RUNS.iter().map(|f| read(repo, f)).collect::<Result<Vec<_>, _>>()?;
+    let mut t = String::from("| layout |");
+    for r in &reports {
+        t += &format!(" {} (fastest kernel) | {} − NN |", r.dtype, r.dtype);
+    }
+    t += "\n| --- |";
+    t += &" ---: | ---: |".repeat(reports.len());
+    t.push('\n');
+    let layout_of = |s: &SizeRecord| s.layout.clone().unwrap_or_else(|| "nn".into());
+    for layout in ["nn", "nt", "tn", "tt"] {
+        t += &format!("| {layout} |");
+        for r in &reports {
+            let pick = |l: &str| r.sizes.iter().filter(|s| layout_of(s) == l).find_map(fastest);
+            match (pick(layout), pick("nn")) {
+                (Some((kernel, pct)), Some((_, nn))) => {
+                    let short = kernel.rsplit_once("_s").map_or(kernel.as_str(), |(_, tail)| tail);
+                    t += &format!(" {pct:.1}% (`…_s{short}`) | {:+.1} |", pct - nn);
+                }
+                _ => t += " – | – |",
+            }
+        }
+        t.push('\n');
+    }
+    t.push('\n');
+    for (r, f) in reports.iter().zip(LAYOUT_RUNS) {
+        t += &format!("{}: {}.  \n", r.dtype, source(r, f));
+    }
+    Ok(t)
+}
+
+/// Per type: cases, geometric mean, the lowest case, and every case passing.
+pub fn suites(repo: &Path) -> Result<String, String> {
+    let mut t = String::from("| type | cases | geometric mean | lowest case | checks |\n| --- | ---: | ---: | --- | --- |\n");
+    let mut sources = String::new();
+    for f in SUITE_RUNS {
+        let r = read(repo, f)?;
+        let rows: Vec<(String, f64)> = r.sizes.iter().filter_map(|s| Some((s.name(), 100.0 * s.fraction_of_cublas(s.runs.first()?)?))).collect();
+        let geomean = (rows.iter().map(|(_, p)| (p / 100.0).ln()).sum::<f64>() / rows.len().max(1) as f64).exp() * 100.0;
+        let (low_case, low) = rows.iter().min_by(|a, b| a.1.total_cmp(&b.1)).cloned().unwrap_or_default();
+        let checks = if r.failures() == 0 { "all passed".to_string() } else { format!("{} failed", r.failures()) };
+        t += &format!("| {} | {} | **{geomean:.1}%** | {low:.1}% ({low_case}) | {checks} |\n", r.dtype, rows.len());
+        sources += &format!("{}: {}.  \n", r.dtype, source(&r, f));
+    }
+    Ok(format!("{t}\n{sources}"))
+}
+
+/// Per type, kernel and size: the median, lowest and highest % of the best cuBLAS over the
+/// processes of [`PROCESS_RUNS`].
+pub fn processes(repo: &Path) -> Result<String, String> {
+    let mut t = String::from("| type | kernel | size | processes | median | lowest | highest |\n| --- | --- | --- | ---: | ---: | ---: | ---: |\n");
+    let mut sources = String::new();
+    for dtype in PROCESS_TYPES {
+        let mut reports = Vec::new();
+        for i in 1.. {
+            let file = format!("{PROCESS_RUNS}/{dtype}-p{i}.json");
+            if !repo.join(&file).exists() {
+                break;
+            }
+            reports.push(read(repo, &file)?);
+        }
+        let Some(first) = reports.first() else { return Err(format!("{PROCESS_RUNS}: no {dtype}-p1.json")) };
+        // Every (size, kernel) that passed in some process, in the order of first appearance (a
+        // process cut short holds fewer sizes); kernels the catalog no longer has are left out.
+        let mut keys: Vec<(String, String)> = Vec::new();
+        for r in &reports {
+            for s in &r.sizes {
+                for run in s.runs.iter().filter(|x| x.outcome == Outcome::Pass && crate::catalog::find(&x.kernel).is_ok()) {
+                    let key = (s.name(), run.kernel.clone());
+                    if !keys.contains(&key) {
+                        keys.push(key);
+                    }
+                }
+            }
+        }
+        for (size, kernel) in keys {
+            let pcts: Vec<f64> = reports
+                .iter()
+                .filter_map(|r| {
+                    let s = r.sizes.iter().find(|s| s.name() == size)?;
+                    let x = s.runs.iter().find(|x| x.kernel == kernel && x.outcome == Outcome::Pass)?;
+                    Some(100.0 * s.fraction_of_cublas(x)?)
+                })
+                .collect();
+            let (lo, hi) = pcts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+            t += &format!("| {dtype} | `{kernel}` | {size} | {} | **{:.1}%** | {lo:.1}% | {hi:.1}% |\n", pcts.len(), median(pcts.clone()));
+        }
+        sources += &format!("{dtype}: {} processes, {}.  \n", reports.len(), source(first, &format!("{PROCESS_RUNS}/{dtype}-p*.json")));
+    }
+    Ok(format!("{t}\n{sources}"))
+}
+
+/// The tables by name: each is written to `book/src/generated/<name>.md` and fills the README's
+/// block `<!-- generated: <name> -->`.
+pub fn tables(repo: &Path) -> Result<Vec<(String, String)>, String> {
+    Ok(vec![("layouts".to_string(), layouts(repo)?), ("suites".to_string(), suites(repo)?), ("processes".to_string(), processes(repo)?)])
+}
+
+/// `text` with the lines between `<!-- generated: NAME -->` and the next
+/// `<!-- end generated -->` replaced by the table NAME of `tables`; a block without its table,
+/// or a table without its block, is an error.
+pub fn fill_blocks(text: &str, tables: &[(String, String)]) -> Result<String, String> {
+    const START: &str = "<!-- generated: ";
+    const END: &str = "<!-- end generated -->";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut filled = Vec::new();
+    while let Some(a) = rest.find(START) {
+        let name_end = rest[a..].find(" -->").ok_or("an unterminated generated marker")? + a;
+        let name = &rest[a + START.len()..name_end];
+        let (_, table) = tables.iter().find(|(n, _)| n == name).ok_or(format!("no generated table `{name}`"))?;
+        let b = rest[name_end..].find(END).ok_or(format!("`{name}` has no `{END}`"))? + name_end;
+        out += &rest[..name_end + 4];
+        out += "\n";
+        out += table;
+        rest = &rest[b..];
+        filled.push(name.to_string());
+    }
+    out += rest;
+    match tables.iter().find(|(n, _)| !filled.contains(n)) {
+        Some((n, _)) if !filled.is_empty() => Err(format!("the README has no block `{START}{n} -->`")),
+        _ => Ok(out),
+    }
+}
