@@ -341,9 +341,10 @@ fn decode_candidates(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
     gemvs
 }
 
-/// For a decode step: the first of [`decode_candidates`] that takes the problem. The automatic
-/// choice runs it ahead of the dispatch table, whose measured rows have M = 1 or M ≥ 16: the GEMV
-/// of a block of M rows reads the weight once, one of fewer rows once per block row.
+/// For a decode step: the first of the decode candidates (`decode_candidates`) that takes the
+/// problem. The automatic choice runs it ahead of the dispatch table, whose measured rows have
+/// M = 1 or M ≥ 16: the GEMV of a block of M rows reads the weight once, one of fewer rows once
+/// per block row.
 pub fn decode_kernel(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
     decode_candidates(dtype, problem).into_iter().find(|k| k.geometry(problem).is_ok())
 }

@@ -204,6 +204,20 @@ fn heading_ids(text: &str) -> BTreeSet<String> {
     ids
 }
 
+/// A chapter with its whole-file includes of generated tables (`{{#include generated/….md}}`)
+/// replaced by their text, as mdBook renders it: their headings are the chapter's.
+fn expand_generated(text: &str, src: &Path) -> String {
+    text.lines()
+        .map(|line| {
+            let file = line.trim().strip_prefix("{{#include ").and_then(|l| l.strip_suffix("}}")).filter(|f| f.starts_with("generated/") && f.ends_with(".md"));
+            match file {
+                Some(f) => fs::read_to_string(src.join(f)).unwrap_or_default(),
+                None => format!("{line}\n"),
+            }
+        })
+        .collect()
+}
+
 /// Every `[text](target)` and `![alt](target)` target of a Markdown text outside code blocks and
 /// inline code, with its line number.
 fn link_targets(text: &str) -> Vec<(usize, String)> {
@@ -271,7 +285,8 @@ fn every_image_and_internal_link_of_the_sources_resolves() {
                 continue;
             };
             if let Some(anchor) = anchor {
-                if resolved.extension().is_some_and(|e| e == "md") && !heading_ids(&String::from_utf8_lossy(&target_text)).contains(anchor) {
+                let text = expand_generated(&String::from_utf8_lossy(&target_text), &src);
+                if resolved.extension().is_some_and(|e| e == "md") && !heading_ids(&text).contains(anchor) {
                     errors.push(format!("{at}: no heading with id `{anchor}` in {}", resolved.display()));
                 }
             }
