@@ -450,7 +450,12 @@ fn row(report: &Report, size: &SizeRecord, run: &RunRecord, marker: &str) -> Str
 
 fn cublas_row(report: &Report, size: &SizeRecord) -> String {
     let peak = report.device.peak_tflops;
-    let name = if report.dtype == "f32" { "cuBLAS (cublasSgemm)".to_string() } else { format!("cuBLAS (cublasGemmEx {})", report.dtype) };
+    let classic = if report.dtype == "f32" { "cublasSgemm".to_string() } else { format!("cublasGemmEx {}", report.dtype) };
+    // The row is the faster of the two calls where both were timed: say which.
+    let name = match (&size.cublas_classic, &size.cublas_lt) {
+        (Some(c), Some(lt)) => format!("cuBLAS best: {}", if lt.median_ms < c.median_ms { "cublasLtMatmul".to_string() } else { classic }),
+        _ => format!("cuBLAS ({classic})"),
+    };
     match (&size.cublas, &size.cublas_error) {
         (Some(c), _) => format!(
             "{name:<44} {:>8.2} {:>11.4} {:>9} {:>9} {:>9}",

@@ -189,6 +189,14 @@ fn table_shows_every_outcome() {
     let t = report::table(&report);
     assert!(t.contains("NVIDIA H100 80GB HBM3") && t.contains("132 SMs") && t.contains("commit abc123def456"), "{t}");
     assert!(t.contains("cuBLAS (cublasSgemm)"), "{t}");
+    // With both calls timed, the row names the faster.
+    let mut both = report.clone();
+    let stats = both.sizes[0].cublas.clone().unwrap();
+    let mut slower = stats.clone();
+    slower.median_ms *= 2.0;
+    both.sizes[0].cublas_classic = Some(slower);
+    both.sizes[0].cublas_lt = Some(stats);
+    assert!(report::table(&both).contains("cuBLAS best: cublasLtMatmul"), "{}", report::table(&both));
     let line = |kernel: &str, size: &str| {
         let start = t.find(size).unwrap();
         t[start..].lines().find(|l| l.contains(kernel)).unwrap().to_string()
