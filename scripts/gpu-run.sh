@@ -34,7 +34,8 @@ kernels() { "$here/rgemm" list --names | grep -- "$filter"; }
 note "$(date -u +%FT%TZ) commit $(cat "$here/COMMIT" 2>/dev/null) mode $mode"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader | tee -a "$logs/summary.txt"
 
-if [[ $mode == tests || $mode == all ]]; then
+run_tests() {
+  local failed=0
   # Every test, the GPU ones included (they are ignored unless asked for), from an empty folder:
   # nothing may depend on a source tree here. Each test runs in its own process, RGEMM_TEST_JOBS
   # (default: the cores / 2) at a time; the tests that walk the whole catalog run in
@@ -75,13 +76,15 @@ if [[ $mode == tests || $mode == all ]]; then
   xargs -P "$jobs" -L 1 bash -c 'run_one "$@"' _ <"$logs/tests/queue"
   total=$(wc -l <"$logs/tests/queue"); passed=$(grep -c '^ok ' "$logs/tests/results")
   sort -k2 "$logs/tests/results" >>"$logs/summary.txt"
-  if (( passed == total )); then r=ok; else r=FAILED; status=1; fi
+  if (( passed == total )); then r=ok; else r=FAILED; failed=1; fi
   note "tests: $r ($passed of $total processes passed)"
   [[ $r == ok ]] || cat "$logs/tests/failures" 2>/dev/null
   rm -rf "$scratch" "$logs/tests"
-fi
+  return $failed
+}
 
-if [[ $mode == sanitize || $mode == all ]]; then
+run_sanitize() {
+  local failed=0
   # The layout a kernel reads A and B in: the catalog names it last (`_nt`, `_tn`, `_tt`; none for nn).
   layout_of() { case $1 in *_nt) echo nt ;; *_tn) echo tn ;; *_tt) echo tt ;; *) echo nn ;; esac; }
   sanitize_tool() {
@@ -117,7 +120,7 @@ if [[ $mode == sanitize || $mode == all ]]; then
   wait
   for tool in memcheck racecheck synccheck initcheck; do
     log="$logs/sanitize-$tool.log"; r=$(cat "$logs/sanitize-$tool.result" 2>/dev/null || echo FAILED)
-    [[ $r == clean ]] || status=1
+    [[ $r == clean ]] || failed=1
     note "compute-sanitizer $tool: $r ($(grep -hE '(ERROR|RACECHECK) SUMMARY' "$log" | tail -1); $(grep -h 'passed,' "$log" | paste -sd' ' -))"
     [[ $r == clean ]] || tail -30 "$log"
   done
@@ -133,11 +136,25 @@ if [[ $mode == sanitize || $mode == all ]]; then
     elif [[ $summary == *"0 hazards"* ]]; then got=clean
     else got=error; fi
     want=clean; [[ $lesson == cp_async_no_barrier ]] && want="hazard detected"
-    if [[ $got == "$want" ]]; then r=ok; else r=FAILED; status=1; fi
+    if [[ $got == "$want" ]]; then r=ok; else r=FAILED; failed=1; fi
     note "racecheck lesson $lesson: $got (expected $want): $r ($summary)"
     [[ $r == ok ]] || tail -20 "$log"
   done
-fi
+  return $failed
+}
+
+# `all` runs the tests and the sanitizers at the same time (the tests' cost is the CPU's f64
+# references, the sanitizers' mostly the CPU too; the GPU has room for both), then the bench alone.
+case $mode in
+  tests) run_tests || status=1 ;;
+  sanitize) run_sanitize || status=1 ;;
+  all)
+    run_tests & tests_pid=$!
+    run_sanitize & sanitize_pid=$!
+    wait $tests_pid || status=1
+    wait $sanitize_pid || status=1
+    ;;
+esac
 
 bench_filter=${RGEMM_BENCH_FILTER:-$filter}
 if [[ $mode == bench || $mode == all ]]; then
