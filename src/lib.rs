@@ -33,6 +33,7 @@ pub mod lesson;
 pub mod problem;
 pub mod ptx;
 pub mod report;
+pub mod sass;
 pub mod storage;
 pub mod timing;
 pub mod tma;

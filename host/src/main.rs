@@ -116,6 +116,10 @@ struct ListArgs {
     /// Skip ptxas (no register counts).
     #[arg(long)]
     no_ptxas: bool,
+    /// The instruction mix of each named kernel's hottest loop in its SASS (ptxas, then
+    /// cuobjdump: the nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm wheels); repeatable.
+    #[arg(long, value_name = "KERNEL")]
+    sass: Vec<String>,
 }
 
 #[derive(clap::Args)]
@@ -399,6 +403,9 @@ fn one_line(e: &clap::Error) -> String {
 }
 
 fn list(args: &ListArgs) -> Result<ExitCode, Error> {
+    if !args.sass.is_empty() {
+        return sass_mix(&args.sass);
+    }
     if args.names {
         catalog::all().for_each(|k| println!("{}", k.name()));
         return Ok(ExitCode::SUCCESS);
@@ -450,6 +457,27 @@ fn ptxas_resources() -> (Vec<(String, ptx::Resources)>, String) {
         Ok(entries) => (entries, source(&version)),
         Err(e) => (Vec::new(), format!("- ({e})")),
     }
+}
+
+/// `rgemm list --sass`: each kernel's hottest loop, its size and its instruction mix.
+fn sass_mix(names: &[String]) -> Result<ExitCode, Error> {
+    let kernels = names.iter().map(|n| catalog::find(n)).collect::<Result<Vec<_>, _>>()?;
+    let ptxas = ptx::find_ptxas().ok_or_else(|| Error::Ptxas("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS".into()))?;
+    let cuobjdump = rgemm::sass::find_cuobjdump(&ptxas)
+        .ok_or_else(|| Error::Ptxas("cuobjdump not found: pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm, or set RGEMM_CUOBJDUMP".into()))?;
+    println!("SASS of ptxas {} for sm_90a, disassembled by {}", ptx::ptxas_version(&ptxas)?, cuobjdump.display());
+    for kernel in kernels {
+        let sass = rgemm::sass::disassemble(&ptxas, &cuobjdump, kernel.name())?;
+        match rgemm::sass::hottest_loop(&sass) {
+            Some(l) => {
+                let mix: Vec<String> = l.counts.iter().take(8).map(|(op, n)| format!("{op} {n}")).collect();
+                let math: Vec<String> = rgemm::sass::MATH.iter().filter(|m| l.count(m) > 0).map(|m| format!("{m} {:.1}%", 100.0 * l.share(m))).collect();
+                println!("{}: hottest loop {:#x}..{:#x}, {} instructions; {}; {}", kernel.name(), l.first, l.last, l.instructions, math.join(", "), mix.join(", "));
+            }
+            None => println!("{}: no loop with FFMA, HMMA or HGMMA", kernel.name()),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn run(args: &RunArgs) -> Result<ExitCode, Error> {
