@@ -7,8 +7,8 @@
 #   bash bundle/library.sh tune    # `rgemm tune --suite real` for f32 and bf16: the dispatch table
 #                                  # ($OUT/dispatch.tsv), then the suite run with that table
 #   bash bundle/library.sh layouts # the fastest kernels of each type in all four layouts at
-#                                  # RGEMM_LAYOUT_SIZES (default 4096,8192) cubed: `rgemm bench`
-#                                  # per type (JSON under $OUT/layouts-<type>)
+#                                  # RGEMM_LAYOUT_SIZES (default "4096 8192"; commas or spaces)
+#                                  # cubed: `rgemm bench` per type (JSON under $OUT/layouts-<type>)
 # Logs go to $OUT (or ./gpu-logs).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -64,12 +64,17 @@ fi
 
 if [[ $mode == layouts ]]; then
   # The layout variants of the kernels each type's dispatch picks at 4096³ (bf16: TMA stores or
-  # pair stores, persistent; f32: rung 15), plus any RGEMM_LAYOUT_EXTRA (a regex of names).
-  declare -A pick=([bf16]='^bgemm_14_.*_s4_persistent_(tmast|pairs)(_nt|_tn|_tt)?$' [f32]='^sgemm_15_.*_trunc(_aside)?(_nt|_tn|_tt)?$')
+  # pair stores, persistent; f32: rung 15), plus any RGEMM_LAYOUT_EXTRA (a regex of names; each
+  # type takes the names of its own prefix).
+  declare -A pick=([bf16]='^bgemm_14_.*_s4_persistent_(tmast|pairs)(_nt|_tn|_tt)?$' [f32]='^sgemm_15_.*_trunc(_nt|_tn|_tt)?$')
+  declare -A prefix=([bf16]=bgemm_ [f32]=sgemm_)
   for dtype in bf16 f32; do
     args=(); sizes=()
-    for k in $("$rgemm" list --names | grep -E "${pick[$dtype]}${RGEMM_LAYOUT_EXTRA:+|$RGEMM_LAYOUT_EXTRA}"); do args+=(--kernel "$k"); done
-    for n in ${RGEMM_LAYOUT_SIZES:-4096 8192}; do for l in nn nt tn tt; do sizes+=("$n:$l"); done; done
+    for k in $("$rgemm" list --names | grep -E "${pick[$dtype]}${RGEMM_LAYOUT_EXTRA:+|$RGEMM_LAYOUT_EXTRA}" | grep "^${prefix[$dtype]}"); do args+=(--kernel "$k"); done
+    # Without kernels, `rgemm bench` would run the whole ladder: an error instead.
+    (( ${#args[@]} )) || { note "layouts $dtype: no kernel matches"; status=1; continue; }
+    sizes_list=${RGEMM_LAYOUT_SIZES:-4096 8192}
+    for n in ${sizes_list//,/ }; do for l in nn nt tn tt; do sizes+=("$n:$l"); done; done
     "$rgemm" bench "${args[@]}" --sizes "$(IFS=,; echo "${sizes[*]}")" --iters ${RGEMM_BENCH_ITERS:-20} --out "$logs/layouts-$dtype" >"$logs/layouts-$dtype.log" 2>&1
     rc=$?; [ $rc = 0 ] || status=1
     note "layouts $dtype: exit $rc"

@@ -44,12 +44,17 @@ run_tests() {
   scratch=$(mktemp -d)
   jobs=${RGEMM_TEST_JOBS:-$(( $(nproc) / 2 > 0 ? $(nproc) / 2 : 1 ))}
   shards=${RGEMM_TEST_SHARDS:-4}
+  (( shards >= 1 )) || { note "RGEMM_TEST_SHARDS=$shards: at least 1"; return 1; }
   sharded=" every_kernel_on_edge_sizes every_kernel_on_random_sizes every_kernel_passes_at_k_2_pow_20 tma_kernels_on_random_aligned_sizes "
   mkdir -p "$logs/tests"
   : >"$logs/tests/queue"
   for t in "$here"/tests/*; do
     name=$(basename "$t")
-    for test in $("$t" --list 2>/dev/null | sed -n 's/: test$//p'); do
+    # A binary that cannot list its tests is a failure, not an empty list.
+    if ! listed=$("$t" --list 2>&1) || ! grep -q ': test$' <<<"$listed"; then
+      note "test $name: FAILED (it does not list its tests: $(head -1 <<<"$listed"))"; failed=1; continue
+    fi
+    for test in $(sed -n 's/: test$//p' <<<"$listed"); do
       if [[ $sharded == *" $test "* ]]; then
         for ((i = 0; i < shards; i++)); do echo "$name $test $i/$shards" >>"$logs/tests/queue"; done
       else
@@ -76,7 +81,7 @@ run_tests() {
   xargs -P "$jobs" -L 1 bash -c 'run_one "$@"' _ <"$logs/tests/queue"
   total=$(wc -l <"$logs/tests/queue"); passed=$(grep -c '^ok ' "$logs/tests/results")
   sort -k2 "$logs/tests/results" >>"$logs/summary.txt"
-  if (( passed == total )); then r=ok; else r=FAILED; failed=1; fi
+  if (( passed == total && failed == 0 )); then r=ok; else r=FAILED; failed=1; fi
   note "tests: $r ($passed of $total processes passed)"
   [[ $r == ok ]] || cat "$logs/tests/failures" 2>/dev/null
   rm -rf "$scratch" "$logs/tests"
@@ -165,13 +170,14 @@ if [[ $mode == bench || $mode == all ]]; then
   fi
   if "$here/rgemm" bench "${args[@]}" ${RGEMM_BENCH_DTYPE:+--dtype "$RGEMM_BENCH_DTYPE"} >"$logs/bench.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
   note "rgemm bench: $r"
-  cat "$logs/bench.log" | tee -a "$logs/summary.txt"
+  # Without a terminal rgemm prints a timed line per step: the summary keeps the tables.
+  grep -vE '^ *[0-9.]+ s  [0-9]+/[0-9]+  ' "$logs/bench.log" | tee -a "$logs/summary.txt"
 fi
 
 if [[ $mode == tune ]]; then
   if "$here/rgemm" tune --size "${RGEMM_TUNE_SIZE:-4096}" --iters "${RGEMM_BENCH_ITERS:-10}" --json "$logs/tune.json" >"$logs/tune.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
   note "rgemm tune: $r"
-  cat "$logs/tune.log" | tee -a "$logs/summary.txt"
+  grep -vE '^ *[0-9.]+ s  [0-9]+/[0-9]+  ' "$logs/tune.log" | tee -a "$logs/summary.txt"
 fi
 if [[ $mode == demo ]]; then
   # The ldmatrix study: the fragment table, then shared-memory wavefronts and bank conflicts of

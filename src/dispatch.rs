@@ -308,8 +308,11 @@ impl Table {
         Ok(rows)
     }
 
-    /// This table with `dtype`'s rows replaced by `rows` and the notes by `notes`.
+    /// This table with `dtype`'s rows replaced by `rows` and the notes by `notes`. A note
+    /// `measured since (<dtype>)` (rows of that type edited from a later run) goes with the rows.
     pub fn replace(&mut self, dtype: Dtype, rows: Vec<Row>, notes: Vec<(String, String)>) {
+        let since = format!("measured since ({})", dtype.name());
+        self.notes.retain(|(k, _)| *k != since);
         self.rows.retain(|r| r.dtype != dtype);
         self.rows.extend(rows);
         self.rows.sort_by_key(|r| (catalog::DTYPES.iter().position(|d| *d == r.dtype), r.layout.name(), r.batch, r.m, r.n, r.k));

@@ -343,8 +343,15 @@ pub fn read_csv(path: &Path) -> Result<Vec<CsvRow>> {
         .map_err(|e| Error::InvalidReport { path: path.display().to_string(), message: e.to_string() })
 }
 
+/// Writes `bytes` to `path` through a temporary file beside it and a rename, so that a process
+/// stopped mid-write (a bench cut off by a time limit) leaves the previous file whole.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    std::fs::write(path, bytes).map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))
+    let fail = |e: std::io::Error| Error::Io(format!("cannot write {}: {e}", path.display()));
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = std::path::PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(fail)
 }
 
 /// Chart labels for `kernels`: `r{rung}`, with a letter per configuration when a rung has more

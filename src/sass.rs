@@ -24,7 +24,10 @@ pub fn find_cuobjdump(ptxas: &Path) -> Option<PathBuf> {
 /// assembles it for sm_90a and `cuobjdump` disassembles it.
 pub fn disassemble(ptxas: &Path, cuobjdump: &Path, kernel: &str) -> Result<String> {
     let fail = |what: String| Error::Ptxas(format!("SASS of {kernel}: {what}"));
-    let dir = std::env::temp_dir().join(format!("rgemm-sass-{}", std::process::id()));
+    // A folder of its own per call (the process and a counter), removed afterwards.
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("rgemm-sass-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
     let (ptx_file, cubin) = (dir.join("kernels.ptx"), dir.join("kernel.cubin"));
     let result = (|| {
@@ -101,7 +104,8 @@ impl LoopMix {
 pub const MATH: &[&str] = &["FFMA", "HMMA", "HGMMA"];
 
 /// The hottest loop: of the loops holding the most [`MATH`] instructions, the shortest (the inner
-/// one, not a loop around it).
+/// one rather than a loop around it, as long as the outer one adds no math of its own, e.g. a
+/// peeled step).
 pub fn hottest_loop(sass: &str) -> Option<LoopMix> {
     let all = instructions(sass);
     let math = |body: &[Instruction]| body.iter().filter(|i| MATH.contains(&i.opcode.as_str())).count();

@@ -163,3 +163,17 @@ proptest! {
         }
     }
 }
+
+/// A note on rows edited from a later run (`measured since (bf16)`) is about those rows: a tune
+/// that replaces the type's rows drops it, and leaves the other type's note alone.
+#[test]
+fn replacing_a_types_rows_drops_its_measured_since_note() {
+    let mut table = sample_table();
+    table.notes.push(("measured since (bf16)".into(), "three rows from a layouts run".into()));
+    table.notes.push(("measured since (f32)".into(), "one row".into()));
+    let bf16: Vec<_> = table.rows.iter().filter(|r| r.dtype == Dtype::Bf16).cloned().collect();
+    table.replace(Dtype::Bf16, bf16, vec![("date".into(), "later".into())]);
+    assert!(table.note("measured since (bf16)").is_none(), "{:?}", table.notes);
+    assert_eq!(table.note("measured since (f32)"), Some("one row"));
+    assert_eq!(table.note("date"), Some("later"));
+}
