@@ -84,6 +84,7 @@ pub fn generate(repo: &Path) -> Result<Vec<Generated>, String> {
     fig("emulator-arena", emulator_arena());
     fig("suite-bf16", suite(repo, measured::SUITE_RUNS[0])?);
     fig("suite-f32", suite(repo, measured::SUITE_RUNS[1])?);
+    fig("decode-bandwidth", decode_bandwidth(repo)?);
     fig("ladder", ladder(&bench));
     fig("roofline", roofline(&bench, repo)?);
     for (name, text) in tables::markdown(&bench) {
@@ -1044,6 +1045,57 @@ fn suite(repo: &Path, file: &str) -> Result<String, String> {
         ],
     );
     Ok(s.finish(&format!("rgemm bench --suite real, {}: % of the best cuBLAS per case", report.dtype)))
+}
+
+/// The memory-bound cases of the suites (M ≤ `report::MEMORY_BOUND_ROWS`): the bandwidth rgemm's
+/// plan and the best cuBLAS reached on the bytes of A, B and C moved once, against the device's
+/// peak, one bar per case and type.
+fn decode_bandwidth(repo: &Path) -> Result<String, String> {
+    let mut rows = Vec::new();
+    let mut peak = 0.0f64;
+    let mut sources = Vec::new();
+    for file in measured::SUITE_RUNS {
+        let report = crate::report::Report::read(&repo.join(file)).map_err(|e| e.to_string())?;
+        peak = peak.max(report.device.memory_gbps.unwrap_or(0.0));
+        sources.push(format!("{} {}, commit {}", report.dtype, report.date_utc, report.git_commit.clone().unwrap_or_default()));
+        for size in &report.sizes {
+            let Some(run) = size.runs.first() else { continue };
+            let ours = run.timing.as_ref().and_then(|t| crate::report::bandwidth_gbps(&report, size, t.median_ms));
+            let cublas = size.cublas.as_ref().and_then(|t| crate::report::bandwidth_gbps(&report, size, t.median_ms));
+            if let (Some(ours), Some(cublas)) = (ours, cublas) {
+                rows.push((format!("{} {}", report.dtype, size.name()), ours, cublas));
+            }
+        }
+    }
+    if peak <= 0.0 {
+        return Err("the suite runs record no memory bandwidth".into());
+    }
+    let (x0, y0, bar, w) = (190.0, 50.0, 16.0, 480.0);
+    let mut s = Svg::new(1000.0, y0 + rows.len() as f64 * (bar + 6.0) + 90.0);
+    let px = |gbps: f64| x0 + gbps.min(peak) / peak * w;
+    let bottom = y0 + rows.len() as f64 * (bar + 6.0);
+    for frac in [0.0, 0.25, 0.5, 0.75, 1.0] {
+        s.line(px(frac * peak), y0 - 6.0, px(frac * peak), bottom, if frac == 1.0 { PALETTE[3] } else { GRID }, if frac == 1.0 { 1.2 } else { 0.5 });
+        s.text(px(frac * peak), y0 - 10.0, 9.0, "middle", &format!("{:.0} GB/s", frac * peak));
+    }
+    s.dashed(px(0.8 * peak), y0 - 6.0, px(0.8 * peak), bottom, PALETTE[1]);
+    for (i, (case, ours, cublas)) in rows.iter().enumerate() {
+        let y = y0 + i as f64 * (bar + 6.0);
+        s.text(x0 - 6.0, y + 12.0, 10.0, "end", case);
+        s.rect(x0, y, px(*ours) - x0, bar, LIGHT[0], "#777777");
+        s.line(px(*cublas), y - 2.0, px(*cublas), y + bar + 2.0, INK, 2.0);
+        s.text(px(ours.max(*cublas)) + 6.0, y + 12.0, 9.0, "start", &format!("{ours:.0} GB/s ({:.0}%), cuBLAS {cublas:.0}", 100.0 * ours / peak));
+    }
+    caption(
+        &mut s,
+        bottom + 24.0,
+        &[
+            format!("Bars: rgemm's plan; black ticks: the best cuBLAS; red: the device's {peak:.0} GB/s (memory clock × bus width); orange dashes: 80% of it."),
+            "Bytes: A, B and C moved once (the least a product can move) over the median time; the smaller the weight, the more the launch and the waves' ramp weigh.".to_string(),
+            format!("Suite runs: {}.", sources.join("; ")),
+        ],
+    );
+    Ok(s.finish("Decode shapes: bandwidth of the memory-bound cases of the suites"))
 }
 
 /// Rung 14's stage for each of the four layouts, drawn from the catalog's specs: the boxes the

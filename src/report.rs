@@ -534,16 +534,21 @@ pub fn min_bytes(size: &SizeRecord, elem: u64, beta: bool) -> u64 {
 /// For a memory-bound product (M or N at most [`MEMORY_BOUND_ROWS`]): the bandwidth a run reached on
 /// its least traffic ([`min_bytes`], beta = 0 as the benchmarks run), against the device's peak.
 pub fn bandwidth(report: &Report, size: &SizeRecord, run: &RunRecord) -> Option<String> {
-    if size.m.min(size.n) > MEMORY_BOUND_ROWS {
-        return None;
-    }
-    let elem = crate::catalog::dtype_named(&report.dtype)?.bytes() as u64;
-    let ms = run.timing.as_ref()?.median_ms;
-    let gbps = min_bytes(size, elem, false) as f64 / (ms * 1e-3) / 1e9;
+    let gbps = bandwidth_gbps(report, size, run.timing.as_ref()?.median_ms)?;
     Some(match report.device.memory_gbps {
         Some(peak) => format!("bandwidth {gbps:.0} GB/s on A, B and C moved once: {:.1}% of the device's {peak:.0} GB/s", 100.0 * gbps / peak),
         None => format!("bandwidth {gbps:.0} GB/s on A, B and C moved once"),
     })
+}
+
+/// GB/s of a memory-bound product ([`MEMORY_BOUND_ROWS`]) that took `ms`, on its least traffic
+/// ([`min_bytes`], beta = 0 as the benchmarks run); `None` for a product that is not memory-bound.
+pub fn bandwidth_gbps(report: &Report, size: &SizeRecord, ms: f64) -> Option<f64> {
+    if size.m.min(size.n) > MEMORY_BOUND_ROWS {
+        return None;
+    }
+    let elem = crate::catalog::dtype_named(&report.dtype)?.bytes() as u64;
+    Some(min_bytes(size, elem, false) as f64 / (ms * 1e-3) / 1e9)
 }
 
 /// The runs of one size grouped by rung (ladder order), each group sorted by speed, fastest first;
