@@ -1009,16 +1009,13 @@ fn emulator_arena() -> String {
 /// with the geometric mean.
 fn suite(repo: &Path, file: &str) -> Result<String, String> {
     let report = crate::report::Report::read(&repo.join(file)).map_err(|e| e.to_string())?;
-    let rows: Vec<(String, String, f64)> = report
-        .sizes
-        .iter()
-        .filter_map(|s| {
-            let run = s.runs.first()?;
-            let kernel = ["bgemm_", "sgemm_", "hgemm_"].iter().find_map(|p| run.kernel.strip_prefix(p)).unwrap_or(&run.kernel);
-            Some((s.name(), kernel.to_string(), 100.0 * s.fraction_of_cublas(run)?))
-        })
-        .collect();
-    let geomean = (rows.iter().map(|r| (r.2 / 100.0).ln()).sum::<f64>() / rows.len().max(1) as f64).exp() * 100.0;
+    let mut rows = measured::suite_rows(&report);
+    for row in &mut rows {
+        if let Some(short) = ["bgemm_", "sgemm_", "hgemm_"].iter().find_map(|p| row.1.strip_prefix(p)) {
+            row.1 = short.to_string();
+        }
+    }
+    let geomean = measured::geomean(rows.iter().map(|r| r.2));
     let (x0, y0, bar, w) = (170.0, 50.0, 16.0, 420.0);
     let mut s = Svg::new(1000.0, y0 + rows.len() as f64 * (bar + 4.0) + 70.0);
     // The axis runs to 110%, or past the fastest case in steps of 25%.

@@ -63,6 +63,13 @@ pub struct Resources {
     pub spill_bytes: u32,
 }
 
+impl Resources {
+    /// Local memory per thread: the stack frame plus spills.
+    pub fn local_bytes(&self) -> u32 {
+        self.stack_bytes + self.spill_bytes
+    }
+}
+
 /// What ptxas said about a module: each entry's resources, and the whole report (for warnings).
 #[derive(Debug)]
 pub struct Assembly {
@@ -91,13 +98,36 @@ pub fn ptxas_version(ptxas: &Path) -> Result<String> {
     Ok(text.lines().find_map(|l| l.split("release ").nth(1)).unwrap_or("of unknown version").trim().to_string())
 }
 
+/// A temporary folder of its own (the process and a counter keep concurrent calls apart), removed
+/// when dropped: where ptxas and the disassembler read and write their files.
+pub(crate) struct Scratch(PathBuf);
+
+impl Scratch {
+    pub(crate) fn new(tag: &str) -> std::io::Result<Scratch> {
+        static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("rgemm-{tag}-{}-{call}", std::process::id()));
+        std::fs::create_dir_all(&dir)?;
+        Ok(Scratch(dir))
+    }
+
+    pub(crate) fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// Assembles `ptx` for sm_90a with `ptxas -v` and reads back every entry's resources. The entries
 /// are split among one ptxas process per core (`--entry`), since one process assembles them one
 /// after another.
 pub fn assemble(ptxas: &Path, ptx: &str) -> Result<Assembly> {
     let fail = |what: String| Error::Ptxas(format!("{} {what}", ptxas.display()));
-    let dir = std::env::temp_dir().join(format!("rgemm-ptxas-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
+    let dir = Scratch::new("ptxas").map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
     let file = dir.join("kernels.ptx");
     let result = std::fs::write(&file, ptx).map_err(|e| fail(format!("input could not be written: {e}"))).and_then(|()| {
         let names = entry_names(ptx);
@@ -123,7 +153,6 @@ pub fn assemble(ptxas: &Path, ptx: &str) -> Result<Assembly> {
             Ok(report)
         })
     });
-    std::fs::remove_dir_all(&dir).ok();
     let report = result?;
     Ok(Assembly { entries: parse_report(&report), report })
 }

@@ -24,31 +24,23 @@ pub fn find_cuobjdump(ptxas: &Path) -> Option<PathBuf> {
 /// assembles it for sm_90a and `cuobjdump` disassembles it.
 pub fn disassemble(ptxas: &Path, cuobjdump: &Path, kernel: &str) -> Result<String> {
     let fail = |what: String| Error::Ptxas(format!("SASS of {kernel}: {what}"));
-    // A folder of its own per call (the process and a counter), removed afterwards.
-    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("rgemm-sass-{}-{call}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
+    let dir = ptx::Scratch::new("sass").map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
     let (ptx_file, cubin) = (dir.join("kernels.ptx"), dir.join("kernel.cubin"));
-    let result = (|| {
-        std::fs::write(&ptx_file, ptx::with_launch_bounds(ptx::PTX)).map_err(|e| fail(format!("cannot write the PTX: {e}")))?;
-        let out = Command::new(ptxas).args(["-arch=sm_90a", "-e", kernel, "-o"]).arg(&cubin).arg(&ptx_file).output().map_err(|e| fail(format!("{} could not be run: {e}", ptxas.display())))?;
-        if !out.status.success() {
-            return Err(fail(format!("ptxas failed: {}", String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or(""))));
-        }
-        // cuobjdump calls nvdisasm, which the wheels put beside it.
-        let mut dump = Command::new(cuobjdump);
-        if let Some(folder) = cuobjdump.parent().filter(|d| d.join("nvdisasm").is_file()) {
-            dump.env("NVDISASM_PATH", folder);
-        }
-        let out = dump.arg("--dump-sass").arg(&cubin).output().map_err(|e| fail(format!("{} could not be run: {e}", cuobjdump.display())))?;
-        if !out.status.success() {
-            return Err(fail(format!("cuobjdump failed: {}", String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or(""))));
-        }
-        Ok(String::from_utf8_lossy(&out.stdout).to_string())
-    })();
-    std::fs::remove_dir_all(&dir).ok();
-    result
+    std::fs::write(&ptx_file, ptx::with_launch_bounds(ptx::PTX)).map_err(|e| fail(format!("cannot write the PTX: {e}")))?;
+    let out = Command::new(ptxas).args(["-arch=sm_90a", "-e", kernel, "-o"]).arg(&cubin).arg(&ptx_file).output().map_err(|e| fail(format!("{} could not be run: {e}", ptxas.display())))?;
+    if !out.status.success() {
+        return Err(fail(format!("ptxas failed: {}", String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or(""))));
+    }
+    // cuobjdump calls nvdisasm, which the wheels put beside it.
+    let mut dump = Command::new(cuobjdump);
+    if let Some(folder) = cuobjdump.parent().filter(|d| d.join("nvdisasm").is_file()) {
+        dump.env("NVDISASM_PATH", folder);
+    }
+    let out = dump.arg("--dump-sass").arg(&cubin).output().map_err(|e| fail(format!("{} could not be run: {e}", cuobjdump.display())))?;
+    if !out.status.success() {
+        return Err(fail(format!("cuobjdump failed: {}", String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or(""))));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).to_string())
 }
 
 /// One SASS instruction: its address and its opcode without modifiers (`FFMA`, `LDS`, ...).

@@ -11,11 +11,19 @@ pub struct Timing {
     pub samples_ms: Vec<f64>,
 }
 
+/// The median of `sorted` (ascending; NaN when empty).
+pub fn median(sorted: &[f64]) -> f64 {
+    let mid = sorted.len() / 2;
+    match sorted.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => sorted[mid],
+        _ => (sorted[mid - 1] + sorted[mid]) / 2.0,
+    }
+}
+
 impl Timing {
     pub fn median_ms(&self) -> f64 {
-        let s = &self.samples_ms;
-        let mid = s.len() / 2;
-        if s.len() % 2 == 1 { s[mid] } else { (s[mid - 1] + s[mid]) / 2.0 }
+        median(&self.samples_ms)
     }
 
     pub fn min_ms(&self) -> f64 {

@@ -119,7 +119,7 @@ fn stray_writes_far_past_c_and_into_the_inputs_are_caught() {
 fn every_kernel_passes_at_k_2_pow_20() {
     let gpu = common::gpu("every_kernel_passes_at_k_2_pow_20");
     let mut failures = Vec::new();
-    for (i, kernel) in catalog::all().enumerate().filter(|&(i, _)| common::in_shard(i)) {
+    for (i, kernel) in common::this_shard(catalog::all().enumerate()) {
         let (alpha, beta) = if i % 2 == 0 { (1.0, 0.0) } else { (-0.5, 1.25) };
         let p = Problem::new(16, 24, 1 << 20, alpha, beta).unwrap();
         if let Err(e) = check(&gpu, kernel, &p, 21) {
@@ -214,7 +214,7 @@ const EDGES: &[(u64, u64, u64)] = &[(1, 1, 1), (1, 7, 3), (7, 1, 5), (3, 5, 1), 
 fn every_kernel_on_edge_sizes() {
     let gpu = common::gpu("every_kernel_on_edge_sizes");
     let mut failures = Vec::new();
-    for kernel in catalog::all().enumerate().filter(|&(i, _)| common::in_shard(i)).map(|(_, k)| k) {
+    for kernel in common::this_shard(catalog::all()) {
         for (i, &(m, n, k)) in EDGES.iter().enumerate() {
             for (alpha, beta) in [(1.0, 0.0), (-0.75, 1.5)] {
                 let problem = Problem::new(m, n, k, alpha, beta).unwrap();
@@ -237,7 +237,7 @@ fn scalars() -> impl Strategy<Value = (f32, f32)> {
 #[ignore = "needs a GPU"]
 fn every_kernel_on_random_sizes() {
     let gpu = common::gpu("every_kernel_on_random_sizes");
-    for kernel in catalog::all().enumerate().filter(|&(i, _)| common::in_shard(i)).map(|(_, k)| k) {
+    for kernel in common::this_shard(catalog::all()) {
         let mut runner = TestRunner::new(Config { cases: 100, failure_persistence: None, ..Config::default() });
         let result = runner.run(&(1u64..=600, 1u64..=600, 1u64..=600, scalars(), any::<u64>()), |(m, n, k, (alpha, beta), seed)| {
             check(&gpu, kernel, &Problem::new(m, n, k, alpha, beta).unwrap(), seed)
@@ -273,7 +273,7 @@ fn fuzz_tile_shapes() {
 fn tma_kernels_on_random_aligned_sizes() {
     let gpu = common::gpu("tma_kernels_on_random_aligned_sizes");
     let tma = catalog::all().filter(|k| k.spec.tensor_maps.is_some());
-    for kernel in tma.enumerate().filter(|&(i, _)| common::in_shard(i)).map(|(_, k)| k) {
+    for kernel in common::this_shard(tma) {
         let mut runner = TestRunner::new(Config { cases: 100, failure_persistence: None, ..Config::default() });
         let result = runner.run(&(1u64..=1200, 1u64..=150, 1u64..=150, scalars(), any::<u64>()), |(m, n8, k8, (alpha, beta), seed)| {
             check(&gpu, kernel, &Problem::new(m, 8 * n8, 8 * k8, alpha, beta).unwrap(), seed)

@@ -421,7 +421,7 @@ fn list(args: &ListArgs) -> Result<ExitCode, Error> {
             println!("  {:<width$} {:>7} {:>8} {:>5} {:>7}  sizes", "kernel", "threads", "smem B", "regs", "local B");
         }
         let (regs, local) = match resources.iter().find(|(name, _)| name == k.name()) {
-            Some((_, r)) => (r.registers.to_string(), (r.stack_bytes + r.spill_bytes).to_string()),
+            Some((_, r)) => (r.registers.to_string(), r.local_bytes().to_string()),
             None => ("-".into(), "-".into()),
         };
         let mut sizes = k.size_rule();

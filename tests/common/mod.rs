@@ -27,6 +27,11 @@ pub fn gpu(test: &str) -> MutexGuard<'static, Gpu> {
     }
 }
 
+/// The items of `items` whose index is in this process's shard ([`in_shard`]).
+pub fn this_shard<T>(items: impl Iterator<Item = T>) -> impl Iterator<Item = T> {
+    items.enumerate().filter(|&(i, _)| in_shard(i)).map(|(_, item)| item)
+}
+
 /// This process's share of a test that walks the whole catalog: with `RGEMM_TEST_SHARD=i/n` (as
 /// the GPU bundle's `run.sh tests` sets it, to run n processes at once), the kernels whose index
 /// is `i` modulo `n`; without it, every kernel. A malformed value is a failure, not a skip.
