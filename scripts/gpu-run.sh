@@ -45,9 +45,10 @@ run_tests() {
   jobs=${RGEMM_TEST_JOBS:-$(( $(nproc) / 2 > 0 ? $(nproc) / 2 : 1 ))}
   shards=${RGEMM_TEST_SHARDS:-4}
   (( shards >= 1 )) || { note "RGEMM_TEST_SHARDS=$shards: at least 1"; return 1; }
-  sharded=" every_kernel_on_edge_sizes every_kernel_on_random_sizes every_kernel_passes_at_k_2_pow_20 tma_kernels_on_random_aligned_sizes "
+  sharded=" every_kernel_on_edge_sizes every_kernel_on_random_sizes every_kernel_passes_at_k_2_pow_20 tma_kernels_on_random_aligned_sizes tf32x3_is_within_twice_cublas_sgemm_error_at_4096_and_8192 "
   mkdir -p "$logs/tests"
-  : >"$logs/tests/queue"
+  # The sharded tests are the longest: they go first in the queue, the short ones fill in after.
+  : >"$logs/tests/queue"; : >"$logs/tests/queue.rest"
   for t in "$here"/tests/*; do
     name=$(basename "$t")
     # A binary that cannot list its tests is a failure, not an empty list.
@@ -58,10 +59,11 @@ run_tests() {
       if [[ $sharded == *" $test "* ]]; then
         for ((i = 0; i < shards; i++)); do echo "$name $test $i/$shards" >>"$logs/tests/queue"; done
       else
-        echo "$name $test -" >>"$logs/tests/queue"
+        echo "$name $test -" >>"$logs/tests/queue.rest"
       fi
     done
   done
+  cat "$logs/tests/queue.rest" >>"$logs/tests/queue"
   run_one() {
     local name=$1 test=$2 shard=$3 label="$1::$2" start=$SECONDS
     [[ $shard == - ]] || label+=" (shard $shard)"

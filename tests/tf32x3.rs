@@ -172,12 +172,13 @@ fn kernel_and_cublas(gpu: &Gpu, kernel: Kernel, problem: &Problem, inputs: &Inpu
 /// The criterion at 4096³ and 8192³: relative Frobenius error against f64 at most twice
 /// cuBLAS SGEMM's on the same inputs, uniform and spread. The f64 reference covers 16 sampled
 /// rows and columns (the full one would take minutes on the CPU): 2·16·8192 elements at 8192³.
+/// Sharded like the catalog walks (`RGEMM_TEST_SHARD`, see tests/common).
 #[test]
 #[ignore = "needs a GPU"]
 fn tf32x3_is_within_twice_cublas_sgemm_error_at_4096_and_8192() {
     let gpu = common::gpu("tf32x3_is_within_twice_cublas_sgemm_error_at_4096_and_8192");
     let mut failures = Vec::new();
-    for kernel in tf32x3_kernels() {
+    for kernel in common::this_shard(tf32x3_kernels().into_iter()) {
         for size in [4096u64, 8192] {
             for spread in [false, true] {
                 let problem = problem_for(kernel, (size, size, size), 0, 1.0);
