@@ -104,8 +104,8 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     #[inline(always)]
     // ANCHOR: split
     fn split(x: f32) -> (f32, f32) {
-        let hi = cvt_rna_tf32(x);
-        (hi, cvt_rna_tf32(x - hi))
+        let hi = rna_tf32(x);
+        (hi, rna_tf32(x - hi))
     }
     // ANCHOR_END: split
 
@@ -114,7 +114,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// cores truncate `x` to its high part as they read it).
     #[inline(always)]
     fn parts(x: f32) -> (f32, f32) {
-        if !Self::TRUNCATED { Self::split(x) } else { (x, cvt_rna_tf32(x - f32::from_bits(x.to_bits() & !0x1fff))) }
+        if !Self::TRUNCATED { Self::split(x) } else { (x, rna_tf32(x - f32::from_bits(x.to_bits() & !0x1fff))) }
     }
 
     /// Thread `tid` splits its float4s of the stage's K-major tile of S at `stage`: `lo` into the
@@ -452,6 +452,17 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
             t += tile_stride;
         }
     }
+}
+
+/// `x` rounded to tf32, to nearest with ties away from zero, on the integer units: half of the
+/// dropped range (bit 12) added to the magnitude, then the low 13 bits cleared (a carry raises the
+/// exponent, up to infinity). Two instructions where `cvt.rna.tf32.f32` takes three (ptxas adds a
+/// test that keeps infinities and NaNs as they are): the same value for every finite `x` and for
+/// infinities; a NaN whose payload lies only in the low 13 bits becomes an infinity, and a product
+/// with it is NaN either way.
+#[inline(always)]
+fn rna_tf32(x: f32) -> f32 {
+    f32::from_bits(x.to_bits().wrapping_add(0x1000) & !0x1fff)
 }
 
 /// Block rows per tile group in the tile order (rung 14's).
