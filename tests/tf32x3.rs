@@ -220,6 +220,63 @@ fn tf32x3_on_random_sizes_is_as_accurate_as_cublas_sgemm() {
     }
 }
 
+/// A NaN or an infinity in A or B reaches C: every rung-15 kernel on the emulator with one
+/// non-finite element at A(0, 0) (stored first in every layout) gives a non-finite row 0 of C
+/// (a NaN row for a NaN, the GPU's own 0x7fffffff included), and at B(0, 0) a non-finite column
+/// 0; every other element stays finite.
+#[test]
+fn tf32x3_carries_nan_and_infinity_into_c() {
+    let nan_gpu = f32::from_bits(0x7fff_ffff);
+    let cases = [(true, nan_gpu), (true, f32::NAN), (false, nan_gpu), (false, f32::from_bits(0xffff_ffff)), (true, f32::INFINITY), (false, f32::NEG_INFINITY)];
+    for kernel in tf32x3_kernels() {
+        let problem = problem_for(kernel, (40, 40, 40), 0, 1.0);
+        for (in_a, bad) in cases {
+            let mut inputs = inputs(&problem, false, 3);
+            if in_a { inputs.a[0] = bad } else { inputs.b[0] = bad }
+            let mut got = inputs.c.clone();
+            emulate::run(kernel, &problem, &inputs.a, &inputs.b, &mut got).unwrap();
+            for (e, c) in got.iter().enumerate() {
+                let (i, j) = (e / 40, e % 40);
+                let hit = if in_a { i == 0 } else { j == 0 };
+                let what = format!("{}: {bad} ({:#010x}) in {}: C({i}, {j}) = {c}", kernel.name(), bad.to_bits(), if in_a { "A" } else { "B" });
+                if !hit {
+                    assert!(c.is_finite(), "{what}");
+                } else if bad.is_nan() {
+                    assert!(c.is_nan(), "{what}");
+                } else {
+                    assert!(!c.is_finite(), "{what}");
+                }
+            }
+        }
+    }
+}
+
+/// The kernel's tf32 rounding on the integer units equals `cvt.rna.tf32.f32` (the emulator's, with
+/// the hardware's semantics) for every finite value and infinity: ties, carries into the exponent,
+/// overflow to infinity, subnormals, signed zeros, and random bit patterns.
+#[test]
+fn integer_rounding_matches_cvt_rna_tf32() {
+    use kernels_gpu::{device::cvt_rna_tf32, tf32x3::rna_tf32};
+    let (half, tiny) = (2f32.powi(-11), 2f32.powi(-23));
+    let edges = [0.0, -0.0, 1.0 + half, -(1.0 + half), 1.0 + half - tiny, 2.0 - tiny, f32::MAX, -f32::MAX, f32::MIN_POSITIVE, 1e-40, -1e-40, f32::INFINITY, f32::NEG_INFINITY];
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let random = core::iter::repeat_with(move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        f32::from_bits(state as u32)
+    });
+    let mut checked = 0;
+    for x in edges.into_iter().chain(random.take(1 << 20)).filter(|x| !x.is_nan()) {
+        assert_eq!(rna_tf32(x).to_bits(), cvt_rna_tf32(x).to_bits(), "x = {x:e} ({:#010x})", x.to_bits());
+        checked += 1;
+    }
+    assert!(checked > 1 << 19, "the random bit patterns were mostly NaN: {checked} checked");
+    // Why the high parts keep the instruction: the GPU's own NaN (all mantissa bits set) carries
+    // into the sign bit and comes out as a zero.
+    assert_eq!(rna_tf32(f32::from_bits(0x7fff_ffff)).to_bits(), 0x8000_0000);
+}
+
 /// `cvt.rna.tf32.f32` on the emulator: nearest tf32 value, ties away from zero, low 13 bits zero,
 /// carries into the exponent, overflow to infinity, NaN kept.
 #[test]

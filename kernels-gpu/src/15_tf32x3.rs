@@ -100,11 +100,12 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         (first_row + i % rows, i / rows)
     }
 
-    /// `x` as the tf32 pair (hi, lo): `hi = rna(x)`, `lo = rna(x − hi)`.
+    /// `x` as the tf32 pair (hi, lo): `hi = rna(x)` (the instruction, which keeps NaNs and
+    /// infinities), `lo = rna(x − hi)` (a finite remainder for finite `x`: [`rna_tf32`]).
     #[inline(always)]
     // ANCHOR: split
     fn split(x: f32) -> (f32, f32) {
-        let hi = rna_tf32(x);
+        let hi = cvt_rna_tf32(x);
         (hi, rna_tf32(x - hi))
     }
     // ANCHOR_END: split
@@ -457,13 +458,17 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
 /// `x` rounded to tf32, to nearest with ties away from zero, on the integer units: half of the
 /// dropped range (bit 12) added to the magnitude, then the low 13 bits cleared (a carry raises the
 /// exponent, up to infinity). Two instructions where `cvt.rna.tf32.f32` takes three (ptxas adds a
-/// test that keeps infinities and NaNs as they are): the same value for every finite `x` and for
-/// infinities; a NaN whose payload lies only in the low 13 bits becomes an infinity, and a product
-/// with it is NaN either way.
+/// test that keeps infinities and NaNs as they are). The same value as the instruction for every
+/// finite `x` and infinity, so the kernels use it for the remainders `x − hi`, finite wherever `x`
+/// is; a NaN may come out as a zero (the carry wraps into the sign), so the high parts, which
+/// must carry a NaN input into C, keep the instruction (or `x` itself with [`Truncated`]).
+/// `tests/tf32x3.rs` checks it against the emulator's `cvt.rna.tf32.f32`.
 #[inline(always)]
-fn rna_tf32(x: f32) -> f32 {
+// ANCHOR: rna
+pub fn rna_tf32(x: f32) -> f32 {
     f32::from_bits(x.to_bits().wrapping_add(0x1000) & !0x1fff)
 }
+// ANCHOR_END: rna
 
 /// Block rows per tile group in the tile order (rung 14's).
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
