@@ -251,6 +251,33 @@ fn tf32x3_carries_nan_and_infinity_into_c() {
     }
 }
 
+/// The same on the GPU, where arithmetic on a NaN gives 0x7fffffff (the pattern the integer
+/// rounding would turn into a zero): NaN and infinity at A(0, 0) and B(0, 0) of every rung-15
+/// kernel reach row 0 or column 0 of C, and only there.
+#[test]
+#[ignore = "needs a GPU"]
+fn tf32x3_carries_nan_and_infinity_into_c_on_the_gpu() {
+    let gpu = common::gpu("tf32x3_carries_nan_and_infinity_into_c_on_the_gpu");
+    let cases = [(true, f32::from_bits(0x7fff_ffff)), (false, f32::from_bits(0x7fff_ffff)), (true, f32::NAN), (false, f32::INFINITY)];
+    for kernel in tf32x3_kernels() {
+        let problem = problem_for(kernel, (200, 200, 200), 0, 1.0);
+        for (in_a, bad) in cases {
+            let mut inputs = inputs(&problem, false, 5);
+            if in_a { inputs.a[0] = bad } else { inputs.b[0] = bad }
+            let ops = Operands::upload(&gpu, &problem, &inputs).unwrap();
+            ops.launch(&gpu, kernel, &kernel.geometry(&problem).unwrap()).unwrap();
+            let (got, guard_writes) = ops.download_c(&gpu).unwrap();
+            assert_eq!(guard_writes, 0, "{} wrote outside C on {problem}", kernel.name());
+            for (e, c) in got.iter().enumerate() {
+                let (i, j) = (e / 200, e % 200);
+                let hit = if in_a { i == 0 } else { j == 0 };
+                let what = format!("{}: {bad} ({:#010x}) in {}: C({i}, {j}) = {c}", kernel.name(), bad.to_bits(), if in_a { "A" } else { "B" });
+                assert!(if !hit { c.is_finite() } else if bad.is_nan() { c.is_nan() } else { !c.is_finite() }, "{what}");
+            }
+        }
+    }
+}
+
 /// The kernel's tf32 rounding on the integer units equals `cvt.rna.tf32.f32` (the emulator's, with
 /// the hardware's semantics) for every finite value and infinity: ties, carries into the exponent,
 /// overflow to infinity, subnormals, signed zeros, and random bit patterns.
