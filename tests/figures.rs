@@ -43,7 +43,7 @@ fn the_staleness_check_notices_a_changed_figure() {
         let folder = Path::new(file).parent().expect("a later run lies in a folder of docs/perf");
         copy(&repo().join("docs/perf").join(folder), &dir.join("docs/perf").join(folder));
     }
-    let measured = figures::measured::SUITE_RUNS.iter().chain(&figures::measured::LAYOUT_RUNS).copied().chain([figures::measured::PROCESS_RUNS]);
+    let measured = figures::measured::SUITE_RUNS.iter().chain(&figures::measured::LAYOUT_RUNS).copied().chain(figures::measured::PROCESS_RUNS.iter().map(|(_, folder)| *folder));
     for path in measured {
         let folder = if path.ends_with(".json") { Path::new(path).parent().expect("a run lies in a folder") } else { Path::new(path) };
         copy(&repo().join(folder), &dir.join(folder));
