@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the bundle (see gpu-bundle.sh). Logs go to $OUT (or ./gpu-logs).
-#   bash bundle/run.sh [tests|sanitize|bench|tune|demo|profile|all] [kernel-substring]
+#   bash bundle/run.sh [tests|sanitize|bench|tune|processes|demo|profile|all] [kernel-substring]
 # bench: `rgemm bench` (each rung at its best configuration, or every kernel matching the filter)
 #   (RGEMM_BENCH_FILTER: a regex of kernel names; RGEMM_BENCH_DTYPE: f32|bf16|f16)
 #   over RGEMM_BENCH_SIZES (default: rgemm's list) with RGEMM_BENCH_ITERS launches (default 10);
 #   writes results.json, results.csv, chart.svg (and chart.png where a font is found) to $OUT.
 # tune: `rgemm tune` at RGEMM_TUNE_SIZE (default 4096); writes tune.json to $OUT.
+# processes: the bench of the kernels matching the filter (a regex, of one element type) in
+#   RGEMM_PROCESSES (default 5) separate processes, each with its own cuBLAS figures and at most
+#   RGEMM_PROCESS_LIMIT seconds (default 120); writes <type>-p<i>.json to $OUT, the files
+#   `rgemm figures` reads for its processes table (src/figures/measured.rs).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mode=${1:-all}
@@ -176,6 +180,26 @@ if [[ $mode == bench || $mode == all ]]; then
   note "rgemm bench: $r"
   # Without a terminal rgemm prints a timed line per step: the summary keeps the tables.
   grep -vE '^ *[0-9.]+ s  [0-9]+/[0-9]+  ' "$logs/bench.log" | tee -a "$logs/summary.txt"
+fi
+
+if [[ $mode == processes ]]; then
+  args=(--iters "${RGEMM_BENCH_ITERS:-10}")
+  [ -n "${RGEMM_BENCH_SIZES:-}" ] && args+=(--sizes "$RGEMM_BENCH_SIZES")
+  for k in $("$here/rgemm" list --names | grep -E -- "${bench_filter:-^$}"); do args+=(--kernel "$k"); done
+  if [[ ! " ${args[*]} " == *" --kernel "* ]]; then
+    note "processes: no kernel matches '${bench_filter}'"; status=1
+  else
+    for ((i = 1; i <= ${RGEMM_PROCESSES:-5}; i++)); do
+      start=$SECONDS
+      timeout "${RGEMM_PROCESS_LIMIT:-120}" "$here/rgemm" bench "${args[@]}" --out "$logs/p$i" >"$logs/p$i.log" 2>&1; rc=$?
+      # A process cut short by the limit keeps the sizes it finished (the JSON is written per size).
+      dtype=$(sed -n 's/^ *"dtype": "\([a-z0-9]*\)",*$/\1/p' "$logs/p$i/results.json" 2>/dev/null | head -1)
+      if [ -n "$dtype" ]; then cp "$logs/p$i/results.json" "$logs/$dtype-p$i.json"; fi
+      (( rc == 0 )) || { (( rc == 124 )) && [ -n "$dtype" ]; } || status=1
+      note "process $i: exit $rc after $((SECONDS - start)) s${dtype:+, $dtype-p$i.json}"
+      rm -rf "$logs/p$i"
+    done
+  fi
 fi
 
 if [[ $mode == tune ]]; then
