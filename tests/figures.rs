@@ -43,9 +43,10 @@ fn the_staleness_check_notices_a_changed_figure() {
         let folder = Path::new(file).parent().expect("a later run lies in a folder of docs/perf");
         copy(&repo().join("docs/perf").join(folder), &dir.join("docs/perf").join(folder));
     }
-    let measured = figures::measured::SUITE_RUNS.iter().chain(&figures::measured::LAYOUT_RUNS).copied().chain(figures::measured::PROCESS_RUNS.iter().map(|(_, folder)| *folder));
+    let measured = figures::measured::SUITE_RUNS.iter().chain(&figures::measured::LAYOUT_RUNS).copied().chain(figures::measured::PROCESS_RUNS.iter().map(|(_, prefix)| *prefix));
     for path in measured {
-        let folder = if path.ends_with(".json") { Path::new(path).parent().expect("a run lies in a folder") } else { Path::new(path) };
+        // A JSON file or a process prefix (`…/f32-main` of `…/f32-main-p<i>.json`): its folder.
+        let folder = Path::new(path).parent().expect("a run lies in a folder");
         copy(&repo().join(folder), &dir.join(folder));
     }
     std::fs::copy(repo().join(figures::README), dir.join(figures::README)).unwrap();

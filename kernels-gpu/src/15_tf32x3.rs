@@ -100,13 +100,12 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         (first_row + i % rows, i / rows)
     }
 
-    /// `x` as the tf32 pair (hi, lo): `hi = rna(x)` (the instruction, which keeps NaNs and
-    /// infinities), `lo = rna(x − hi)` (a finite remainder for finite `x`: [`rna_tf32`]).
+    /// `x` as the tf32 pair (hi, lo): `hi = rna(x)`, `lo = rna(x − hi)`.
     #[inline(always)]
     // ANCHOR: split
     fn split(x: f32) -> (f32, f32) {
         let hi = cvt_rna_tf32(x);
-        (hi, rna_tf32(x - hi))
+        (hi, cvt_rna_tf32(x - hi))
     }
     // ANCHOR_END: split
 
@@ -115,7 +114,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// cores truncate `x` to its high part as they read it).
     #[inline(always)]
     fn parts(x: f32) -> (f32, f32) {
-        if !Self::TRUNCATED { Self::split(x) } else { (x, rna_tf32(x - f32::from_bits(x.to_bits() & !0x1fff))) }
+        if !Self::TRUNCATED { Self::split(x) } else { (x, cvt_rna_tf32(x - f32::from_bits(x.to_bits() & !0x1fff))) }
     }
 
     /// Thread `tid` splits its float4s of the stage's K-major tile of S at `stage`: `lo` into the
@@ -454,21 +453,6 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         }
     }
 }
-
-/// `x` rounded to tf32, to nearest with ties away from zero, on the integer units: half of the
-/// dropped range (bit 12) added to the magnitude, then the low 13 bits cleared (a carry raises the
-/// exponent, up to infinity). Two instructions where `cvt.rna.tf32.f32` takes three (ptxas adds a
-/// test that keeps infinities and NaNs as they are). The same value as the instruction for every
-/// finite `x` and infinity, so the kernels use it for the remainders `x − hi`, finite wherever `x`
-/// is; a NaN may come out as a zero (the carry wraps into the sign), so the high parts, which
-/// must carry a NaN input into C, keep the instruction (or `x` itself with [`Truncated`]).
-/// `tests/tf32x3.rs` checks it against the emulator's `cvt.rna.tf32.f32`.
-#[inline(always)]
-// ANCHOR: rna
-pub fn rna_tf32(x: f32) -> f32 {
-    f32::from_bits(x.to_bits().wrapping_add(0x1000) & !0x1fff)
-}
-// ANCHOR_END: rna
 
 /// Block rows per tile group in the tile order (rung 14's).
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
