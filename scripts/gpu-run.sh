@@ -171,23 +171,26 @@ case $mode in
 esac
 
 bench_filter=${RGEMM_BENCH_FILTER:-$filter}
-if [[ $mode == bench || $mode == all ]]; then
-  args=(--out "$logs" --iters "${RGEMM_BENCH_ITERS:-10}")
+# `rgemm bench`'s arguments (bench and processes): RGEMM_BENCH_ITERS, RGEMM_BENCH_SIZES,
+# RGEMM_BENCH_DTYPE, and a --kernel for each name the filter matches (none without a filter).
+bench_args() {
+  args=(--iters "${RGEMM_BENCH_ITERS:-10}")
   [ -n "${RGEMM_BENCH_SIZES:-}" ] && args+=(--sizes "$RGEMM_BENCH_SIZES")
+  [ -n "${RGEMM_BENCH_DTYPE:-}" ] && args+=(--dtype "$RGEMM_BENCH_DTYPE")
   if [ -n "$bench_filter" ]; then
     for k in $("$here/rgemm" list --names | grep -E -- "$bench_filter"); do args+=(--kernel "$k"); done
   fi
-  if "$here/rgemm" bench "${args[@]}" ${RGEMM_BENCH_DTYPE:+--dtype "$RGEMM_BENCH_DTYPE"} >"$logs/bench.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+}
+if [[ $mode == bench || $mode == all ]]; then
+  bench_args
+  if "$here/rgemm" bench "${args[@]}" --out "$logs" >"$logs/bench.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
   note "rgemm bench: $r"
   # Without a terminal rgemm prints a timed line per step: the summary keeps the tables.
   grep -vE '^ *[0-9.]+ s  [0-9]+/[0-9]+  ' "$logs/bench.log" | tee -a "$logs/summary.txt"
 fi
 
 if [[ $mode == processes ]]; then
-  args=(--iters "${RGEMM_BENCH_ITERS:-10}")
-  [ -n "${RGEMM_BENCH_SIZES:-}" ] && args+=(--sizes "$RGEMM_BENCH_SIZES")
-  [ -n "${RGEMM_BENCH_DTYPE:-}" ] && args+=(--dtype "$RGEMM_BENCH_DTYPE")
-  for k in $("$here/rgemm" list --names | grep -E -- "${bench_filter:-^$}"); do args+=(--kernel "$k"); done
+  bench_args
   processes=${RGEMM_PROCESSES:-5}
   if [[ ! $processes =~ ^[1-9][0-9]*$ ]]; then
     note "processes: RGEMM_PROCESSES=$processes is not a positive count"; status=1
@@ -197,10 +200,10 @@ if [[ $mode == processes ]]; then
     for ((i = 1; i <= processes; i++)); do
       start=$SECONDS
       timeout "${RGEMM_PROCESS_LIMIT:-120}" "$here/rgemm" bench "${args[@]}" --out "$logs/p$i" >"$logs/p$i.log" 2>&1; rc=$?
-      # A process cut short by the limit keeps the sizes it finished (the JSON is written per size).
+      # A process cut short by the limit keeps the sizes it finished (the JSON is written per
+      # size), and passes if it finished at least one.
       dtype=$(sed -n 's/^ *"dtype": "\([a-z0-9]*\)",*$/\1/p' "$logs/p$i/results.json" 2>/dev/null | head -1)
       if [ -n "$dtype" ]; then cp "$logs/p$i/results.json" "$logs/$dtype-p$i.json"; fi
-      # A process cut short by the limit passes if it finished at least one size.
       (( rc == 0 )) || { (( rc == 124 )) && [ -n "$dtype" ] && grep -q '"m":' "$logs/p$i/results.json"; } || status=1
       note "process $i: exit $rc after $((SECONDS - start)) s${dtype:+, $dtype-p$i.json}"
       rm -rf "$logs/p$i"

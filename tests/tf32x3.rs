@@ -158,12 +158,18 @@ fn tf32x3_with_long_k_on_the_emulator_is_as_accurate_as_fp32() {
     }
 }
 
-/// `kernel` and cuBLAS SGEMM on the same inputs: (kernel's C, cuBLAS's C).
-fn kernel_and_cublas(gpu: &Gpu, kernel: Kernel, problem: &Problem, inputs: &Inputs) -> (Vec<f32>, Vec<f32>) {
+/// `kernel`'s C on the GPU, which must write nothing outside C.
+fn kernel_on_gpu(gpu: &Gpu, kernel: Kernel, problem: &Problem, inputs: &Inputs) -> Vec<f32> {
     let ops = Operands::upload(gpu, problem, inputs).unwrap();
     ops.launch(gpu, kernel, &kernel.geometry(problem).unwrap()).unwrap();
     let (got, guard_writes) = ops.download_c(gpu).unwrap();
     assert_eq!(guard_writes, 0, "{} wrote outside C or into A or B on {problem}", kernel.name());
+    got
+}
+
+/// `kernel` and cuBLAS SGEMM on the same inputs: (kernel's C, cuBLAS's C).
+fn kernel_and_cublas(gpu: &Gpu, kernel: Kernel, problem: &Problem, inputs: &Inputs) -> (Vec<f32>, Vec<f32>) {
+    let got = kernel_on_gpu(gpu, kernel, problem, inputs);
     let reference = Operands::upload(gpu, problem, inputs).unwrap();
     reference.cublas(gpu, Library::Classic).unwrap();
     (got, reference.download_c(gpu).unwrap().0)
@@ -220,64 +226,69 @@ fn tf32x3_on_random_sizes_is_as_accurate_as_cublas_sgemm() {
     }
 }
 
-/// A NaN or an infinity in A or B reaches C: every rung-15 kernel on the emulator with one
-/// non-finite element at A(0, 0) (stored first in every layout) gives a non-finite row 0 of C
-/// (a NaN row for a NaN, the GPU's own 0x7fffffff included), and at B(0, 0) a non-finite column
-/// 0; every other element stays finite.
+/// Non-finite inputs, each put at A(0, 0) (`true`) or B(0, 0), stored first in every layout:
+/// the GPU's own NaN 0x7fffffff (what arithmetic on a NaN gives; a rounding to tf32 on the integer
+/// units, adding bit 12, would carry it into the sign bit and make it a zero, see the rung's
+/// chapter), quiet NaNs, NaNs whose payload lies only in the low 13 bits (the tensor cores read
+/// them as infinities: only the remainder `lo`, a NaN, carries them into C), and infinities.
+const NON_FINITE: [(bool, u32); 8] = [
+    (true, 0x7fff_ffff),
+    (false, 0x7fff_ffff),
+    (true, 0x7fc0_0000),
+    (false, 0xffff_ffff),
+    (true, 0x7f80_0001),
+    (false, 0xff80_1fff),
+    (true, 0x7f80_0000),
+    (false, 0xff80_0000),
+];
+
+/// Random inputs of `problem` with `bad` at A(0, 0) or B(0, 0).
+fn inputs_with(problem: &Problem, (in_a, bad): (bool, u32), seed: u64) -> Inputs {
+    let mut inputs = inputs(problem, false, seed);
+    let slot = if in_a { &mut inputs.a[0] } else { &mut inputs.b[0] };
+    *slot = f32::from_bits(bad);
+    inputs
+}
+
+/// `got` (C of `problem`, rows `ldc` apart) after `bad` at A(0, 0) or B(0, 0): row 0 or column 0
+/// is NaN for a NaN and not finite for an infinity, every other element finite.
+fn assert_reaches_c(kernel: Kernel, problem: &Problem, (in_a, bad): (bool, u32), got: &[f32]) {
+    let (n, ldc) = (problem.n as usize, problem.ldc as usize);
+    let bad = f32::from_bits(bad);
+    for (e, c) in got.iter().enumerate().filter(|(e, _)| e % ldc < n) {
+        let (i, j) = (e / ldc, e % ldc);
+        let hit = if in_a { i == 0 } else { j == 0 };
+        let what = format!("{}: {bad} ({:#010x}) in {}: C({i}, {j}) = {c}", kernel.name(), bad.to_bits(), if in_a { "A" } else { "B" });
+        assert!(if !hit { c.is_finite() } else if bad.is_nan() { c.is_nan() } else { !c.is_finite() }, "{what}");
+    }
+}
+
+/// A NaN or an infinity in A or B reaches C, and only its row or column: every rung-15 kernel on
+/// the emulator with each of [`NON_FINITE`].
 #[test]
 fn tf32x3_carries_nan_and_infinity_into_c() {
-    let nan_gpu = f32::from_bits(0x7fff_ffff);
-    // A NaN whose payload lies only in the low 13 bits reads as an infinity to the tensor cores:
-    // only the remainder `lo`, a NaN, carries it into C.
-    let (low_nan, low_nan_neg) = (f32::from_bits(0x7f80_0001), f32::from_bits(0xff80_1fff));
-    let cases = [(true, nan_gpu), (true, f32::NAN), (false, nan_gpu), (false, f32::from_bits(0xffff_ffff)), (true, low_nan), (false, low_nan_neg), (true, f32::INFINITY), (false, f32::NEG_INFINITY)];
     for kernel in tf32x3_kernels() {
         let problem = problem_for(kernel, (40, 40, 40), 0, 1.0);
-        for (in_a, bad) in cases {
-            let mut inputs = inputs(&problem, false, 3);
-            if in_a { inputs.a[0] = bad } else { inputs.b[0] = bad }
+        for case in NON_FINITE {
+            let inputs = inputs_with(&problem, case, 3);
             let mut got = inputs.c.clone();
             emulate::run(kernel, &problem, &inputs.a, &inputs.b, &mut got).unwrap();
-            for (e, c) in got.iter().enumerate() {
-                let (i, j) = (e / 40, e % 40);
-                let hit = if in_a { i == 0 } else { j == 0 };
-                let what = format!("{}: {bad} ({:#010x}) in {}: C({i}, {j}) = {c}", kernel.name(), bad.to_bits(), if in_a { "A" } else { "B" });
-                if !hit {
-                    assert!(c.is_finite(), "{what}");
-                } else if bad.is_nan() {
-                    assert!(c.is_nan(), "{what}");
-                } else {
-                    assert!(!c.is_finite(), "{what}");
-                }
-            }
+            assert_reaches_c(kernel, &problem, case, &got);
         }
     }
 }
 
-/// The same on the GPU, where arithmetic on a NaN gives 0x7fffffff (a rounding to tf32 on the
-/// integer units, adding bit 12, would carry it into the sign bit and make it a zero; see the
-/// rung's chapter): NaN and infinity at A(0, 0) and B(0, 0) of every rung-15 kernel reach row 0
-/// or column 0 of C, and only there.
+/// The same on the GPU, whose NaN arithmetic the emulator does not copy bit for bit (the CPU
+/// keeps a NaN's payload where the GPU gives 0x7fffffff).
 #[test]
 #[ignore = "needs a GPU"]
 fn tf32x3_carries_nan_and_infinity_into_c_on_the_gpu() {
     let gpu = common::gpu("tf32x3_carries_nan_and_infinity_into_c_on_the_gpu");
-    let cases = [(true, f32::from_bits(0x7fff_ffff)), (false, f32::from_bits(0x7fff_ffff)), (true, f32::NAN), (true, f32::from_bits(0x7f80_0001)), (false, f32::from_bits(0xff80_1fff)), (false, f32::INFINITY)];
     for kernel in tf32x3_kernels() {
         let problem = problem_for(kernel, (200, 200, 200), 0, 1.0);
-        for (in_a, bad) in cases {
-            let mut inputs = inputs(&problem, false, 5);
-            if in_a { inputs.a[0] = bad } else { inputs.b[0] = bad }
-            let ops = Operands::upload(&gpu, &problem, &inputs).unwrap();
-            ops.launch(&gpu, kernel, &kernel.geometry(&problem).unwrap()).unwrap();
-            let (got, guard_writes) = ops.download_c(&gpu).unwrap();
-            assert_eq!(guard_writes, 0, "{} wrote outside C on {problem}", kernel.name());
-            for (e, c) in got.iter().enumerate() {
-                let (i, j) = (e / 200, e % 200);
-                let hit = if in_a { i == 0 } else { j == 0 };
-                let what = format!("{}: {bad} ({:#010x}) in {}: C({i}, {j}) = {c}", kernel.name(), bad.to_bits(), if in_a { "A" } else { "B" });
-                assert!(if !hit { c.is_finite() } else if bad.is_nan() { c.is_nan() } else { !c.is_finite() }, "{what}");
-            }
+        for case in NON_FINITE {
+            let got = kernel_on_gpu(&gpu, kernel, &problem, &inputs_with(&problem, case, 5));
+            assert_reaches_c(kernel, &problem, case, &got);
         }
     }
 }

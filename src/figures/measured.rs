@@ -14,10 +14,10 @@ pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run6/layouts-bf16
 /// `rgemm bench --suite real` per type, with the built-in dispatch table.
 pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run2/suite-bf16.json", "docs/perf/2026-11-25-h100-run6/suite-f32.json"];
 
-/// The same bench in separate processes (each with its own cuBLAS figure), per type: the files
-/// `<prefix>-p<i>.json`. For f32 the `main` side of run 8, the code on main (run 10 timed a
-/// rounding that was not kept).
-pub const PROCESS_RUNS: [(&str, &str); 2] = [("bf16", "docs/perf/2026-11-25-h100-run8/bf16"), ("f32", "docs/perf/2026-11-25-h100-run8/f32-main")];
+/// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type:
+/// the files `<prefix>-p<i>.json`. For f32 the `main` side of run 8, the code on main (run 10
+/// timed a rounding that was not kept).
+pub const PROCESS_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run8/bf16", "docs/perf/2026-11-25-h100-run8/f32-main"];
 
 fn read(repo: &Path, file: &str) -> Result<Report, String> {
     Report::read(&repo.join(file)).map_err(|e| format!("{file}: {e}"))
@@ -113,7 +113,7 @@ pub fn suites(repo: &Path) -> Result<String, String> {
 pub fn processes(repo: &Path) -> Result<String, String> {
     let mut t = String::from("| type | kernel | size | processes | median | lowest | highest |\n| --- | --- | --- | ---: | ---: | ---: | ---: |\n");
     let mut sources = String::new();
-    for (dtype, prefix) in PROCESS_RUNS {
+    for prefix in PROCESS_RUNS {
         let mut reports = Vec::new();
         for i in 1.. {
             let file = format!("{prefix}-p{i}.json");
@@ -123,6 +123,7 @@ pub fn processes(repo: &Path) -> Result<String, String> {
             reports.push(read(repo, &file)?);
         }
         let Some(first) = reports.first() else { return Err(format!("{prefix}-p1.json: missing")) };
+        let dtype = &first.dtype;
         // Every (size, kernel) that passed in some process, in the order of first appearance (a
         // process cut short holds fewer sizes); kernels the catalog no longer has are left out.
         let mut keys: Vec<(String, String)> = Vec::new();
