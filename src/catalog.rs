@@ -227,8 +227,9 @@ impl Kernel {
 /// The order comes from a tuning run at M = N = K = 4096 (rung 14 ranked by its median at 8192³,
 /// where its kernels vary most; the f16 entries rank like bf16); the runs and their numbers are in
 /// `docs/perf/` and the book's chapter `book/src/numbers.md`. Rung 15 (3×TF32, fp32 accuracy on
-/// the tensor cores) ranks first for f32 from its own run of the next day (its chapter and
-/// `docs/perf/`); it needs K and N multiples of 4, else `best` falls back to rung 11. Its entries
+/// the tensor cores) ranks first for f32 from its own run of the next day, with the split that
+/// rounds nothing (`_raw`) since 2026-11-25 (its chapter and `docs/perf/`); it needs K and N
+/// multiples of 4, else `best` falls back to rung 11. Its entries
 /// for the other layouts (`_nt`, `_tn`, `_tt`) are not listed: [`auto_candidates`] tries them
 /// right after this list (rung 15 is the highest fp32 rung), ahead of the general kernel.
 /// `rgemm tune` prints a replacement for this table from a fresh
@@ -244,7 +245,7 @@ pub const BEST: &[&str] = &[
     "hgemm_13_wgmma_128x256x64_s4",
     "bgemm_12_mma_sync_128x128x64_w64x64_s3_fp",
     "hgemm_12_mma_sync_128x128x64_w64x64_s3_fp",
-    "sgemm_15_tf32x3_128x128x32_s4_trunc",
+    "sgemm_15_tf32x3_128x128x32_s4_raw",
     "sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa",
     "sgemm_10_cp_async_128x128x8_w64x32_t8x8_s4_at",
     "sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior",

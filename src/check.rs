@@ -48,10 +48,12 @@ impl ErrorModel {
 
     /// fp32 as three tf32 tensor-core products (rung 15, `kernels-gpu/src/15_tf32x3.rs`): the
     /// tensor cores' sums truncate (2⁻²³), and each product `a·b` is computed from `hi + lo` of
-    /// each operand, which is within 2⁻²¹·|x| of x (a truncated `hi`), without the `lo_a·lo_b`
-    /// term (at most 2⁻²¹·|a·b|): at most 1.25·2⁻²⁰·|a·b| in all, which an operand rounding of
-    /// 2⁻²⁰ on each side covers. At small K this term, not the sum's, dominates the bound.
-    pub const TF32X3: ErrorModel = ErrorModel { accumulation: 1.0 / (1u64 << 23) as f64, operand_rounding: 1.0 / (1u64 << 20) as f64 };
+    /// each operand as the tensor cores read them, without the `lo_a·lo_b` term. With the
+    /// loosest split (`Raw`: `hi` and `lo` both truncated) `hi + lo` is within 2⁻²⁰·|x| of x and
+    /// `lo_a·lo_b` at most 2⁻²⁰·|a·b|: at most 3·2⁻²⁰·|a·b| in all, which an operand rounding of
+    /// 1.5·2⁻²⁰ on each side covers (the rounded splits stay within 1.25·2⁻²⁰). At small K this
+    /// term, not the sum's, dominates the bound.
+    pub const TF32X3: ErrorModel = ErrorModel { accumulation: 1.0 / (1u64 << 23) as f64, operand_rounding: 3.0 / (1u64 << 21) as f64 };
 
     /// The model of a kernel: which units multiply its operand type, and how.
     pub fn of(spec: &KernelSpec) -> ErrorModel {

@@ -21,7 +21,7 @@ fn sample_table() -> Table {
             row(Dtype::Bf16, Layout::NN, (4096, 4096, 4096), "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs", 1),
             row(Dtype::Bf16, Layout::NT, (16, 4096, 4096), "bgemm_14_wgmma_tma_64x128x64_s4_pairs_nt", 4),
             row(Dtype::Bf16, Layout::NT, (1, 4096, 4096), "bgemm_00_gemv_1x8x256_nt", 1),
-            row(Dtype::F32, Layout::NN, (4096, 4096, 4096), "sgemm_15_tf32x3_128x128x32_s4_trunc", 1),
+            row(Dtype::F32, Layout::NN, (4096, 4096, 4096), "sgemm_15_tf32x3_128x128x32_s4_raw", 1),
             Row { aligned: false, staged: true, ..row(Dtype::Bf16, Layout::NN, (4095, 4095, 4095), "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs", 1) },
         ],
     }

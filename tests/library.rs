@@ -330,7 +330,7 @@ fn staging_is_right_on_the_emulator() {
             copies.push(dst);
         }
         let kernel = match dtype {
-            Dtype::F32 => catalog::find("sgemm_15_tf32x3_128x128x32_s4_trunc").unwrap(),
+            Dtype::F32 => catalog::find("sgemm_15_tf32x3_128x128x32_s4_raw").unwrap(),
             _ => rgemm::dispatch::in_layout("bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs", layout).unwrap(),
         };
         assert!(kernel.geometry(&p).is_err() && kernel.geometry(&staged).is_ok(), "{} on {p}", kernel.name());
@@ -364,7 +364,7 @@ fn staged_plans_are_right_on_the_gpu() {
         for dtype in [Dtype::F32, Dtype::Bf16, Dtype::F16] {
             let p = Problem::general(m, n, k, 0.75, -0.5, layout, ld, batch).unwrap();
             let fast = match dtype {
-                Dtype::F32 => "sgemm_15_tf32x3_128x128x32_s4_trunc",
+                Dtype::F32 => "sgemm_15_tf32x3_128x128x32_s4_raw",
                 Dtype::Bf16 => "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs",
                 Dtype::F16 => "hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs",
             };

@@ -110,11 +110,16 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     // ANCHOR_END: split
 
     /// `x` as the tensor cores' two parts under [`Split`]: with [`Rounded`]
-    /// `(rna(x), rna(x − rna(x)))`, with [`Truncated`] `(x, rna(x − trunc(x)))` (the tensor
-    /// cores truncate `x` to its high part as they read it).
+    /// `(rna(x), rna(x − rna(x)))`, with [`Truncated`] `(x, rna(x − trunc(x)))`, with [`Raw`]
+    /// `(x, x − trunc(x))` (the tensor cores truncate what they read to its high 19 bits).
     #[inline(always)]
     fn parts(x: f32) -> (f32, f32) {
-        if !Self::TRUNCATED { Self::split(x) } else { (x, cvt_rna_tf32(x - f32::from_bits(x.to_bits() & !0x1fff))) }
+        if !Self::TRUNCATED {
+            Self::split(x)
+        } else {
+            let lo = x - f32::from_bits(x.to_bits() & !0x1fff);
+            (x, if Sp::ROUNDED_LO { cvt_rna_tf32(lo) } else { lo })
+        }
     }
 
     /// Thread `tid` splits its float4s of the stage's K-major tile of S at `stage`: `lo` into the
@@ -198,14 +203,26 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         x
     }
 
-    /// The fragments of [`r_values`](Self::r_values), split: `(hi[kk], lo[kk])` as bit patterns.
+    /// The fragments of [`r_values`](Self::r_values), split: `(hi[kk], lo[kk])` as bit patterns
+    /// ([`split`](Self::split), or with [`Raw`] `(trunc(x), x − trunc(x))`).
+    ///
+    /// Every fragment is a value computed here, after the wait for the previous group, never a
+    /// loaded value itself: the loop's next loads of R are issued before that wait and, in PTX,
+    /// land in the same registers each iteration, which a `wgmma` still in flight may be reading.
+    /// With [`Raw`] the high part is masked to what the tensor cores would read anyway.
     #[inline(always)]
     fn split_fragments(x: &[f32; 16]) -> ([[u32; 4]; 4], [[u32; 4]; 4]) {
         let mut hi = [[0u32; 4]; 4];
         let mut lo = [[0u32; 4]; 4];
         for kk in 0..4 {
             for i in 0..4 {
-                let (h, l) = Self::split(x[4 * kk + i]);
+                let x = x[4 * kk + i];
+                let (h, l) = if Sp::ROUNDED_LO {
+                    Self::split(x)
+                } else {
+                    let hi = f32::from_bits(x.to_bits() & !0x1fff);
+                    (hi, x - hi)
+                };
                 hi[kk][i] = h.to_bits();
                 lo[kk][i] = l.to_bits();
             }
@@ -466,11 +483,15 @@ const SPLIT_BARRIER: u32 = 1;
 /// transpose panel `p` meet between reading it and writing over it.
 const PANEL_BARRIER: u32 = 2;
 
-/// How the tile of S (A, or B for `tt`) is split in shared memory: the kernel's `Sp` parameter.
-/// The fragments of R are split in registers, rounded, either way.
+/// How the operands are split: the kernel's `Sp` parameter. With [`Rounded`] and [`Truncated`]
+/// it is how the tile of S (A, or B for `tt`) is split in shared memory, and the fragments of R
+/// are split in registers, rounded; with [`Raw`] nothing is rounded on either side.
 pub trait Split {
-    /// The tensor cores truncate the raw values to their high part ([`Truncated`]).
+    /// The tensor cores truncate the raw values of S to their high part ([`Truncated`], [`Raw`]).
     const TRUNCATED: bool;
+    /// `lo` is rounded to the nearest tf32 (`cvt.rna`) rather than truncated by the tensor cores
+    /// as they read it (false only for [`Raw`]).
+    const ROUNDED_LO: bool;
 }
 /// `hi = rna(a)` written over `a`, `lo = rna(a − hi)` beside it: two stores per float4 (entries
 /// without a tag).
@@ -480,11 +501,24 @@ pub struct Rounded;
 /// (`_trunc`). `lo` is then up to one tf32 ulp of `a` instead of half of one, which doubles the
 /// dropped `lo·lo` term (still at most 2⁻²¹·|a·b|).
 pub struct Truncated;
+/// Both operands, S in shared memory and R in registers, as [`Truncated`] without any rounding:
+/// `hi` is the raw value and `lo = a − trunc(a)` (exact), and the tensor cores truncate both as
+/// they read them (`_raw`). Two instructions per value (a mask and a subtraction) where
+/// [`Truncated`] takes a `cvt.rna` more in S and the rounded split of R two. The cost is in the
+/// error: `lo` loses up to one tf32 ulp of itself (2⁻²⁰·|a|), so each product is within
+/// 3·2⁻²⁰·|a·b| (see the rung's chapter), every term with the sign of `a·b`.
+pub struct Raw;
 impl Split for Rounded {
     const TRUNCATED: bool = false;
+    const ROUNDED_LO: bool = true;
 }
 impl Split for Truncated {
     const TRUNCATED: bool = true;
+    const ROUNDED_LO: bool = true;
+}
+impl Split for Raw {
+    const TRUNCATED: bool = true;
+    const ROUNDED_LO: bool = false;
 }
 
 /// How often the tensor cores' sums are added into fp32 registers: the kernel's `F` parameter.
@@ -503,7 +537,8 @@ entries! {
     sgemm_15_tf32x3_128x128x32_s4 => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>>,
     sgemm_15_tf32x3_128x128x32_s4_trunc => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Truncated>,
     sgemm_15_tf32x3_128x128x32_s4_short => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<2>>,
-    sgemm_15_tf32x3_128x128x32_s4_trunc_nt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Truncated, Nt>,
-    sgemm_15_tf32x3_128x128x32_s4_trunc_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Truncated, Tn>,
-    sgemm_15_tf32x3_128x128x32_s4_trunc_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Truncated, Tt>,
+    sgemm_15_tf32x3_128x128x32_s4_raw => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw>,
+    sgemm_15_tf32x3_128x128x32_s4_raw_nt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Nt>,
+    sgemm_15_tf32x3_128x128x32_s4_raw_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tn>,
+    sgemm_15_tf32x3_128x128x32_s4_raw_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tt>,
 }
