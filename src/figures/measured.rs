@@ -9,15 +9,15 @@ use crate::report::{Outcome, Report, SizeRecord};
 
 /// `rgemm bench` of the fastest kernels of each type in all four layouts at 4096³
 /// (`library.sh layouts`), bf16 and f32.
-pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run6/layouts-bf16.json", "docs/perf/2026-11-25-h100-run6/layouts-f32.json"];
+pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run15/layouts-bf16.json", "docs/perf/2026-11-25-h100-run15/layouts-f32.json"];
 
 /// `rgemm bench --suite real` per type, with the built-in dispatch table.
 pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run2/suite-bf16.json", "docs/perf/2026-11-25-h100-run6/suite-f32.json"];
 
 /// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type:
-/// the files `<prefix>-p<i>.json`. For f32 run 13: rung 15 with the split that rounds nothing
+/// the files `<prefix>-p<i>.json`. For f32 run 15: rung 15 with the split that rounds nothing
 /// (`_raw`) beside the truncated one it replaced.
-pub const PROCESS_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run8/bf16", "docs/perf/2026-11-25-h100-run13/f32"];
+pub const PROCESS_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run8/bf16", "docs/perf/2026-11-25-h100-run15/f32"];
 
 fn read(repo: &Path, file: &str) -> Result<Report, String> {
     Report::read(&repo.join(file)).map_err(|e| format!("{file}: {e}"))
