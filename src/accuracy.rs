@@ -9,13 +9,16 @@
 //! the same inputs (cuBLAS SGEMM on the GPU, a sequential fp32 dot product per element on the
 //! CPU) and `R_ij = |alpha|·sqrt(Σ_k a_ik²·b_kj²)` the root sum of squares of the products. The
 //! second term is what the split itself adds: per product a·b, 3×TF32 drops `lo_a·lo_b` and
-//! rounds `lo_a` and `lo_b`, each at most 2⁻²¹·|a·b| (2⁻²² when the high parts are rounded; see
-//! the rung-15 chapter). These errors take either sign independently for random inputs, so over
-//! a dot product they add like a random walk: their sum has a standard deviation of at most
-//! √3·2⁻²¹·R_ij, and the allowance 2⁻¹⁹·‖R‖_F is more than twice that, in a Frobenius norm over
-//! many elements that concentrates near its mean. (The worst case, every error of one sign,
-//! would be 3·2⁻²¹·Σ_k|a_ik·b_kj|: about √K times larger for random data, and so loose that it
-//! would pass a kernel whose accumulation drifts.)
+//! rounds (or, with the `Raw` split, truncates) `lo_a` and `lo_b`, each at most 2⁻²⁰·|a·b|
+//! (2⁻²¹ for the rounded remainders of a truncated `hi`, 2⁻²² when `hi` is rounded too; see the
+//! rung-15 chapter). Each term is a product of two relative parts of at most 2⁻¹⁰, spread evenly
+//! for random inputs, so its root mean square is at most 2⁻²⁰/3·|a·b|, and the three together
+//! at most 2⁻²⁰·|a·b| even when they share a sign (`Raw`'s do: truncation only shrinks). Products
+//! of random signs add like a random walk over a dot product: the sum has a standard deviation
+//! of at most 2⁻²⁰·R_ij, and the allowance 2⁻¹⁹·‖R‖_F is twice that, in a Frobenius norm over
+//! many elements that concentrates near its mean. (The worst case, every error of one sign and
+//! of its largest size, would be 3·2⁻²⁰·Σ_k|a_ik·b_kj|: about √K times larger for random data,
+//! and so loose that it would pass a kernel whose accumulation drifts.)
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

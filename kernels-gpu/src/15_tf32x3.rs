@@ -3,14 +3,17 @@
 //! **Idea.** The tensor cores take fp32 only as tf32 (10 of the 23 mantissa bits). Split each
 //! input into `hi = rna(x)` and `lo = rna(x − hi)`, both tf32, and compute
 //! `a·b ≈ hi_a·hi_b + hi_a·lo_b + lo_a·hi_b` with three tf32 `wgmma` products, dropping only
-//! `lo_a·lo_b` (at most 2⁻²²·|a·b|): fp32 accuracy at tensor-core speed.
+//! `lo_a·lo_b` (at most 2⁻²²·|a·b|): fp32 accuracy at tensor-core speed. The tensor cores
+//! truncate what they read, so the roundings may be left to them ([`Split`]): [`Raw`] computes
+//! only `hi = trunc(x)` and the exact `lo = x − hi`, two instructions per value, at a looser bound.
 //!
 //! **Invariants.** `wgmma` reads tf32 only K-major from shared memory, so the kernel computes
 //! `Cᵀ = Bᵀ·Aᵀ` (or `C` for `tt`): the K-major operand S is split in shared memory (`lo` beside it,
-//! `hi` over it, or left for the tensor cores to truncate with [`Truncated`]; `tn` transposes it
-//! on the way), the other, R, is loaded straight into the wgmma register fragments and split
-//! there. The tensor cores' sums are cut toward zero, so every few K-tiles ([`FlushEvery`]) the
-//! chunk is added into fp32 registers (`sum`) and restarted from zero. A wgmma reads its register
+//! `hi` over it, or left for the tensor cores to truncate with [`Truncated`] and [`Raw`]; `tn`
+//! transposes it on the way), the other, R, is loaded into registers and split there into the
+//! wgmma fragments, every fragment a value computed after the wait for the previous group. The
+//! tensor cores' sums are cut toward zero, so every few K-tiles ([`FlushEvery`]) the chunk is
+//! added into fp32 registers (`sum`) and restarted from zero. A wgmma reads its register
 //! operand until a `wait_group` covers it, so a warpgroup waits for its previous group
 //! (`wait_group 0`) before it writes the next fragments. Thread 0 issues the copy engine's loads
 //! into a ring of `stages` stages; the copy engine needs 16-byte-aligned rows, and the catalog
