@@ -12,7 +12,7 @@ use crate::report::{Outcome, Report, SizeRecord};
 pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run15/layouts-bf16.json", "docs/perf/2026-11-25-h100-run15/layouts-f32.json"];
 
 /// `rgemm bench --suite real` per type, with the built-in dispatch table.
-pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run2/suite-bf16.json", "docs/perf/2026-11-25-h100-run6/suite-f32.json"];
+pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run2/suite-bf16.json", "docs/perf/2026-11-26-h100-run17/suite-f32.json"];
 
 /// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type:
 /// the files `<prefix>-p<i>.json`. For f32 run 15: rung 15 with the split that rounds nothing
