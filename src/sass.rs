@@ -1,7 +1,9 @@
 //! What the hardware runs: a kernel's SASS (ptxas, then `cuobjdump --dump-sass`) and the
 //! instruction mix of its hottest loop. A CUDA-core GEMM is as fast as the share of `FFMA` in its
 //! inner loop allows (every other instruction takes an issue slot from one); a tensor-core one
-//! shows its `HMMA` / `HGMMA` there. No GPU is needed: the `nvidia-cuda-cuobjdump` and
+//! shows its `HMMA` / `HGMMA` there. The listing also shows what PTX hides: which registers an
+//! `HGMMA` in flight still reads, and whether anything writes them before the wait
+//! ([`wgmma_fragment_hazards`]). No GPU is needed: the `nvidia-cuda-cuobjdump` and
 //! `nvidia-cuda-nvdisasm` wheels (or a CUDA toolkit) provide the disassembler.
 
 use std::path::{Path, PathBuf};
@@ -43,13 +45,64 @@ pub fn disassemble(ptxas: &Path, cuobjdump: &Path, kernel: &str) -> Result<Strin
     Ok(String::from_utf8_lossy(&out.stdout).to_string())
 }
 
-/// One SASS instruction: its address and its opcode without modifiers (`FFMA`, `LDS`, ...).
+/// One SASS instruction: its address, its opcode without modifiers (`FFMA`, `LDS`, ...), its
+/// mnemonic with them (`LDS.U.128`) and its operands as listed (`R8`, `[R2+0x1000]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Instruction {
     pub address: u64,
     pub opcode: String,
+    pub mnemonic: String,
+    pub operands: Vec<String>,
     /// The target of a branch (`BRA 0x1f0`).
     pub branch_to: Option<u64>,
+    /// The listing's text of the instruction, predicate included, without the `;`.
+    pub text: String,
+}
+
+impl Instruction {
+    /// The registers `R<n>` this instruction writes, as a range of `n`; empty for one that writes
+    /// none. The destination is the first operand (the second for `SHFL`, whose first is its
+    /// predicate output); an instruction whose destination is not an `R` register (a predicate, a
+    /// uniform register, an address: stores, branches, barriers) writes none, and neither does
+    /// `HGMMA` here (its first operand is the accumulator, not a fragment it reads). A load or move
+    /// of `.64` or `.WIDE` writes two consecutive registers, of `.128` four, `LDSM` as many as its
+    /// last modifier says (`LDSM.16.M88.4`); every other instruction one (the loops checked here
+    /// hold no other multi-register writer: no `HMMA`, no double precision).
+    pub fn written_registers(&self) -> std::ops::Range<u32> {
+        let dest = if self.opcode == "SHFL" { 1 } else { 0 };
+        let Some(n) = self.operands.get(dest).and_then(|o| register(o)).filter(|_| self.opcode != "HGMMA") else {
+            return 0..0;
+        };
+        let modifiers: Vec<&str> = self.mnemonic.split('.').skip(1).collect();
+        let width = if modifiers.contains(&"128") {
+            4
+        } else if modifiers.contains(&"64") || modifiers.contains(&"WIDE") {
+            2
+        } else if self.opcode == "LDSM" {
+            modifiers.last().and_then(|m| m.parse().ok()).unwrap_or(1)
+        } else {
+            1
+        };
+        n..n + width
+    }
+
+    /// For an `HGMMA` whose A operand is a register fragment (`HGMMA.64x128x8.F32.TF32 R24, R100,
+    /// gdesc[UR8], R24`), that fragment's registers: four from the one named. A is a 64-row slice
+    /// of the warpgroup's 128 threads, 32 bytes of K wide in every dense shape (k8 of tf32, k16 of
+    /// f16 and bf16, k32 of 8-bit types): 64·32 bytes over 128 threads is 16 bytes, four 32-bit
+    /// registers a thread. `None` for an A read from shared memory (`gdesc[UR4]`).
+    pub fn wgmma_register_a(&self) -> Option<std::ops::Range<u32>> {
+        let n = register(self.operands.get(1).filter(|_| self.opcode == "HGMMA")?)?;
+        Some(n..n + 4)
+    }
+}
+
+/// `n` of a register operand `R<n>` (`R100`, `R8.reuse`, `-R113`, `|R5|`); `None` for `RZ`,
+/// predicates, uniform registers, constants and addresses.
+fn register(operand: &str) -> Option<u32> {
+    let r = operand.trim_start_matches(['-', '|', '!', '~']).strip_prefix('R')?;
+    let digits = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+    matches!(r[digits..].chars().next(), None | Some('.') | Some('|')).then(|| r[..digits].parse().ok()).flatten()
 }
 
 /// The instructions of a `cuobjdump --dump-sass` listing, in order.
@@ -62,10 +115,12 @@ pub fn instructions(sass: &str) -> Vec<Instruction> {
             let address = u64::from_str_radix(addr, 16).ok()?;
             let text = rest.split(';').next()?.trim();
             // A predicate (`@P0`, `@!UP1`) is not the opcode.
-            let mut words = text.split_whitespace().skip_while(|w| w.starts_with('@'));
-            let opcode = words.next()?.split('.').next()?.to_string();
-            let branch_to = (opcode == "BRA").then(|| words.find_map(|w| u64::from_str_radix(w.trim_start_matches("0x"), 16).ok().filter(|_| w.starts_with("0x")))).flatten();
-            Some(Instruction { address, opcode, branch_to })
+            let unpredicated = text.strip_prefix('@').map_or(text, |t| t.split_once(char::is_whitespace).map_or("", |(_, r)| r.trim_start()));
+            let (mnemonic, operands) = unpredicated.split_once(char::is_whitespace).unwrap_or((unpredicated, ""));
+            let opcode = mnemonic.split('.').next().filter(|o| !o.is_empty())?.to_string();
+            let operands: Vec<String> = operands.split(',').map(str::trim).filter(|o| !o.is_empty()).map(String::from).collect();
+            let branch_to = (opcode == "BRA").then(|| operands.iter().find_map(|o| u64::from_str_radix(o.strip_prefix("0x")?, 16).ok())).flatten();
+            Some(Instruction { address, opcode, mnemonic: mnemonic.to_string(), operands, branch_to, text: text.to_string() })
         })
         .collect()
 }
@@ -100,24 +155,65 @@ pub const MATH: &[&str] = &["FFMA", "HMMA", "HGMMA"];
 /// peeled step).
 pub fn hottest_loop(sass: &str) -> Option<LoopMix> {
     let all = instructions(sass);
+    let body = hottest_body(&all)?;
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for i in body {
+        match counts.iter_mut().find(|(o, _)| *o == i.opcode) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((i.opcode.clone(), 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    Some(LoopMix { first: body[0].address, last: body[body.len() - 1].address, instructions: body.len(), counts })
+}
+
+/// The instructions of the hottest loop (see [`hottest_loop`]), from the backward branch's target
+/// to the branch.
+fn hottest_body(all: &[Instruction]) -> Option<&[Instruction]> {
     let math = |body: &[Instruction]| body.iter().filter(|i| MATH.contains(&i.opcode.as_str())).count();
     all.iter()
-        .filter_map(|br| {
+        .enumerate()
+        .filter_map(|(end, br)| {
             let to = br.branch_to.filter(|&t| t <= br.address)?;
-            let body: Vec<Instruction> = all.iter().filter(|i| (to..=br.address).contains(&i.address)).cloned().collect();
-            Some((math(&body), body))
+            let body = &all[all.iter().position(|i| i.address >= to)?..=end];
+            Some((math(body), body))
         })
         .filter(|(m, _)| *m > 0)
         .max_by(|(ma, a), (mb, b)| ma.cmp(mb).then(b.len().cmp(&a.len())))
-        .map(|(_, body)| {
-            let mut counts: Vec<(String, usize)> = Vec::new();
-            for i in &body {
-                match counts.iter_mut().find(|(o, _)| *o == i.opcode) {
-                    Some((_, n)) => *n += 1,
-                    None => counts.push((i.opcode.clone(), 1)),
-                }
+        .map(|(_, body)| body)
+}
+
+/// The writes, in the hottest loop, to registers an `HGMMA` in flight may still be reading.
+///
+/// A wgmma whose A operand is a register fragment reads those registers asynchronously, until a
+/// `WARPGROUP.DEPBAR.LE gsb0, 0x0` (`wgmma.wait_group 0`) waits for it; PTX does not show that
+/// read, so ptxas may give the registers to an instruction that follows the `HGMMA` before the
+/// wait, and the tensor cores then multiply whatever lands there. The emulator cannot see it
+/// either (it reads the fragment when the wgmma is issued): only the SASS tells.
+///
+/// For each such `HGMMA` of the hottest loop, the window in which its fragment may be read runs
+/// from the instruction after it to the loop's backward branch and, as the next iteration follows
+/// that branch, on from the loop's first instruction, until the first wait for all groups (a wait
+/// that leaves groups pending, `0x1` and up, may leave this one running, so it does not end the
+/// window). The loop body is taken in address order, its forward branches as if every path ran:
+/// a write on any of them is reported. Every instruction in the window that writes a fragment
+/// register (see [`Instruction::written_registers`]) is one line: the `HGMMA`'s address and
+/// fragment, the writer's address and text. An empty result is the invariant the kernels keep.
+pub fn wgmma_fragment_hazards(sass: &str) -> Vec<String> {
+    let all = instructions(sass);
+    let Some(body) = hottest_body(&all) else { return Vec::new() };
+    let waits_for_all = |i: &Instruction| i.mnemonic.starts_with("WARPGROUP.DEPBAR") && i.operands.last().is_some_and(|o| o == "0x0");
+    let mut hazards = Vec::new();
+    for (at, mma) in body.iter().enumerate() {
+        let Some(fragment) = mma.wgmma_register_a() else { continue };
+        let window = body[at + 1..].iter().chain(&body[..at]).take_while(|i| !waits_for_all(i));
+        for w in window {
+            let written = w.written_registers();
+            if written.start < fragment.end && fragment.start < written.end {
+                let regs = |r: &std::ops::Range<u32>| if r.len() == 1 { format!("R{}", r.start) } else { format!("R{}..R{}", r.start, r.end - 1) };
+                hazards.push(format!("HGMMA at {:#06x} reads {} until the wait; {:#06x} `{}` writes {} before it", mma.address, regs(&fragment), w.address, w.text, regs(&written)));
             }
-            counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            LoopMix { first: body[0].address, last: body[body.len() - 1].address, instructions: body.len(), counts }
-        })
+        }
+    }
+    hazards
 }
