@@ -184,15 +184,24 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// This thread's values of R for the wgmma A fragments of the four 8-deep steps of the stage
     /// at `stage`, raw: `[4·kk + i]`. Warpgroup `wg`'s wgmma row r is row (of N, or of M for
     /// `tt`) `64·wg + r` of R's tile, step kk's column c is `8·kk + c` of K.
+    ///
+    /// MN-major R (rows of K): fragment value i of thread (g, t) lies in row `t + 4·(i / 2)` of the
+    /// step, column `g + 8·(i % 2)`. Loaded in that order, one load of a warp reads four
+    /// consecutive rows and two 16-byte chunks of each, and the 128-byte swizzle gives rows t and
+    /// t ^ 1 the same two chunks: two-way bank conflicts. Threads of odd t load their two rows in
+    /// the other order (value `i ^ 2` at load i), so each load's four rows land in four different
+    /// chunk pairs, and swap the values back into place.
     #[inline(always)]
     unsafe fn r_values(stage: *mut u8, wg: u32) -> [f32; 16] {
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
         let (g, t) = (lane / 4, lane % 4);
+        let swap = !Self::R_K_MAJOR && t % 2 == 1;
         let mut x = [0.0f32; 16];
         for kk in 0..Self::BK / 8 {
             for i in 0..4 {
-                let r = 64 * wg + 16 * warp_in_wg + g + 8 * (i as u32 % 2);
-                let k = 8 * kk as u32 + t + 4 * (i as u32 / 2);
+                let j = if swap { i ^ 2 } else { i } as u32;
+                let r = 64 * wg + 16 * warp_in_wg + g + 8 * (j % 2);
+                let k = 8 * kk as u32 + t + 4 * (j / 2);
                 let at = if Self::R_K_MAJOR {
                     SwizzledF32Rows::new(Self::R).at(r, k)
                 } else {
@@ -201,6 +210,10 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
                 };
                 // SAFETY: (r, k) lies inside the stage's tile of R, which the copy engine filled.
                 x[4 * kk + i] = unsafe { load(stage.wrapping_add(at as usize) as *const f32) };
+            }
+            for i in 0..2 {
+                let (a, b) = (x[4 * kk + i], x[4 * kk + i + 2]);
+                (x[4 * kk + i], x[4 * kk + i + 2]) = if swap { (b, a) } else { (a, b) };
             }
         }
         x
