@@ -51,8 +51,8 @@ impl ErrorModel {
     /// each operand as the tensor cores read them, without the `lo_a·lo_b` term. With the
     /// loosest split (`Raw`: `hi` and `lo` both truncated) `hi + lo` is within 2⁻²⁰·|x| of x and
     /// `lo_a·lo_b` at most 2⁻²⁰·|a·b|: at most 3·2⁻²⁰·|a·b| in all, which an operand rounding of
-    /// 1.5·2⁻²⁰ on each side covers (the rounded splits stay within 1.25·2⁻²⁰). At small K this
-    /// term, not the sum's, dominates the bound.
+    /// 1.5·2⁻²⁰ on each side covers (the truncated split stays within 2·2⁻²⁰, the rounded one
+    /// within 0.75·2⁻²⁰). At small K this term, not the sum's, dominates the bound.
     pub const TF32X3: ErrorModel = ErrorModel { accumulation: 1.0 / (1u64 << 23) as f64, operand_rounding: 3.0 / (1u64 << 21) as f64 };
 
     /// The model of a kernel: which units multiply its operand type, and how.

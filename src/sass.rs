@@ -61,22 +61,26 @@ pub struct Instruction {
 
 impl Instruction {
     /// The registers `R<n>` this instruction writes, as a range of `n`; empty for one that writes
-    /// none. The destination is the first operand (the second for `SHFL`, whose first is its
-    /// predicate output); an instruction whose destination is not an `R` register (a predicate, a
-    /// uniform register, an address: stores, branches, barriers) writes none, and neither does
-    /// `HGMMA` here (its first operand is the accumulator, not a fragment it reads). A load or move
-    /// of `.64` or `.WIDE` writes two consecutive registers, of `.128` four, `LDSM` as many as its
-    /// last modifier says (`LDSM.16.M88.4`); every other instruction one (the loops checked here
-    /// hold no other multi-register writer: no `HMMA`, no double precision).
+    /// none. The destination is the first operand, or the second where the first is a predicate
+    /// output and the second a register (`SHFL PT, R5, …`, `LOP3.LUT P0, R5, …`, `ATOMG … PT, R2,
+    /// …`); an instruction whose destination is not an `R` register (a predicate, a uniform
+    /// register, an address: stores, branches, barriers) writes none, and neither does `HGMMA`
+    /// here (its first operand is the accumulator, not a fragment it reads). A load or move of
+    /// `.64` or `.WIDE` and a `CS2R` (but `CS2R.32`) write two consecutive registers, `.128` four,
+    /// `LDSM` as many as its last modifier says (`LDSM.16.M88.4`); every other instruction one
+    /// (the loops checked here hold no other multi-register writer: no `HMMA`, no double
+    /// precision).
     pub fn written_registers(&self) -> std::ops::Range<u32> {
-        let dest = if self.opcode == "SHFL" { 1 } else { 0 };
+        let is_predicate = |o: &str| o == "PT" || (o.starts_with('P') && o[1..].chars().all(|c| c.is_ascii_digit()) && o.len() > 1);
+        let predicate_first = self.operands.first().is_some_and(|o| is_predicate(o));
+        let dest = if predicate_first && self.operands.get(1).is_some_and(|o| register(o).is_some()) { 1 } else { 0 };
         let Some(n) = self.operands.get(dest).and_then(|o| register(o)).filter(|_| self.opcode != "HGMMA") else {
             return 0..0;
         };
         let modifiers: Vec<&str> = self.mnemonic.split('.').skip(1).collect();
         let width = if modifiers.contains(&"128") {
             4
-        } else if modifiers.contains(&"64") || modifiers.contains(&"WIDE") {
+        } else if modifiers.contains(&"64") || modifiers.contains(&"WIDE") || (self.opcode == "CS2R" && !modifiers.contains(&"32")) {
             2
         } else if self.opcode == "LDSM" {
             modifiers.last().and_then(|m| m.parse().ok()).unwrap_or(1)
@@ -199,6 +203,10 @@ fn hottest_body(all: &[Instruction]) -> Option<&[Instruction]> {
 /// a write on any of them is reported. Every instruction in the window that writes a fragment
 /// register (see [`Instruction::written_registers`]) is one line: the `HGMMA`'s address and
 /// fragment, the writer's address and text. An empty result is the invariant the kernels keep.
+///
+/// Limits: only the hottest loop is read (not a peeled iteration, nor the path from the loop's
+/// exit to its final wait), and the first full wait in address order closes the window even if
+/// a branch could pass it by; the kernels checked issue their waits unconditionally.
 pub fn wgmma_fragment_hazards(sass: &str) -> Vec<String> {
     let all = instructions(sass);
     let Some(body) = hottest_body(&all) else { return Vec::new() };

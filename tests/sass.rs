@@ -34,6 +34,10 @@ fn the_parser_reads_opcodes_predicates_and_branches() {
     assert_eq!(one("IMAD.WIDE.U32 R2, R3, 0x4, R4").written_registers(), 2..4);
     assert_eq!(one("LDSM.16.M88.4 R12, [R3]").written_registers(), 12..16);
     assert_eq!(one("SHFL.BFLY PT, R5, R4, 0x1, 0x1f").written_registers(), 5..6);
+    assert_eq!(one("LOP3.LUT P0, R7, R2, 0x3, RZ, 0xc0, !PT").written_registers(), 7..8);
+    assert_eq!(one("ISETP.GE.AND P0, PT, R2, R3, PT").written_registers(), 0..0);
+    assert_eq!(one("CS2R R4, SRZ").written_registers(), 4..6);
+    assert_eq!(one("CS2R.32 R4, SR_CLOCKLO").written_registers(), 4..5);
     for none in ["STS.128 [R2+0x4000], R8", "ISETP.NE.AND P0, PT, R4, R5, PT", "R2UR UR11, R3", "MOV RZ, R3", "HGMMA.64x128x8.F32.TF32 R24, R100, gdesc[UR8], R24"] {
         assert_eq!(one(none).written_registers(), 0..0, "{none}");
     }

@@ -32,15 +32,15 @@ use core::marker::PhantomData;
 pub const RUNG: Rung = Rung {
     number: 15,
     slug: "tf32x3",
-    idea: "fp32 on tf32 tensor cores: each operand split into a rounded high part and a remainder, three wgmma products",
+    idea: "fp32 on tf32 tensor cores: each operand split into a tf32 high part and a remainder, three wgmma products",
 };
 
 /// Tile `T`: a 128 × 128 block tile of C (two warpgroups of 64 columns each), K-tiles of
 /// `bk` = 32, `stages` buffers.
 ///
 /// `F` ([`Flush`]): every [`FlushEvery`]`<n>` K-tiles the tensor cores' accumulators are added
-/// into fp32 registers (see the module documentation). `Sp` ([`Split`]) is how the shared
-/// operand is split: [`Rounded`] or [`Truncated`]. `L` is the storage of A and B ([`Nn`],
+/// into fp32 registers (see the module documentation). `Sp` ([`Split`]) is how the operands are
+/// split: [`Rounded`], [`Truncated`] (the shared operand) or [`Raw`] (both, without rounding). `L` is the storage of A and B ([`Nn`],
 /// [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the rung's book chapter).
 pub struct Tf32x3<const T: Tile, F, Sp = Rounded, L = Nn>(PhantomData<(F, Sp, L)>);
 
@@ -514,8 +514,8 @@ pub trait Split {
 pub struct Rounded;
 /// `a` stays as the copy engine wrote it and the tensor cores truncate it to `hi = trunc(a)`
 /// (they ignore its low 13 bits); `lo = rna(a − trunc(a))` beside it: one store per float4
-/// (`_trunc`). `lo` is then up to one tf32 ulp of `a` instead of half of one, which doubles the
-/// dropped `lo·lo` term (still at most 2⁻²¹·|a·b|).
+/// (`_trunc`). `lo` is then up to one tf32 ulp of `a` instead of half of one, which makes the
+/// dropped `lo·lo` term up to four times larger (at most 2⁻²⁰·|a·b|).
 pub struct Truncated;
 /// Both operands, S in shared memory and R in registers, as [`Truncated`] without any rounding:
 /// `hi` is the raw value and `lo = a − trunc(a)` (exact), and the tensor cores truncate both as
