@@ -40,8 +40,9 @@ pub const RUNG: Rung = Rung {
 ///
 /// `F` ([`Flush`]): every [`FlushEvery`]`<n>` K-tiles the tensor cores' accumulators are added
 /// into fp32 registers (see the module documentation). `Sp` ([`Split`]) is how the operands are
-/// split: [`Rounded`], [`Truncated`] (the shared operand) or [`Raw`] (both, without rounding). `L` is the storage of A and B ([`Nn`],
-/// [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the rung's book chapter).
+/// split: [`Rounded`], [`Truncated`] (the shared operand) or [`Raw`] (both, without rounding).
+/// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the rung's
+/// book chapter).
 pub struct Tf32x3<const T: Tile, F, Sp = Rounded, L = Nn>(PhantomData<(F, Sp, L)>);
 
 impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
@@ -112,6 +113,12 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     }
     // ANCHOR_END: split
 
+    /// `x` as the tensor cores read it: its low 13 bits cleared (truncated to tf32).
+    #[inline(always)]
+    fn trunc(x: f32) -> f32 {
+        f32::from_bits(x.to_bits() & !0x1fff)
+    }
+
     /// `x` as the tensor cores' two parts under [`Split`]: with [`Rounded`]
     /// `(rna(x), rna(x − rna(x)))`, with [`Truncated`] `(x, rna(x − trunc(x)))`, with [`Raw`]
     /// `(x, x − trunc(x))` (the tensor cores truncate what they read to its high 19 bits).
@@ -120,7 +127,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         if !Self::TRUNCATED {
             Self::split(x)
         } else {
-            let lo = x - f32::from_bits(x.to_bits() & !0x1fff);
+            let lo = x - Self::trunc(x);
             (x, if Sp::ROUNDED_LO { cvt_rna_tf32(lo) } else { lo })
         }
     }
@@ -236,7 +243,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
                 let (h, l) = if Sp::ROUNDED_LO {
                     Self::split(x)
                 } else {
-                    let hi = f32::from_bits(x.to_bits() & !0x1fff);
+                    let hi = Self::trunc(x);
                     (hi, x - hi)
                 };
                 hi[kk][i] = h.to_bits();
