@@ -11,7 +11,7 @@ use crate::problem::{Case, LeadingDims, Problem};
 use crate::report::{self, DeviceRecord, Outcome, Report, RunRecord, SizeRecord, Stats};
 use crate::verify::{self, Operands};
 
-pub use crate::timing::{L2Flush, Timing, time, time_flushed};
+pub use crate::timing::{Contender, L2Flush, Order, Timing, time, time_contenders, time_flushed, time_interleaved, time_sustained};
 
 /// The sizes `rgemm bench` runs by default: squares, then shapes that stress one dimension and an
 /// odd shape no tile divides.
@@ -42,6 +42,8 @@ pub struct Plan {
     pub seed: u64,
     /// Write 2× L2 between timed launches.
     pub flush_l2: bool,
+    /// How cuBLAS and the kernels of a case are timed against one another.
+    pub order: Order,
     pub git_commit: Option<String>,
 }
 
@@ -104,6 +106,7 @@ pub fn run(gpu: &Gpu, plan: &Plan, mut progress: impl FnMut(u64, u64, &str), mut
         warmup: plan.warmup,
         iters: plan.iters.max(1),
         l2_flush_bytes: flush.as_ref().map_or(0, L2Flush::bytes),
+        timing: plan.order.describe(),
         seed: plan.seed,
         kernels: Vec::new(),
         sizes: Vec::with_capacity(plan.sizes.len()),
@@ -219,10 +222,10 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
         record.runs.push(run);
     }
 
-    // Timing: cuBLAS, then every kernel that ran its check, on the same operands.
-    step(format!("{name} cuBLAS"));
+    // Timing: cuBLAS and every kernel that ran its check, on the same operands.
+    step(format!("{name}: cuBLAS and the kernels, timed {}", plan.order.describe()));
     let inputs = Inputs::random(problem, plan.dtype, plan.seed);
-    let ops = match Operands::upload(gpu, problem, &inputs) {
+    let ops_owned = match Operands::upload(gpu, problem, &inputs) {
         Ok(ops) => ops,
         Err(e) => {
             let reason = skip_reason(&e).ok_or(e)?;
@@ -236,12 +239,41 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
             return Ok(record);
         }
     };
+    // Both cuBLAS calls and every kernel that ran its check, in the plan's order (see `timing`): a listed
+    // kernel launched on the problem directly, a library plan with its own launches (a staged
+    // plan's kernel reads the copies, not this problem).
+    let ops = &ops_owned;
+    let mut launches: Vec<(Option<usize>, Box<dyn FnMut() -> Result<()> + '_>)> = Library::ALL
+        .into_iter()
+        .map(|library| (None, Box::new(move || ops.cublas(gpu, library)) as Box<dyn FnMut() -> Result<()>>))
+        .collect();
+    for (i, (run, &kernel)) in record.runs.iter_mut().zip(&plan.kernels).enumerate() {
+        if !matches!(run.outcome, Outcome::Pass | Outcome::Fail | Outcome::Timed) {
+            continue;
+        }
+        match &plans {
+            Some(ps) => {
+                let library_plan = &ps[i];
+                launches.push((Some(i), Box::new(move || ops.run_plan(gpu, library_plan))));
+            }
+            None => match kernel.geometry(problem) {
+                Ok(g) => launches.push((Some(i), Box::new(move || ops.launch(gpu, kernel, &g)))),
+                Err(e) => {
+                    run.outcome = Outcome::Error;
+                    run.note = Some(e.to_string());
+                }
+            },
+        }
+    }
+    let mut contenders: Vec<Contender<'_>> = launches.iter_mut().map(|(_, l)| &mut **l as Contender<'_>).collect();
+    let timings = time_contenders(gpu, plan.order, plan.warmup, plan.iters, flush.as_deref_mut(), &mut contenders)?;
+    drop(contenders);
     let mut errors = Vec::new();
-    for library in Library::ALL {
-        match time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || ops.cublas(gpu, library)) {
+    for (library, timing) in Library::ALL.into_iter().zip(&timings) {
+        match timing {
             Ok(t) => match library {
-                Library::Classic => record.cublas_classic = Some(Stats::new(&t, problem)),
-                Library::Lt => record.cublas_lt = Some(Stats::new(&t, problem)),
+                Library::Classic => record.cublas_classic = Some(Stats::new(t, problem)),
+                Library::Lt => record.cublas_lt = Some(Stats::new(t, problem)),
             },
             Err(e) => errors.push(format!("{}: {e}", library.name())),
         }
@@ -250,18 +282,12 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
     if record.cublas.is_none() {
         record.cublas_error = Some(errors.join("; "));
     }
-    for (i, (run, &kernel)) in record.runs.iter_mut().zip(&plan.kernels).enumerate() {
-        step(format!("{name} {}: timing", label(i)));
-        if !matches!(run.outcome, Outcome::Pass | Outcome::Fail | Outcome::Timed) {
-            continue;
-        }
-        // A library plan carries its own launches (a staged plan's kernel reads the copies, not
-        // this problem); a listed kernel is launched on the problem directly.
-        let timed = match &plans {
-            Some(ps) => time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || ops.run_plan(gpu, &ps[i])),
-            None => kernel.geometry(problem).and_then(|g| time_flushed(gpu, plan.warmup, plan.iters, flush.as_deref_mut(), || ops.launch(gpu, kernel, &g))),
-        };
-        match timed {
+    let kernel_runs: Vec<Option<usize>> = launches.iter().map(|(i, _)| *i).collect();
+    drop(launches);
+    for (run_index, timing) in kernel_runs.into_iter().zip(timings).skip(Library::ALL.len()) {
+        let Some(i) = run_index else { continue };
+        let run = &mut record.runs[i];
+        match timing {
             Ok(t) => run.timing = Some(Stats::new(&t, problem)),
             Err(e) => {
                 run.outcome = Outcome::Error;
@@ -269,8 +295,11 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
             }
         }
     }
+    for i in 0..plan.kernels.len() {
+        step(format!("{name} {}: timed", label(i)));
+    }
     if let (Runs::Candidates, Some(ps)) = (plan.runs, &plans) {
-        drop(ops);
+        drop(ops_owned);
         validate_fastest(gpu, plan, ps, &mut record.runs)?;
     }
     Ok(record)

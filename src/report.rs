@@ -15,6 +15,10 @@ use crate::problem::{Problem, Shape};
 /// Version of the JSON layout; bumped when a field changes meaning.
 pub const SCHEMA: u32 = 1;
 
+fn one_after_another() -> String {
+    "one after another".into()
+}
+
 /// One run of `rgemm bench` or `rgemm tune`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -34,6 +38,10 @@ pub struct Report {
     pub iters: usize,
     /// Bytes written between timed launches to evict the L2 cache (0: not flushed).
     pub l2_flush_bytes: u64,
+    /// How cuBLAS and the kernels were timed against one another ([`crate::timing::Order`]);
+    /// reports written before it was recorded timed them one after another.
+    #[serde(default = "one_after_another")]
+    pub timing: String,
     /// Seed of the random inputs.
     pub seed: u64,
     /// The kernels of the run, in the order they were run.
@@ -428,7 +436,7 @@ pub fn header(report: &Report) -> String {
     let _ = writeln!(out, "peak     {:.1} TFLOP/s {} ({})", d.peak_tflops, report.dtype, d.peak_formula);
     let flush = if report.l2_flush_bytes > 0 { format!("L2 flushed ({} MiB written) before each launch", report.l2_flush_bytes >> 20) } else { "L2 not flushed".to_string() };
     let commit = report.git_commit.as_deref().unwrap_or("unknown");
-    let _ = writeln!(out, "run      {} {}, median of {} launches after {} warm-ups, {flush}; seed {}; {}; commit {commit}", report.command, report.dtype, report.iters, report.warmup, report.seed, report.date_utc);
+    let _ = writeln!(out, "run      {} {}, median of {} launches after {} warm-ups, timed {}, {flush}; seed {}; {}; commit {commit}", report.command, report.dtype, report.iters, report.warmup, report.timing, report.seed, report.date_utc);
     out
 }
 

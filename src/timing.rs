@@ -1,6 +1,13 @@
 //! Timing with CUDA events: warm-up launches first (module load and first-touch costs stay out of
 //! the numbers), then one event pair per launch and the median. Its own module so that the
 //! benchmark runner, the report and the verifier use it without importing one another.
+//!
+//! Launches that are compared with one another (a kernel and cuBLAS, or several kernels) are
+//! timed in turn ([`time_interleaved`]), not one after the other: under sustained load a GPU
+//! holds its power limit by lowering its clock, by how much depends on what has been running
+//! and for how long, and a launch timed a few hundred milliseconds later can meet a clock some
+//! tens of percent lower. Timed in turn, every contender meets the same clocks, and their ratio
+//! no longer depends on the order or on the moment (`book/src/variance.md`).
 
 use crate::error::Result;
 use crate::gpu::{Buffer, Gpu};
@@ -47,6 +54,111 @@ pub fn time(gpu: &Gpu, warmup: usize, iters: usize, launch: impl FnMut() -> Resu
     time_flushed(gpu, warmup, iters, None, launch)
 }
 
+/// How launches compared with one another are timed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// In turn ([`time_interleaved`]): every contender meets the same clocks, so their ratio is
+    /// that of their speeds at equal clocks.
+    InTurn,
+    /// One after another, each first launched back to back for `warm_ms` milliseconds
+    /// ([`time_sustained`]): each meets the clock its own power draw settles at, as in a long
+    /// run of that launch alone.
+    Sustained { warm_ms: u32 },
+}
+
+impl Order {
+    /// How a report names it.
+    pub fn describe(self) -> String {
+        match self {
+            Order::InTurn => "in turn".into(),
+            Order::Sustained { warm_ms } => format!("each alone after {warm_ms} ms of its own launches"),
+        }
+    }
+}
+
+/// Times `launches` as `order` says (see [`time_interleaved`] and [`time_sustained`]).
+pub fn time_contenders(gpu: &Gpu, order: Order, warmup: usize, iters: usize, flush: Option<&mut L2Flush>, launches: &mut [Contender<'_>]) -> Result<Vec<Result<Timing>>> {
+    match order {
+        Order::InTurn => time_interleaved(gpu, warmup, iters, flush, launches),
+        Order::Sustained { warm_ms } => time_sustained(gpu, warm_ms, iters, flush, launches),
+    }
+}
+
+/// Times `launches` one after another, each launched back to back (after writing `flush`, when
+/// given) for at least `warm_ms` milliseconds before its `iters` timed launches: under a power
+/// limit each then runs at the clock its own draw settles at. Results as [`time_interleaved`].
+pub fn time_sustained(gpu: &Gpu, warm_ms: u32, iters: usize, mut flush: Option<&mut L2Flush>, launches: &mut [Contender<'_>]) -> Result<Vec<Result<Timing>>> {
+    let mut out = Vec::with_capacity(launches.len());
+    for launch in launches.iter_mut() {
+        let mut one: [Contender<'_>; 1] = [&mut **launch];
+        let start = std::time::Instant::now();
+        // Warm launches in rounds of a few, each waited for, until the time has passed.
+        let mut failed = None;
+        while failed.is_none() && start.elapsed().as_millis() < u128::from(warm_ms) {
+            if let Some(Err(e)) = time_interleaved(gpu, 4, 0, flush.as_deref_mut(), &mut one)?.pop() {
+                failed = Some(e);
+            }
+        }
+        match failed {
+            Some(e) => out.push(Err(e)),
+            None => out.extend(time_interleaved(gpu, 0, iters, flush.as_deref_mut(), &mut one)?),
+        }
+    }
+    Ok(out)
+}
+
+/// One launch among several timed in turn by [`time_interleaved`].
+pub type Contender<'a> = &'a mut dyn FnMut() -> Result<()>;
+
+/// Times `launches` in turn: `warmup` untimed rounds, then `iters` timed rounds, each running
+/// every launch once between two events (after writing `flush`, when given, outside them), the
+/// round starting with a different launch each time so that none always follows the same one.
+///
+/// One result per launch: a launch that fails is left out of the rounds after, and the others go
+/// on; an error of the device itself (events, synchronisation) is the outer error.
+pub fn time_interleaved(gpu: &Gpu, warmup: usize, iters: usize, mut flush: Option<&mut L2Flush>, launches: &mut [Contender<'_>]) -> Result<Vec<Result<Timing>>> {
+    let n = launches.len();
+    let mut failed: Vec<Option<crate::error::Error>> = (0..n).map(|_| None).collect();
+    let iters = iters.max(1);
+    let mut events: Vec<Vec<_>> = (0..n).map(|_| Vec::with_capacity(iters)).collect();
+    for round in 0..warmup + iters {
+        for j in 0..n {
+            let i = (round + j) % n;
+            if failed[i].is_some() {
+                continue;
+            }
+            if let Some(f) = flush.as_deref_mut() {
+                f.flush(gpu)?;
+            }
+            let timed = if round >= warmup { Some((gpu.timing_event()?, gpu.timing_event()?)) } else { None };
+            if let Some((start, _)) = &timed {
+                start.record(gpu.stream())?;
+            }
+            if let Err(e) = (launches[i])() {
+                failed[i] = Some(e);
+                continue;
+            }
+            if let Some((start, end)) = timed {
+                end.record(gpu.stream())?;
+                events[i].push((start, end));
+            }
+        }
+    }
+    gpu.synchronize()?;
+    let mut out = Vec::with_capacity(n);
+    for (pairs, failure) in events.iter().zip(failed) {
+        out.push(match failure {
+            Some(e) => Err(e),
+            None => {
+                let mut samples_ms = pairs.iter().map(|(s, e)| s.elapsed_ms(e).map(f64::from)).collect::<Result<Vec<f64>, _>>()?;
+                samples_ms.sort_by(f64::total_cmp);
+                Ok(Timing { samples_ms })
+            }
+        });
+    }
+    Ok(out)
+}
+
 /// A scratch buffer twice the size of the L2 cache: writing it before a launch evicts whatever
 /// the previous launch left in L2, so every timed launch reads its operands from HBM.
 pub struct L2Flush {
@@ -76,33 +188,7 @@ impl L2Flush {
 }
 
 /// As [`time`], writing `flush` (when given) before every launch, outside the timed events.
-pub fn time_flushed(gpu: &Gpu, warmup: usize, iters: usize, mut flush: Option<&mut L2Flush>, mut launch: impl FnMut() -> Result<()>) -> Result<Timing> {
-    let mut before = |gpu: &Gpu| -> Result<()> {
-        match flush.as_deref_mut() {
-            Some(f) => f.flush(gpu),
-            None => Ok(()),
-        }
-    };
-    for _ in 0..warmup {
-        before(gpu)?;
-        launch()?;
-    }
-    let iters = iters.max(1);
-    let mut events = Vec::with_capacity(iters);
-    for _ in 0..iters {
-        let (start, end) = (gpu.timing_event()?, gpu.timing_event()?);
-        before(gpu)?;
-        start.record(gpu.stream())?;
-        launch()?;
-        end.record(gpu.stream())?;
-        events.push((start, end));
-    }
-    gpu.synchronize()?;
-    let mut samples_ms = events
-        .iter()
-        .map(|(s, e)| s.elapsed_ms(e).map(f64::from))
-        .collect::<Result<Vec<f64>, _>>()?;
-    samples_ms.sort_by(f64::total_cmp);
-    Ok(Timing { samples_ms })
+pub fn time_flushed(gpu: &Gpu, warmup: usize, iters: usize, flush: Option<&mut L2Flush>, mut launch: impl FnMut() -> Result<()>) -> Result<Timing> {
+    let mut launches: [Contender<'_>; 1] = [&mut launch];
+    time_interleaved(gpu, warmup, iters, flush, &mut launches)?.pop().unwrap_or_else(|| Err(crate::error::Error::Cuda("a timed launch without a result".into())))
 }
-

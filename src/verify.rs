@@ -359,8 +359,11 @@ pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, ops: &Operands, warmup: us
 
 /// As [`time_against_cublas`], for whatever `launch` queues on these operands (a library plan).
 pub fn time_against_cublas_with(gpu: &Gpu, ops: &Operands, warmup: usize, iters: usize, launch: impl FnMut() -> Result<()>) -> Result<Comparison> {
-    let kernel_timing = timing::time(gpu, warmup, iters, launch)?;
-    let classic = timing::time(gpu, warmup, iters, || ops.cublas(gpu, Library::Classic))?;
-    let lt = timing::time(gpu, warmup, iters, || ops.cublas(gpu, Library::Lt))?;
-    Ok(Comparison { kernel: kernel_timing, cublas: [classic, lt] })
+    // In turn, so that all three meet the same clocks (see `timing`).
+    let (mut launch, mut classic, mut lt) = (launch, || ops.cublas(gpu, Library::Classic), || ops.cublas(gpu, Library::Lt));
+    let mut launches: [timing::Contender<'_>; 3] = [&mut launch, &mut classic, &mut lt];
+    let mut results = timing::time_interleaved(gpu, warmup, iters, None, &mut launches)?.into_iter();
+    let mut next = || results.next().unwrap_or_else(|| Err(crate::error::Error::Cuda("a timed launch without a result".into())));
+    let (kernel, classic, lt) = (next()?, next()?, next()?);
+    Ok(Comparison { kernel, cublas: [classic, lt] })
 }

@@ -54,6 +54,7 @@ pub fn synthetic() -> Report {
         warmup: 3,
         iters: 5,
         l2_flush_bytes: 100 << 20,
+        timing: "in turn".into(),
         seed: 1,
         kernels: vec![
             KernelRecord { name: names[0].into(), rung: 1, label: "r1".into() },

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use rgemm::bench::{self, Plan, Runs};
+use rgemm::bench::{self, Order, Plan, Runs};
 use rgemm::catalog::{self, Dtype, Kernel};
 use rgemm::baseline::Library;
 use rgemm::problem::{self, Batch, Case, Layout, LeadingDims, Shape};
@@ -164,6 +164,11 @@ struct TimingArgs {
     /// Do not flush the L2 cache between timed launches.
     #[arg(long)]
     no_flush: bool,
+    /// Time cuBLAS and each kernel alone, each after this many milliseconds of its own launches
+    /// back to back (the clock it settles at under the power limit), instead of all in turn
+    /// (the same clocks for all).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..=600_000))]
+    sustain: Option<u32>,
 }
 
 /// Leading dimensions (`run`, `check`, `bench`); each defaults to the stored row length.
@@ -218,6 +223,7 @@ impl TimingArgs {
             iters: self.iters as usize,
             seed: self.seed,
             flush_l2: !self.no_flush,
+            order: self.sustain.map_or(Order::InTurn, |warm_ms| Order::Sustained { warm_ms }),
             git_commit: git_commit(),
         }
     }

@@ -307,6 +307,7 @@ fn chart_draws_a_report_without_a_gpu() {
         warmup: 1,
         iters: 3,
         l2_flush_bytes: 0,
+        timing: "in turn".into(),
         seed: 1,
         kernels: vec![KernelRecord { name: KERNEL.into(), rung: 3, label: "r3".into() }],
         sizes: vec![SizeRecord {

@@ -33,7 +33,7 @@ fn fastest(size: &SizeRecord) -> Option<(String, f64)> {
 }
 
 fn source(report: &Report, file: &str) -> String {
-    format!("{}, {}, commit {}; `{file}`", report.device.name, report.date_utc, report.git_commit.as_deref().unwrap_or("unknown"))
+    format!("{}, {}, commit {}, timed {}; `{file}`", report.device.name, report.date_utc, report.git_commit.as_deref().unwrap_or("unknown"), report.timing)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
