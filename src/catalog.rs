@@ -52,20 +52,14 @@ pub struct Launch {
 }
 
 impl Launch {
-    /// The launch a persistent kernel actually uses: as many blocks as the GPU holds at once
-    /// (`resident`: one per SM, or the clusters that fit times their size), at most one per tile
-    /// (per cluster of tiles), in a one-dimensional grid along the cluster's direction (y) or x;
-    /// other kernels' launches are returned unchanged.
-    pub fn on_device(self, kernel: &Kernel, resident: u32) -> Launch {
+    /// The launch a persistent kernel actually uses: one block per SM (`sms` of them), at most
+    /// one per tile, in a one-dimensional grid; other kernels' launches are returned unchanged.
+    pub fn on_device(self, kernel: &Kernel, sms: u32) -> Launch {
         if !kernel.spec.persistent {
             return self;
         }
-        let c = kernel.spec.cluster_m.max(1) as u64;
-        // The grid's block rows are a whole number of clusters (`Kernel::geometry`).
-        let cluster_tiles = self.grid.0 as u64 * (self.grid.1 as u64 / c).max(1) * self.grid.2 as u64;
-        let clusters = cluster_tiles.min((resident as u64 / c).max(1));
-        let blocks = (clusters * c) as u32;
-        Launch { grid: if c > 1 { (1, blocks, 1) } else { (blocks, 1, 1) }, ..self }
+        let tiles = self.grid.0 as u64 * self.grid.1 as u64 * self.grid.2 as u64;
+        Launch { grid: (tiles.min(sms.max(1) as u64) as u32, 1, 1), ..self }
     }
 }
 

@@ -261,8 +261,8 @@ impl Gpu {
     /// operands (its extents, the kernel's element type for A and B, f32 for C), 16-byte aligned
     /// for a kernel that uses tensor maps.
     pub unsafe fn launch(&self, kernel: Kernel, geometry: &Launch, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+        let launch = geometry.on_device(&kernel, self.info.multiprocessors);
         let f = self.function(kernel)?;
-        let launch = geometry.on_device(&kernel, self.resident_blocks(kernel, &f, geometry)?);
         let cfg = LaunchConfig { grid_dim: launch.grid, block_dim: launch.block, shared_mem_bytes: launch.smem_bytes };
         // The map cache stays locked until the launch is queued: no other thread can free the
         // maps this launch reads before it (a free is queued on the stream after it).
@@ -276,22 +276,6 @@ impl Gpu {
         // for every kernel); the caller guarantees the geometry and the operands.
         unsafe { args.launch(cfg) }?;
         Ok(())
-    }
-
-    /// Blocks of `kernel` the GPU holds at once, for a persistent launch: one per SM, or for a
-    /// clustered kernel the clusters that fit at once (the driver's count: an SM left over in a
-    /// GPC holds no cluster) times their size.
-    fn resident_blocks(&self, kernel: Kernel, f: &CudaFunction, geometry: &Launch) -> Result<u32> {
-        let c = kernel.spec.cluster_m;
-        if !kernel.spec.persistent || c <= 1 {
-            return Ok(self.info.multiprocessors);
-        }
-        let cfg = LaunchConfig { grid_dim: (1, c, 1), block_dim: geometry.block, shared_mem_bytes: geometry.smem_bytes };
-        let clusters = f.occupancy_max_active_clusters(cfg, &self.stream)?;
-        if clusters == 0 {
-            return Err(Error::Unsupported { kernel: kernel.name().into(), reason: format!("this GPU holds no cluster of {c} of its blocks at once") });
-        }
-        Ok(clusters * c)
     }
 
     /// Device address of `[map_a, map_b]` (and `map_c` if the kernel stores C through the copy

@@ -92,6 +92,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
         assert!(Self::BK == 64, "a K-tile is one 128-byte swizzle row");
         assert!(Self::CLUSTER == 1 || Self::CLUSTER == 2, "clusters of one or two block rows");
         assert!((Self::BN / 64) % Self::CLUSTER as usize == 0, "the B panels split evenly over the cluster");
+        assert!(!Self::PERSISTENT || Self::CLUSTER == 1, "the persistent launch is one-dimensional, clusters are along M");
         assert!(Self::STAGE_BYTES % 1024 == 0, "every stage starts on a 1024-byte swizzle block");
         assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= 65536, "register exchange fits the SM");
         assert!(Self::EPILOGUE == SCALAR || Self::EPILOGUE == PAIRS || Self::EPILOGUE == TMA_STORE);
@@ -458,7 +459,8 @@ impl Epilogue for TmaStores {
     const KIND: u32 = TMA_STORE;
 }
 
-/// How the blocks of a launch cover the tiles of C: the kernel's `S` parameter.
+/// How the blocks of a launch cover the tiles of C: the kernel's `S` parameter. A persistent
+/// launch is one-dimensional, so it has no clusters.
 pub trait Schedule {
     /// One block per SM walks the tiles (the host reads it from the spec).
     const PERSISTENT: bool;
@@ -471,10 +473,6 @@ pub struct Grid;
 pub struct Persistent;
 /// One block per tile, in clusters of `C` neighbouring block rows that share B's tile (`_c2`).
 pub struct Clusters<const C: u32>;
-/// As many clusters of `C` blocks as the GPU holds at once, each walking pairs of tiles as
-/// [`Persistent`] blocks walk tiles (`_c2_persistent`); the host launches them in a column of
-/// blocks, the cluster's direction.
-pub struct PersistentClusters<const C: u32>;
 impl Schedule for Grid {
     const PERSISTENT: bool = false;
     const CLUSTER: u32 = 1;
@@ -485,10 +483,6 @@ impl Schedule for Persistent {
 }
 impl<const C: u32> Schedule for Clusters<C> {
     const PERSISTENT: bool = false;
-    const CLUSTER: u32 = C;
-}
-impl<const C: u32> Schedule for PersistentClusters<C> {
-    const PERSISTENT: bool = true;
     const CLUSTER: u32 = C;
 }
 
@@ -505,9 +499,6 @@ entries! {
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores>,
     bgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Grid, TmaStores>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_c2_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Clusters<2>, TmaStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_c2_persistent_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, PersistentClusters<2>, TmaStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_c2_persistent_pairs => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, PersistentClusters<2>, PairStores>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Nt>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tn>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tt>,
