@@ -42,11 +42,10 @@ pub const RUNG: Rung = Rung {
 /// into fp32 registers (see the module documentation). `Sp` ([`Split`]) is how the operands are
 /// split: [`Rounded`], [`Truncated`] (the shared operand) or [`Raw`] (both, without rounding).
 /// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the rung's
-/// book chapter). `W` ([`Workers`]) is who splits S and asks for the copies: the multiplying
-/// warpgroups themselves ([`Cooperative`]) or a third warpgroup ([`SplitWarpgroup`]).
-pub struct Tf32x3<const T: Tile, F, Sp = Rounded, L = Nn, W = Cooperative>(PhantomData<(F, Sp, L, W)>);
+/// book chapter).
+pub struct Tf32x3<const T: Tile, F, Sp = Rounded, L = Nn>(PhantomData<(F, Sp, L)>);
 
-impl<const T: Tile, F: Flush, Sp: Split, L: Storage, W: Workers> Tf32x3<T, F, Sp, L, W> {
+impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// Rows of the tile: the wgmma's N.
     const BM: usize = T.bm as usize;
     const BN: usize = T.bn as usize;
@@ -54,12 +53,8 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, W: Workers> Tf32x3<T, F, Sp
     const STAGES: usize = T.stages as usize;
     const FLUSH: u32 = F::INTERVAL;
     const TRUNCATED: bool = Sp::TRUNCATED;
-    /// Warpgroups that multiply (64 rows of R each).
     const WARPGROUPS: usize = Self::BN / 64;
-    const SPLITTER: bool = W::SPLITTER;
-    /// The threads that split S: the multiplying ones, or the splitter warpgroup's 128.
-    const SPLIT_THREADS: usize = if Self::SPLITTER { 128 } else { 128 * Self::WARPGROUPS };
-    const THREADS: usize = 128 * Self::WARPGROUPS + if Self::SPLITTER { 128 } else { 0 };
+    const THREADS: usize = 128 * Self::WARPGROUPS;
     /// The shared operand S is B (stored N×K) and the register operand R is A: the tensor cores
     /// compute C itself (`tt`). Otherwise S is A, R is B, and they compute Cᵀ.
     const S_IS_B: bool = L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t();
@@ -79,20 +74,11 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, W: Workers> Tf32x3<T, F, Sp
     const STAGE_BYTES: usize = 3 * Self::TILE_BYTES;
     /// What the copy engine writes per stage (and what `full` expects).
     const TMA_BYTES: usize = 2 * Self::TILE_BYTES;
-    /// Registers per thread of the splitter warpgroup and of each multiplying warpgroup with
-    /// [`SplitWarpgroup`] (`setmaxnreg`; the kernel is compiled under 65536 / 384 = 168): the
-    /// transposing splitter (`tn`) holds two 4 × 4 blocks at once.
-    const SPLITTER_REGS: u32 = if Self::S_K_MAJOR { SPLITTER_REGS.0 } else { SPLITTER_REGS.1 };
-    const MULTIPLIER_REGS: u32 = if Self::S_K_MAJOR { MULTIPLIER_REGS.0 } else { MULTIPLIER_REGS.1 };
-    /// float4s of S per K-tile each splitting thread splits.
-    const SPLITS_PER_THREAD: usize = Self::TILE_BYTES / 16 / Self::SPLIT_THREADS;
-    /// `tn`: threads that transpose each panel of S, and the 4 × 4 blocks each takes.
-    const PANEL_THREADS: usize = Self::SPLIT_THREADS / (Self::BM / Self::PANEL);
-    const BLOCKS_PER_THREAD: usize = Self::PANEL * Self::BK / 16 / Self::PANEL_THREADS;
-    /// The mbarriers sit after the stages: `full[0..STAGES]`, `empty[0..STAGES]`, and with a
-    /// splitter warpgroup `split[0..STAGES]`.
+    /// float4s of S per K-tile each thread splits.
+    const SPLITS_PER_THREAD: usize = Self::TILE_BYTES / 16 / Self::THREADS;
+    /// The mbarriers sit after the stages: `full[0..STAGES]`, then `empty[0..STAGES]`.
     const BARRIERS: usize = Self::STAGES * Self::STAGE_BYTES;
-    const SMEM_BYTES: usize = Self::BARRIERS + if Self::SPLITTER { 3 } else { 2 } * 8 * Self::STAGES;
+    const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * Self::STAGES;
 
     const VALID: () = {
         assert!(Self::BM == 128 && Self::BN == 128 && Self::BK == 32, "the fragments, the wgmma shape and the split are written for 128 × 128 × 32");
@@ -101,9 +87,8 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, W: Workers> Tf32x3<T, F, Sp
         assert!(Self::BM == Self::BN, "S and R trade places with the layout");
         assert!(Self::BM / 8 <= crate::unroll::UNROLL_MAX);
         assert!(Self::STAGE_BYTES % 1024 == 0 && Self::TILE_BYTES % 1024 == 0, "every tile starts on a 1024-byte swizzle block");
-        assert!(Self::TILE_BYTES % (16 * Self::SPLIT_THREADS) == 0 && Self::SPLITS_PER_THREAD <= 8, "the split divides evenly among the threads, eight float4s each at most");
-        assert!((Self::PANEL_THREADS == 32 || Self::PANEL_THREADS == 64) && Self::BLOCKS_PER_THREAD <= 2, "one or two warps transpose each panel of an MN-major S, two blocks each at most");
-        assert!(!Self::SPLITTER || Self::SPLITTER_REGS + Self::WARPGROUPS as u32 * Self::MULTIPLIER_REGS <= REGS_PER_LANE, "register exchange fits the SM");
+        assert!(Self::TILE_BYTES % (16 * Self::THREADS) == 0, "the split divides evenly among the threads");
+        assert!(Self::BM / Self::PANEL * 64 == Self::THREADS, "two warps transpose each panel of an MN-major S");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
     };
 
@@ -147,83 +132,58 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, W: Workers> Tf32x3<T, F, Sp
         }
     }
 
-    /// Splitting thread `tid` splits its float4s of the stage's K-major tile of S at `stage`: `lo`
-    /// into the tile after it, and with [`Rounded`] `hi` over the raw values.
+    /// Thread `tid` splits its float4s of the stage's K-major tile of S at `stage`: `lo` into the
+    /// tile after it, and with [`Rounded`] `hi` over the raw values.
     #[inline(always)]
     unsafe fn split_in_place(stage: *mut u8, tid: u32) {
-        let offset = |i: usize| 16 * (tid as usize + Self::SPLIT_THREADS * i);
-        let at = |byte: usize| stage.wrapping_add(byte) as *mut f32;
-        // Every load first, then the stores: the loads are then in flight together instead of
-        // each waiting for the store before it (which might alias, as far as the compiler knows).
-        let mut v = [[0.0f32; 4]; 8];
         for i in 0..Self::SPLITS_PER_THREAD {
-            // SAFETY: a 16-byte-aligned float4 of this stage's tile of S (offset < TILE_BYTES),
-            // which the copy engine has filled (`full`).
-            v[i] = unsafe { ld_shared_v4(at(offset(i))) };
-        }
-        for i in 0..Self::SPLITS_PER_THREAD {
-            let part = |j: usize| Self::parts(v[i][j]);
-            let [(h0, l0), (h1, l1), (h2, l2), (h3, l3)] = [part(0), part(1), part(2), part(3)];
-            // SAFETY: the float4 read above and the same float4 of the low tile after it, both
-            // in this stage, which no wgmma reads yet.
+            let offset = 16 * (tid as usize + Self::THREADS * i);
+            let raw = stage.wrapping_add(offset) as *mut f32;
+            let lo = stage.wrapping_add(Self::LO + offset) as *mut f32;
+            // SAFETY: both float4s lie in this stage's two tiles of S (offset < TILE_BYTES),
+            // 16-byte aligned; the stage is this block's and the copy engine has filled it (`full`).
             unsafe {
+                let v = ld_shared_v4(raw);
+                let [(h0, l0), (h1, l1), (h2, l2), (h3, l3)] = [Self::parts(v[0]), Self::parts(v[1]), Self::parts(v[2]), Self::parts(v[3])];
                 if !Self::TRUNCATED {
-                    st_shared_v4(at(offset(i)), [h0, h1, h2, h3]);
+                    st_shared_v4(raw, [h0, h1, h2, h3]);
                 }
-                st_shared_v4(at(Self::LO + offset(i)), [l0, l1, l2, l3]);
+                st_shared_v4(lo, [l0, l1, l2, l3]);
             }
         }
     }
 
-    /// `tn`: splitting thread `tid` transposes its 4 × 4 blocks (one, or two with a splitter
-    /// warpgroup) of the stage's M-major tile of S (four panels of 32 rows of K × 32 of M) into
-    /// the K-major tile wgmma reads: `hi` over the same 16 KiB (panel p holds exactly rows
-    /// `32p..32p + 32` of the K-major tile), `lo` into the tile after it. Panel p is the
-    /// [`PANEL_THREADS`](Self::PANEL_THREADS) threads from `p · PANEL_THREADS`; they meet
-    /// between reading and writing. Block b (rows `4kb..`, columns `4mb..` of the panel) has
-    /// `kb = b % 8`, `mb = kb ^ (b / 8)`; thread u of the panel takes blocks `u + PANEL_THREADS·j`:
-    /// the eight threads of a quarter warp read eight different 16-byte chunks of the swizzled
-    /// rows, and write eight different ones.
+    /// `tn`: thread `tid` transposes one 4 × 4 block of the stage's M-major tile of S (four
+    /// panels of 32 rows of K × 32 of M) into the K-major tile wgmma reads: `hi` over the same
+    /// 16 KiB (panel p holds exactly rows `32p..32p + 32` of the K-major tile), `lo` into the
+    /// tile after it. Panel p is the two warps `2p, 2p + 1`; they meet between reading and
+    /// writing. Block (kb, mb) of the panel (rows `4kb..`, columns `4mb..`) goes to thread `u` of
+    /// the panel with `kb = u % 8`, `mb = kb ^ (u / 8)`: the eight threads of a quarter warp read
+    /// eight different 16-byte chunks of the swizzled rows, and write eight different ones.
     #[inline(always)]
     unsafe fn split_transposed(stage: *mut u8, tid: u32) {
-        let per_panel = Self::PANEL_THREADS as u32;
-        let (p, u) = (tid / per_panel, tid % per_panel);
-        let block = |j: usize| {
-            let b = u + per_panel * j as u32;
-            (b % 8, (b % 8) ^ (b / 8))
-        };
+        let (p, u) = (tid / 64, tid % 64);
+        let (kb, mb) = (u % 8, (u % 8) ^ (u / 8));
         let panel = SwizzledF32Rows::new(p as usize * Self::PANEL_BYTES);
         let k_major = SwizzledF32Rows::new(0);
         let at = |offset: u32| stage.wrapping_add(offset as usize) as *mut f32;
-        // x[4j + r]: row r of block j.
-        let mut x = [[0.0f32; 4]; 8];
-        for j in 0..Self::BLOCKS_PER_THREAD {
-            let (kb, mb) = block(j);
-            for r in 0..4 {
-                // SAFETY: row 4kb + r, columns 4mb.. of panel p: a 16-byte-aligned float4 inside
-                // this stage's tile of S, which the copy engine has filled (`full`).
-                x[4 * j + r] = unsafe { ld_shared_v4(at(panel.at(4 * kb + r as u32, 4 * mb))) };
-            }
+        let mut x = [[0.0f32; 4]; 4];
+        for (j, row) in x.iter_mut().enumerate() {
+            // SAFETY: row 4kb + j, columns 4mb.. of panel p: a 16-byte-aligned float4 inside this
+            // stage's tile of S, which the copy engine has filled (`full`).
+            *row = unsafe { ld_shared_v4(at(panel.at(4 * kb + j as u32, 4 * mb))) };
         }
-        // The panel is read by all its threads before any writes over it.
-        if per_panel == 32 {
-            sync_warp();
-        } else {
-            named_barrier_sync::<64>(PANEL_BARRIER + p);
-        }
-        for j in 0..Self::BLOCKS_PER_THREAD {
-            let (kb, mb) = block(j);
-            for i in 0..4 {
-                let column = |r: usize| Self::parts(x[4 * j + r][i]);
-                let [(h0, l0), (h1, l1), (h2, l2), (h3, l3)] = [column(0), column(1), column(2), column(3)];
-                let offset = k_major.at(Self::PANEL as u32 * p + 4 * mb + i as u32, 4 * kb);
-                // SAFETY: row 32p + 4mb + i, columns 4kb.. of the K-major tile: a 16-byte-aligned
-                // float4 inside panel p's 4 KiB, which all its threads have read (barrier above),
-                // and the same float4 of the low tile.
-                unsafe {
-                    st_shared_v4(at(offset), [h0, h1, h2, h3]);
-                    st_shared_v4(at(Self::LO as u32 + offset), [l0, l1, l2, l3]);
-                }
+        // The panel is read by both its warps before either writes over it.
+        named_barrier_sync::<64>(PANEL_BARRIER + p);
+        for i in 0..4 {
+            let [(h0, l0), (h1, l1), (h2, l2), (h3, l3)] = [Self::parts(x[0][i]), Self::parts(x[1][i]), Self::parts(x[2][i]), Self::parts(x[3][i])];
+            let offset = k_major.at(Self::PANEL as u32 * p + 4 * mb + i as u32, 4 * kb);
+            // SAFETY: row 32p + 4mb + i, columns 4kb.. of the K-major tile: a 16-byte-aligned
+            // float4 inside panel p's 4 KiB, which both its warps have read (barrier above), and
+            // the same float4 of the low tile.
+            unsafe {
+                st_shared_v4(at(offset), [h0, h1, h2, h3]);
+                st_shared_v4(at(Self::LO as u32 + offset), [l0, l1, l2, l3]);
             }
         }
     }
@@ -358,69 +318,6 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, W: Workers> Tf32x3<T, F, Sp
         base + (Self::BARRIERS + 8 * (Self::STAGES + s as usize)) as u32
     }
 
-    /// With a splitter warpgroup: completes when its 128 threads have split stage `s`.
-    #[inline(always)]
-    fn split_done(base: u32, s: u32) -> u32 {
-        base + (Self::BARRIERS + 8 * (2 * Self::STAGES + s as usize)) as u32
-    }
-
-    /// Splitting thread `tid` splits the stage's tile of S as the layout needs.
-    ///
-    /// # Safety
-    /// The stage is filled (`full`) and no wgmma reads it (its last readers released it before
-    /// the refill).
-    #[inline(always)]
-    unsafe fn split_stage(stage: *mut u8, tid: u32) {
-        // SAFETY: the caller's guarantee.
-        unsafe {
-            if Self::S_K_MAJOR {
-                Self::split_in_place(stage, tid);
-            } else {
-                Self::split_transposed(stage, tid);
-            }
-        }
-    }
-
-    /// The splitter warpgroup (`sid` = 0..128): for every K-tile of every tile of this block, in
-    /// order, waits for its copy, splits S and signals `split_done`; its thread 0 asks for the
-    /// copies, `STAGES` K-tiles ahead, across tiles.
-    #[inline(always)]
-    unsafe fn split_all(sid: u32, first_tile: u32, tile_stride: u32, (tiles_m, tiles_n): (u32, u32), k_tiles: u32, maps: *const TensorMap, base: u32, planes: (i32, i32)) {
-        let tiles = tiles_m * tiles_n;
-        let my_tiles = if first_tile < tiles { (tiles - first_tile).div_ceil(tile_stride.max(1)) } else { 0 };
-        let total = my_tiles * k_tiles;
-        let smem = dynamic_shared::<u8>();
-        // K-tile `i` of this block's sequence: its tile's coordinates and its kt.
-        let load = |i: u32| {
-            // `max(1)`: a K-tile exists only when k_tiles > 0, but the compiler cannot know that.
-            let per_tile = k_tiles.max(1);
-            let (tm, tn) = Self::tile_coords(first_tile + i / per_tile * tile_stride, tiles_m, tiles_n);
-            // SAFETY: see `load`.
-            unsafe { Self::load(i, i % per_tile, tm, tn, maps, base, planes) };
-        };
-        if sid == 0 {
-            for i in 0..total.min(Self::STAGES as u32) {
-                load(i);
-            }
-        }
-        for i in 0..total {
-            let s = i % Self::STAGES as u32;
-            // SAFETY: an initialised barrier of this block; then the stage is filled and no wgmma
-            // reads it; the split barrier is this block's.
-            unsafe {
-                mbarrier_wait(Self::full(base, s), (i / Self::STAGES as u32) & 1);
-                Self::split_stage(smem.wrapping_add(s as usize * Self::STAGE_BYTES), sid);
-                fence_proxy_async_shared();
-                mbarrier_arrive(Self::split_done(base, s));
-            }
-            // K-tile i - 1's stage is refilled once the multipliers release it (after they have
-            // waited for this split).
-            if sid == 0 && i >= 1 && i - 1 + (Self::STAGES as u32) < total {
-                load(i - 1 + Self::STAGES as u32);
-            }
-        }
-    }
-
     /// Writes warpgroup `wg`'s sums to C: `sum[4j + i]` is wgmma row `16·warp + g + 8·(i / 2)`
     /// (row `64·wg + ...` of R's tile), wgmma column `8j + 2t + i % 2` (row of S's tile). R's rows
     /// are columns of C and S's rows rows of C (Cᵀ), except for `tt`, where it is the other way
@@ -450,7 +347,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, W: Workers> Tf32x3<T, F, Sp
     }
 }
 
-impl<const T: Tile, F: Flush, Sp: Split, L: Storage, W: Workers> GemmKernel for Tf32x3<T, F, Sp, L, W> {
+impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F, Sp, L> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::VALID;
@@ -491,11 +388,8 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, W: Workers> GemmKernel for 
                 // SAFETY: the barriers lie after the stages, inside the block's shared memory.
                 unsafe {
                     mbarrier_init(Self::full(base, s), 1);
-                    // Every multiplying warp releases the stage.
+                    // Every warp releases the stage.
                     mbarrier_init(Self::empty(base, s), 4 * Self::WARPGROUPS as u32);
-                    if Self::SPLITTER {
-                        mbarrier_init(Self::split_done(base, s), 128);
-                    }
                 }
             }
             fence_mbarrier_init();
@@ -512,29 +406,12 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, W: Workers> GemmKernel for 
         let tiles = tiles_m * tiles_n;
         let k_tiles = gemm.k.div_ceil(Self::BK as u32);
         let (first_tile, tile_stride) = block_linear();
-        if Self::SPLITTER {
-            if wg == Self::WARPGROUPS as u32 {
-                if Self::S_K_MAJOR {
-                    setmaxnreg_dec::<{ SPLITTER_REGS.0 }>();
-                } else {
-                    setmaxnreg_dec::<{ SPLITTER_REGS.1 }>();
-                }
-                // SAFETY: see `split_all`: the maps are the host's, the barriers this block's.
-                unsafe { Self::split_all(tid - 128 * wg, first_tile, tile_stride, (tiles_m, tiles_n), k_tiles, maps, base, planes) };
-                return;
-            }
-            if Self::S_K_MAJOR {
-                setmaxnreg_inc::<{ MULTIPLIER_REGS.0 }>();
-            } else {
-                setmaxnreg_inc::<{ MULTIPLIER_REGS.1 }>();
-            }
-        }
         // Global iteration (K-tile) count of this block: stage `it % STAGES`, round `it / STAGES`.
         let mut it = 0u32;
         let mut t = first_tile;
         while t < tiles {
             let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
-            if !Self::SPLITTER && tid == 0 {
+            if tid == 0 {
                 for kt in 0..k_tiles.min(Self::STAGES as u32) {
                     // SAFETY: see `load`.
                     unsafe { Self::load(it + kt, kt, tm, tn, maps, base, planes) };
@@ -545,27 +422,24 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, W: Workers> GemmKernel for 
             // ANCHOR: k_loop
             for kt in 0..k_tiles {
                 let s = it % Self::STAGES as u32;
-                let parity = (it / Self::STAGES as u32) & 1;
                 // SAFETY: `full(s)` is an initialised barrier of this block.
-                unsafe { mbarrier_wait(Self::full(base, s), parity) };
+                unsafe { mbarrier_wait(Self::full(base, s), (it / Self::STAGES as u32) & 1) };
                 let stage_ptr = smem.wrapping_add(s as usize * Self::STAGE_BYTES);
                 let stage = base + s * Self::STAGE_BYTES as u32;
-                if Self::SPLITTER {
-                    // SAFETY: an initialised barrier of this block.
-                    unsafe { mbarrier_wait(Self::split_done(base, s), parity) };
-                } else {
-                    // SAFETY: the stage is filled and no wgmma reads it (its last readers
-                    // released it before the refill).
-                    unsafe { Self::split_stage(stage_ptr, tid) };
-                }
-                // SAFETY: the stage's tile of R is filled (`full`).
-                let mut r = unsafe { Self::r_values(stage_ptr, wg) };
-                if !Self::SPLITTER {
-                    // The split tile of S is the tensor cores' to read once both warpgroups have
-                    // written their halves.
-                    fence_proxy_async_shared();
-                    named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
-                }
+                // SAFETY: the stage is filled and no wgmma reads it (its last readers released
+                // it before the refill).
+                let mut r = unsafe {
+                    if Self::S_K_MAJOR {
+                        Self::split_in_place(stage_ptr, tid);
+                    } else {
+                        Self::split_transposed(stage_ptr, tid);
+                    }
+                    Self::r_values(stage_ptr, wg)
+                };
+                // The split tile of S is the tensor cores' to read once both warpgroups have
+                // written their halves.
+                fence_proxy_async_shared();
+                named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
                 // K-tile kt-1's group is done: its stage can be refilled, its sums flushed, and
                 // the registers holding its fragments written (a wgmma reads its register operand
                 // asynchronously, until a wait covers it).
@@ -579,7 +453,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, W: Workers> GemmKernel for 
                     if (kt - 1) % Self::FLUSH == Self::FLUSH - 1 {
                         Self::flush(&mut sum, &acc);
                     }
-                    if !Self::SPLITTER && tid == 0 && kt - 1 + (Self::STAGES as u32) < k_tiles {
+                    if tid == 0 && kt - 1 + (Self::STAGES as u32) < k_tiles {
                         // SAFETY: see `load`.
                         unsafe { Self::load(it - 1 + Self::STAGES as u32, kt - 1 + Self::STAGES as u32, tm, tn, maps, base, planes) };
                     }
@@ -623,14 +497,6 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, W: Workers> GemmKernel for 
 /// Block rows per tile group in the tile order (rung 14's).
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
 const GROUP_M: u32 = 8;
-
-/// With [`SplitWarpgroup`], registers per thread of the splitter warpgroup and of each
-/// multiplying warpgroup (`setmaxnreg`): (S split in place, S transposed). Each scheduler runs
-/// one warp of each warpgroup, and the exchange must leave some of its register file: at most
-/// [`REGS_PER_LANE`] per lane over the three (with all 512, `setmaxnreg.inc` waits forever).
-const REGS_PER_LANE: u32 = 504;
-const SPLITTER_REGS: (u32, u32) = (56, 72);
-const MULTIPLIER_REGS: (u32, u32) = (224, 216);
 
 /// The named barrier at which the two warpgroups meet after splitting the shared operand's tile
 /// (0 is the block barrier).
@@ -678,27 +544,6 @@ impl Split for Raw {
     const ROUNDED_LO: bool = false;
 }
 
-/// Who splits S and asks the copy engine for the tiles: the kernel's `W` parameter.
-pub trait Workers {
-    /// A third warpgroup splits and copies; the two others only multiply.
-    const SPLITTER: bool;
-}
-/// The two multiplying warpgroups split each K-tile of S between them, in the shadow of the
-/// previous K-tile's wgmmas, and meet before multiplying it; their thread 0 asks for the copies
-/// (the entries without `_ws`).
-pub struct Cooperative;
-/// A third, *splitter* warpgroup with few registers (`setmaxnreg`) waits for each K-tile's
-/// copy, splits S (transposes it with `tn`), and signals the multipliers on an mbarrier per
-/// stage (`split_done`); its thread 0 asks for the copies, up to `stages` K-tiles ahead and
-/// across tiles. The multipliers only load R, split their fragments and multiply (`_ws`).
-pub struct SplitWarpgroup;
-impl Workers for Cooperative {
-    const SPLITTER: bool = false;
-}
-impl Workers for SplitWarpgroup {
-    const SPLITTER: bool = true;
-}
-
 /// How often the tensor cores' sums are added into fp32 registers: the kernel's `F` parameter.
 pub trait Flush {
     /// K-tiles per chunk.
@@ -719,8 +564,4 @@ entries! {
     sgemm_15_tf32x3_128x128x32_s4_raw_nt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Nt>,
     sgemm_15_tf32x3_128x128x32_s4_raw_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tn>,
     sgemm_15_tf32x3_128x128x32_s4_raw_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tt>,
-    sgemm_15_tf32x3_128x128x32_s4_ws => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Nn, SplitWarpgroup>,
-    sgemm_15_tf32x3_128x128x32_s4_ws_nt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Nt, SplitWarpgroup>,
-    sgemm_15_tf32x3_128x128x32_s4_ws_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tn, SplitWarpgroup>,
-    sgemm_15_tf32x3_128x128x32_s4_ws_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tt, SplitWarpgroup>,
 }

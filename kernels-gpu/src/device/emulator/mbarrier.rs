@@ -23,8 +23,6 @@ pub(super) struct Mbarrier {
     phase: u32,
     /// Copies in flight that signal this barrier: (shared offset, bytes).
     copies: Vec<(u32, Vec<u8>)>,
-    /// The threads that have arrived in the current phase.
-    arrivers: Vec<u32>,
 }
 
 pub(super) type Mbarriers = HashMap<u32, Mbarrier>;
@@ -41,15 +39,11 @@ fn barrier<'a>(block: &'a Block, addr: u32, what: &str, at: &Location<'_>) -> st
 }
 
 impl Mbarrier {
-    /// Completes the phase once every arrival and every announced byte is in. A completed phase
-    /// orders what its arriving threads did before arriving (an arrival releases) against what
-    /// the threads that see it complete do next: the race detector forgets the arrivers' shared
-    /// accesses, as after a named barrier they all reached (it does not know the waiters).
-    fn advance(&mut self, block: &Block) {
+    /// Completes the phase once every arrival and every announced byte is in.
+    fn advance(&mut self) {
         if self.pending == 0 && self.tx == 0 {
             self.phase += 1;
             self.pending = self.expected;
-            memory::ordered_by_barrier(block, &std::mem::take(&mut self.arrivers));
         }
     }
 }
@@ -63,7 +57,7 @@ pub unsafe fn mbarrier_init(addr: u32, arrivals: u32) {
     if arrivals == 0 {
         fail(format!("mbarrier.init with an arrival count of 0 at {at}"));
     }
-    let state = Mbarrier { expected: arrivals, pending: arrivals, tx: 0, phase: 0, copies: Vec::new(), arrivers: Vec::new() };
+    let state = Mbarrier { expected: arrivals, pending: arrivals, tx: 0, phase: 0, copies: Vec::new() };
     block.mbarriers.borrow_mut().insert(addr, state);
 }
 
@@ -90,8 +84,7 @@ fn arrive(addr: u32, bytes: u32, what: &str, at: &Location<'_>) {
     }
     bar.tx += bytes as i64;
     bar.pending -= 1;
-    bar.arrivers.push(lane().tid);
-    bar.advance(block);
+    bar.advance();
 }
 
 /// Delivers the barrier's copies in flight, then answers whether the phase of parity `parity` has
@@ -111,7 +104,7 @@ pub unsafe fn mbarrier_try_wait(addr: u32, parity: u32) -> bool {
             memory::written_by_copy_engine(block, dst as usize, bytes.len());
             bar.tx -= bytes.len() as i64;
         }
-        bar.advance(block);
+        bar.advance();
         bar.phase % 2 != parity % 2
     };
     if !done {

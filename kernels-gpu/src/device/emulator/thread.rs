@@ -105,15 +105,7 @@ pub fn setmaxnreg_inc<const N: u32>() {}
 /// block barriers only.
 #[track_caller]
 pub fn sync_warp() {
-    super::warp::collective((), |lanes: &[()]| {
-        // The last lane to arrive runs this: the warp's accesses before it are ordered against
-        // those after it.
-        let lane = lane();
-        let first = lane.tid / WARP_SIZE * WARP_SIZE;
-        let warp: Vec<u32> = (first..first + lanes.len() as u32).collect();
-        super::memory::ordered_by_barrier(lane.block(), &warp);
-        vec![(); lanes.len()]
-    })
+    super::warp::collective((), |lanes: &[()]| vec![(); lanes.len()])
 }
 
 /// `shfl.sync.bfly`: lane `i` gets the value of lane `i ^ MASK` (every lane of the warp must
