@@ -9,15 +9,20 @@ use crate::report::{Outcome, Report, SizeRecord};
 
 /// `rgemm bench` of the fastest kernels of each type in all four layouts at 4096³
 /// (`library.sh layouts`), bf16 and f32.
-pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run15/layouts-bf16.json", "docs/perf/2026-11-25-h100-run15/layouts-f32.json"];
+pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-26-h100-run26/layouts-bf16.json", "docs/perf/2026-11-26-h100-run26/layouts-f32.json"];
 
 /// `rgemm bench --suite real` per type, with the built-in dispatch table.
 pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run2/suite-bf16.json", "docs/perf/2026-11-26-h100-run17/suite-f32.json"];
 
-/// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type:
-/// the files `<prefix>-p<i>.json`. For f32 run 15: rung 15 with the split that rounds nothing
-/// (`_raw`) beside the truncated one it replaced.
-pub const PROCESS_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run8/bf16", "docs/perf/2026-11-25-h100-run15/f32"];
+/// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type
+/// and way of timing: the files `<prefix>-p<i>.json`. Run 22: cuBLAS and the kernels timed in
+/// turn (five processes), and each alone after two seconds of its own launches (two).
+pub const PROCESS_RUNS: [&str; 4] = [
+    "docs/perf/2026-11-26-h100-run22/bf16",
+    "docs/perf/2026-11-26-h100-run22/f32",
+    "docs/perf/2026-11-26-h100-run22/bf16-sustained",
+    "docs/perf/2026-11-26-h100-run22/f32-sustained",
+];
 
 fn read(repo: &Path, file: &str) -> Result<Report, String> {
     Report::read(&repo.join(file)).map_err(|e| format!("{file}: {e}"))
@@ -111,7 +116,7 @@ pub fn suites(repo: &Path) -> Result<String, String> {
 /// Per type, kernel and size: the median, lowest and highest % of the best cuBLAS over the
 /// processes of [`PROCESS_RUNS`].
 pub fn processes(repo: &Path) -> Result<String, String> {
-    let mut t = String::from("| type | kernel | size | processes | median | lowest | highest |\n| --- | --- | --- | ---: | ---: | ---: | ---: |\n");
+    let mut t = String::from("| type | kernel | size | timed | processes | median | lowest | highest |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n");
     let mut sources = String::new();
     for prefix in PROCESS_RUNS {
         let mut reports = Vec::new();
@@ -147,7 +152,7 @@ pub fn processes(repo: &Path) -> Result<String, String> {
                 })
                 .collect();
             let (lo, hi) = pcts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &p| (lo.min(p), hi.max(p)));
-            t += &format!("| {dtype} | `{kernel}` | {size} | {} | **{:.1}%** | {lo:.1}% | {hi:.1}% |\n", pcts.len(), median(pcts.clone()));
+            t += &format!("| {dtype} | `{kernel}` | {size} | {} | {} | **{:.1}%** | {lo:.1}% | {hi:.1}% |\n", first.timing, pcts.len(), median(pcts.clone()));
         }
         sources += &format!("{dtype}: {} processes (each row counts those that ran its size), {} (kernels the catalog no longer has are left out).  \n", reports.len(), source(first, &format!("{prefix}-p*.json")));
     }
