@@ -5,9 +5,9 @@
 //! Launches that are compared with one another (a kernel and cuBLAS, or several kernels) are
 //! timed in turn ([`time_interleaved`]), not one after the other: under sustained load a GPU
 //! holds its power limit by lowering its clock, by how much depends on what has been running
-//! and for how long, and a launch timed a few hundred milliseconds later can meet a clock some
-//! tens of percent lower. Timed in turn, every contender meets the same clocks, and their ratio
-//! no longer depends on the order or on the moment (`book/src/variance.md`).
+//! and for how long, and a launch timed a few hundred milliseconds later can meet a much lower
+//! clock. Timed in turn, every contender meets the same clocks, and their ratio no longer depends
+//! on the order or on the moment (`book/src/variance.md` has the measurements).
 
 use crate::error::Result;
 use crate::gpu::{Buffer, Gpu};

@@ -330,3 +330,17 @@ fn chart_font_errors_are_sentences() {
     let e = chart::load_font(Some(&not_a_font)).unwrap_err();
     assert!(e.to_string().contains("not a TrueType"), "{e}");
 }
+
+#[test]
+fn a_report_says_how_it_was_timed_and_older_ones_read_as_one_after_another() {
+    let report = synthetic();
+    let text = report.to_json();
+    assert_eq!(Report::from_json(&text, "new").unwrap().timing, "in turn");
+    // A report written before the field existed: its launches were timed one after another.
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    value.as_object_mut().unwrap().remove("timing").expect("the report records its timing");
+    let old = Report::from_json(&value.to_string(), "old").unwrap();
+    assert_eq!(old.timing, "one after another");
+    // And the text report names it.
+    assert!(report::header(&report).contains("timed in turn"), "{}", report::header(&report));
+}
