@@ -43,12 +43,9 @@ pub const RUNG: Rung = Rung {
 /// split: [`Rounded`], [`Truncated`] (the shared operand) or [`Raw`] (both, without rounding).
 /// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the rung's
 /// book chapter).
-/// `G` ([`Groups`]): each K-tile's twelve wgmmas as one group, or as two (one per half of the
-/// K-tile, each with its own fragment registers) so that one stays queued while the next half's
-/// fragments are computed.
-pub struct Tf32x3<const T: Tile, F, Sp = Rounded, L = Nn, G = OneGroup>(PhantomData<(F, Sp, L, G)>);
+pub struct Tf32x3<const T: Tile, F, Sp = Rounded, L = Nn>(PhantomData<(F, Sp, L)>);
 
-impl<const T: Tile, F: Flush, Sp: Split, L: Storage, G: Groups> Tf32x3<T, F, Sp, L, G> {
+impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// Rows of the tile: the wgmma's N.
     const BM: usize = T.bm as usize;
     const BN: usize = T.bn as usize;
@@ -237,10 +234,10 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, G: Groups> Tf32x3<T, F, Sp,
     /// land in the same registers each iteration, which a `wgmma` still in flight may be reading.
     /// With [`Raw`] the high part is masked to what the tensor cores would read anyway.
     #[inline(always)]
-    fn split_fragments(x: &[f32; 16], steps: core::ops::Range<usize>) -> ([[u32; 4]; 4], [[u32; 4]; 4]) {
+    fn split_fragments(x: &[f32; 16]) -> ([[u32; 4]; 4], [[u32; 4]; 4]) {
         let mut hi = [[0u32; 4]; 4];
         let mut lo = [[0u32; 4]; 4];
-        for kk in steps {
+        for kk in 0..4 {
             for i in 0..4 {
                 let x = x[4 * kk + i];
                 let (h, l) = if Sp::ROUNDED_LO {
@@ -256,15 +253,17 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, G: Groups> Tf32x3<T, F, Sp,
         (hi, lo)
     }
 
-    /// Splits R's values of the 8-deep steps `steps` into fragments (after a wait that covers the
-    /// last group to read their registers) and issues their wgmmas as one group.
+    /// Splits R's values into the K-tile's fragments (after the wait for the group that last read
+    /// their registers) and issues its twelve wgmmas as one group; with `fresh`, the first starts
+    /// the tensor cores' sums from zero.
     #[inline(always)]
-    fn issue(stage: u32, r: &mut [f32; 16], steps: core::ops::Range<usize>, fresh: bool, acc: &mut [f32; 128]) {
+    // ANCHOR: issue
+    fn issue(stage: u32, r: &mut [f32; 16], fresh: bool, acc: &mut [f32; 128]) {
         // The fragments are computed after the wait, not hoisted above it.
         fence_operands_16(r);
-        let (hi_r, lo_r) = Self::split_fragments(r, steps.clone());
+        let (hi_r, lo_r) = Self::split_fragments(r);
         wgmma_fence();
-        for kk in steps {
+        for kk in 0..Self::BK / 8 {
             let desc_hi = wgmma_descriptor(stage, kk, Major::K);
             let desc_lo = wgmma_descriptor(stage + Self::LO as u32, kk, Major::K);
             // SAFETY: the whole warpgroup issues these on tiles of this stage, which stays
@@ -277,6 +276,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, G: Groups> Tf32x3<T, F, Sp,
         }
         wgmma_commit_group();
     }
+    // ANCHOR_END: issue
 
     /// K-tile kt-1's wgmmas are done: its stage is released (one arrival per warp) and thread 0
     /// asks for the K-tile `STAGES` ahead into it.
@@ -386,7 +386,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, G: Groups> Tf32x3<T, F, Sp,
     }
 }
 
-impl<const T: Tile, F: Flush, Sp: Split, L: Storage, G: Groups> GemmKernel for Tf32x3<T, F, Sp, L, G> {
+impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F, Sp, L> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::VALID;
@@ -481,37 +481,18 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage, G: Groups> GemmKernel for T
                 named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
                 // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
                 let fresh = kt % Self::FLUSH == 0;
-                if !G::HALVES {
-                    // K-tile kt-1's group is done: its stage can be refilled, its sums flushed,
-                    // and the registers holding its fragments written (a wgmma reads its register
-                    // operand asynchronously, until a wait covers it).
-                    wgmma_wait_group::<0>();
-                    fence_accumulators(&mut acc, Self::BM);
-                    if kt > 0 {
-                        Self::release(base, it, kt, k_tiles, lane, tid, (tm, tn), maps, planes);
-                        if fresh {
-                            Self::flush(&mut sum, &acc);
-                        }
-                    }
-                    Self::issue(stage, &mut r, 0..4, fresh, &mut acc);
-                } else {
-                    // Half 0's registers were last read by K-tile kt-1's first group: wait until
-                    // at most its second is pending (all of them, to flush a finished chunk).
-                    if fresh && kt > 0 {
-                        wgmma_wait_group::<0>();
-                        fence_accumulators(&mut acc, Self::BM);
+                // K-tile kt-1's group is done: its stage can be released and refilled, its sums
+                // flushed, and the registers holding its fragments written (a wgmma reads its
+                // register operand asynchronously, until a wait covers it).
+                wgmma_wait_group::<0>();
+                fence_accumulators(&mut acc, Self::BM);
+                if kt > 0 {
+                    Self::release(base, it, kt, k_tiles, lane, tid, (tm, tn), maps, planes);
+                    if fresh {
                         Self::flush(&mut sum, &acc);
-                    } else {
-                        wgmma_wait_group::<1>();
                     }
-                    Self::issue(stage, &mut r, 0..2, fresh, &mut acc);
-                    // Half 1's registers: K-tile kt-1's second group is done, and with it kt-1.
-                    wgmma_wait_group::<1>();
-                    if kt > 0 {
-                        Self::release(base, it, kt, k_tiles, lane, tid, (tm, tn), maps, planes);
-                    }
-                    Self::issue(stage, &mut r, 2..4, fresh, &mut acc);
                 }
+                Self::issue(stage, &mut r, fresh, &mut acc);
                 it += 1;
             }
             // ANCHOR_END: k_loop
@@ -580,24 +561,6 @@ impl Split for Raw {
     const ROUNDED_LO: bool = false;
 }
 
-/// How each K-tile's wgmmas are grouped: the kernel's `G` parameter.
-pub trait Groups {
-    /// Two groups per K-tile, one per half, each with its own fragment registers.
-    const HALVES: bool;
-}
-/// One group of twelve wgmmas per K-tile; the next K-tile's fragments wait for all of it.
-pub struct OneGroup;
-/// Two groups of six per K-tile (`_halves`): before each half's fragments are written, a wait
-/// until at most one group is pending (the same half of the previous K-tile is then done), so
-/// the tensor cores always have a group queued while a warpgroup computes fragments.
-pub struct TwoGroups;
-impl Groups for OneGroup {
-    const HALVES: bool = false;
-}
-impl Groups for TwoGroups {
-    const HALVES: bool = true;
-}
-
 /// How often the tensor cores' sums are added into fp32 registers: the kernel's `F` parameter.
 pub trait Flush {
     /// K-tiles per chunk.
@@ -618,6 +581,4 @@ entries! {
     sgemm_15_tf32x3_128x128x32_s4_raw_nt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Nt>,
     sgemm_15_tf32x3_128x128x32_s4_raw_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tn>,
     sgemm_15_tf32x3_128x128x32_s4_raw_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tt>,
-    sgemm_15_tf32x3_128x128x32_s4_halves => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Nn, TwoGroups>,
-    sgemm_15_tf32x3_128x128x32_s4_halves_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tn, TwoGroups>,
 }
