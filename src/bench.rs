@@ -11,7 +11,7 @@ use crate::problem::{Case, LeadingDims, Problem};
 use crate::report::{self, DeviceRecord, Outcome, Report, RunRecord, SizeRecord, Stats};
 use crate::verify::{self, Operands};
 
-pub use crate::timing::{Contender, L2Flush, Order, Timing, time, time_contenders, time_flushed, time_interleaved, time_sustained};
+pub use crate::timing::{Contender, L2Flush, Order, Timing, time, time_contenders, time_in_turn, time_interleaved, time_sustained};
 
 /// The sizes `rgemm bench` runs by default: squares, then shapes that stress one dimension and an
 /// odd shape no tile divides.
@@ -243,10 +243,12 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
     // kernel launched on the problem directly, a library plan with its own launches (a staged
     // plan's kernel reads the copies, not this problem).
     let ops = &ops_owned;
-    let mut launches: Vec<(Option<usize>, Box<dyn FnMut() -> Result<()> + '_>)> = Library::ALL
+    let mut launches: Vec<Box<dyn FnMut() -> Result<()> + '_>> = Library::ALL
         .into_iter()
-        .map(|library| (None, Box::new(move || ops.cublas(gpu, library)) as Box<dyn FnMut() -> Result<()>>))
+        .map(|library| Box::new(move || ops.cublas(gpu, library)) as Box<dyn FnMut() -> Result<()>>)
         .collect();
+    // The run of each kernel launch after them.
+    let mut timed_runs = Vec::new();
     for (i, (run, &kernel)) in record.runs.iter_mut().zip(&plan.kernels).enumerate() {
         if !matches!(run.outcome, Outcome::Pass | Outcome::Fail | Outcome::Timed) {
             continue;
@@ -254,26 +256,27 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
         match &plans {
             Some(ps) => {
                 let library_plan = &ps[i];
-                launches.push((Some(i), Box::new(move || ops.run_plan(gpu, library_plan))));
+                launches.push(Box::new(move || ops.run_plan(gpu, library_plan)));
             }
             None => match kernel.geometry(problem) {
-                Ok(g) => launches.push((Some(i), Box::new(move || ops.launch(gpu, kernel, &g)))),
+                Ok(g) => launches.push(Box::new(move || ops.launch(gpu, kernel, &g))),
                 Err(e) => {
                     run.outcome = Outcome::Error;
                     run.note = Some(e.to_string());
+                    continue;
                 }
             },
         }
+        timed_runs.push(i);
     }
-    let mut contenders: Vec<Contender<'_>> = launches.iter_mut().map(|(_, l)| &mut **l as Contender<'_>).collect();
-    let timings = time_contenders(gpu, plan.order, plan.warmup, plan.iters, flush.as_deref_mut(), &mut contenders)?;
-    drop(contenders);
+    let mut contenders: Vec<Contender<'_>> = launches.iter_mut().map(|l| &mut **l as Contender<'_>).collect();
+    let mut timings = time_contenders(gpu, plan.order, plan.warmup, plan.iters, flush.as_deref_mut(), &mut contenders)?.into_iter();
     let mut errors = Vec::new();
-    for (library, timing) in Library::ALL.into_iter().zip(&timings) {
+    for (library, timing) in Library::ALL.into_iter().zip(timings.by_ref()) {
         match timing {
             Ok(t) => match library {
-                Library::Classic => record.cublas_classic = Some(Stats::new(t, problem)),
-                Library::Lt => record.cublas_lt = Some(Stats::new(t, problem)),
+                Library::Classic => record.cublas_classic = Some(Stats::new(&t, problem)),
+                Library::Lt => record.cublas_lt = Some(Stats::new(&t, problem)),
             },
             Err(e) => errors.push(format!("{}: {e}", library.name())),
         }
@@ -282,10 +285,7 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
     if record.cublas.is_none() {
         record.cublas_error = Some(errors.join("; "));
     }
-    let kernel_runs: Vec<Option<usize>> = launches.iter().map(|(i, _)| *i).collect();
-    drop(launches);
-    for (run_index, timing) in kernel_runs.into_iter().zip(timings).skip(Library::ALL.len()) {
-        let Some(i) = run_index else { continue };
+    for (i, timing) in timed_runs.into_iter().zip(timings) {
         let run = &mut record.runs[i];
         match timing {
             Ok(t) => run.timing = Some(Stats::new(&t, problem)),
@@ -295,6 +295,8 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
             }
         }
     }
+    drop(contenders);
+    drop(launches);
     for i in 0..plan.kernels.len() {
         step(format!("{name} {}: timed", label(i)));
     }

@@ -50,8 +50,9 @@ impl Timing {
 }
 
 /// Runs `launch` `warmup` times untimed, then `iters` times each between two events.
-pub fn time(gpu: &Gpu, warmup: usize, iters: usize, launch: impl FnMut() -> Result<()>) -> Result<Timing> {
-    time_flushed(gpu, warmup, iters, None, launch)
+pub fn time(gpu: &Gpu, warmup: usize, iters: usize, mut launch: impl FnMut() -> Result<()>) -> Result<Timing> {
+    let [timing] = time_in_turn(gpu, warmup, iters, None, [&mut launch])?;
+    timing
 }
 
 /// How launches compared with one another are timed.
@@ -90,19 +91,20 @@ pub fn time_contenders(gpu: &Gpu, order: Order, warmup: usize, iters: usize, flu
 pub fn time_sustained(gpu: &Gpu, warm_ms: u32, iters: usize, mut flush: Option<&mut L2Flush>, launches: &mut [Contender<'_>]) -> Result<Vec<Result<Timing>>> {
     let mut out = Vec::with_capacity(launches.len());
     for launch in launches.iter_mut() {
-        let mut one: [Contender<'_>; 1] = [&mut **launch];
         let start = std::time::Instant::now();
         // Warm launches in rounds of a few, each waited for, until the time has passed.
         let mut failed = None;
         while failed.is_none() && start.elapsed().as_millis() < u128::from(warm_ms) {
-            if let Some(Err(e)) = time_interleaved(gpu, 4, 0, flush.as_deref_mut(), &mut one)?.pop() {
-                failed = Some(e);
+            let [warm] = time_in_turn(gpu, 4, 0, flush.as_deref_mut(), [&mut **launch])?;
+            failed = warm.err();
+        }
+        out.push(match failed {
+            Some(e) => Err(e),
+            None => {
+                let [timing] = time_in_turn(gpu, 0, iters, flush.as_deref_mut(), [&mut **launch])?;
+                timing
             }
-        }
-        match failed {
-            Some(e) => out.push(Err(e)),
-            None => out.extend(time_interleaved(gpu, 0, iters, flush.as_deref_mut(), &mut one)?),
-        }
+        });
     }
     Ok(out)
 }
@@ -159,6 +161,12 @@ pub fn time_interleaved(gpu: &Gpu, warmup: usize, iters: usize, mut flush: Optio
     Ok(out)
 }
 
+/// [`time_interleaved`] for a fixed number of launches: their results in the same order.
+pub fn time_in_turn<const N: usize>(gpu: &Gpu, warmup: usize, iters: usize, flush: Option<&mut L2Flush>, mut launches: [Contender<'_>; N]) -> Result<[Result<Timing>; N]> {
+    let results = time_interleaved(gpu, warmup, iters, flush, &mut launches)?;
+    <[Result<Timing>; N]>::try_from(results).map_err(|r| crate::error::Error::Cuda(format!("{N} launches timed, {} results", r.len())))
+}
+
 /// A scratch buffer twice the size of the L2 cache: writing it before a launch evicts whatever
 /// the previous launch left in L2, so every timed launch reads its operands from HBM.
 pub struct L2Flush {
@@ -187,8 +195,3 @@ impl L2Flush {
     }
 }
 
-/// As [`time`], writing `flush` (when given) before every launch, outside the timed events.
-pub fn time_flushed(gpu: &Gpu, warmup: usize, iters: usize, flush: Option<&mut L2Flush>, mut launch: impl FnMut() -> Result<()>) -> Result<Timing> {
-    let mut launches: [Contender<'_>; 1] = [&mut launch];
-    time_interleaved(gpu, warmup, iters, flush, &mut launches)?.pop().unwrap_or_else(|| Err(crate::error::Error::Cuda("a timed launch without a result".into())))
-}

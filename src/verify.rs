@@ -361,9 +361,6 @@ pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, ops: &Operands, warmup: us
 pub fn time_against_cublas_with(gpu: &Gpu, ops: &Operands, warmup: usize, iters: usize, launch: impl FnMut() -> Result<()>) -> Result<Comparison> {
     // In turn, so that all three meet the same clocks (see `timing`).
     let (mut launch, mut classic, mut lt) = (launch, || ops.cublas(gpu, Library::Classic), || ops.cublas(gpu, Library::Lt));
-    let mut launches: [timing::Contender<'_>; 3] = [&mut launch, &mut classic, &mut lt];
-    let mut results = timing::time_interleaved(gpu, warmup, iters, None, &mut launches)?.into_iter();
-    let mut next = || results.next().unwrap_or_else(|| Err(crate::error::Error::Cuda("a timed launch without a result".into())));
-    let (kernel, classic, lt) = (next()?, next()?, next()?);
-    Ok(Comparison { kernel, cublas: [classic, lt] })
+    let [kernel, classic, lt] = timing::time_in_turn(gpu, warmup, iters, None, [&mut launch, &mut classic, &mut lt])?;
+    Ok(Comparison { kernel: kernel?, cublas: [classic?, lt?] })
 }
