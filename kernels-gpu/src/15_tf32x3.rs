@@ -16,8 +16,9 @@
 //! added into fp32 registers (`sum`) and restarted from zero. A wgmma reads its register
 //! operand until a `wait_group` covers it, so a warpgroup waits for its previous group
 //! (`wait_group 0`) before it writes the next fragments. Thread 0 issues the copy engine's loads
-//! into a ring of `stages` stages; the copy engine needs 16-byte-aligned rows, and the catalog
-//! refuses this rung otherwise.
+//! into a ring of `stages` stages, refilling a stage one K-tile after the warps released it (so
+//! it never waits for the release, and asks while the tensor cores still work); the copy engine
+//! needs 16-byte-aligned rows, and the catalog refuses this rung otherwise.
 //!
 //! **Cost.** Three tensor-core products per fp32 product (at most a third of the dense tf32 rate)
 //! plus the splits on the CUDA cores; two warpgroups and no producer warpgroup, because `sum`,
@@ -120,15 +121,18 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     }
 
     /// `x` as the tensor cores' two parts under [`Split`]: with [`Rounded`]
-    /// `(rna(x), rna(x − rna(x)))`, with [`Truncated`] `(x, rna(x − trunc(x)))`, with [`Raw`]
-    /// `(x, x − trunc(x))` (the tensor cores truncate what they read to its high 19 bits).
+    /// `(rna(x), rna(x − rna(x)))`, with [`Truncated`] `(trunc(x), rna(x − trunc(x)))`, with
+    /// [`Raw`] `(trunc(x), x − trunc(x))`. The tensor cores truncate what they read to its high 19
+    /// bits, so `trunc(x)` reads as `x` would; it is already computed for `lo`, and a transposing
+    /// split stores it straight from that instruction instead of copying `x` into place.
     #[inline(always)]
     fn parts(x: f32) -> (f32, f32) {
         if !Self::TRUNCATED {
             Self::split(x)
         } else {
-            let lo = x - Self::trunc(x);
-            (x, if Sp::ROUNDED_LO { cvt_rna_tf32(lo) } else { lo })
+            let hi = Self::trunc(x);
+            let lo = x - hi;
+            (hi, if Sp::ROUNDED_LO { cvt_rna_tf32(lo) } else { lo })
         }
     }
 
@@ -212,8 +216,11 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
                 let at = if Self::R_K_MAJOR {
                     SwizzledF32Rows::new(Self::R).at(r, k)
                 } else {
+                    // Step kk lies 8 rows of K (one swizzle period, 1024 bytes) below step 0, at
+                    // the same chunks: one address per value i, and the steps as offsets from it.
                     let panel = (r / Self::PANEL as u32) as usize;
-                    SwizzledF32Rows::new(Self::R + panel * Self::PANEL_BYTES).at(k, r % Self::PANEL as u32)
+                    let period = 8 * kk as u32;
+                    SwizzledF32Rows::new(Self::R + panel * Self::PANEL_BYTES).at(k - period, r % Self::PANEL as u32) + SwizzledF32Rows::bytes(8) as u32 * kk as u32
                 };
                 // SAFETY: (r, k) lies inside the stage's tile of R, which the copy engine filled.
                 x[4 * kk + i] = unsafe { load(stage.wrapping_add(at as usize) as *const f32) };
@@ -278,17 +285,25 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     }
     // ANCHOR_END: issue
 
-    /// K-tile kt-1's wgmmas are done: its stage is released (one arrival per warp) and thread 0
-    /// asks for the K-tile `STAGES` ahead into it.
+    /// K-tile kt-1's wgmmas are done: this warp releases its stage (one arrival per warp).
     #[inline(always)]
-    fn release(base: u32, it: u32, kt: u32, k_tiles: u32, lane: u32, tid: u32, (tm, tn): (u32, u32), maps: *const TensorMap, planes: (i32, i32)) {
+    fn release(base: u32, it: u32, lane: u32) {
         if lane == 0 {
             // SAFETY: an initialised barrier of this block.
             unsafe { mbarrier_arrive(Self::empty(base, (it - 1) % Self::STAGES as u32)) };
         }
-        if tid == 0 && kt - 1 + (Self::STAGES as u32) < k_tiles {
+    }
+
+    /// At K-tile kt (from 2 on), after the split barrier, thread 0 asks for K-tile kt-2+`STAGES`
+    /// into kt-2's stage. Every warp released that stage in the previous iteration, before it
+    /// reached this barrier, so the copy starts without waiting, and it is asked for while the
+    /// tensor cores still run K-tile kt-1's group rather than between its end and the next group.
+    #[inline(always)]
+    fn refill(it: u32, kt: u32, k_tiles: u32, tid: u32, (tm, tn): (u32, u32), maps: *const TensorMap, base: u32, planes: (i32, i32)) {
+        let stages = Self::STAGES as u32;
+        if tid == 0 && kt >= 2 && kt - 2 + stages < k_tiles {
             // SAFETY: see `load`.
-            unsafe { Self::load(it - 1 + Self::STAGES as u32, kt - 1 + Self::STAGES as u32, tm, tn, maps, base, planes) };
+            unsafe { Self::load(it - 2 + stages, kt - 2 + stages, tm, tn, maps, base, planes) };
         }
     }
 
@@ -479,15 +494,16 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
                 // written their halves.
                 fence_proxy_async_shared();
                 named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
+                Self::refill(it, kt, k_tiles, tid, (tm, tn), maps, base, planes);
                 // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
                 let fresh = kt % Self::FLUSH == 0;
-                // K-tile kt-1's group is done: its stage can be released and refilled, its sums
-                // flushed, and the registers holding its fragments written (a wgmma reads its
+                // K-tile kt-1's group is done: its stage can be released (refilled at kt+1), its
+                // sums flushed, and the registers holding its fragments written (a wgmma reads its
                 // register operand asynchronously, until a wait covers it).
                 wgmma_wait_group::<0>();
                 fence_accumulators(&mut acc, Self::BM);
                 if kt > 0 {
-                    Self::release(base, it, kt, k_tiles, lane, tid, (tm, tn), maps, planes);
+                    Self::release(base, it, lane);
                     if fresh {
                         Self::flush(&mut sum, &acc);
                     }
