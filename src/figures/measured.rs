@@ -9,19 +9,20 @@ use crate::report::{Outcome, Report, SizeRecord};
 
 /// `rgemm bench` of the fastest kernels of each type in all four layouts at 4096³
 /// (`library.sh layouts`), bf16 and f32.
-pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-26-h100-run26/layouts-bf16.json", "docs/perf/2026-11-26-h100-run26/layouts-f32.json"];
+pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-26-h100-run35/layouts-bf16.json", "docs/perf/2026-11-26-h100-run35/layouts-f32.json"];
 
 /// `rgemm bench --suite real` per type, with the built-in dispatch table.
 pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-25-h100-run2/suite-bf16.json", "docs/perf/2026-11-26-h100-run17/suite-f32.json"];
 
 /// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type
-/// and way of timing: the files `<prefix>-p<i>.json`. Run 22: cuBLAS and the kernels timed in
-/// turn (five processes), and each alone after two seconds of its own launches (two).
+/// and way of timing: the files `<prefix>-p<i>.json`. bf16 from run 22, f32 from run 35: cuBLAS
+/// and the kernels timed in turn (five processes), and each alone after two seconds of its own
+/// launches (two).
 pub const PROCESS_RUNS: [&str; 4] = [
     "docs/perf/2026-11-26-h100-run22/bf16",
-    "docs/perf/2026-11-26-h100-run22/f32",
+    "docs/perf/2026-11-26-h100-run35/f32",
     "docs/perf/2026-11-26-h100-run22/bf16-sustained",
-    "docs/perf/2026-11-26-h100-run22/f32-sustained",
+    "docs/perf/2026-11-26-h100-run35/f32-sustained",
 ];
 
 fn read(repo: &Path, file: &str) -> Result<Report, String> {
