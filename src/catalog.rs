@@ -224,9 +224,10 @@ impl Kernel {
 
 /// The best configuration of each rung, fastest rung first: what `best` and `rgemm bench` use.
 ///
-/// The order comes from a tuning run at M = N = K = 4096 (rung 14 ranked by its median at 8192³,
-/// where its kernels vary most; the f16 entries rank like bf16); the runs and their numbers are in
-/// `docs/perf/` and the book's chapter `book/src/numbers.md`. Rung 15 (3×TF32, fp32 accuracy on
+/// The order comes from a tuning run at M = N = K = 4096 (the f16 entries rank like bf16); rung
+/// 14's entry is its copy-engine-store persistent kernel, faster than `_persistent_pairs` at 4096³
+/// and 8192³ over five processes timed in turn (run 22 of 2026-11-26). The runs and their numbers
+/// are in `docs/perf/` and the book's chapter `book/src/numbers.md`. Rung 15 (3×TF32, fp32 accuracy on
 /// the tensor cores) ranks first for f32 from its own run of the next day, with the split that
 /// rounds nothing (`_raw`) since 2026-11-25 (its chapter and `docs/perf/`); it needs K and N
 /// multiples of 4, else `best` falls back to rung 11. Its entries
@@ -239,8 +240,8 @@ impl Kernel {
 /// its first configuration in the catalog, and `best` tries such rungs after every listed one,
 /// highest rung first.
 pub const BEST: &[&str] = &[
-    "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs",
-    "hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs",
+    "bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast",
+    "hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast",
     "bgemm_13_wgmma_128x256x64_s4",
     "hgemm_13_wgmma_128x256x64_s4",
     "bgemm_12_mma_sync_128x128x64_w64x64_s3_fp",
