@@ -219,8 +219,8 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
                     // Step kk lies 8 rows of K (one swizzle period, 1024 bytes) below step 0, at
                     // the same chunks: one address per value i, and the steps as offsets from it.
                     let panel = (r / Self::PANEL as u32) as usize;
-                    let period = 8 * kk as u32;
-                    SwizzledF32Rows::new(Self::R + panel * Self::PANEL_BYTES).at(k - period, r % Self::PANEL as u32) + SwizzledF32Rows::bytes(8) as u32 * kk as u32
+                    let step0 = SwizzledF32Rows::new(Self::R + panel * Self::PANEL_BYTES).at(k - 8 * kk as u32, r % Self::PANEL as u32);
+                    step0 + SwizzledF32Rows::bytes(8) as u32 * kk as u32
                 };
                 // SAFETY: (r, k) lies inside the stage's tile of R, which the copy engine filled.
                 x[4 * kk + i] = unsafe { load(stage.wrapping_add(at as usize) as *const f32) };
