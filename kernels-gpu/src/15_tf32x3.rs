@@ -285,7 +285,8 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     }
     // ANCHOR_END: issue
 
-    /// K-tile kt-1's wgmmas are done: this warp releases its stage (one arrival per warp).
+    /// The wgmmas of global iteration `it - 1` are done: this warp releases its stage (one arrival
+    /// per warp), in the loop and after the last K-tile of a tile.
     #[inline(always)]
     fn release(base: u32, it: u32, lane: u32) {
         if lane == 0 {
@@ -515,10 +516,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
             wgmma_wait_group::<0>();
             fence_accumulators(&mut acc, Self::BM);
             if k_tiles > 0 {
-                if lane == 0 {
-                    // SAFETY: an initialised barrier of this block.
-                    unsafe { mbarrier_arrive(Self::empty(base, (it - 1) % Self::STAGES as u32)) };
-                }
+                Self::release(base, it, lane);
                 Self::flush(&mut sum, &acc);
             }
             Self::store(&gemm.c(), &sum, tm * Self::BM as u32, tn * Self::BN as u32, wg);
