@@ -155,9 +155,16 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
         end = (at + bytes as u128).next_multiple_of(PAGE as u128) + gap;
         at as usize
     };
-    let (oa, ob, oc, om) = (place(a.len()), place(b.len()), place(4 * lc), place(maps));
+    let t = &spec.tile;
+    let tiles = (problem.n.div_ceil(t.bn), problem.m.div_ceil(t.bm));
+    // A persistent kernel gets fewer blocks than tiles, as on a GPU, so each walks several tiles
+    // (of every product of the batch); other kernels get one grid plane per product.
+    let grid = if spec.persistent { ((tiles.0 as u64 * tiles.1 as u64 * problem.batch as u64).min(EMULATED_SMS as u64) as u32, 1, 1) } else { (tiles.0, tiles.1, problem.batch.min(crate::catalog::MAX_GRID_Z as u32)) };
+    // A stream-K kernel's workspace for this many blocks (fresh pages: its counters are zero).
+    let ws = spec.stream_k.map_or(0, |w| w.bytes(grid.0)) as usize;
+    let (oa, ob, oc, om, ow) = (place(a.len()), place(b.len()), place(4 * lc), place(maps), place(ws));
     let arena = Arena::reserve(end)?;
-    for (offset, bytes) in [(oa, a.len()), (ob, b.len()), (oc, 4 * lc), (om, maps)] {
+    for (offset, bytes) in [(oa, a.len()), (ob, b.len()), (oc, 4 * lc), (om, maps), (ow, ws)] {
         arena.commit(offset, bytes)?;
     }
     let base = arena.base;
@@ -190,12 +197,8 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
         Region { name: "B", start: at(ob), len: b.len(), writable: false },
         Region { name: "C", start: at(oc), len: 4 * lc, writable: true },
         Region { name: "the tensor maps", start: at(om), len: maps, writable: false },
+        Region { name: "the stream-K workspace", start: at(ow), len: ws, writable: true },
     ];
-    let t = &spec.tile;
-    let tiles = (problem.n.div_ceil(t.bn), problem.m.div_ceil(t.bm));
-    // A persistent kernel gets fewer blocks than tiles, as on a GPU, so each walks several tiles
-    // (of every product of the batch); other kernels get one grid plane per product.
-    let grid = if spec.persistent { ((tiles.0 as u64 * tiles.1 as u64 * problem.batch as u64).min(EMULATED_SMS as u64) as u32, 1, 1) } else { (tiles.0, tiles.1, problem.batch.min(crate::catalog::MAX_GRID_Z as u32)) };
     let launch = Launch {
         kernel: spec.name,
         grid,
@@ -203,7 +206,7 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
         smem_bytes: spec.smem_bytes,
         regions: &regions,
     };
-    let (pa, pb, pc, pm) = (at(oa), at(ob), at(oc), if maps > 0 { at(om) } else { 0 });
+    let (pa, pb, pc, pm, pw) = (at(oa), at(ob), at(oc), if maps > 0 { at(om) } else { 0 }, if ws > 0 { at(ow) } else { 0 });
     let p = problem;
     let args = kernels_gpu::layout::Gemm::<u8> {
         a: pa as *const u8,
@@ -223,11 +226,20 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
         stride_b: p.stride_b,
         stride_c: p.stride_c,
         z: 0,
+        workspace: pw as *mut u32,
     };
     let args = SendArgs(args);
     let shared = &args;
     // SAFETY: the caller vouches for `entry` and `spec`; the arguments point at the regions above.
     emulator::launch(&launch, &move || unsafe { entry(&shared.0) }).map_err(|fault| Error::Fault(fault.to_string()))?;
+    if let Some(w) = spec.stream_k {
+        // The next launch finds the counters as this one did: zero.
+        // SAFETY: the workspace's committed part starts with its counters, u32-aligned.
+        let counters = unsafe { std::slice::from_raw_parts(base.add(ow) as *const u32, w.counters(grid.0)) };
+        if let Some(i) = counters.iter().position(|&c| c != 0) {
+            return Err(Error::Fault(format!("{}: stream-K counter {i} is {} after the launch, not zero", spec.name, counters[i])));
+        }
+    }
     // SAFETY: the committed parts of the arena hold A, B (as uploaded, unless a store bypassed
     // the checks) and C.
     let (a_now, b_now) = unsafe { (std::slice::from_raw_parts(base.add(oa), a.len()), std::slice::from_raw_parts(base.add(ob), b.len())) };

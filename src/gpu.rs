@@ -111,6 +111,10 @@ pub struct Gpu {
     blas: CudaBlas,
     /// The split-K workspace, grown to the largest need so far and kept (see [`Gpu::workspace`]).
     workspace: Mutex<Option<CudaSlice<f32>>>,
+    /// The stream-K workspace (kernels-gpu/src/stream_k.rs): tile counters, zero between
+    /// launches, and partial sums; grown like the split-K one, separate from it because a
+    /// stream-K kernel may run inside a plan that holds that one.
+    stream_k: Mutex<Option<CudaSlice<u32>>>,
     /// cuBLASLt, made on first use (it allocates a 32 MiB workspace).
     blas_lt: std::sync::OnceLock<CublasLt>,
     functions: Mutex<HashMap<&'static str, CudaFunction>>,
@@ -175,6 +179,7 @@ impl Gpu {
             blas,
             blas_lt: std::sync::OnceLock::new(),
             workspace: Mutex::new(None),
+            stream_k: Mutex::new(None),
             functions: Mutex::new(HashMap::new()),
             tensor_maps: Mutex::new(HashMap::new()),
             info,
@@ -268,10 +273,25 @@ impl Gpu {
         // maps this launch reads before it (a free is queued on the stream after it).
         let mut cache = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
         let maps = self.tensor_maps_for(&mut cache, kernel, problem, a, b, c)?;
+        // Likewise the stream-K workspace: no other launch may use it before this one is queued
+        // (they run in stream order after it, and this one leaves its counters zero).
+        let mut stream_k = self.stream_k.lock().unwrap_or_else(|e| e.into_inner());
+        let workspace = match kernel.spec.stream_k {
+            Some(w) => {
+                let words = (w.bytes(launch.grid.0) / 4) as usize;
+                if stream_k.as_ref().is_none_or(|s| s.len() < words) {
+                    self.require_memory(words as u64 * 4)?;
+                    *stream_k = Some(self.stream.alloc_zeros::<u32>(words)?);
+                }
+                let (ptr, _sync) = stream_k.as_ref().expect("just made").device_ptr(&self.stream);
+                ptr
+            }
+            None => 0,
+        };
         let mut args = self.stream.launch_builder(&f);
         args.arg(&a).arg(&b).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.k).arg(&problem.alpha).arg(&problem.beta).arg(&maps);
         args.arg(&problem.lda).arg(&problem.ldb).arg(&problem.ldc).arg(&problem.batch);
-        args.arg(&problem.stride_a).arg(&problem.stride_b).arg(&problem.stride_c);
+        args.arg(&problem.stride_a).arg(&problem.stride_b).arg(&problem.stride_c).arg(&workspace);
         // SAFETY: the arguments match the entry's parameters (entries! declares one signature
         // for every kernel); the caller guarantees the geometry and the operands.
         unsafe { args.launch(cfg) }?;

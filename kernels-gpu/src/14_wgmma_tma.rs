@@ -29,6 +29,7 @@
 //! `book/src/rung-14-wgmma-tma.md` and `docs/perf/`.
 
 use crate::prelude::*;
+use crate::stream_k::{PART_THREADS, Plan, Workspace};
 use core::marker::PhantomData;
 
 pub const RUNG: Rung = Rung {
@@ -58,6 +59,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
     const STAGES: usize = T.stages as usize;
     const CLUSTER: u32 = S::CLUSTER;
     const PERSISTENT: bool = S::PERSISTENT;
+    const STREAM_K: bool = S::STREAM_K;
     const EPILOGUE: u32 = Ep::KIND;
     const BK: usize = T.bk as usize;
     const CONSUMERS: usize = Self::BM / 64;
@@ -82,7 +84,13 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
     const C_BUFFERS_BYTES: usize = if Self::EPILOGUE == TMA_STORE { Self::CONSUMERS * 2 * Self::C_SLICE_BYTES } else { 0 };
     /// The mbarriers sit after the stages (and C buffers): `full[0..STAGES]`, then `empty[0..STAGES]`.
     const BARRIERS: usize = Self::C_BUFFERS + Self::C_BUFFERS_BYTES;
-    const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * Self::STAGES;
+    /// With stream-K, one word per consumer warpgroup after the barriers: whether it was the last
+    /// to finish a shared tile ([`Plan::combine`]).
+    const FLAGS: usize = Self::BARRIERS + 2 * 8 * Self::STAGES;
+    const SMEM_BYTES: usize = Self::FLAGS + if Self::STREAM_K { 4 * Self::CONSUMERS } else { 0 };
+    /// With stream-K, each consumer warpgroup is one part of a tile: 128 threads × 128
+    /// accumulators.
+    const WORKSPACE: Workspace = Workspace { parts: Self::CONSUMERS as u32, part_floats: PART_THREADS * 128 };
 
     const VALID: () = {
         assert!(Self::BM == 64 || Self::BM == 128, "one or two consumer warpgroups of 64 rows");
@@ -235,7 +243,13 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
         .with_min_blocks_per_sm(1)
         .with_layout(L::LAYOUT);
         let spec = spec.with_cluster_m(Self::CLUSTER);
-        if Self::PERSISTENT { spec.with_persistent() } else { spec }
+        if Self::STREAM_K {
+            spec.with_stream_k(Self::WORKSPACE)
+        } else if Self::PERSISTENT {
+            spec.with_persistent()
+        } else {
+            spec
+        }
     };
 
     #[inline(always)]
@@ -284,7 +298,10 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
         let all_tiles = tiles * products;
         let product = |t: u32| gemm.z + t / tiles;
         let k_tiles = gemm.k.div_ceil(Self::BK as u32);
-        let (first_tile, tile_stride) = if Self::CLUSTER > 1 { cluster_linear() } else { block_linear() };
+        let (block, blocks) = if Self::CLUSTER > 1 { cluster_linear() } else { block_linear() };
+        // Block `block` takes tiles `block, block + blocks, …` whole; with stream-K the last
+        // rounds are shared out by K instead.
+        let plan = if Self::STREAM_K { Plan::new(all_tiles, k_tiles, blocks) } else { Plan::whole_tiles(all_tiles, k_tiles, blocks) };
         let rank = if Self::CLUSTER > 1 { cluster_rank() } else { 0 };
         let stage_of = |it: u32| it % Self::STAGES as u32;
         let round_of = |it: u32| it / Self::STAGES as u32;
@@ -295,13 +312,13 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
             setmaxnreg_dec::<PRODUCER_REGS>();
             if tid == 0 {
                 let mut it = 0u32;
-                let mut t = first_tile;
-                while t < all_tiles {
+                for piece in plan.pieces(block) {
+                    let t = piece.tile;
                     let (cluster_row, tile_col) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
                     let tile_row = cluster_row * Self::CLUSTER + rank;
                     let (row0, col0) = ((tile_row * Self::BM as u32) as i32, (tile_col * Self::BN as u32) as i32);
                     let z = product(t);
-                    for kt in 0..k_tiles {
+                    for kt in piece.k_begin..piece.k_end {
                         let (s, round) = (stage_of(it), round_of(it));
                         let k0 = (kt * Self::BK as u32) as i32;
                         let stage = base + s * Self::STAGE_BYTES as u32;
@@ -341,7 +358,6 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
                         }
                         it += 1;
                     }
-                    t += tile_stride;
                 }
             }
             // ANCHOR_END: producer
@@ -352,13 +368,13 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
             let cw = wg - 1;
             let lane = lane_idx();
             let mut it = 0u32;
-            let mut t = first_tile;
-            while t < all_tiles {
+            for piece in plan.pieces(block) {
+                let t = piece.tile;
                 let (cluster_row, tile_col) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
                 let tile_row = cluster_row * Self::CLUSTER + rank;
                 let z = product(t);
                 let mut acc = [0.0f32; 128];
-                for kt in 0..k_tiles {
+                for kt in piece.k_begin..piece.k_end {
                     let s = stage_of(it);
                     // SAFETY: the stage barriers were initialised by one thread and published by
                     // the block barrier before the loop.
@@ -378,7 +394,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
                     wgmma_commit_group();
                     // Tile kt-1's group is done: its stage can be refilled.
                     wgmma_wait_group::<1>();
-                    if kt > 0 && lane == 0 {
+                    if kt > piece.k_begin && lane == 0 {
                         // SAFETY: `empty` barriers are initialised before the loop; this warp has
                         // finished reading the stage.
                         unsafe { Self::release(empty(stage_of(it - 1))) };
@@ -387,12 +403,23 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
                 }
                 wgmma_wait_group::<0>();
                 fence_accumulators(&mut acc, Self::BN);
-                if k_tiles > 0 && lane == 0 {
+                if piece.k_end > piece.k_begin && lane == 0 {
                     // SAFETY: `empty` barriers are initialised before the loop; this warp has
                     // finished reading the stage.
                     unsafe { Self::release(empty(stage_of(it - 1))) };
                 }
                 // ANCHOR_END: consumer
+
+                if Self::STREAM_K && plan.is_partial(&piece) {
+                    let flag = dynamic_shared::<u8>().wrapping_add(Self::FLAGS + 4 * cw as usize) as *mut u32;
+                    // SAFETY: all 128 threads of this warpgroup call it; the workspace is the
+                    // host's, sized by the spec's `WORKSPACE` for this launch; the flag word and
+                    // named barrier `1 + cw` are this warpgroup's.
+                    if !unsafe { plan.combine(gemm.workspace, Self::WORKSPACE, block, &piece, cw, &mut acc, flag, 1 + cw) } {
+                        // Another block finishes the tile.
+                        continue;
+                    }
+                }
 
                 let (row0, col0) = (tile_row * Self::BM as u32 + cw * 64, tile_col * Self::BN as u32);
                 let c = if Self::PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
@@ -403,7 +430,6 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
                 } else {
                     Self::store_from_registers(&c, &acc, row0, col0);
                 }
-                t += tile_stride;
             }
             if Self::EPILOGUE == TMA_STORE && thread_idx() % 128 == 0 {
                 // The block's shared memory must outlive the stores that read it.
@@ -464,6 +490,8 @@ impl Epilogue for TmaStores {
 pub trait Schedule {
     /// One block per SM walks the tiles (the host reads it from the spec).
     const PERSISTENT: bool;
+    /// The last rounds of tiles are shared out by K ([`crate::stream_k`]; persistent).
+    const STREAM_K: bool = false;
     /// Block rows per cluster (1: no clusters).
     const CLUSTER: u32;
 }
@@ -471,6 +499,9 @@ pub trait Schedule {
 pub struct Grid;
 /// One block per SM, each walking tiles `i, i + blocks, ...` (`_persistent`).
 pub struct Persistent;
+/// One block per SM like [`Persistent`], the last rounds of tiles shared out by K so that every
+/// SM finishes at about the same time (`_streamk`, [`crate::stream_k`]).
+pub struct StreamK;
 /// One block per tile, in clusters of `C` neighbouring block rows that share B's tile (`_c2`).
 pub struct Clusters<const C: u32>;
 impl Schedule for Grid {
@@ -479,6 +510,11 @@ impl Schedule for Grid {
 }
 impl Schedule for Persistent {
     const PERSISTENT: bool = true;
+    const CLUSTER: u32 = 1;
+}
+impl Schedule for StreamK {
+    const PERSISTENT: bool = true;
+    const STREAM_K: bool = true;
     const CLUSTER: u32 = 1;
 }
 impl<const C: u32> Schedule for Clusters<C> {
@@ -499,6 +535,7 @@ entries! {
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores>,
     bgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Grid, TmaStores>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Nt>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tn>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tt>,
@@ -513,7 +550,7 @@ entries! {
 
 /// The f16 instantiation: same kernel, the f16 wgmma.
 pub mod f16 {
-    use super::{Grid, PairStores, Persistent, TmaStores, WgmmaTma};
+    use super::{Grid, PairStores, Persistent, StreamK, TmaStores, WgmmaTma};
     use crate::spec::{F16, Nt, Tile, Tn, Tt};
 
     entries! {
@@ -524,6 +561,7 @@ pub mod f16 {
         hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tn>,
         hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tt>,
         hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores>,
+        hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores>,
         hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_nt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Nt>,
         hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tn => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Tn>,
         hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Tt>,

@@ -37,6 +37,10 @@ pub struct Gemm<E> {
     pub stride_c: u64,
     /// Which product of the batch `a`, `b` and `c` point at.
     pub z: u32,
+    /// Scratch memory shared by the blocks of one launch, for kernels whose spec asks for it
+    /// (stream-K's tile counters and partial sums, [`crate::stream_k`]); null otherwise. Its
+    /// counters are zero when a launch starts, and the launch leaves them zero.
+    pub workspace: *mut u32,
 }
 
 impl<E: Copy> Gemm<E> {

@@ -44,6 +44,7 @@ pub mod device;
 
 pub mod lessons;
 pub mod split_k;
+pub mod stream_k;
 pub mod align_rows;
 
 #[path = "01_naive.rs"]

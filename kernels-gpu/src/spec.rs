@@ -319,6 +319,11 @@ pub struct KernelSpec {
     /// How the kernel maps its block tile onto threads and copies its tiles, for the kernels
     /// whose tile shape is free (the register-tiled fp32 rungs); `None` for the others.
     pub tile_rules: Option<TileRules>,
+    /// A persistent kernel that shares its last rounds of tiles out by K
+    /// ([`crate::stream_k`]): the workspace it needs per block. The host passes a workspace of
+    /// [`Workspace::bytes`](crate::stream_k::Workspace::bytes) for the launch's blocks, its
+    /// counters zero.
+    pub stream_k: Option<crate::stream_k::Workspace>,
 }
 
 /// How a register-tiled kernel maps its block tile onto threads and copies its tiles into shared
@@ -472,6 +477,7 @@ impl KernelSpec {
             any_alignment: false,
             batch_loop: false,
             tile_rules: None,
+            stream_k: None,
         }
     }
 
@@ -514,6 +520,12 @@ impl KernelSpec {
     /// This spec for a kernel that loops over tiles (see [`KernelSpec::persistent`]).
     pub const fn with_persistent(self) -> Self {
         KernelSpec { persistent: true, ..self }
+    }
+
+    /// This spec for a persistent kernel that shares its last rounds by K, with `workspace`.
+    #[inline]
+    pub const fn with_stream_k(self, workspace: crate::stream_k::Workspace) -> Self {
+        KernelSpec { persistent: true, stream_k: Some(workspace), ..self }
     }
 }
 

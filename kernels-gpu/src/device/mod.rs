@@ -17,6 +17,8 @@ pub use tensor_map::TensorMap;
 #[cfg(target_arch = "nvptx64")]
 mod access;
 #[cfg(target_arch = "nvptx64")]
+mod atomic;
+#[cfg(target_arch = "nvptx64")]
 mod math;
 #[cfg(target_arch = "nvptx64")]
 mod address;
@@ -43,7 +45,7 @@ mod wgmma;
 
 #[cfg(target_arch = "nvptx64")]
 pub use {
-    access::*, address::*, async_copy::*, cluster::*, ldmatrix::*, math::*, mbarrier::*, memory::*, mma::*, shared::*, thread::*, tma::*,
+    access::*, address::*, atomic::*, async_copy::*, cluster::*, ldmatrix::*, math::*, mbarrier::*, memory::*, mma::*, shared::*, thread::*, tma::*,
     wgmma::*,
 };
 

@@ -31,18 +31,24 @@ const MANY: u32 = u32::MAX - 1;
 const READERS: usize = 4;
 
 /// Who last wrote a granule and who read it, each with the barrier epoch it happened in.
-/// `readers` holds distinct threads, `NONE` after the last one, or `MANY` first.
+/// `readers` holds distinct threads, `NONE` after the last one, or `MANY` first; `span` the
+/// lowest and highest reader, so that a named barrier of every thread in between (a warpgroup
+/// reading a word one of them wrote) still orders `MANY` readers against a later write.
 #[derive(Clone, Copy)]
 pub(crate) struct Shadow {
     writer: u32,
     write_epoch: u32,
     readers: [u32; READERS],
     read_epoch: u32,
+    span: (u32, u32),
 }
+
+/// No reader: an empty span.
+const NO_SPAN: (u32, u32) = (u32::MAX, 0);
 
 impl Default for Shadow {
     fn default() -> Self {
-        Shadow { writer: NONE, write_epoch: 0, readers: [NONE; READERS], read_epoch: 0 }
+        Shadow { writer: NONE, write_epoch: 0, readers: [NONE; READERS], read_epoch: 0, span: NO_SPAN }
     }
 }
 
@@ -107,16 +113,23 @@ pub(super) fn check_by(tid: u32, addr: usize, size: usize, align: usize, kind: K
 }
 
 /// Forgets the shared-memory accesses of the threads in `participants` (a named barrier they all
-/// reached orders them against what they do next). Accesses by other threads are kept, and an
-/// access that several threads read is kept too (the detector no longer knows who they were).
+/// reached orders them against what they do next). Accesses by other threads are kept, and so is
+/// a read by more threads than [`READERS`] unless every thread between its lowest and highest
+/// reader took part.
 pub(super) fn ordered_by_barrier(block: &Block, participants: &[u32]) {
     let mut member = vec![false; block.states.len()];
     participants.iter().for_each(|&t| member[t as usize] = true);
+    // below[t]: participants with an index below t.
+    let below: Vec<u32> = std::iter::once(0).chain(member.iter().scan(0, |n, &m| { *n += m as u32; Some(*n) })).collect();
+    let all_inside = |(lo, hi): (u32, u32)| lo <= hi && (hi as usize) < member.len() && below[hi as usize + 1] - below[lo as usize] == hi - lo + 1;
     let inside = |t: u32| t != NONE && t != MANY && member[t as usize];
     for s in block.shadow.borrow_mut().iter_mut() {
         // Epoch 0 precedes every epoch: the access no longer counts as concurrent.
         if inside(s.writer) {
             (s.writer, s.write_epoch) = (NONE, 0);
+        }
+        if s.readers[0] == MANY && all_inside(s.span) {
+            s.readers = [NONE; READERS];
         }
         if s.readers[0] != MANY {
             // Keep the readers outside, in order, at the front.
@@ -131,7 +144,7 @@ pub(super) fn ordered_by_barrier(block: &Block, participants: &[u32]) {
             }
         }
         if s.readers[0] == NONE {
-            s.read_epoch = 0;
+            (s.read_epoch, s.span) = (0, NO_SPAN);
         }
     }
 }
@@ -170,6 +183,11 @@ fn shared_access(block: &Block, tid: u32, offset: usize, size: usize, kind: Kind
                 "shared-memory race at offset {:#x}: this thread {race} with no barrier in between (missing sync_threads?) at {at}",
                 2 * g
             ));
+        }
+        if kind == Kind::Read {
+            let first = s.read_epoch != epoch || s.readers[0] == NONE;
+            let (lo, hi) = if first { NO_SPAN } else { s.span };
+            s.span = (lo.min(tid), hi.max(tid));
         }
         match kind {
             Kind::Read if s.read_epoch != epoch || s.readers[0] == NONE => {

@@ -14,6 +14,7 @@
 
 mod access;
 mod address;
+mod atomic;
 mod async_copy;
 mod cluster;
 mod launch;
@@ -37,6 +38,7 @@ pub use tma::{swizzled, tensor_map, tensor_map_3d};
 pub mod api {
     pub use super::access::*;
     pub use super::address::*;
+    pub use super::atomic::*;
     pub use super::async_copy::{
         cp_async_ca_4, cp_async_ca_4_unless, cp_async_ca_4_zfill, cp_async_ca_8, cp_async_ca_8_unless, cp_async_ca_8_zfill, cp_async_ca_16,
         cp_async_ca_16_unless, cp_async_ca_16_zfill, cp_async_cg_16, cp_async_cg_16_unless, cp_async_cg_16_zfill, cp_async_commit_group,

@@ -1,0 +1,322 @@
+//! Stream-K: the last rounds of tiles shared out by K, so that no SM idles at the end.
+//!
+//! **Idea.** A persistent launch gives `blocks` blocks (one per SM) the tiles of C in rounds: 512
+//! tiles on 132 SMs are 3.88 rounds of work that take 4, the last with 16 SMs idle. Stream-K
+//! counts the work of the last tiles in *units* of one K-tile each and gives every block an equal,
+//! contiguous run of units. A block's run may start inside one tile and end inside another: it
+//! computes a *piece* of each, a partial sum over some of the tile's K-tiles. The blocks sharing a
+//! tile add their pieces: each writes its partial sum to the workspace and arrives on the tile's
+//! counter; the one that arrives last (whoever it is) adds up all the partials, its own too, in K
+//! order, and writes C. Nobody ever waits for another block, so the order in which blocks run
+//! does not matter (the emulator runs them one after another).
+//!
+//! The first tiles stay whole ("data-parallel"): with `T` tiles and `T > blocks`, the last
+//! `T mod blocks + blocks` tiles are shared out (each block gets more than one tile's worth, so
+//! at most two of its pieces are partial), the others go round by round as before. When `T` is a
+//! multiple of `blocks` nothing is shared.
+//!
+//! **Invariants.**
+//! - Block `b` owns units `⌊b·U/S⌋ .. ⌊(b+1)·U/S⌋` of the `U` shared units (`S` sharing blocks).
+//!   Its runs' ends are the only places a tile is cut, so a tile's pieces belong to consecutive
+//!   blocks, one piece each, in K order.
+//! - A block has at most two partial pieces, the first and the last of its run, kept in its two
+//!   slots of the workspace ([`Plan::slot`]); a whole tile in the middle of a run needs none.
+//! - Every shared tile has one counter per part (a part is the rows one group of threads owns,
+//!   e.g. a consumer warpgroup). It is zero when the launch starts; the last arriver sets it back
+//!   to zero, so the next launch finds it so.
+//! - The sum is formed in K order whoever arrives last: the result is the same from run to run.
+//!
+//! **Cost.** A partial piece costs a write of its accumulators (`parts · part_floats` floats) and
+//! the last arriver reads them all back: a few hundred KiB per shared tile, against the whole
+//! last round it saves. The workspace: two slots per block and a counter per shared tile and part.
+
+use crate::device::*;
+
+/// A shared run is at least this many K-tiles per block: shorter pieces would cost more in
+/// partial sums than the idle SMs they save.
+pub const MIN_UNITS_PER_BLOCK: u64 = 4;
+
+/// Threads that own one part of a tile and meet at its named barrier (one warpgroup).
+pub const PART_THREADS: u32 = 128;
+
+/// How a launch's tiles are shared out: whole tiles, then units of one K-tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Tiles of C (of every product of the batch) and K-tiles per tile.
+    tiles: u32,
+    k_tiles: u32,
+    /// Blocks of the launch: whole tile `t` is block `t mod blocks`'s.
+    blocks: u32,
+    /// Tiles `0 .. whole` are computed whole; the rest are shared.
+    whole: u32,
+    /// Blocks `0 .. sharing` share the `units` K-tiles of the shared tiles.
+    sharing: u32,
+    units: u64,
+}
+
+/// What a block computes next: K-tiles `k_begin .. k_end` of `tile`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    pub tile: u32,
+    pub k_begin: u32,
+    pub k_end: u32,
+}
+
+/// The pieces of one block, in the order it computes them.
+pub struct Pieces {
+    plan: Plan,
+    next_whole: u32,
+    unit: u64,
+    end: u64,
+}
+
+/// The workspace one stream-K kernel needs per block: its parts per tile and the floats of one
+/// part's partial sum. The kernel's spec carries it; the host sizes the workspace with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Workspace {
+    pub parts: u32,
+    pub part_floats: u32,
+}
+
+impl Workspace {
+    /// Counters at the start: one per part of each of at most `2·blocks` shared tiles, rounded
+    /// up to 256 bytes so that the slots after them start aligned.
+    const fn counter_words(&self, blocks: u32) -> u64 {
+        (self.counters(blocks) as u64).next_multiple_of(64)
+    }
+
+    /// The counters of a launch of `blocks` blocks (zero before and after every launch).
+    pub const fn counters(&self, blocks: u32) -> usize {
+        2 * blocks as usize * self.parts as usize
+    }
+
+    /// Bytes of the workspace for a launch of `blocks` blocks: the counters, then two slots per
+    /// block of `parts · part_floats` floats each. The counters must be zero before the first
+    /// launch.
+    pub const fn bytes(&self, blocks: u32) -> u64 {
+        4 * (self.counter_words(blocks) + 2 * blocks as u64 * self.parts as u64 * self.part_floats as u64)
+    }
+}
+
+impl Plan {
+    /// Every tile whole: block `b` takes tiles `b, b + blocks, …` (a plain persistent launch).
+    pub const fn whole_tiles(tiles: u32, k_tiles: u32, blocks: u32) -> Plan {
+        Plan { tiles, k_tiles, blocks, whole: tiles, sharing: 0, units: 0 }
+    }
+
+    /// `tiles` tiles of `k_tiles` K-tiles on `blocks` blocks: the last rounds shared out by K
+    /// when the tiles do not fill the last round, else every tile whole.
+    pub const fn new(tiles: u32, k_tiles: u32, blocks: u32) -> Plan {
+        let whole = Plan::whole_tiles(tiles, k_tiles, blocks);
+        if k_tiles == 0 || blocks < 2 || tiles % blocks == 0 {
+            return whole;
+        }
+        let shared = if tiles > blocks { tiles % blocks + blocks } else { tiles };
+        let units = shared as u64 * k_tiles as u64;
+        let by_size = units / MIN_UNITS_PER_BLOCK;
+        let sharing = if by_size < blocks as u64 { by_size as u32 } else { blocks };
+        if sharing < 2 {
+            return whole;
+        }
+        Plan { tiles, k_tiles, blocks, whole: tiles - shared, sharing, units }
+    }
+
+    /// The pieces block `block` computes.
+    pub fn pieces(&self, block: u32) -> Pieces {
+        let (unit, end) = if block < self.sharing { (self.start(block), self.start(block + 1)) } else { (0, 0) };
+        Pieces { plan: *self, next_whole: block, unit, end }
+    }
+
+    /// Whether `piece` is part of a tile (its partial sum must be added to the others').
+    pub fn is_partial(&self, piece: &Piece) -> bool {
+        piece.k_begin > 0 || piece.k_end < self.k_tiles
+    }
+
+    /// The first unit of block `b`'s run (`b ≤ sharing`).
+    fn start(&self, b: u32) -> u64 {
+        b as u64 * self.units / self.sharing.max(1) as u64
+    }
+
+    /// The block whose run holds unit `u`: the last `b` with `start(b) ≤ u`.
+    fn owner(&self, u: u64) -> u32 {
+        (((u + 1) * self.sharing as u64 - 1) / self.units.max(1)) as u32
+    }
+
+    /// The blocks holding the pieces of shared tile `tile`, first and last, in K order.
+    pub fn sharers(&self, tile: u32) -> (u32, u32) {
+        let u0 = (tile - self.whole) as u64 * self.k_tiles as u64;
+        (self.owner(u0), self.owner(u0 + self.k_tiles as u64 - 1))
+    }
+
+    /// Block `b`'s slot for its piece of shared tile `tile`: 0 when its run starts inside the tile
+    /// (the run's first piece), 1 when it started earlier (the run's last piece).
+    fn slot(&self, b: u32, tile: u32) -> u32 {
+        let u0 = (tile - self.whole) as u64 * self.k_tiles as u64;
+        if self.start(b) >= u0 { 0 } else { 1 }
+    }
+
+    /// Where block `b`'s partial sum of part `part` of `tile` goes in workspace `ws`.
+    fn partial(&self, ws: *mut u32, w: Workspace, b: u32, tile: u32, part: u32) -> *mut f32 {
+        let slot = ((b as u64 * 2 + self.slot(b, tile) as u64) * w.parts as u64 + part as u64) * w.part_floats as u64;
+        ws.wrapping_add((w.counter_words(self.blocks) + slot) as usize) as *mut f32
+    }
+
+    /// The counter of part `part` of shared tile `tile`.
+    fn counter(&self, ws: *mut u32, w: Workspace, tile: u32, part: u32) -> *mut u32 {
+        ws.wrapping_add(((tile - self.whole) * w.parts + part) as usize)
+    }
+
+    /// Adds this block's partial sum `acc` of part `part` of `piece`'s tile to the others'.
+    /// Returns `true` for the last of the tile's blocks to arrive, with the whole sum in `acc`
+    /// (added in K order): it writes C. The others return `false`, their part handed over.
+    ///
+    /// Thread `i` of the part's [`PART_THREADS`] keeps its `N` accumulators as floats
+    /// `(4j + c)` ↦ `4·(j·PART_THREADS + i) + c` of the partial: each group of four is one
+    /// coalesced 16-byte access per thread.
+    ///
+    /// # Safety
+    /// Called by all [`PART_THREADS`] threads of the part (and only them) with the same
+    /// arguments; `ws` is the launch's workspace, sized by `w` for this plan's blocks; `barrier`
+    /// is the part's named barrier; `flag` a word of shared memory that only this part uses.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn combine<const N: usize>(&self, ws: *mut u32, w: Workspace, block: u32, piece: &Piece, part: u32, acc: &mut [f32; N], flag: *mut u32, barrier: u32) -> bool {
+        let me = (thread_idx() % PART_THREADS) as usize;
+        let at = |p: *mut f32, j: usize| p.wrapping_add(4 * (j * PART_THREADS as usize + me));
+        let own = self.partial(ws, w, block, piece.tile, part);
+        unroll!(N / 4, |j| {
+            // SAFETY: inside this block's slot (`part_floats ≥ N · PART_THREADS`), 16-byte aligned.
+            unsafe { st_global_v4(at(own, j), [acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]]) };
+        });
+        // Release: the partial is written before the arrival below (every thread's stores).
+        fence_acq_rel_gpu();
+        named_barrier_sync::<PART_THREADS>(barrier);
+        let (first, last) = self.sharers(piece.tile);
+        if me == 0 {
+            let counter = self.counter(ws, w, piece.tile, part);
+            let sharers = last - first + 1;
+            // SAFETY: the counter is inside the workspace's counters (at most 2·blocks shared
+            // tiles); only these atomics touch it.
+            let done = unsafe { atom_add_acq_rel_gpu(counter, 1) } + 1 == sharers;
+            if done {
+                // Every sharer has arrived; none touches the counter again in this launch.
+                // SAFETY: as above.
+                unsafe { atom_add_acq_rel_gpu(counter, sharers.wrapping_neg()) };
+            }
+            // SAFETY: the part's own word of shared memory (the caller's guarantee).
+            unsafe { store(flag, done as u32) };
+        }
+        named_barrier_sync::<PART_THREADS>(barrier);
+        // SAFETY: written by the part's first thread before the barrier above.
+        if unsafe { load(flag) } == 0 {
+            return false;
+        }
+        // Acquire: the other partials are read after the counter said they were written.
+        fence_acq_rel_gpu();
+        // The sum in K order, this block's own partial read back like the others': the same
+        // result whichever block arrived last.
+        *acc = [0.0; N];
+        for b in first..=last {
+            let partial = self.partial(ws, w, b, piece.tile, part);
+            unroll!(N / 4, |j| {
+                // SAFETY: block b's slot for this tile, written and released before its arrival.
+                let v = unsafe { ld_global_v4(at(partial, j)) };
+                for c in 0..4 {
+                    acc[4 * j + c] += v[c];
+                }
+            });
+        }
+        true
+    }
+}
+
+impl Iterator for Pieces {
+    type Item = Piece;
+
+    /// Whole tiles first (`block, block + blocks, …`), then the block's run of shared units, cut
+    /// at tile boundaries.
+    #[inline(always)]
+    fn next(&mut self) -> Option<Piece> {
+        let p = &self.plan;
+        if self.next_whole < p.whole {
+            let tile = self.next_whole;
+            self.next_whole = self.next_whole.saturating_add(p.blocks);
+            return Some(Piece { tile, k_begin: 0, k_end: p.k_tiles });
+        }
+        if self.unit < self.end {
+            // `max(1)`: a plan with shared units has K-tiles, but the compiler cannot know that.
+            let k_tiles = (p.k_tiles as u64).max(1);
+            let tile = p.whole + (self.unit / k_tiles) as u32;
+            let k_begin = self.unit % k_tiles;
+            let k_end = k_tiles.min(k_begin + (self.end - self.unit));
+            self.unit += k_end - k_begin;
+            return Some(Piece { tile, k_begin: k_begin as u32, k_end: k_end as u32 });
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every (tile, K-tile) is computed by exactly one block, whole tiles by one block, shared
+    /// tiles by consecutive blocks in K order as `sharers` says, and no block has more than two
+    /// partial pieces (its two slots), for many shapes of launch.
+    #[test]
+    fn pieces_cover_every_unit_once() {
+        for blocks in [1u32, 2, 3, 7, 132] {
+            for tiles in [1u32, 2, 3, 5, 64, 131, 132, 133, 263, 512, 2048] {
+                for k_tiles in [0u32, 1, 3, 64, 2048] {
+                    let plan = Plan::new(tiles, k_tiles, blocks);
+                    let mut seen = vec![vec![u32::MAX; k_tiles as usize]; tiles as usize];
+                    let mut whole_seen = vec![0u32; tiles as usize];
+                    for b in 0..blocks {
+                        let mut partial = 0;
+                        let mut slots = Vec::new();
+                        for piece in plan.pieces(b) {
+                            assert!(piece.k_begin < piece.k_end || k_tiles == 0, "{plan:?} {piece:?}");
+                            whole_seen[piece.tile as usize] += 1;
+                            for k in piece.k_begin..piece.k_end {
+                                let s = &mut seen[piece.tile as usize][k as usize];
+                                assert_eq!(*s, u32::MAX, "{plan:?}: K-tile {k} of tile {} twice", piece.tile);
+                                *s = b;
+                            }
+                            if plan.is_partial(&piece) {
+                                partial += 1;
+                                slots.push(plan.slot(b, piece.tile));
+                                let (first, last) = plan.sharers(piece.tile);
+                                assert!(first <= b && b <= last && first < last, "{plan:?} {piece:?} {b}");
+                            }
+                        }
+                        assert!(partial <= 2, "{plan:?}: block {b} has {partial} partial pieces");
+                        assert!(slots.len() < 2 || slots[0] != slots[1], "{plan:?}: block {b}'s partials share a slot");
+                    }
+                    for (t, ks) in seen.iter().enumerate() {
+                        if k_tiles == 0 {
+                            assert_eq!(whole_seen[t], 1, "{plan:?}: tile {t}");
+                            continue;
+                        }
+                        assert!(ks.iter().all(|&b| b != u32::MAX), "{plan:?}: tile {t} not covered");
+                        assert!(ks.windows(2).all(|w| w[0] <= w[1]), "{plan:?}: tile {t} out of K order");
+                        if ks[0] != ks[ks.len() - 1] {
+                            assert_eq!(plan.sharers(t as u32), (ks[0], ks[ks.len() - 1]), "{plan:?}: tile {t}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The shapes the plan exists for: 512 tiles on 132 blocks keep 2 whole rounds and share
+    /// the last 248 tiles, about 1.88 tiles' worth of K-tiles per block.
+    #[test]
+    fn shares_the_last_rounds() {
+        let plan = Plan::new(512, 64, 132);
+        assert_eq!((plan.whole, plan.sharing, plan.units), (264, 132, 248 * 64));
+        assert_eq!(Plan::new(528, 64, 132).whole, 528, "four full rounds: nothing to share");
+        let few = Plan::new(2, 64, 132);
+        assert_eq!((few.whole, few.sharing), (0, 128 / MIN_UNITS_PER_BLOCK as u32), "runs of at least the minimum");
+        assert_eq!(Plan::new(2, 3, 132).whole, 2, "too little K to share: whole tiles");
+    }
+}
