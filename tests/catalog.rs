@@ -26,7 +26,9 @@ fn canonical_name(s: &KernelSpec) -> String {
     if s.cluster_m > 1 {
         name += &format!("_c{}", s.cluster_m);
     }
-    if s.persistent {
+    if s.stream_k.is_some() {
+        name += "_streamk";
+    } else if s.persistent {
         name += "_persistent";
     }
     name

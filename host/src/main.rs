@@ -434,7 +434,9 @@ fn list(args: &ListArgs) -> Result<ExitCode, Error> {
         if k.spec.min_blocks_per_sm > 1 {
             sizes.push_str(&format!("; {} blocks per SM", k.spec.min_blocks_per_sm));
         }
-        if k.spec.persistent {
+        if k.spec.stream_k.is_some() {
+            sizes.push_str("; one block per SM walks the tiles, the last rounds shared out by K");
+        } else if k.spec.persistent {
             sizes.push_str("; one block per SM walks the tiles");
         }
         println!("  {:<width$} {:>7} {:>8} {:>5} {:>7}  {sizes}", k.name(), k.spec.threads, k.spec.smem_bytes, regs, local);

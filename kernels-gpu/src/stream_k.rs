@@ -1,20 +1,23 @@
-//! Stream-K: the last rounds of tiles shared out by K, so that no SM idles at the end.
+//! Stream-K: the tiles of the last round cut by K, so that no SM idles at the end.
 //!
-//! **Idea.** A persistent launch gives `blocks` blocks (one per SM) the tiles of C in rounds: 512
-//! tiles on 132 SMs are 3.88 rounds of work that take 4, the last with 16 SMs idle. Stream-K
-//! counts the work of the last tiles in *units* of one K-tile each and gives every block an equal,
-//! contiguous run of units. A block's run may start inside one tile and end inside another: it
-//! computes a *piece* of each, a partial sum over some of the tile's K-tiles. The blocks sharing a
-//! tile add their pieces: each writes its partial sum to the workspace and arrives on the tile's
-//! counter; the one that arrives last (whoever it is) adds up all the partials, its own too, in K
-//! order, and writes C. Nobody ever waits for another block, so the order in which blocks run
-//! does not matter (the emulator runs them one after another).
+//! **Idea.** A persistent launch gives `blocks` blocks (one per SM) the tiles of C in rounds: 288
+//! tiles on 132 SMs are 2.18 rounds of work that take 3, the last with 108 SMs idle. Stream-K
+//! counts the work of the last round's tiles in *units* of one K-tile each and gives the blocks
+//! equal, contiguous runs of units: here each of the 24 tiles is cut into 5 slices of K, 120
+//! blocks computing one *piece* (a partial sum over some of the tile's K-tiles) each, and the
+//! round takes about a fifth of the time. The blocks sharing a tile add their pieces: each writes
+//! its partial sum to the workspace and arrives on the tile's counter; the one that arrives last
+//! (whoever it is) adds up all the partials, its own too, in K order, and writes C. Nobody ever
+//! waits for another block, so the order in which blocks run does not matter (the emulator runs
+//! them one after another).
 //!
-//! The first tiles stay whole ("data-parallel"): with `T` tiles and `T > blocks`, the last
-//! `T mod blocks + blocks` tiles are shared out (each block gets more than one tile's worth, so
-//! at most two of its pieces are partial), the others go round by round as before. When `T` is a
-//! multiple of `blocks` nothing is shared.
-//!
+//! Runs are whole slices of one tile, all starting at once: the blocks reading the same rows of A
+//! (or columns of B) are at the same few places along K, as in a round of whole tiles, and the
+//! operands they share stay in L2. (Runs of equal length laid end to end over more tiles, as in
+//! stream-K's original form, put every block at its own place along K; that form was slower than
+//! whole rounds at every size tried, see the book.) A last round more than half full is left
+//! whole: cutting it gains at most what the partial sums cost.
+
 //! **Invariants.**
 //! - Block `b` owns units `⌊b·U/S⌋ .. ⌊(b+1)·U/S⌋` of the `U` shared units (`S` sharing blocks).
 //!   Its runs' ends are the only places a tile is cut, so a tile's pieces belong to consecutive
@@ -27,7 +30,7 @@
 //! - The sum is formed in K order whoever arrives last: the result is the same from run to run.
 //!
 //! **Cost.** A partial piece costs a write of its accumulators (`parts · part_floats` floats) and
-//! the last arriver reads them all back: a few hundred KiB per shared tile, against the whole
+//! the last arriver reads them all back: a few hundred KiB per slice, against the part of the
 //! last round it saves. The workspace: two slots per block and a counter per shared tile and part.
 
 use crate::device::*;
@@ -111,13 +114,16 @@ impl Plan {
         if k_tiles == 0 || blocks < 2 || tiles % blocks == 0 {
             return whole;
         }
-        let shared = if tiles > blocks { tiles % blocks + blocks } else { tiles };
-        let units = shared as u64 * k_tiles as u64;
-        let by_size = units / MIN_UNITS_PER_BLOCK;
-        let sharing = if by_size < blocks as u64 { by_size as u32 } else { blocks };
-        if sharing < 2 {
+        // The tiles of the last, partial round, each cut into `slices` runs of K: as many as
+        // the idle blocks allow, each at least `MIN_UNITS_PER_BLOCK` K-tiles long.
+        let shared = tiles % blocks;
+        let by_blocks = blocks / shared;
+        let by_size = (k_tiles as u64 / MIN_UNITS_PER_BLOCK) as u32;
+        let slices = if by_blocks < by_size { by_blocks } else { by_size };
+        if slices < 2 {
             return whole;
         }
+        let (units, sharing) = (shared as u64 * k_tiles as u64, shared * slices);
         Plan { tiles, k_tiles, blocks, whole: tiles - shared, sharing, units }
     }
 
@@ -308,15 +314,23 @@ mod tests {
         }
     }
 
-    /// The shapes the plan exists for: 512 tiles on 132 blocks keep 2 whole rounds and share
-    /// the last 248 tiles, about 1.88 tiles' worth of K-tiles per block.
+    /// The shapes the plan exists for: 288 tiles on 132 blocks (3072³ in 128 × 256 tiles) keep
+    /// two whole rounds and cut the other 24 tiles into 5 slices of K each; a last round that is
+    /// more than half full (512 tiles: 116 in the last round) is left whole.
     #[test]
-    fn shares_the_last_rounds() {
-        let plan = Plan::new(512, 64, 132);
-        assert_eq!((plan.whole, plan.sharing, plan.units), (264, 132, 248 * 64));
+    fn cuts_the_last_round() {
+        let plan = Plan::new(288, 48, 132);
+        assert_eq!((plan.whole, plan.sharing, plan.units), (264, 120, 24 * 48));
+        assert_eq!(Plan::new(512, 64, 132), Plan::whole_tiles(512, 64, 132));
         assert_eq!(Plan::new(528, 64, 132).whole, 528, "four full rounds: nothing to share");
         let few = Plan::new(2, 64, 132);
-        assert_eq!((few.whole, few.sharing), (0, 128 / MIN_UNITS_PER_BLOCK as u32), "runs of at least the minimum");
+        assert_eq!((few.whole, few.sharing), (0, 2 * 64 / MIN_UNITS_PER_BLOCK as u32), "slices of at least the minimum");
         assert_eq!(Plan::new(2, 3, 132).whole, 2, "too little K to share: whole tiles");
+        // Every block's run lies inside one tile and starts where its neighbour's ended.
+        for b in 0..plan.sharing {
+            let pieces: Vec<Piece> = plan.pieces(b).skip_while(|p| !plan.is_partial(p)).collect();
+            assert_eq!(pieces.len(), 1, "block {b}: {pieces:?}");
+            assert_eq!(pieces[0].k_begin, (b % 5) * 48 / 5);
+        }
     }
 }
