@@ -139,8 +139,15 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
         }
         let table = crate::dispatch::table();
         if let Some(chosen) = table.choose(dtype, problem) {
-            let reason = chosen.reason(&table);
-            if let Some(plan) = Plan::new(problem, chosen.kernel, chosen.staged, chosen.split, sms, reason) {
+            let mut reason = chosen.reason(&table);
+            let mut kernel = chosen.kernel;
+            if !chosen.staged && !chosen.split {
+                if let Some(twin) = catalog::stream_k_twin(kernel, problem, sms) {
+                    reason += &format!("; its stream-K twin, which cuts the last round of tiles on {sms} SMs");
+                    kernel = twin;
+                }
+            }
+            if let Some(plan) = Plan::new(problem, kernel, chosen.staged, chosen.split, sms, reason) {
                 return Ok(plan);
             }
         }

@@ -53,13 +53,15 @@ pub struct Launch {
 
 impl Launch {
     /// The launch a persistent kernel actually uses: one block per SM (`sms` of them), at most
-    /// one per tile, in a one-dimensional grid; other kernels' launches are returned unchanged.
+    /// one per tile unless it cuts tiles by K (stream-K: the idle SMs take slices of the last
+    /// round's tiles), in a one-dimensional grid; other kernels' launches are returned unchanged.
     pub fn on_device(self, kernel: &Kernel, sms: u32) -> Launch {
         if !kernel.spec.persistent {
             return self;
         }
         let tiles = self.grid.0 as u64 * self.grid.1 as u64 * self.grid.2 as u64;
-        Launch { grid: (tiles.min(sms.max(1) as u64) as u32, 1, 1), ..self }
+        let blocks = if kernel.spec.stream_k.is_some() { sms.max(1) as u64 } else { tiles.min(sms.max(1) as u64) };
+        Launch { grid: (blocks as u32, 1, 1), ..self }
     }
 }
 
@@ -341,6 +343,23 @@ fn decode_candidates(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
     let mut gemvs: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && k.spec.rung.slug == kernels_gpu::gemv::RUNG.slug && k.spec.tile.bm >= problem.m).collect();
     gemvs.sort_by_key(|k| k.spec.tile.bm);
     gemvs
+}
+
+/// The stream-K twin of a persistent kernel (the same kernel named `_streamk` for `_persistent`,
+/// kernels-gpu/src/stream_k.rs) when it would cut the last round of `problem`'s tiles on `sms`
+/// SMs; `None` when there is no twin or it would leave every tile whole. Where it cuts, the twin
+/// was faster (run 43 of 2026-11-26 in `docs/perf/`); where it does not, the persistent kernel
+/// is, by a little: the automatic choice asks this after the dispatch table has chosen.
+pub fn stream_k_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kernel> {
+    if !kernel.spec.persistent || kernel.spec.stream_k.is_some() {
+        return None;
+    }
+    let twin = find(&kernel.name().replacen("_persistent", "_streamk", 1)).ok()?;
+    let grid = twin.geometry(problem).ok()?.grid;
+    let tiles = u32::try_from(grid.0 as u64 * grid.1 as u64 * grid.2 as u64).ok()?;
+    let k_tiles = problem.k.div_ceil(twin.spec.tile.bk);
+    let plan = kernels_gpu::stream_k::Plan::new(tiles, k_tiles, sms);
+    (plan != kernels_gpu::stream_k::Plan::whole_tiles(tiles, k_tiles, sms)).then_some(twin)
 }
 
 /// For a decode step: the first of the decode candidates (`decode_candidates`) that takes the
