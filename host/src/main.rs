@@ -435,7 +435,7 @@ fn list(args: &ListArgs) -> Result<ExitCode, Error> {
             sizes.push_str(&format!("; {} blocks per SM", k.spec.min_blocks_per_sm));
         }
         if k.spec.stream_k.is_some() {
-            sizes.push_str("; one block per SM walks the tiles, the last rounds shared out by K");
+            sizes.push_str("; one block per SM walks the tiles, a last round at most half full cut by K");
         } else if k.spec.persistent {
             sizes.push_str("; one block per SM walks the tiles");
         }

@@ -299,8 +299,8 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
         let product = |t: u32| gemm.z + t / tiles;
         let k_tiles = gemm.k.div_ceil(Self::BK as u32);
         let (block, blocks) = if Self::CLUSTER > 1 { cluster_linear() } else { block_linear() };
-        // Block `block` takes tiles `block, block + blocks, …` whole; with stream-K the last
-        // rounds are shared out by K instead.
+        // Block `block` takes tiles `block, block + blocks, …` whole; with stream-K the tiles of
+        // a last round at most half full are cut into slices of K for the idle blocks.
         let plan = if Self::STREAM_K { Plan::new(all_tiles, k_tiles, blocks) } else { Plan::whole_tiles(all_tiles, k_tiles, blocks) };
         let rank = if Self::CLUSTER > 1 { cluster_rank() } else { 0 };
         let stage_of = |it: u32| it % Self::STAGES as u32;
@@ -490,7 +490,7 @@ impl Epilogue for TmaStores {
 pub trait Schedule {
     /// One block per SM walks the tiles (the host reads it from the spec).
     const PERSISTENT: bool;
-    /// The last rounds of tiles are shared out by K ([`crate::stream_k`]; persistent).
+    /// The last round's tiles are cut by K ([`crate::stream_k`]; persistent).
     const STREAM_K: bool = false;
     /// Block rows per cluster (1: no clusters).
     const CLUSTER: u32;
@@ -499,8 +499,8 @@ pub trait Schedule {
 pub struct Grid;
 /// One block per SM, each walking tiles `i, i + blocks, ...` (`_persistent`).
 pub struct Persistent;
-/// One block per SM like [`Persistent`], the last rounds of tiles shared out by K so that every
-/// SM finishes at about the same time (`_streamk`, [`crate::stream_k`]).
+/// One block per SM like [`Persistent`], the tiles of a last round at most half full cut into
+/// slices of K for the SMs that would idle (`_streamk`, [`crate::stream_k`]).
 pub struct StreamK;
 /// One block per tile, in clusters of `C` neighbouring block rows that share B's tile (`_c2`).
 pub struct Clusters<const C: u32>;

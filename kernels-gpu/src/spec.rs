@@ -319,7 +319,7 @@ pub struct KernelSpec {
     /// How the kernel maps its block tile onto threads and copies its tiles, for the kernels
     /// whose tile shape is free (the register-tiled fp32 rungs); `None` for the others.
     pub tile_rules: Option<TileRules>,
-    /// A persistent kernel that shares its last rounds of tiles out by K
+    /// A persistent kernel that cuts its last round's tiles by K
     /// ([`crate::stream_k`]): the workspace it needs per block. The host passes a workspace of
     /// [`Workspace::bytes`](crate::stream_k::Workspace::bytes) for the launch's blocks, its
     /// counters zero.
@@ -522,7 +522,7 @@ impl KernelSpec {
         KernelSpec { persistent: true, ..self }
     }
 
-    /// This spec for a persistent kernel that shares its last rounds by K, with `workspace`.
+    /// This spec for a persistent kernel that cuts its last round's tiles by K, with `workspace`.
     #[inline]
     pub const fn with_stream_k(self, workspace: crate::stream_k::Workspace) -> Self {
         KernelSpec { persistent: true, stream_k: Some(workspace), ..self }

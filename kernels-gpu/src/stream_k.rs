@@ -24,6 +24,7 @@
 //!   blocks, one piece each, in K order.
 //! - A block has at most two partial pieces, the first and the last of its run, kept in its two
 //!   slots of the workspace ([`Plan::slot`]); a whole tile in the middle of a run needs none.
+//!   (The slices [`Plan::new`] cuts lie inside one tile: one partial piece per block.)
 //! - Every shared tile has one counter per part (a part is the rows one group of threads owns,
 //!   e.g. a consumer warpgroup). It is zero when the launch starts; the last arriver sets it back
 //!   to zero, so the next launch finds it so.
@@ -107,8 +108,8 @@ impl Plan {
         Plan { tiles, k_tiles, blocks, whole: tiles, sharing: 0, units: 0 }
     }
 
-    /// `tiles` tiles of `k_tiles` K-tiles on `blocks` blocks: the last rounds shared out by K
-    /// when the tiles do not fill the last round, else every tile whole.
+    /// `tiles` tiles of `k_tiles` K-tiles on `blocks` blocks: the tiles of a last round at most
+    /// half full cut into equal slices of K, else every tile whole.
     pub const fn new(tiles: u32, k_tiles: u32, blocks: u32) -> Plan {
         let whole = Plan::whole_tiles(tiles, k_tiles, blocks);
         if k_tiles == 0 || blocks < 2 || tiles % blocks == 0 {
