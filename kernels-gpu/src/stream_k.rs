@@ -23,7 +23,7 @@
 //!   Its runs' ends are the only places a tile is cut, so a tile's pieces belong to consecutive
 //!   blocks, one piece each, in K order.
 //! - A block has at most two partial pieces, the first and the last of its run, kept in its two
-//!   slots of the workspace ([`Plan::slot`]); a whole tile in the middle of a run needs none.
+//!   slots of the workspace (`Plan::slot`); a whole tile in the middle of a run needs none.
 //!   (The slices [`Plan::new`] cuts lie inside one tile: one partial piece per block.)
 //! - Every shared tile has one counter per part (a part is the rows one group of threads owns,
 //!   e.g. a consumer warpgroup). It is zero when the launch starts; the last arriver sets it back
