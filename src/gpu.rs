@@ -278,12 +278,7 @@ impl Gpu {
         let mut stream_k = self.stream_k.lock().unwrap_or_else(|e| e.into_inner());
         let workspace = match kernel.spec.stream_k {
             Some(w) => {
-                let words = (w.bytes(launch.grid.0) / 4) as usize;
-                if stream_k.as_ref().is_none_or(|s| s.len() < words) {
-                    self.require_memory(words as u64 * 4)?;
-                    *stream_k = Some(self.stream.alloc_zeros::<u32>(words)?);
-                }
-                let (ptr, _sync) = stream_k.as_ref().expect("just made").device_ptr(&self.stream);
+                let (ptr, _sync) = self.at_least(&mut stream_k, (w.bytes(launch.grid.0) / 4) as usize)?.device_ptr(&self.stream);
                 ptr
             }
             None => 0,
@@ -330,13 +325,19 @@ impl Gpu {
     /// use it in between or free it before that work (a free is queued on the stream after it).
     pub fn with_workspace<R>(&self, floats: usize, queue: impl FnOnce(u64) -> Result<R>) -> Result<R> {
         let mut ws = self.workspace.lock().unwrap_or_else(|e| e.into_inner());
-        if ws.as_ref().is_none_or(|w| w.len() < floats) {
-            self.require_memory(floats as u64 * 4)?;
-            *ws = Some(self.stream.alloc_zeros::<f32>(floats)?);
-        }
-        let buffer = ws.as_ref().expect("just made");
-        let (ptr, _sync) = buffer.device_ptr(&self.stream);
+        let (ptr, _sync) = self.at_least(&mut ws, floats)?.device_ptr(&self.stream);
         queue(ptr)
+    }
+
+    /// The kept buffer in `slot`, replaced by a zeroed one of `len` elements (after checking the
+    /// memory is free) when there is none or it is shorter: the workspaces grow only when a
+    /// launch needs more than any before it.
+    fn at_least<'a, T: DeviceRepr + ValidAsZeroBits>(&self, slot: &'a mut Option<CudaSlice<T>>, len: usize) -> Result<&'a CudaSlice<T>> {
+        if slot.as_ref().is_none_or(|s| s.len() < len) {
+            self.require_memory((len as u64).saturating_mul(size_of::<T>() as u64))?;
+            *slot = Some(self.stream.alloc_zeros::<T>(len)?);
+        }
+        Ok(slot.as_ref().expect("just made"))
     }
 
     /// Copies a batch of `batch` matrices of `(rows, cols)` elements of `dtype` from `src` (leading
