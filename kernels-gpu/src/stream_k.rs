@@ -2,60 +2,58 @@
 //!
 //! **Idea.** A persistent launch gives `blocks` blocks (one per SM) the tiles of C in rounds: 288
 //! tiles on 132 SMs are 2.18 rounds of work that take 3, the last with 108 SMs idle. Stream-K
-//! counts the work of the last round's tiles in *units* of one K-tile each and gives the blocks
-//! equal, contiguous runs of units: here each of the 24 tiles is cut into 5 slices of K, 120
-//! blocks computing one *piece* (a partial sum over some of the tile's K-tiles) each, and the
-//! round takes about a fifth of the time. The blocks sharing a tile add their pieces: each writes
+//! cuts each tile of the last round into equal slices of K, as many as the idle blocks allow:
+//! here each of the 24 tiles into 5 slices, 120 blocks computing one *piece* (a partial sum over
+//! some of the tile's K-tiles) each, and the round takes about a fifth of the time. The blocks sharing a tile add their pieces: each writes
 //! its partial sum to the workspace and arrives on the tile's counter; the one that arrives last
 //! (whoever it is) adds up all the partials, its own too, in K order, and writes C. Nobody ever
 //! waits for another block, so the order in which blocks run does not matter (the emulator runs
 //! them one after another).
 //!
-//! Runs are whole slices of one tile, all starting at once: the blocks reading the same rows of A
+//! The slices all start at once: the blocks reading the same rows of A
 //! (or columns of B) are at the same few places along K, as in a round of whole tiles, and the
-//! operands they share stay in L2. (Runs of equal length laid end to end over more tiles, as in
+//! operands they share stay in L2. (Runs of equal length laid end to end over several tiles, as in
 //! stream-K's original form, put every block at its own place along K; that form was slower than
 //! whole rounds at every size tried, see the book.) A last round more than half full is left
 //! whole: cutting it gains at most what the partial sums cost.
 
 //! **Invariants.**
-//! - Block `b` owns units `⌊b·U/S⌋ .. ⌊(b+1)·U/S⌋` of the `U` shared units (`S` sharing blocks).
-//!   Its runs' ends are the only places a tile is cut, so a tile's pieces belong to consecutive
-//!   blocks, one piece each, in K order.
-//! - A block has at most two partial pieces, the first and the last of its run, kept in its two
-//!   slots of the workspace (`Plan::slot`); a whole tile in the middle of a run needs none.
-//!   (The slices [`Plan::new`] cuts lie inside one tile: one partial piece per block.)
-//! - Every shared tile has one counter per part (a part is the rows one group of threads owns,
+//! - With `s` slices, block `b` computes slice `b mod s` (K-tiles `⌊i·K/s⌋ .. ⌊(i+1)·K/s⌋` for
+//!   slice `i`) of the `b / s`-th sliced tile, after its whole tiles: a tile's slices belong to
+//!   consecutive blocks, in K order, and a block has at most one, kept in its slot of the
+//!   workspace.
+//! - Every sliced tile has one counter per part (a part is the rows one group of threads owns,
 //!   e.g. a consumer warpgroup). It is zero when the launch starts; the last arriver sets it back
 //!   to zero, so the next launch finds it so.
 //! - The sum is formed in K order whoever arrives last: the result is the same from run to run.
 //!
 //! **Cost.** A partial piece costs a write of its accumulators (`parts · part_floats` floats) and
 //! the last arriver reads them all back: a few hundred KiB per slice, against the part of the
-//! last round it saves. The workspace: two slots per block and a counter per shared tile and part.
+//! last round it saves. The workspace: one slot per block and a counter per sliced tile and part.
 
 use crate::device::*;
 
-/// A shared run is at least this many K-tiles per block: shorter pieces would cost more in
-/// partial sums than the idle SMs they save.
-pub const MIN_UNITS_PER_BLOCK: u64 = 4;
+/// A slice is at least this many K-tiles: shorter ones would cost more in partial sums than the
+/// idle SMs they save.
+pub const MIN_SLICE_K_TILES: u32 = 4;
 
 /// Threads that own one part of a tile and meet at its named barrier (one warpgroup).
 pub const PART_THREADS: u32 = 128;
 
-/// How a launch's tiles are shared out: whole tiles, then units of one K-tile.
+/// How a launch's tiles are shared out: whole tiles round by round, then the tiles of the last
+/// round in slices of K.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
-    /// Tiles of C (of every product of the batch) and K-tiles per tile.
-    tiles: u32,
+    /// K-tiles per tile.
     k_tiles: u32,
     /// Blocks of the launch: whole tile `t` is block `t mod blocks`'s.
     blocks: u32,
-    /// Tiles `0 .. whole` are computed whole; the rest are shared.
+    /// Tiles `0 .. whole` are computed whole; each of the others is cut into `slices` slices.
     whole: u32,
-    /// Blocks `0 .. sharing` share the `units` K-tiles of the shared tiles.
-    sharing: u32,
-    units: u64,
+    slices: u32,
+    /// Blocks `0 .. sliced` take one slice each: block `b` slice `b mod slices` of tile
+    /// `whole + b / slices`.
+    sliced: u32,
 }
 
 /// What a block computes next: K-tiles `k_begin .. k_end` of `tile`.
@@ -69,9 +67,9 @@ pub struct Piece {
 /// The pieces of one block, in the order it computes them.
 pub struct Pieces {
     plan: Plan,
+    block: u32,
     next_whole: u32,
-    unit: u64,
-    end: u64,
+    slice_done: bool,
 }
 
 /// The workspace one stream-K kernel needs per block: its parts per tile and the floats of one
@@ -83,55 +81,50 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    /// Counters at the start: one per part of each of at most `2·blocks` shared tiles, rounded
-    /// up to 256 bytes so that the slots after them start aligned.
+    /// Counters at the start, rounded up to 256 bytes so that the slots after them start aligned.
     const fn counter_words(&self, blocks: u32) -> u64 {
         (self.counters(blocks) as u64).next_multiple_of(64)
     }
 
-    /// The counters of a launch of `blocks` blocks (zero before and after every launch).
+    /// The counters of a launch of `blocks` blocks, one per part of each sliced tile (fewer
+    /// tiles than blocks); zero before and after every launch.
     pub const fn counters(&self, blocks: u32) -> usize {
-        2 * blocks as usize * self.parts as usize
+        blocks as usize * self.parts as usize
     }
 
-    /// Bytes of the workspace for a launch of `blocks` blocks: the counters, then two slots per
-    /// block of `parts · part_floats` floats each. The counters must be zero before the first
-    /// launch.
+    /// Bytes of the workspace for a launch of `blocks` blocks: the counters, then one slot per
+    /// block of `parts · part_floats` floats. The counters must be zero before the first launch.
     pub const fn bytes(&self, blocks: u32) -> u64 {
-        4 * (self.counter_words(blocks) + 2 * blocks as u64 * self.parts as u64 * self.part_floats as u64)
+        4 * (self.counter_words(blocks) + blocks as u64 * self.parts as u64 * self.part_floats as u64)
     }
 }
 
 impl Plan {
     /// Every tile whole: block `b` takes tiles `b, b + blocks, …` (a plain persistent launch).
     pub const fn whole_tiles(tiles: u32, k_tiles: u32, blocks: u32) -> Plan {
-        Plan { tiles, k_tiles, blocks, whole: tiles, sharing: 0, units: 0 }
+        Plan { k_tiles, blocks, whole: tiles, slices: 1, sliced: 0 }
     }
 
     /// `tiles` tiles of `k_tiles` K-tiles on `blocks` blocks: the tiles of a last round at most
     /// half full cut into equal slices of K, else every tile whole.
     pub const fn new(tiles: u32, k_tiles: u32, blocks: u32) -> Plan {
         let whole = Plan::whole_tiles(tiles, k_tiles, blocks);
-        if k_tiles == 0 || blocks < 2 || tiles % blocks == 0 {
+        if blocks < 2 || tiles % blocks == 0 {
             return whole;
         }
-        // The tiles of the last, partial round, each cut into `slices` runs of K: as many as
-        // the idle blocks allow, each at least `MIN_UNITS_PER_BLOCK` K-tiles long.
-        let shared = tiles % blocks;
-        let by_blocks = blocks / shared;
-        let by_size = (k_tiles as u64 / MIN_UNITS_PER_BLOCK) as u32;
+        // As many slices as the idle blocks allow, each at least `MIN_SLICE_K_TILES` long.
+        let last_round = tiles % blocks;
+        let (by_blocks, by_size) = (blocks / last_round, k_tiles / MIN_SLICE_K_TILES);
         let slices = if by_blocks < by_size { by_blocks } else { by_size };
         if slices < 2 {
             return whole;
         }
-        let (units, sharing) = (shared as u64 * k_tiles as u64, shared * slices);
-        Plan { tiles, k_tiles, blocks, whole: tiles - shared, sharing, units }
+        Plan { k_tiles, blocks, whole: tiles - last_round, slices, sliced: last_round * slices }
     }
 
     /// The pieces block `block` computes.
     pub fn pieces(&self, block: u32) -> Pieces {
-        let (unit, end) = if block < self.sharing { (self.start(block), self.start(block + 1)) } else { (0, 0) };
-        Pieces { plan: *self, next_whole: block, unit, end }
+        Pieces { plan: *self, block, next_whole: block, slice_done: block >= self.sliced }
     }
 
     /// Whether `piece` is part of a tile (its partial sum must be added to the others').
@@ -139,36 +132,24 @@ impl Plan {
         piece.k_begin > 0 || piece.k_end < self.k_tiles
     }
 
-    /// The first unit of block `b`'s run (`b ≤ sharing`).
-    fn start(&self, b: u32) -> u64 {
-        b as u64 * self.units / self.sharing.max(1) as u64
+    /// The first K-tile of slice `i` of a tile (`i ≤ slices`).
+    fn slice_start(&self, i: u32) -> u32 {
+        (i as u64 * self.k_tiles as u64 / self.slices as u64) as u32
     }
 
-    /// The block whose run holds unit `u`: the last `b` with `start(b) ≤ u`.
-    fn owner(&self, u: u64) -> u32 {
-        (((u + 1) * self.sharing as u64 - 1) / self.units.max(1)) as u32
-    }
-
-    /// The blocks holding the pieces of shared tile `tile`, first and last, in K order.
+    /// The blocks holding the slices of sliced tile `tile`, first and last, in K order.
     pub fn sharers(&self, tile: u32) -> (u32, u32) {
-        let u0 = (tile - self.whole) as u64 * self.k_tiles as u64;
-        (self.owner(u0), self.owner(u0 + self.k_tiles as u64 - 1))
+        let first = (tile - self.whole) * self.slices;
+        (first, first + self.slices - 1)
     }
 
-    /// Block `b`'s slot for its piece of shared tile `tile`: 0 when its run starts inside the tile
-    /// (the run's first piece), 1 when it started earlier (the run's last piece).
-    fn slot(&self, b: u32, tile: u32) -> u32 {
-        let u0 = (tile - self.whole) as u64 * self.k_tiles as u64;
-        if self.start(b) >= u0 { 0 } else { 1 }
-    }
-
-    /// Where block `b`'s partial sum of part `part` of `tile` goes in workspace `ws`.
-    fn partial(&self, ws: *mut u32, w: Workspace, b: u32, tile: u32, part: u32) -> *mut f32 {
-        let slot = ((b as u64 * 2 + self.slot(b, tile) as u64) * w.parts as u64 + part as u64) * w.part_floats as u64;
+    /// Where block `b`'s partial sum of part `part` goes in workspace `ws`.
+    fn partial(&self, ws: *mut u32, w: Workspace, b: u32, part: u32) -> *mut f32 {
+        let slot = (b as u64 * w.parts as u64 + part as u64) * w.part_floats as u64;
         ws.wrapping_add((w.counter_words(self.blocks) + slot) as usize) as *mut f32
     }
 
-    /// The counter of part `part` of shared tile `tile`.
+    /// The counter of part `part` of sliced tile `tile`.
     fn counter(&self, ws: *mut u32, w: Workspace, tile: u32, part: u32) -> *mut u32 {
         ws.wrapping_add(((tile - self.whole) * w.parts + part) as usize)
     }
@@ -190,7 +171,7 @@ impl Plan {
     pub unsafe fn combine<const N: usize>(&self, ws: *mut u32, w: Workspace, block: u32, piece: &Piece, part: u32, acc: &mut [f32; N], flag: *mut u32, barrier: u32) -> bool {
         let me = (thread_idx() % PART_THREADS) as usize;
         let at = |p: *mut f32, j: usize| p.wrapping_add(4 * (j * PART_THREADS as usize + me));
-        let own = self.partial(ws, w, block, piece.tile, part);
+        let own = self.partial(ws, w, block, part);
         unroll!(N / 4, |j| {
             // SAFETY: inside this block's slot (`part_floats ≥ N · PART_THREADS`), 16-byte aligned.
             unsafe { st_global_v4(at(own, j), [acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]]) };
@@ -224,7 +205,7 @@ impl Plan {
         // result whichever block arrived last.
         *acc = [0.0; N];
         for b in first..=last {
-            let partial = self.partial(ws, w, b, piece.tile, part);
+            let partial = self.partial(ws, w, b, part);
             unroll!(N / 4, |j| {
                 // SAFETY: block b's slot for this tile, written and released before its arrival.
                 let v = unsafe { ld_global_v4(at(partial, j)) };
@@ -240,8 +221,7 @@ impl Plan {
 impl Iterator for Pieces {
     type Item = Piece;
 
-    /// Whole tiles first (`block, block + blocks, …`), then the block's run of shared units, cut
-    /// at tile boundaries.
+    /// Whole tiles first (`block, block + blocks, …`), then the block's slice, if it has one.
     #[inline(always)]
     fn next(&mut self) -> Option<Piece> {
         let p = &self.plan;
@@ -250,14 +230,12 @@ impl Iterator for Pieces {
             self.next_whole = self.next_whole.saturating_add(p.blocks);
             return Some(Piece { tile, k_begin: 0, k_end: p.k_tiles });
         }
-        if self.unit < self.end {
-            // `max(1)`: a plan with shared units has K-tiles, but the compiler cannot know that.
-            let k_tiles = (p.k_tiles as u64).max(1);
-            let tile = p.whole + (self.unit / k_tiles) as u32;
-            let k_begin = self.unit % k_tiles;
-            let k_end = k_tiles.min(k_begin + (self.end - self.unit));
-            self.unit += k_end - k_begin;
-            return Some(Piece { tile, k_begin: k_begin as u32, k_end: k_end as u32 });
+        if !self.slice_done {
+            self.slice_done = true;
+            // `max(1)`: a plan with slices has them, but the compiler cannot know that.
+            let (slices, i) = (p.slices.max(1), self.block % p.slices.max(1));
+            let tile = p.whole + self.block / slices;
+            return Some(Piece { tile, k_begin: p.slice_start(i), k_end: p.slice_start(i + 1) });
         }
         None
     }
@@ -267,9 +245,9 @@ impl Iterator for Pieces {
 mod tests {
     use super::*;
 
-    /// Every (tile, K-tile) is computed by exactly one block, whole tiles by one block, shared
-    /// tiles by consecutive blocks in K order as `sharers` says, and no block has more than two
-    /// partial pieces (its two slots), for many shapes of launch.
+    /// Every (tile, K-tile) is computed by exactly one block, whole tiles by one block, sliced
+    /// tiles by consecutive blocks in K order as `sharers` says, and no block has more than one
+    /// partial piece (its slot), for many shapes of launch.
     #[test]
     fn pieces_cover_every_unit_once() {
         for blocks in [1u32, 2, 3, 7, 132] {
@@ -280,7 +258,6 @@ mod tests {
                     let mut whole_seen = vec![0u32; tiles as usize];
                     for b in 0..blocks {
                         let mut partial = 0;
-                        let mut slots = Vec::new();
                         for piece in plan.pieces(b) {
                             assert!(piece.k_begin < piece.k_end || k_tiles == 0, "{plan:?} {piece:?}");
                             whole_seen[piece.tile as usize] += 1;
@@ -291,13 +268,11 @@ mod tests {
                             }
                             if plan.is_partial(&piece) {
                                 partial += 1;
-                                slots.push(plan.slot(b, piece.tile));
                                 let (first, last) = plan.sharers(piece.tile);
                                 assert!(first <= b && b <= last && first < last, "{plan:?} {piece:?} {b}");
                             }
                         }
-                        assert!(partial <= 2, "{plan:?}: block {b} has {partial} partial pieces");
-                        assert!(slots.len() < 2 || slots[0] != slots[1], "{plan:?}: block {b}'s partials share a slot");
+                        assert!(partial <= 1, "{plan:?}: block {b} has {partial} partial pieces");
                     }
                     for (t, ks) in seen.iter().enumerate() {
                         if k_tiles == 0 {
@@ -321,14 +296,14 @@ mod tests {
     #[test]
     fn cuts_the_last_round() {
         let plan = Plan::new(288, 48, 132);
-        assert_eq!((plan.whole, plan.sharing, plan.units), (264, 120, 24 * 48));
+        assert_eq!((plan.whole, plan.slices, plan.sliced), (264, 5, 120));
         assert_eq!(Plan::new(512, 64, 132), Plan::whole_tiles(512, 64, 132));
         assert_eq!(Plan::new(528, 64, 132).whole, 528, "four full rounds: nothing to share");
         let few = Plan::new(2, 64, 132);
-        assert_eq!((few.whole, few.sharing), (0, 2 * 64 / MIN_UNITS_PER_BLOCK as u32), "slices of at least the minimum");
+        assert_eq!((few.whole, few.sliced), (0, 2 * 64 / MIN_SLICE_K_TILES), "slices of at least the minimum");
         assert_eq!(Plan::new(2, 3, 132).whole, 2, "too little K to share: whole tiles");
-        // Every block's run lies inside one tile and starts where its neighbour's ended.
-        for b in 0..plan.sharing {
+        // Every block's slice lies inside one tile and starts where its neighbour's ended.
+        for b in 0..plan.sliced {
             let pieces: Vec<Piece> = plan.pieces(b).skip_while(|p| !plan.is_partial(p)).collect();
             assert_eq!(pieces.len(), 1, "block {b}: {pieces:?}");
             assert_eq!(pieces[0].k_begin, (b % 5) * 48 / 5);
