@@ -180,17 +180,22 @@ fn replacing_a_types_rows_drops_its_measured_since_note() {
 
 /// The automatic plan takes the stream-K twin of rung 14's persistent kernel where the twin cuts
 /// the last round of tiles (3072³: 288 tiles on 132 SMs, 24 in the last round) and keeps the
-/// persistent kernel where it would not (4096³: 116 of 132 SMs busy in the last round).
+/// persistent kernel where it would not (4096³: 116 of 132 SMs busy in the last round), in every
+/// layout whose 4096³ row names a persistent TMA-store kernel.
 #[test]
 fn the_automatic_plan_takes_stream_k_where_it_cuts_the_last_round() {
     for dtype in [Dtype::Bf16, Dtype::F16] {
-        let cut = Problem::new(3072, 3072, 3072, 1.0, 0.0).unwrap();
-        let whole = Problem::new(4096, 4096, 4096, 1.0, 0.0).unwrap();
-        let on = |p: &Problem| api::plan(dtype, p, &KernelChoice::Auto, 132).unwrap();
-        let (plan_cut, plan_whole) = (on(&cut), on(&whole));
-        assert!(plan_whole.kernel().spec.persistent && plan_whole.kernel().spec.stream_k.is_none(), "{}", plan_whole.name());
-        assert!(plan_cut.kernel().spec.stream_k.is_some(), "{}: {}", plan_cut.name(), plan_cut.reason());
-        assert_eq!(catalog::stream_k_twin(plan_whole.kernel(), &cut, 132), Some(plan_cut.kernel()));
-        assert_eq!(catalog::stream_k_twin(plan_whole.kernel(), &whole, 132), None);
+        for layout in [Layout::NN, Layout::NT, Layout::TN, Layout::TT] {
+            let general = |n| Problem::general(n, n, n, 1.0, 0.0, layout, LeadingDims::default(), Batch::packed(1)).unwrap();
+            let (cut, whole) = (general(3072), general(4096));
+            let on = |p: &Problem| api::plan(dtype, p, &KernelChoice::Auto, 132).unwrap();
+            let (plan_cut, plan_whole) = (on(&cut), on(&whole));
+            assert!(plan_whole.name().contains("_persistent_tmast"), "{layout:?}: {}", plan_whole.name());
+            assert!(plan_whole.kernel().spec.stream_k.is_none(), "{}", plan_whole.name());
+            assert!(plan_cut.kernel().spec.stream_k.is_some(), "{layout:?}: {}: {}", plan_cut.name(), plan_cut.reason());
+            assert_eq!(plan_cut.kernel().spec.layout, layout);
+            assert_eq!(catalog::stream_k_twin(plan_whole.kernel(), &cut, 132), Some(plan_cut.kernel()));
+            assert_eq!(catalog::stream_k_twin(plan_whole.kernel(), &whole, 132), None);
+        }
     }
 }

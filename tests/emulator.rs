@@ -96,7 +96,8 @@ fn every_catalog_kernel_passes_on_exact_and_ragged_tiles() {
 }
 
 /// The stream-K kernels where they cut the last round's tiles into slices of K (on the emulator's
-/// `EMULATED_SMS` blocks: one tile, four tiles, a batch of four one-tile products; beta ≠ 0 once),
+/// `EMULATED_SMS` blocks: one tile, four tiles, a batch of four one-tile products; beta ≠ 0 once;
+/// M and N multiples of 8, so that every layout takes them),
 /// against the f64 reference: the partial sums of every slice are added once, in K order.
 #[test]
 fn stream_k_kernels_pass_where_they_cut_the_last_round() {
@@ -105,7 +106,7 @@ fn stream_k_kernels_pass_where_they_cut_the_last_round() {
     assert!(!kernels.is_empty(), "the catalog has stream-K kernels");
     for kernel in kernels {
         let t = kernel.spec.tile;
-        for (m, n, k, batch, beta) in [(100, 200, 768, 1, 0.0), (129, 264, 832, 1, 0.5), (64, 256, 768, 4, 0.0)] {
+        for (m, n, k, batch, beta) in [(104, 200, 768, 1, 0.0), (136, 264, 832, 1, 0.5), (64, 256, 768, 4, 0.0)] {
             let p = Problem::general(m, n, k, 1.0, beta, kernel.spec.layout, Default::default(), rgemm::Batch::packed(batch)).unwrap();
             let tiles = (m.div_ceil(t.bm as u64) * n.div_ceil(t.bn as u64) * batch) as u32;
             let k_tiles = (k as u32).div_ceil(t.bk);

@@ -542,6 +542,9 @@ entries! {
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_nt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Nt>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tn => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Tn>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Tt>,
+    bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_nt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Nt>,
+    bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tn => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Tn>,
+    bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Tt>,
     // Narrower tiles for linear layers of few rows (more tiles for the SMs; `rgemm tune` decides).
     bgemm_14_wgmma_tma_128x128x64_s6_pairs_nt => WgmmaTma<Bf16, { Tile::block(128, 128, 64).with_stages(6) }, Grid, PairStores, Nt>,
     bgemm_14_wgmma_tma_64x256x64_s4_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 256, 64).with_stages(4) }, Grid, PairStores, Nt>,
@@ -565,5 +568,8 @@ pub mod f16 {
         hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_nt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Nt>,
         hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tn => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Tn>,
         hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Tt>,
+        hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_nt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Nt>,
+        hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tn => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Tn>,
+        hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Tt>,
     }
 }
