@@ -207,7 +207,6 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
         threads: spec.threads,
         smem_bytes: spec.smem_bytes,
         regions: &regions,
-        co_resident: spec.co_resident(),
     };
     let (pa, pb, pc, pm, pw) = (at(oa), at(ob), at(oc), if maps > 0 { at(om) } else { 0 }, if ws > 0 { at(ow) } else { 0 });
     let p = problem;

@@ -287,12 +287,9 @@ impl Gpu {
         args.arg(&a).arg(&b).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.k).arg(&problem.alpha).arg(&problem.beta).arg(&maps);
         args.arg(&problem.lda).arg(&problem.ldb).arg(&problem.ldc).arg(&problem.batch);
         args.arg(&problem.stride_a).arg(&problem.stride_b).arg(&problem.stride_c).arg(&workspace);
-        // A kernel whose blocks wait for each other is launched cooperatively: all of them start
-        // together, or the launch fails (never a block waiting for one that cannot be scheduled).
-        let cooperative = kernel.spec.co_resident();
         // SAFETY: the arguments match the entry's parameters (entries! declares one signature
         // for every kernel); the caller guarantees the geometry and the operands.
-        unsafe { if cooperative { args.launch_cooperative(cfg) } else { args.launch(cfg) } }?;
+        unsafe { args.launch(cfg) }?;
         Ok(())
     }
 

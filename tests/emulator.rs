@@ -239,7 +239,7 @@ fn a_tma_box_misaligned_for_its_swizzle_is_caught() {
     ];
     let map_addr = &map as *const TensorMap as usize;
     let copy = |offset: u32| {
-        let launch = Launch { kernel: "tma_swizzled", grid: (1, 1, 1), threads: 32, smem_bytes: 4096 + 4 * b * b, regions: &regions, co_resident: false };
+        let launch = Launch { kernel: "tma_swizzled", grid: (1, 1, 1), threads: 32, smem_bytes: 4096 + 4 * b * b, regions: &regions };
         // SAFETY: the map describes `matrix`, a region of the launch; the emulator checks the rest.
         emulator::launch(&launch, &|| unsafe {
             use emulator::api::*;
@@ -303,7 +303,7 @@ fn tma_launch(smem: u32, body: impl Fn(*const TensorMap, *mut f32) + Sync) -> (V
         Region { name: "map", start: &map as *const TensorMap as usize, len: size_of::<TensorMap>(), writable: false },
         Region { name: "out", start: out.as_mut_ptr() as usize, len: 4 * out.len(), writable: true },
     ];
-    let launch = Launch { kernel: "tma", grid: (1, 1, 1), threads: 32, smem_bytes: smem, regions: &regions, co_resident: false };
+    let launch = Launch { kernel: "tma", grid: (1, 1, 1), threads: 32, smem_bytes: smem, regions: &regions };
     let (map_addr, out_addr) = (&map as *const TensorMap as usize, out.as_mut_ptr() as usize);
     let result = emulator::launch(&launch, &|| body(map_addr as *const TensorMap, out_addr as *mut f32));
     (matrix, out, result)
@@ -362,7 +362,7 @@ fn tma_store_launch(x: i32, y: i32, mistake: StoreMistake) -> (Vec<f32>, Result<
         Region { name: "matrix", start: matrix.as_ptr() as usize, len: 4 * matrix.len(), writable: true },
         Region { name: "map", start: &map as *const TensorMap as usize, len: size_of::<TensorMap>(), writable: false },
     ];
-    let launch = Launch { kernel: "tma_store", grid: (1, 1, 1), threads: 64, smem_bytes: 1024, regions: &regions, co_resident: false };
+    let launch = Launch { kernel: "tma_store", grid: (1, 1, 1), threads: 64, smem_bytes: 1024, regions: &regions };
     let map_addr = &map as *const TensorMap as usize;
     let result = emulator::launch(&launch, &|| unsafe {
         let smem = dynamic_shared::<f32>();
@@ -426,7 +426,7 @@ fn swizzles_xor_the_chunk_with_the_row() {
 
 /// One block of 64 threads running `body`, no memory.
 fn bare_launch(body: impl Fn() + Sync) -> Result<(), emulator::Fault> {
-    let launch = Launch { kernel: "bare", grid: (1, 1, 1), threads: 64, smem_bytes: 0, regions: &[], co_resident: false };
+    let launch = Launch { kernel: "bare", grid: (1, 1, 1), threads: 64, smem_bytes: 0, regions: &[] };
     emulator::launch(&launch, &body)
 }
 
@@ -469,7 +469,7 @@ fn tensor_core_tile(a: &[u16], b: &[u16], valid_cols: u32) -> Result<Vec<f32>, e
         Region { name: "A", start: a.as_ptr() as usize, len: 512, writable: false },
         Region { name: "B", start: b.as_ptr() as usize, len: 512, writable: false },
     ];
-    let launch = Launch { kernel: "tensor_core_tile", grid: (1, 1, 1), threads: 32, smem_bytes: 1024, regions: &regions, co_resident: false };
+    let launch = Launch { kernel: "tensor_core_tile", grid: (1, 1, 1), threads: 32, smem_bytes: 1024, regions: &regions };
     let (pa, pb) = (a.as_ptr() as usize, b.as_ptr() as usize);
     emulator::launch(&launch, &|| unsafe {
         let smem = shared_address(dynamic_shared::<u8>());
@@ -527,7 +527,7 @@ fn reading_cp_async_data_before_the_barrier_is_a_race() {
     // Thread 1 reads the chunk thread 0 copied, after its own wait but with no barrier.
     let src = [1.0f32; 4];
     let regions = [Region { name: "src", start: src.as_ptr() as usize, len: 16, writable: false }];
-    let launch = Launch { kernel: "cp_async_race", grid: (1, 1, 1), threads: 32, smem_bytes: 64, regions: &regions, co_resident: false };
+    let launch = Launch { kernel: "cp_async_race", grid: (1, 1, 1), threads: 32, smem_bytes: 64, regions: &regions };
     let p = src.as_ptr() as usize;
     let fault = emulator::launch(&launch, &|| unsafe {
         use emulator::api::*;
@@ -577,7 +577,7 @@ fn wgmma_multiplies_tma_loaded_128_byte_swizzled_tiles() {
         Region { name: "maps", start: maps.as_ptr() as usize, len: 256, writable: false },
     ];
     let out = Mutex::new(vec![f32::NAN; 4096]);
-    let launch = Launch { kernel: "wgmma_tile", grid: (1, 1, 1), threads: 128, smem_bytes: 1024 + 2 * 8192, regions: &regions, co_resident: false };
+    let launch = Launch { kernel: "wgmma_tile", grid: (1, 1, 1), threads: 128, smem_bytes: 1024 + 2 * 8192, regions: &regions };
     let map_ptr = maps.as_ptr() as usize;
     emulator::launch(&launch, &|| unsafe {
         let bar = shared_address(dynamic_shared::<u8>());
@@ -646,7 +646,7 @@ fn ldmatrix_lesson_fragments_follow_the_documented_layout() {
             Region { name: "out", start: out.as_mut_ptr() as usize, len: 256, writable: true },
         ];
         let smem = 2 * kernels_gpu::lessons::LDMATRIX_TILE;
-        let launch = Launch { kernel: "lesson_ldmatrix_x2", grid: (2, 1, 1), threads: 512, smem_bytes: smem, regions: &regions, co_resident: false };
+        let launch = Launch { kernel: "lesson_ldmatrix_x2", grid: (2, 1, 1), threads: 512, smem_bytes: smem, regions: &regions };
         let (offsets, out_addr) = (pattern.offsets.as_ptr() as usize, out.as_mut_ptr() as usize);
         emulator::launch(&launch, &|| unsafe { kernels_gpu::lessons::ldmatrix_x2_lesson(offsets as *const u32, out_addr as *mut u32) }).unwrap();
         for lane in 0..32usize {

@@ -246,7 +246,7 @@ fn split_k_is_right_on_the_emulator() {
             Region { name: "C", start: c.as_mut_ptr() as usize, len: 4 * c.len(), writable: true },
         ];
         let threads = kernels_gpu::split_k::REDUCE_THREADS;
-        let launch = Launch { kernel: "reduce_splits", grid: ((n as u32).div_ceil(threads), 16, 1), threads, smem_bytes: 0, regions: &regions, co_resident: false };
+        let launch = Launch { kernel: "reduce_splits", grid: ((n as u32).div_ceil(threads), 16, 1), threads, smem_bytes: 0, regions: &regions };
         let (wsp, cp) = (ws.as_ptr() as usize, c.as_mut_ptr() as usize);
         emulator::launch(&launch, &move || unsafe { kernels_gpu::split_k::reduce(wsp as *const f32, cp as *mut f32, m as u32, n as u32, n as u32, s as u32, plane as u64, p.alpha, p.beta) }).unwrap();
         let cmp = check::compare_full(&p, &inputs, &check::ErrorModel::of(split.kernel.spec), &c);
@@ -320,7 +320,7 @@ fn staging_is_right_on_the_emulator() {
                 Region { name: "source", start: src.as_ptr() as usize, len: 4 * src.len(), writable: false },
                 Region { name: "copy", start: dst.as_mut_ptr() as usize, len: 4 * dst.len(), writable: true },
             ];
-            let launch = Launch { kernel: "copy_rows_b32", grid: ((cols as u32).div_ceil(COPY_THREADS), 7, planes), threads: COPY_THREADS, smem_bytes: 0, regions: &regions, co_resident: false };
+            let launch = Launch { kernel: "copy_rows_b32", grid: ((cols as u32).div_ceil(COPY_THREADS), 7, planes), threads: COPY_THREADS, smem_bytes: 0, regions: &regions };
             let (s, d) = (src.as_ptr() as usize, dst.as_mut_ptr() as usize);
             let (rows, cols) = (rows as u32, cols as u32);
             // SAFETY: both buffers hold the matrices as the problems describe them (packed above).

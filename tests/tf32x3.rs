@@ -333,7 +333,7 @@ fn tf32_wgmma_takes_a_from_registers_in_the_fragment_layout() {
     let a: Vec<i32> = (0..64 * 8).map(|i| int(i, 7)).map(|v| if v == 0 { 1 } else { v }).collect();
     let b: Vec<i32> = (0..8 * 128).map(|i| int(i, 5)).map(|v| if v == 0 { -1 } else { v }).collect();
     let out = Mutex::new(vec![f32::NAN; 64 * 128]);
-    let launch = Launch { kernel: "tf32_wgmma", grid: (1, 1, 1), threads: 128, smem_bytes: 128 * 128, regions: &[], co_resident: false };
+    let launch = Launch { kernel: "tf32_wgmma", grid: (1, 1, 1), threads: 128, smem_bytes: 128 * 128, regions: &[] };
     emulator::launch(&launch, &|| unsafe {
         let smem = dynamic_shared::<u8>();
         let tid = thread_idx() as usize;

@@ -84,7 +84,10 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
     const C_BUFFERS_BYTES: usize = if Self::EPILOGUE == TMA_STORE { Self::CONSUMERS * 2 * Self::C_SLICE_BYTES } else { 0 };
     /// The mbarriers sit after the stages (and C buffers): `full[0..STAGES]`, then `empty[0..STAGES]`.
     const BARRIERS: usize = Self::C_BUFFERS + Self::C_BUFFERS_BYTES;
-    const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * Self::STAGES;
+    /// With stream-K, one word per consumer warpgroup after the barriers: whether it was the last
+    /// to finish a shared tile ([`Plan::combine`]).
+    const FLAGS: usize = Self::BARRIERS + 2 * 8 * Self::STAGES;
+    const SMEM_BYTES: usize = Self::FLAGS + if Self::STREAM_K { 4 * Self::CONSUMERS } else { 0 };
     /// With stream-K, each consumer warpgroup is one part of a tile: 128 threads × 128
     /// accumulators.
     const WORKSPACE: Workspace = Workspace { parts: Self::CONSUMERS as u32, part_floats: PART_THREADS * 128 };
@@ -95,7 +98,6 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
         assert!(Self::BN / 8 <= crate::unroll::UNROLL_MAX);
         assert!(Self::STAGES >= 2);
         assert!(Self::BK == 64, "a K-tile is one 128-byte swizzle row");
-        assert!(!Self::STREAM_K || Self::BN == 256, "stream-K shares out all 128 accumulators of a thread");
         assert!(Self::CLUSTER == 1 || Self::CLUSTER == 2, "clusters of one or two block rows");
         assert!((Self::BN / 64) % Self::CLUSTER as usize == 0, "the B panels split evenly over the cluster");
         assert!(!Self::PERSISTENT || Self::CLUSTER == 1, "the persistent launch is one-dimensional, clusters are along M");
@@ -156,33 +158,20 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
     /// warpgroup's tile (as in rung 13), so each thread holds pairs of neighbouring columns.
     #[inline(always)]
     fn store_from_registers(c: &Output, acc: &[f32; 128], row0: u32, col0: u32) {
-        let c = Self::thread_window(c, row0, col0);
-        unroll!(Self::BN / 8, |j| {
-            Self::store_chunk(&c, j, [acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]]);
-        });
-    }
-
-    /// C from this thread's first accumulator on (see [`Self::store_from_registers`]).
-    #[inline(always)]
-    fn thread_window(c: &Output, row0: u32, col0: u32) -> Output {
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
-        c.window(row0 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2)
-    }
-
-    /// Writes chunk `j` of a thread's accumulators (`d[4j .. 4j + 4]`: columns 8j, 8j + 1 of
-    /// two rows eight apart) to its window of C.
-    #[inline(always)]
-    fn store_chunk(c: &Output, j: usize, d: [f32; 4]) {
-        let col = (j * 8) as u32;
-        if Self::EPILOGUE == SCALAR {
-            c.store(0, col, d[0]);
-            c.store(0, col + 1, d[1]);
-            c.store(8, col, d[2]);
-            c.store(8, col + 1, d[3]);
-        } else {
-            c.store2(0, col, [d[0], d[1]]);
-            c.store2(8, col, [d[2], d[3]]);
-        }
+        let c = c.window(row0 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2);
+        unroll!(Self::BN / 8, |j| {
+            let col = (j * 8) as u32;
+            if Self::EPILOGUE == SCALAR {
+                c.store(0, col, acc[4 * j]);
+                c.store(0, col + 1, acc[4 * j + 1]);
+                c.store(8, col, acc[4 * j + 2]);
+                c.store(8, col + 1, acc[4 * j + 3]);
+            } else {
+                c.store2(0, col, [acc[4 * j], acc[4 * j + 1]]);
+                c.store2(8, col, [acc[4 * j + 2], acc[4 * j + 3]]);
+            }
+        });
     }
 
     /// Writes consumer warpgroup `cw`'s accumulators (times alpha; beta must be 0) to C at
@@ -421,16 +410,20 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
                 }
                 // ANCHOR_END: consumer
 
+                if Self::STREAM_K && plan.is_partial(&piece) {
+                    let flag = dynamic_shared::<u8>().wrapping_add(Self::FLAGS + 4 * cw as usize) as *mut u32;
+                    // SAFETY: all 128 threads of this warpgroup call it; the workspace is the
+                    // host's, sized by the spec's `WORKSPACE` for this launch; the flag word and
+                    // named barrier `1 + cw` are this warpgroup's.
+                    if !unsafe { plan.combine(gemm.workspace, Self::WORKSPACE, block, &piece, cw, &mut acc, flag, 1 + cw) } {
+                        // Another block finishes the tile.
+                        continue;
+                    }
+                }
+
                 let (row0, col0) = (tile_row * Self::BM as u32 + cw * 64, tile_col * Self::BN as u32);
                 let c = if Self::PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
-                if Self::STREAM_K && plan.is_partial(&piece) {
-                    // A piece of a tile: this block stores its share of the sum of every piece.
-                    let c = Self::thread_window(&c, row0, col0);
-                    // SAFETY: all 128 threads of this warpgroup call it; the workspace is the
-                    // host's, sized by the spec's `WORKSPACE` for this launch, and the launch is
-                    // cooperative; named barrier `1 + cw` is this warpgroup's.
-                    unsafe { plan.combine(gemm.workspace, Self::WORKSPACE, block, &piece, cw, &acc, 1 + cw, |j, d| Self::store_chunk(&c, j, d)) };
-                } else if Self::EPILOGUE == TMA_STORE && c.beta == 0.0 {
+                if Self::EPILOGUE == TMA_STORE && c.beta == 0.0 {
                     // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and
                     // the buffers are this block's.
                     unsafe { Self::store_through_tma(map_c, c.alpha, &acc, cw, row0, col0, z) };

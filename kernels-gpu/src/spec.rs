@@ -527,15 +527,6 @@ impl KernelSpec {
     pub const fn with_stream_k(self, workspace: crate::stream_k::Workspace) -> Self {
         KernelSpec { persistent: true, stream_k: Some(workspace), ..self }
     }
-
-    /// Whether the kernel's blocks wait for each other (stream-K's blocks wait for the others
-    /// sharing their tile), so that all must be resident at once: the host launches it
-    /// cooperatively, which starts every block together or fails, and the emulator gives each
-    /// block its own OS thread.
-    #[inline]
-    pub const fn co_resident(&self) -> bool {
-        self.stream_k.is_some()
-    }
 }
 
 /// A GEMM kernel: `C = alpha·op(A)·op(B) + beta·C` with C (M×N) row-major and A, B stored as

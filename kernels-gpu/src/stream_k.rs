@@ -4,51 +4,38 @@
 //! tiles on 132 SMs are 2.18 rounds of work that take 3, the last with 108 SMs idle. Stream-K
 //! cuts each tile of the last round into equal slices of K, as many as the idle blocks allow:
 //! here each of the 24 tiles into 5 slices, 120 blocks computing one *piece* (a partial sum over
-//! some of the tile's K-tiles) each, and the round takes about a fifth of the time. The blocks
-//! sharing a tile add their pieces: each writes its partial sum to the workspace, arrives on the
-//! tile's counter and waits until all have arrived; then each adds up its own *share* of the tile
-//! (an equal part of the accumulators) from all the partials, in K order, and writes that part of
-//! C. The sums are spread over all the sharers, so the reading back costs one tile's worth of
-//! partials per block whatever the number of slices.
+//! some of the tile's K-tiles) each, and the round takes about a fifth of the time. The blocks sharing a tile add their pieces: each writes
+//! its partial sum to the workspace and arrives on the tile's counter; the one that arrives last
+//! (whoever it is) adds up all the partials, its own too, in K order, and writes C. Nobody ever
+//! waits for another block, so the order in which blocks run does not matter (the emulator runs
+//! them one after another).
 //!
 //! The slices all start at once: the blocks reading the same rows of A
 //! (or columns of B) are at the same few places along K, as in a round of whole tiles, and the
-//! operands they share stay in L2; and the sharers of a tile arrive together, so the wait is
-//! short. (Runs of equal length laid end to end over several tiles, as in stream-K's original
-//! form, put every block at its own place along K; that form was slower than whole rounds at
-//! every size tried, see the book.) A last round more than half full is left whole: cutting it
-//! gains at most what the partial sums cost.
-//!
+//! operands they share stay in L2. (Runs of equal length laid end to end over several tiles, as in
+//! stream-K's original form, put every block at its own place along K; that form was slower than
+//! whole rounds at every size tried, see the book.) A last round more than half full is left
+//! whole: cutting it gains at most what the partial sums cost.
+
 //! **Invariants.**
 //! - With `s` slices, block `b` computes slice `b mod s` (K-tiles `⌊i·K/s⌋ .. ⌊(i+1)·K/s⌋` for
 //!   slice `i`) of the `b / s`-th sliced tile, after its whole tiles: a tile's slices belong to
 //!   consecutive blocks, in K order, and a block has at most one, kept in its slot of the
 //!   workspace.
-//! - Every block of the launch is resident at once (the host launches the kernel cooperatively;
-//!   `KernelSpec::co_resident`): a block waits only for the other sharers of its tile.
 //! - Every sliced tile has one counter per part (a part is the rows one group of threads owns,
-//!   e.g. a consumer warpgroup). It is zero when the launch starts; each sharer adds 1 when its
-//!   partial is written and 1 after its wait, and the last of those sets it back to zero, so the
-//!   next launch finds it so.
-//! - Each element of C is summed in K order from the same partials whoever holds its share: the
-//!   result is the same from run to run.
+//!   e.g. a consumer warpgroup). It is zero when the launch starts; the last arriver sets it back
+//!   to zero, so the next launch finds it so.
+//! - The sum is formed in K order whoever arrives last: the result is the same from run to run.
 //!
-//! **Cost.** Every sharer writes its accumulators (`parts · part_floats` floats) and reads as
-//! many back (its share of every partial), against the part of the last round it saves. The
-//! workspace: one slot per block and a counter per sliced tile and part.
+//! **Cost.** A partial piece costs a write of its accumulators (`parts · part_floats` floats) and
+//! the last arriver reads them all back: a few hundred KiB per slice, against the part of the
+//! last round it saves. The workspace: one slot per block and a counter per sliced tile and part.
 
 use crate::device::*;
 
 /// A slice is at least this many K-tiles: shorter ones would cost more in partial sums than the
 /// idle SMs they save.
 pub const MIN_SLICE_K_TILES: u32 = 4;
-
-/// Chunks (of four accumulators per thread) per unit of a sharer's share, summed together.
-pub const SHARE_GRAIN: u32 = 4;
-
-/// Partials whose loads are in flight at once while a share is summed: enough for the latency
-/// of L2, few enough registers.
-const PARTIALS_AT_ONCE: usize = 4;
 
 /// Threads that own one part of a tile and meet at its named barrier (one warpgroup).
 pub const PART_THREADS: u32 = 128;
@@ -168,33 +155,20 @@ impl Plan {
     }
 
     /// Adds this block's partial sum `acc` of part `part` of `piece`'s tile to the others'.
-    /// Every sharer of the tile writes its partial, arrives on the tile's counter and waits for
-    /// the others; then each adds up *its share* of the tile from all the partials, in K order,
-    /// and hands each chunk `j` of it (four accumulators per thread, see below; [`share`]) to
-    /// `store(j, sums)`.
+    /// Returns `true` for the last of the tile's blocks to arrive, with the whole sum in `acc`
+    /// (added in K order): it writes C. The others return `false`, their part handed over.
     ///
     /// Thread `i` of the part's [`PART_THREADS`] keeps its `N` accumulators as floats
-    /// `(4j + c)` ↦ `4·(j·PART_THREADS + i) + c` of the partial: each group of four (chunk `j`)
-    /// is one coalesced 16-byte access per thread.
+    /// `(4j + c)` ↦ `4·(j·PART_THREADS + i) + c` of the partial: each group of four is one
+    /// coalesced 16-byte access per thread.
     ///
     /// # Safety
     /// Called by all [`PART_THREADS`] threads of the part (and only them) with the same
     /// arguments; `ws` is the launch's workspace, sized by `w` for this plan's blocks; `barrier`
-    /// is the part's named barrier. Every block of the launch is resident (the sharers wait for
-    /// each other).
+    /// is the part's named barrier; `flag` a word of shared memory that only this part uses.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn combine<const N: usize>(
-        &self,
-        ws: *mut u32,
-        w: Workspace,
-        block: u32,
-        piece: &Piece,
-        part: u32,
-        acc: &[f32; N],
-        barrier: u32,
-        store: impl Fn(usize, [f32; 4]),
-    ) {
+    pub unsafe fn combine<const N: usize>(&self, ws: *mut u32, w: Workspace, block: u32, piece: &Piece, part: u32, acc: &mut [f32; N], flag: *mut u32, barrier: u32) -> bool {
         let me = (thread_idx() % PART_THREADS) as usize;
         let at = |p: *mut f32, j: usize| p.wrapping_add(4 * (j * PART_THREADS as usize + me));
         let own = self.partial(ws, w, block, part);
@@ -206,74 +180,42 @@ impl Plan {
         fence_acq_rel_gpu();
         named_barrier_sync::<PART_THREADS>(barrier);
         let (first, last) = self.sharers(piece.tile);
-        let sharers = last - first + 1;
         if me == 0 {
             let counter = self.counter(ws, w, piece.tile, part);
-            // SAFETY: the counter is inside the workspace's counters (one per sliced tile and
-            // part); only these atomics and the wait touch it. The sharers are resident (the
-            // caller's guarantee), so each arrives.
-            unsafe {
-                atom_add_acq_rel_gpu(counter, 1);
-                wait_at_least(counter, sharers);
-                // Each sharer counts once more after its wait: the last to do so knows every
-                // sharer is past its wait, and sets the counter back to zero for the next launch.
-                if atom_add_acq_rel_gpu(counter, 1) + 1 == 2 * sharers {
-                    atom_add_acq_rel_gpu(counter, (2 * sharers).wrapping_neg());
-                }
+            let sharers = last - first + 1;
+            // SAFETY: the counter is inside the workspace's counters (at most 2·blocks shared
+            // tiles); only these atomics touch it.
+            let done = unsafe { atom_add_acq_rel_gpu(counter, 1) } + 1 == sharers;
+            if done {
+                // Every sharer has arrived; none touches the counter again in this launch.
+                // SAFETY: as above.
+                unsafe { atom_add_acq_rel_gpu(counter, sharers.wrapping_neg()) };
             }
+            // SAFETY: the part's own word of shared memory (the caller's guarantee).
+            unsafe { store(flag, done as u32) };
         }
         named_barrier_sync::<PART_THREADS>(barrier);
+        // SAFETY: written by the part's first thread before the barrier above.
+        if unsafe { load(flag) } == 0 {
+            return false;
+        }
         // Acquire: the other partials are read after the counter said they were written.
         fence_acq_rel_gpu();
-        // This block's share, summed in K order (the same result whoever holds which share), a
-        // group of `SHARE_GRAIN` chunks at a time: `sum` and the loads of `PARTIALS_AT_ONCE`
-        // partials in flight are all the registers it needs (the accumulators are spent).
-        const G: usize = SHARE_GRAIN as usize;
-        let (begin, end) = share(block - first, sharers, (N / 4 / G) as u32);
-        unroll!(N / 4 / G, |g| {
-            if begin <= g as u32 && (g as u32) < end {
-                let mut sum = [[0.0f32; 4]; G];
-                let mut b = first;
-                while b <= last {
-                    let mut v = [[[0.0f32; 4]; G]; PARTIALS_AT_ONCE];
-                    // (Plain loops of constant length: the compiler unrolls them; `unroll!` inside
-                    // `unroll!` would multiply its copies.)
-                    for q in 0..PARTIALS_AT_ONCE {
-                        if b + q as u32 <= last {
-                            let partial = self.partial(ws, w, b + q as u32, part);
-                            for i in 0..G {
-                                // SAFETY: that block's slot for this tile, written and released
-                                // before its arrival.
-                                v[q][i] = unsafe { ld_global_v4(at(partial, G * g + i)) };
-                            }
-                        }
-                    }
-                    for q in 0..PARTIALS_AT_ONCE {
-                        if b + q as u32 <= last {
-                            for i in 0..G {
-                                for c in 0..4 {
-                                    sum[i][c] += v[q][i][c];
-                                }
-                            }
-                        }
-                    }
-                    b += PARTIALS_AT_ONCE as u32;
+        // The sum in K order, this block's own partial read back like the others': the same
+        // result whichever block arrived last.
+        *acc = [0.0; N];
+        for b in first..=last {
+            let partial = self.partial(ws, w, b, part);
+            unroll!(N / 4, |j| {
+                // SAFETY: block b's slot for this tile, written and released before its arrival.
+                let v = unsafe { ld_global_v4(at(partial, j)) };
+                for c in 0..4 {
+                    acc[4 * j + c] += v[c];
                 }
-                for i in 0..G {
-                    store(G * g + i, sum[i]);
-                }
-            }
-        });
+            });
+        }
+        true
     }
-}
-
-/// The chunks `begin .. end` of `chunks` that sharer `i` of `sharers` adds up and stores: equal
-/// shares, `⌊i·chunks/sharers⌋ .. ⌊(i+1)·chunks/sharers⌋` (empty for some when there are more
-/// sharers than chunks).
-pub const fn share(i: u32, sharers: u32, chunks: u32) -> (u32, u32) {
-    let begin = i as u64 * chunks as u64 / sharers as u64;
-    let end = (i as u64 + 1) * chunks as u64 / sharers as u64;
-    (begin as u32, end as u32)
 }
 
 impl Iterator for Pieces {
@@ -344,22 +286,6 @@ mod tests {
                         }
                     }
                 }
-            }
-        }
-    }
-
-    /// The sharers' shares cover every chunk exactly once, in order, and differ by at most one
-    /// chunk.
-    #[test]
-    fn shares_cover_every_chunk_once() {
-        for chunks in [1u32, 16, 32] {
-            for sharers in 1..=70u32 {
-                let shares: Vec<(u32, u32)> = (0..sharers).map(|i| share(i, sharers, chunks)).collect();
-                assert_eq!(shares[0].0, 0);
-                assert_eq!(shares[sharers as usize - 1].1, chunks);
-                assert!(shares.windows(2).all(|w| w[0].1 == w[1].0), "{chunks} chunks, {sharers} sharers: {shares:?}");
-                let sizes: Vec<u32> = shares.iter().map(|(b, e)| e - b).collect();
-                assert!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1, "{sizes:?}");
             }
         }
     }

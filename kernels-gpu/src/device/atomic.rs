@@ -1,8 +1,6 @@
-//! Communication between blocks through global memory: a release/acquire fence, an atomic
-//! counter and a wait for it. Stream-K (`crate::stream_k`) uses them so that the blocks sharing a
-//! tile of C can hand each other their partial sums; nothing else in rgemm talks across blocks.
-//! A block that waits for others relies on their being resident at the same time: the host
-//! launches such kernels cooperatively (all blocks at once, or not at all).
+//! Communication between blocks through global memory: a release/acquire fence and an atomic
+//! counter. Stream-K (`crate::stream_k`) uses them so that the blocks sharing a tile of C can
+//! hand each other their partial sums; nothing else in rgemm talks across blocks.
 
 use core::arch::asm;
 
@@ -36,42 +34,4 @@ pub unsafe fn atom_add_acq_rel_gpu(p: *mut u32, v: u32) -> u32 {
     // four bytes at `p`.
     unsafe { asm!("atom.acq_rel.gpu.global.add.u32 {old}, [{p}], {v};", old = out(reg32) old, p = in(reg64) p, v = in(reg32) v, options(nostack)) };
     old
-}
-
-/// Reads the counter at `p` with acquire semantics for the whole GPU.
-///
-/// ```ptx
-/// ld.acquire.gpu.global.u32 %r, [%rd];
-/// ```
-///
-/// # Safety
-/// `p` is 4-byte aligned and points to global memory.
-#[inline(always)]
-pub unsafe fn ld_acquire_gpu(p: *const u32) -> u32 {
-    let v: u32;
-    // SAFETY: the caller upholds the `# Safety` contract above; the instruction reads only the
-    // four bytes at `p`.
-    unsafe { asm!("ld.acquire.gpu.global.u32 {v}, [{p}];", v = out(reg32) v, p = in(reg64) p, options(nostack)) };
-    v
-}
-
-/// Waits until the counter at `p` is at least `value` (polls with [`ld_acquire_gpu`], so what
-/// the arrivals released is visible after it). It cannot hang: after
-/// [`super::MBARRIER_TIMEOUT_NS`] of polls it traps, so a launch whose blocks are not all resident
-/// fails instead of hanging the GPU.
-///
-/// # Safety
-/// `p` is 4-byte aligned and points to global memory that other blocks add to atomically.
-#[inline(always)]
-pub unsafe fn wait_at_least(p: *const u32, value: u32) {
-    let mut start = 0u64;
-    // SAFETY: the caller upholds the `# Safety` contract above.
-    while unsafe { ld_acquire_gpu(p) } < value {
-        let now = super::global_timer_ns();
-        if start == 0 {
-            start = now;
-        } else if now.wrapping_sub(start) > super::MBARRIER_TIMEOUT_NS {
-            super::trap();
-        }
-    }
 }

@@ -1,11 +1,9 @@
 //! Twins of `device/atomic.rs`: the host's own atomics, since the emulator's blocks run on
-//! several OS threads at once (a launch whose blocks wait for each other gets one OS thread per
-//! block: `Launch::co_resident`).
+//! several OS threads at once.
 
 use std::panic::Location;
 use std::sync::atomic::{AtomicU32, Ordering, fence};
 
-use super::launch::fail;
 use super::memory::{Kind, Space, check};
 
 /// `fence.acq_rel.gpu`: a host fence of the same strength.
@@ -25,37 +23,4 @@ pub unsafe fn atom_add_acq_rel_gpu(p: *mut u32, v: u32) -> u32 {
     // SAFETY: checked above: inside a writable global region and 4-byte aligned; every access to
     // the counter goes through this function, so it is only ever accessed atomically.
     unsafe { AtomicU32::from_ptr(p) }.fetch_add(v, Ordering::AcqRel)
-}
-
-/// `ld.acquire.gpu.global.u32`, checked as a global read of 4 aligned bytes.
-///
-/// # Safety
-/// As on the GPU; a bad address is reported as a fault instead of touched.
-#[track_caller]
-pub unsafe fn ld_acquire_gpu(p: *const u32) -> u32 {
-    check(p as usize, 4, 4, Kind::Read, Space::Global, "ld.acquire.global", Location::caller());
-    // SAFETY: checked above: inside a global region and 4-byte aligned; the counters are only
-    // ever accessed atomically.
-    unsafe { AtomicU32::from_ptr(p as *mut u32) }.load(Ordering::Acquire)
-}
-
-/// How long [`wait_at_least`] polls before it reports a fault (the GPU twin traps after
-/// `MBARRIER_TIMEOUT_NS`).
-const WAIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
-
-/// Polls the counter on this OS thread (the other blocks run on theirs) until it is at least
-/// `value`; after [`WAIT_TIMEOUT`] a fault names the wait.
-///
-/// # Safety
-/// As on the GPU.
-#[track_caller]
-pub unsafe fn wait_at_least(p: *const u32, value: u32) {
-    let start = std::time::Instant::now();
-    // SAFETY: the caller upholds the contract of `ld_acquire_gpu`.
-    while unsafe { ld_acquire_gpu(p) } < value {
-        if start.elapsed() > WAIT_TIMEOUT {
-            fail(format!("waited {WAIT_TIMEOUT:?} for a global counter to reach {value}: the blocks it waits for never arrived (are all blocks of the launch resident at once?)"));
-        }
-        std::thread::yield_now();
-    }
 }

@@ -44,9 +44,6 @@ pub struct Launch<'a> {
     pub threads: u32,
     pub smem_bytes: u32,
     pub regions: &'a [Region],
-    /// The blocks wait for each other (through global memory): each gets its own OS thread, as
-    /// a cooperative launch keeps every block resident on the GPU.
-    pub co_resident: bool,
 }
 
 /// What the hardware would have punished, and where.
@@ -178,14 +175,12 @@ pub(super) fn fail(message: String) -> ! {
 
 /// Runs `body` (one kernel, called by every thread) over the grid of `launch`.
 ///
-/// Blocks are independent and run in parallel, one OS thread per core (per block for a
-/// [`Launch::co_resident`] launch); the first fault (in block order, so reports are
-/// reproducible) is returned.
+/// Blocks are independent and run in parallel, one OS thread per core; the first fault (in block
+/// order, so reports are reproducible) is returned.
 pub fn launch(launch: &Launch<'_>, body: &(dyn Fn() + Sync)) -> Result<(), Fault> {
     assert!(launch.threads > 0, "a block needs at least one thread");
     let blocks = launch.grid.0 as usize * launch.grid.1 as usize * launch.grid.2 as usize;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let workers = if launch.co_resident { blocks } else { cores.min(blocks) }.max(1);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(blocks).max(1);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let faults = Mutex::new(Vec::new());
