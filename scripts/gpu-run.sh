@@ -2,7 +2,8 @@
 # Runs on the GPU machine from the bundle (see gpu-bundle.sh). Logs go to $OUT (or ./gpu-logs).
 #   bash bundle/run.sh [tests|sanitize|bench|tune|processes|demo|profile|all] [kernel-substring]
 # bench: `rgemm bench` (each rung at its best configuration, or every kernel matching the filter)
-#   (RGEMM_BENCH_FILTER: a regex of kernel names; RGEMM_BENCH_DTYPE: f32|bf16|f16)
+#   (RGEMM_BENCH_FILTER: a regex of kernel names, one bench per element type it matches, each in
+#   bench-<type>/ when there are several; RGEMM_BENCH_DTYPE: f32|bf16|f16)
 #   over RGEMM_BENCH_SIZES (default: rgemm's list) with RGEMM_BENCH_ITERS launches (default 10);
 #   writes results.json, results.csv, chart.svg (and chart.png where a font is found) to $OUT.
 # tune: `rgemm tune` at RGEMM_TUNE_SIZE (default 4096); writes tune.json to $OUT.
@@ -181,12 +182,44 @@ bench_args() {
     for k in $("$here/rgemm" list --names | grep -E -- "$bench_filter"); do args+=(--kernel "$k"); done
   fi
 }
+# The element types of the kernels in `args` (from their names' prefixes), one per line.
+types_of_args() {
+  local k prev=""
+  for k in "${args[@]}"; do
+    if [[ $prev == --kernel ]]; then
+      case $k in sgemm_*) echo f32 ;; bgemm_*) echo bf16 ;; hgemm_*) echo f16 ;; esac
+    fi
+    prev=$k
+  done | sort -u
+}
 if [[ $mode == bench || $mode == all ]]; then
   bench_args
-  if "$here/rgemm" bench "${args[@]}" --out "$logs" >"$logs/bench.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
-  note "rgemm bench: $r"
-  # Without a terminal rgemm prints a timed line per step: the summary keeps the tables.
-  grep -vE '^ *[0-9.]+ s  [0-9]+/[0-9]+  ' "$logs/bench.log" | tee -a "$logs/summary.txt"
+  types=$(types_of_args)
+  if [[ -z ${RGEMM_BENCH_DTYPE:-} && $(echo "$types" | grep -c .) -gt 1 ]]; then
+    # One `rgemm bench` takes kernels of one element type: a filter that matches several runs
+    # one bench per type, each in its own folder (bench-<type>/).
+    all_args=("${args[@]}")
+    for t in $types; do
+      args=(); prev=""
+      for a in "${all_args[@]}"; do
+        if [[ $prev == --kernel ]]; then
+          case $t:$a in f32:sgemm_* | bf16:bgemm_* | f16:hgemm_*) args+=(--kernel "$a") ;; esac
+        elif [[ $a != --kernel ]]; then
+          args+=("$a")
+        fi
+        prev=$a
+      done
+      mkdir -p "$logs/bench-$t"
+      if "$here/rgemm" bench "${args[@]}" --dtype "$t" --out "$logs/bench-$t" >"$logs/bench-$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+      note "rgemm bench ($t): $r"
+      grep -vE '^ *[0-9.]+ s  [0-9]+/[0-9]+  ' "$logs/bench-$t.log" | tee -a "$logs/summary.txt"
+    done
+  else
+    if "$here/rgemm" bench "${args[@]}" --out "$logs" >"$logs/bench.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+    note "rgemm bench: $r"
+    # Without a terminal rgemm prints a timed line per step: the summary keeps the tables.
+    grep -vE '^ *[0-9.]+ s  [0-9]+/[0-9]+  ' "$logs/bench.log" | tee -a "$logs/summary.txt"
+  fi
 fi
 
 if [[ $mode == processes ]]; then
