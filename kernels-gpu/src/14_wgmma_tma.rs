@@ -549,6 +549,9 @@ entries! {
     bgemm_14_wgmma_tma_128x128x64_s6_pairs_nt => WgmmaTma<Bf16, { Tile::block(128, 128, 64).with_stages(6) }, Grid, PairStores, Nt>,
     bgemm_14_wgmma_tma_64x256x64_s4_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 256, 64).with_stages(4) }, Grid, PairStores, Nt>,
     bgemm_14_wgmma_tma_64x128x64_s4_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores, Nt>,
+    // The same narrow tile for small square-ish products (1000³: 128 tiles of 64 × 128 where
+    // 128 × 128 makes 64 for 132 SMs).
+    bgemm_14_wgmma_tma_64x128x64_s4_pairs => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores>,
 }
 
 /// The f16 instantiation: same kernel, the f16 wgmma.
