@@ -574,5 +574,14 @@ pub mod f16 {
         hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_nt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Nt>,
         hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tn => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Tn>,
         hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Tt>,
+        // The twins of the other bf16 configurations the dispatch table names, so that f16 (which
+        // has no rows of its own) takes the kernel of every bf16 row.
+        hgemm_14_wgmma_tma_128x256x64_s4_pairs => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Grid, PairStores>,
+        hgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Grid, TmaStores>,
+        hgemm_14_wgmma_tma_128x128x64_s6 => WgmmaTma<F16, { Tile::block(128, 128, 64).with_stages(6) }, Grid>,
+        hgemm_14_wgmma_tma_128x128x64_s6_pairs_nt => WgmmaTma<F16, { Tile::block(128, 128, 64).with_stages(6) }, Grid, PairStores, Nt>,
+        hgemm_14_wgmma_tma_64x256x64_s4_pairs_nt => WgmmaTma<F16, { Tile::block(64, 256, 64).with_stages(4) }, Grid, PairStores, Nt>,
+        hgemm_14_wgmma_tma_64x128x64_s4_pairs_nt => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores, Nt>,
+        hgemm_14_wgmma_tma_64x128x64_s4_pairs => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores>,
     }
 }
