@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the bundle (see gpu-bundle.sh). Logs go to $OUT (or ./gpu-logs).
-#   bash bundle/run.sh [tests|sanitize|bench|tune|processes|demo|profile|all] [kernel-substring]
+#   bash bundle/run.sh [tests|sanitize|bench|tune|processes|demo|profile|all] [kernel-regex]
 # bench: `rgemm bench` (each rung at its best configuration, or every kernel matching the filter)
 #   (RGEMM_BENCH_FILTER: a regex of kernel names, one bench per element type it matches, each in
 #   bench-<type>/ when there are several; RGEMM_BENCH_DTYPE: f32|bf16|f16)
@@ -34,7 +34,8 @@ export LD_LIBRARY_PATH
 status=0
 note() { echo "== $* ==" | tee -a "$logs/summary.txt"; }
 
-kernels() { "$here/rgemm" list --names | grep -- "$filter"; }
+# The catalog's kernels whose names match the filter (an extended regex, as for the bench).
+kernels() { "$here/rgemm" list --names | grep -E -- "$filter"; }
 
 note "$(date -u +%FT%TZ) commit $(cat "$here/COMMIT" 2>/dev/null) mode $mode"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader | tee -a "$logs/summary.txt"
@@ -100,6 +101,11 @@ run_tests() {
 
 run_sanitize() {
   local failed=0
+  # A filter that names no kernel would check nothing and report clean: an error instead.
+  if [ -n "$filter" ] && [ -z "$(kernels)" ]; then
+    note "compute-sanitizer: no kernel matches '$filter'"
+    return 1
+  fi
   # The layout a kernel reads A and B in: the catalog names it last (`_nt`, `_tn`, `_tt`; none for nn).
   layout_of() { case $1 in *_nt) echo nt ;; *_tn) echo tn ;; *_tt) echo tt ;; *) echo nn ;; esac; }
   sanitize_tool() {
