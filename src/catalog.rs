@@ -60,9 +60,17 @@ impl Launch {
             return self;
         }
         let tiles = self.grid.0 as u64 * self.grid.1 as u64 * self.grid.2 as u64;
-        let blocks = if kernel.spec.stream_k.is_some() { sms.max(1) as u64 } else { tiles.min(sms.max(1) as u64) };
-        Launch { grid: (blocks as u32, 1, 1), ..self }
+        Launch { grid: (persistent_blocks(kernel.spec, tiles, sms), 1, 1), ..self }
     }
+}
+
+/// Blocks of a persistent kernel's launch over `tiles` tiles (of every product of a batch) on
+/// `sms` SMs: one per SM, at most one per tile, unless the kernel cuts tiles by K (stream-K: the
+/// idle SMs take slices of the last round's tiles, so it keeps every SM). The GPU launch
+/// ([`Launch::on_device`]) and the emulator's (`emulate::EMULATED_SMS` SMs) both follow it.
+pub fn persistent_blocks(spec: &KernelSpec, tiles: u64, sms: u32) -> u32 {
+    let sms = sms.max(1) as u64;
+    (if spec.stream_k.is_some() { sms } else { tiles.min(sms) }) as u32
 }
 
 /// Entry points of the PTX module that are not GEMMs of the catalog: the split-K reduction

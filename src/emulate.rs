@@ -160,8 +160,11 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
     // A persistent kernel gets fewer blocks than tiles, as on a GPU, so each walks several tiles
     // (of every product of the batch), and a stream-K one every emulated SM; other kernels get
     // one grid plane per product.
-    let blocks = if spec.stream_k.is_some() { EMULATED_SMS as u64 } else { (tiles.0 as u64 * tiles.1 as u64 * problem.batch as u64).min(EMULATED_SMS as u64) };
-    let grid = if spec.persistent { (blocks as u32, 1, 1) } else { (tiles.0, tiles.1, problem.batch.min(crate::catalog::MAX_GRID_Z as u32)) };
+    let grid = if spec.persistent {
+        (crate::catalog::persistent_blocks(spec, tiles.0 as u64 * tiles.1 as u64 * problem.batch as u64, EMULATED_SMS), 1, 1)
+    } else {
+        (tiles.0, tiles.1, problem.batch.min(crate::catalog::MAX_GRID_Z as u32))
+    };
     // A stream-K kernel's workspace for this many blocks (fresh pages: its counters are zero).
     let ws = spec.stream_k.map_or(0, |w| w.bytes(grid.0)) as usize;
     let (oa, ob, oc, om, ow) = (place(a.len()), place(b.len()), place(4 * lc), place(maps), place(ws));

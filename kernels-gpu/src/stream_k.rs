@@ -4,11 +4,12 @@
 //! tiles on 132 SMs are 2.18 rounds of work that take 3, the last with 108 SMs idle. Stream-K
 //! cuts each tile of the last round into equal slices of K, as many as the idle blocks allow:
 //! here each of the 24 tiles into 5 slices, 120 blocks computing one *piece* (a partial sum over
-//! some of the tile's K-tiles) each, and the round takes about a fifth of the time. The blocks sharing a tile add their pieces: each writes
-//! its partial sum to the workspace and arrives on the tile's counter; the one that arrives last
-//! (whoever it is) adds up all the partials, its own too, in K order, and writes C. Nobody ever
-//! waits for another block, so the order in which blocks run does not matter (the emulator runs
-//! them one after another).
+//! some of the tile's K-tiles) each, and the round takes about a fifth of the time. The blocks
+//! sharing a tile add their pieces: each writes its partial sum to the workspace and arrives on
+//! the tile's counter; the one that arrives last (whoever it is) adds up all the partials, its own
+//! too, in K order, and writes C. Nobody ever waits for another block, so the order in which
+//! blocks run does not matter (the emulator's OS threads take the blocks one at a time each, in
+//! whatever order, so a block may run after every other has finished).
 //!
 //! The slices all start at once: the blocks reading the same rows of A
 //! (or columns of B) are at the same few places along K, as in a round of whole tiles, and the
