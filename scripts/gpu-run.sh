@@ -34,8 +34,8 @@ export LD_LIBRARY_PATH
 status=0
 note() { echo "== $* ==" | tee -a "$logs/summary.txt"; }
 
-# The catalog's kernels whose names match the filter (an extended regex, as for the bench).
-kernels() { "$here/rgemm" list --names | grep -E -- "$filter"; }
+# The catalog's kernels whose names match the extended regex $1 (default: the filter).
+kernels() { "$here/rgemm" list --names | grep -E -- "${1:-$filter}"; }
 
 note "$(date -u +%FT%TZ) commit $(cat "$here/COMMIT" 2>/dev/null) mode $mode"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader | tee -a "$logs/summary.txt"
@@ -178,49 +178,34 @@ case $mode in
 esac
 
 bench_filter=${RGEMM_BENCH_FILTER:-$filter}
+# The element type of a kernel, from its name's prefix.
+type_of() { case $1 in sgemm_*) echo f32 ;; bgemm_*) echo bf16 ;; hgemm_*) echo f16 ;; esac; }
 # `rgemm bench`'s arguments (bench and processes): RGEMM_BENCH_ITERS, RGEMM_BENCH_SIZES,
-# RGEMM_BENCH_DTYPE, and a --kernel for each name the filter matches (none without a filter).
+# RGEMM_BENCH_DTYPE, and a --kernel for each name the filter matches (none without a filter),
+# of element type $1 only when given (then also `--dtype $1`).
 bench_args() {
   args=(--iters "${RGEMM_BENCH_ITERS:-10}")
   [ -n "${RGEMM_BENCH_SIZES:-}" ] && args+=(--sizes "$RGEMM_BENCH_SIZES")
   [ -n "${RGEMM_BENCH_DTYPE:-}" ] && args+=(--dtype "$RGEMM_BENCH_DTYPE")
+  [ -n "${1:-}" ] && args+=(--dtype "$1")
   if [ -n "$bench_filter" ]; then
-    for k in $("$here/rgemm" list --names | grep -E -- "$bench_filter"); do args+=(--kernel "$k"); done
+    for k in $(kernels "$bench_filter"); do [[ -z ${1:-} || $(type_of "$k") == "$1" ]] && args+=(--kernel "$k"); done
   fi
 }
-# The element types of the kernels in `args` (from their names' prefixes), one per line.
-types_of_args() {
-  local k prev=""
-  for k in "${args[@]}"; do
-    if [[ $prev == --kernel ]]; then
-      case $k in sgemm_*) echo f32 ;; bgemm_*) echo bf16 ;; hgemm_*) echo f16 ;; esac
-    fi
-    prev=$k
-  done | sort -u
-}
 if [[ $mode == bench || $mode == all ]]; then
-  bench_args
-  types=$(types_of_args)
+  types=$([ -n "$bench_filter" ] && for k in $(kernels "$bench_filter"); do type_of "$k"; done | sort -u)
   if [[ -z ${RGEMM_BENCH_DTYPE:-} && $(echo "$types" | grep -c .) -gt 1 ]]; then
     # One `rgemm bench` takes kernels of one element type: a filter that matches several runs
     # one bench per type, each in its own folder (bench-<type>/).
-    all_args=("${args[@]}")
     for t in $types; do
-      args=(); prev=""
-      for a in "${all_args[@]}"; do
-        if [[ $prev == --kernel ]]; then
-          case $t:$a in f32:sgemm_* | bf16:bgemm_* | f16:hgemm_*) args+=(--kernel "$a") ;; esac
-        elif [[ $a != --kernel ]]; then
-          args+=("$a")
-        fi
-        prev=$a
-      done
+      bench_args "$t"
       mkdir -p "$logs/bench-$t"
-      if "$here/rgemm" bench "${args[@]}" --dtype "$t" --out "$logs/bench-$t" >"$logs/bench-$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+      if "$here/rgemm" bench "${args[@]}" --out "$logs/bench-$t" >"$logs/bench-$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
       note "rgemm bench ($t): $r"
       grep -vE '^ *[0-9.]+ s  [0-9]+/[0-9]+  ' "$logs/bench-$t.log" | tee -a "$logs/summary.txt"
     done
   else
+    bench_args
     if "$here/rgemm" bench "${args[@]}" --out "$logs" >"$logs/bench.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
     note "rgemm bench: $r"
     # Without a terminal rgemm prints a timed line per step: the summary keeps the tables.
