@@ -548,12 +548,12 @@ fn reading_cp_async_data_before_the_barrier_is_a_race() {
 
 #[test]
 fn f16_values_convert_exactly() {
-    assert_eq!(emulator::f16_to_f32(0x3c00), 1.0);
-    assert_eq!(emulator::f16_to_f32(0xc000), -2.0);
-    assert_eq!(emulator::f16_to_f32(0x0001), 2f32.powi(-24));
-    assert_eq!(emulator::f16_to_f32(0x7bff), 65504.0);
-    assert_eq!(emulator::f16_to_f32(0x7c00), f32::INFINITY);
-    assert!(emulator::f16_to_f32(0x7e00).is_nan());
+    assert_eq!(emulator::cvt_f32_f16(0x3c00), 1.0);
+    assert_eq!(emulator::cvt_f32_f16(0xc000), -2.0);
+    assert_eq!(emulator::cvt_f32_f16(0x0001), 2f32.powi(-24));
+    assert_eq!(emulator::cvt_f32_f16(0x7bff), 65504.0);
+    assert_eq!(emulator::cvt_f32_f16(0x7c00), f32::INFINITY);
+    assert!(emulator::cvt_f32_f16(0x7e00).is_nan());
 }
 
 #[test]

@@ -175,20 +175,10 @@ impl Widen for Bf16 {
 }
 
 impl Widen for F16 {
-    /// Sign, exponent rebiased from 15 to 127, mantissa moved up 13 bits; subnormals scaled by
-    /// 2⁻²⁴ (exact in f32), infinities and NaN kept.
+    /// One conversion instruction on the GPU (`device::cvt_f32_f16`).
     #[inline(always)]
     fn widen(self) -> f32 {
-        let h = self.0 as u32;
-        let sign = (h & 0x8000) << 16;
-        let exp = (h >> 10) & 0x1f;
-        let mant = h & 0x3ff;
-        let magnitude = match exp {
-            0 => (mant as f32 * (1.0 / 16_777_216.0)).to_bits(),
-            0x1f => 0x7f80_0000 | (mant << 13),
-            _ => ((exp + 112) << 23) | (mant << 13),
-        };
-        f32::from_bits(sign | magnitude)
+        crate::device::cvt_f32_f16(self.0)
     }
 }
 

@@ -4,20 +4,9 @@
 
 use std::panic::Location;
 
+use super::math::cvt_f32_f16;
 use super::warp::{Scope, collective_at};
 use crate::spec::{Dtype, HalfElem};
-
-/// An IEEE binary16 value as f32 (exact).
-pub fn f16_to_f32(h: u16) -> f32 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let (exp, man) = ((h >> 10) & 0x1f, (h & 0x3ff) as f32);
-    match exp {
-        0 => sign * man * (2.0f32).powi(-24),
-        31 if man == 0.0 => sign * f32::INFINITY,
-        31 => f32::NAN,
-        _ => sign * (1.0 + man / 1024.0) * (2.0f32).powi(exp as i32 - 15),
-    }
-}
 
 /// A bfloat16 value as f32 (exact: bf16 is the top half of an f32).
 pub fn bf16_to_f32(h: u16) -> f32 {
@@ -27,7 +16,7 @@ pub fn bf16_to_f32(h: u16) -> f32 {
 fn mma(dtype: Dtype, d: &mut [f32; 4], a: [u32; 4], b: [u32; 2], at: &'static Location<'static>) {
     let value = |bits: u32, high: bool| {
         let h = if high { (bits >> 16) as u16 } else { bits as u16 };
-        if dtype == Dtype::F16 { f16_to_f32(h) } else { bf16_to_f32(h) }
+        if dtype == Dtype::F16 { cvt_f32_f16(h) } else { bf16_to_f32(h) }
     };
     *d = collective_at(at, Scope::Warp, (*d, a, b), |lanes: &[([f32; 4], [u32; 4], [u32; 2])]| {
         let (mut am, mut bm, mut cm) = ([[0f32; 16]; 16], [[0f32; 8]; 16], [[0f32; 8]; 16]);
