@@ -141,14 +141,15 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
         }
     }
 
-    /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `GROUP_M` block
+    /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `S::GROUP_ROWS` block
     /// rows, column-major inside a group.
     #[inline(always)]
     fn tile_coords(t: u32, tiles_m: u32, tiles_n: u32) -> (u32, u32) {
         // `max(1)`: never zero for a tile that exists, but the compiler cannot know that.
-        let per_group = (GROUP_M * tiles_n).max(1);
-        let first_row = t / per_group * GROUP_M;
-        let rows = tiles_m.saturating_sub(first_row).clamp(1, GROUP_M);
+        let group = S::GROUP_ROWS;
+        let per_group = (group * tiles_n).max(1);
+        let first_row = t / per_group * group;
+        let rows = tiles_m.saturating_sub(first_row).clamp(1, group);
         let i = t % per_group;
         (first_row + i % rows, i / rows)
     }
@@ -494,11 +495,16 @@ pub trait Schedule {
     const STREAM_K: bool = false;
     /// Block rows per cluster (1: no clusters).
     const CLUSTER: u32;
+    /// Block rows per group of the tile order ([`GROUP_M`] unless the schedule says otherwise).
+    const GROUP_ROWS: u32 = GROUP_M;
 }
 /// One block per tile of C.
 pub struct Grid;
 /// One block per SM, each walking tiles `i, i + blocks, ...` (`_persistent`).
 pub struct Persistent;
+/// [`Persistent`] with groups of `G` block rows in the tile order instead of [`GROUP_M`]
+/// (`_persistent_g<G>`).
+pub struct PersistentGroups<const G: u32>;
 /// One block per SM like [`Persistent`], the tiles of a last round at most half full cut into
 /// slices of K for the SMs that would idle (`_streamk`, [`crate::stream_k`]).
 pub struct StreamK;
@@ -511,6 +517,11 @@ impl Schedule for Grid {
 impl Schedule for Persistent {
     const PERSISTENT: bool = true;
     const CLUSTER: u32 = 1;
+}
+impl<const G: u32> Schedule for PersistentGroups<G> {
+    const PERSISTENT: bool = true;
+    const CLUSTER: u32 = 1;
+    const GROUP_ROWS: u32 = G;
 }
 impl Schedule for StreamK {
     const PERSISTENT: bool = true;
@@ -536,6 +547,9 @@ entries! {
     bgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Grid, TmaStores>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores>,
     bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_g4_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, PersistentGroups<4>, TmaStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_g16_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, PersistentGroups<16>, TmaStores>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_g32_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, PersistentGroups<32>, TmaStores>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Nt>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tn>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tt>,
