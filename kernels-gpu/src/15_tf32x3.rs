@@ -192,56 +192,42 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         }
     }
 
-    /// The row of R's tile (of N, or of M for `tt`) that wgmma row `16·warp + g + 8·h` of
-    /// warpgroup `wg` holds (`warp` of the warpgroup, `g` = lane / 4).
-    ///
-    /// Any order of R's rows gives the same product, as long as the store puts each row back.
-    /// K-major R keeps the wgmma's own order, `64·wg + 16·warp + g + 8·h`. MN-major R (rows of K,
-    /// N or M contiguous) pairs them: a thread's two rows are neighbours, `2·(g % 2) + h` inside
-    /// a group of four, so one `ld.shared.v2` reads both of a step's values and the store writes
-    /// them as a pair. Warps `w` and `w ^ 1` share a 32-wide panel; warp w's groups of four are the
-    /// 16-byte chunks of parity `w % 2`, so in one load the threads of even t (rows of K whose
-    /// swizzle keeps that parity) and of odd t (which flip it) read disjoint banks: 256 bytes in
-    /// two wavefronts, no conflict.
-    #[inline(always)]
-    fn r_row(wg: u32, warp: u32, g: u32, h: u32) -> u32 {
-        if Self::R_K_MAJOR {
-            64 * wg + 16 * warp + g + 8 * h
-        } else {
-            64 * wg + 32 * (warp / 2) + 8 * (g / 2) + 4 * (warp % 2) + 2 * (g % 2) + h
-        }
-    }
-
     /// This thread's values of R for the wgmma A fragments of the four 8-deep steps of the stage
-    /// at `stage`, raw: `[4·kk + i]` is R's row [`r_row`](Self::r_row)`(…, h = i % 2)`, column
-    /// `8·kk + t + 4·(i / 2)` of K (the fragment layout of `wgmma_m64k8_tf32_rs`).
+    /// at `stage`, raw: `[4·kk + i]`. Warpgroup `wg`'s wgmma row r is row (of N, or of M for
+    /// `tt`) `64·wg + r` of R's tile, step kk's column c is `8·kk + c` of K.
+    ///
+    /// MN-major R (rows of K): fragment value i of thread (g, t) lies in row `t + 4·(i / 2)` of the
+    /// step, column `g + 8·(i % 2)`. Loaded in that order, one load of a warp reads four
+    /// consecutive rows and two 16-byte chunks of each, and the 128-byte swizzle gives rows t and
+    /// t ^ 1 the same two chunks: two-way bank conflicts. Threads of odd t load their two rows in
+    /// the other order (value `i ^ 2` at load i), so each load's four rows land in four different
+    /// chunk pairs, and swap the values back into place.
     #[inline(always)]
     unsafe fn r_values(stage: *mut u8, wg: u32) -> [f32; 16] {
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
         let (g, t) = (lane / 4, lane % 4);
+        let swap = !Self::R_K_MAJOR && t % 2 == 1;
         let mut x = [0.0f32; 16];
         for kk in 0..Self::BK / 8 {
-            for kh in 0..2 {
-                let k = 8 * kk as u32 + t + 4 * kh as u32;
-                if Self::R_K_MAJOR {
-                    for h in 0..2 {
-                        let at = SwizzledF32Rows::new(Self::R).at(Self::r_row(wg, warp_in_wg, g, h), k);
-                        // SAFETY: (row, k) lies inside the stage's tile of R, which the copy engine filled.
-                        x[4 * kk + 2 * kh + h as usize] = unsafe { load(stage.wrapping_add(at as usize) as *const f32) };
-                    }
+            for i in 0..4 {
+                let j = if swap { i ^ 2 } else { i } as u32;
+                let r = 64 * wg + 16 * warp_in_wg + g + 8 * (j % 2);
+                let k = 8 * kk as u32 + t + 4 * (j / 2);
+                let at = if Self::R_K_MAJOR {
+                    SwizzledF32Rows::new(Self::R).at(r, k)
                 } else {
-                    // Rows r and r + 1 are neighbours in a row of K. Step kk lies 8 rows of K (one
-                    // swizzle period, 1024 bytes) below step 0, at the same chunks: one address,
-                    // and the steps as offsets from it.
-                    let r = Self::r_row(wg, warp_in_wg, g, 0);
+                    // Step kk lies 8 rows of K (one swizzle period, 1024 bytes) below step 0, at
+                    // the same chunks: one address per value i, and the steps as offsets from it.
                     let panel = (r / Self::PANEL as u32) as usize;
                     let step0 = SwizzledF32Rows::new(Self::R + panel * Self::PANEL_BYTES).at(k - 8 * kk as u32, r % Self::PANEL as u32);
-                    let at = step0 + SwizzledF32Rows::bytes(8) as u32 * kk as u32;
-                    // SAFETY: rows r, r + 1 of R at k: an 8-byte-aligned pair (r is even) inside
-                    // the stage's tile of R, which the copy engine filled.
-                    let v = unsafe { ld_shared_v2(stage.wrapping_add(at as usize) as *const f32) };
-                    (x[4 * kk + 2 * kh], x[4 * kk + 2 * kh + 1]) = (v[0], v[1]);
-                }
+                    step0 + SwizzledF32Rows::bytes(8) as u32 * kk as u32
+                };
+                // SAFETY: (r, k) lies inside the stage's tile of R, which the copy engine filled.
+                x[4 * kk + i] = unsafe { load(stage.wrapping_add(at as usize) as *const f32) };
+            }
+            for i in 0..2 {
+                let (a, b) = (x[4 * kk + i], x[4 * kk + i + 2]);
+                (x[4 * kk + i], x[4 * kk + i + 2]) = if swap { (b, a) } else { (a, b) };
             }
         }
         x
@@ -387,38 +373,30 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         base + (Self::BARRIERS + 8 * (Self::STAGES + s as usize)) as u32
     }
 
-    /// Writes warpgroup `wg`'s sums to C: `sum[4j + i]` is wgmma row `16·warp + g + 8·(i / 2)`,
-    /// which holds R's row [`r_row`](Self::r_row)`(…, h = i / 2)`, and wgmma column
-    /// `8j + 2t + i % 2` (row of S's tile). R's rows are columns of C and S's rows rows of C (Cᵀ),
-    /// except for `tt`, where it is the other way round and each thread holds pairs of
-    /// neighbouring elements of a row. With MN-major R the two rows a thread holds are neighbours,
-    /// so in Cᵀ too it stores pairs (`sum[4j], sum[4j + 2]`).
+    /// Writes warpgroup `wg`'s sums to C: `sum[4j + i]` is wgmma row `16·warp + g + 8·(i / 2)`
+    /// (row `64·wg + ...` of R's tile), wgmma column `8j + 2t + i % 2` (row of S's tile). R's rows
+    /// are columns of C and S's rows rows of C (Cᵀ), except for `tt`, where it is the other way
+    /// round and each thread holds pairs of neighbouring elements of a row.
     #[inline(always)]
     fn store(c: &Output, sum: &[f32; 128], row0: u32, col0: u32, wg: u32) {
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
-        let g = lane / 4;
-        let (r0, r1) = (Self::r_row(wg, warp_in_wg, g, 0), Self::r_row(wg, warp_in_wg, g, 1));
+        let r = 64 * wg + warp_in_wg * 16 + lane / 4;
         let s = lane % 4 * 2;
         if Self::S_IS_B {
+            let c = c.window(row0 + r, col0 + s);
             unroll!(Self::BM / 8, |j| {
-                let col = col0 + s + (j * 8) as u32;
-                c.store2(row0 + r0, col, [sum[4 * j], sum[4 * j + 1]]);
-                c.store2(row0 + r1, col, [sum[4 * j + 2], sum[4 * j + 3]]);
-            });
-        } else if !Self::R_K_MAJOR {
-            // r1 = r0 + 1.
-            unroll!(Self::BM / 8, |j| {
-                let row = row0 + s + (j * 8) as u32;
-                c.store2(row, col0 + r0, [sum[4 * j], sum[4 * j + 2]]);
-                c.store2(row + 1, col0 + r0, [sum[4 * j + 1], sum[4 * j + 3]]);
+                let col = (j * 8) as u32;
+                c.store2(0, col, [sum[4 * j], sum[4 * j + 1]]);
+                c.store2(8, col, [sum[4 * j + 2], sum[4 * j + 3]]);
             });
         } else {
+            let c = c.window(row0 + s, col0 + r);
             unroll!(Self::BM / 8, |j| {
-                let row = row0 + s + (j * 8) as u32;
-                c.store(row, col0 + r0, sum[4 * j]);
-                c.store(row + 1, col0 + r0, sum[4 * j + 1]);
-                c.store(row, col0 + r1, sum[4 * j + 2]);
-                c.store(row + 1, col0 + r1, sum[4 * j + 3]);
+                let row = (j * 8) as u32;
+                c.store(row, 0, sum[4 * j]);
+                c.store(row + 1, 0, sum[4 * j + 1]);
+                c.store(row, 8, sum[4 * j + 2]);
+                c.store(row + 1, 8, sum[4 * j + 3]);
             });
         }
     }

@@ -138,21 +138,6 @@ pub unsafe fn st_global_v2(p: *mut f32, v: [f32; 2]) {
     }
 }
 
-/// Loads two consecutive floats of shared memory.
-///
-/// ```ptx
-/// ld.shared.v2.b32 {%r0, %r1}, [%rd];
-/// ```
-///
-/// # Safety
-/// `p` points into this block's shared memory and is 8-byte aligned.
-#[inline(always)]
-pub unsafe fn ld_shared_v2(p: *const f32) -> [f32; 2] {
-    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
-    // it names.
-    unsafe { (*(p as *const Vec2)).0 }
-}
-
 /// Stores two consecutive floats to shared memory.
 ///
 /// ```ptx

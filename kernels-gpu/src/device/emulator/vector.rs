@@ -62,14 +62,6 @@ pub unsafe fn st_shared_v4(p: *mut f32, v: [f32; 4]) {
 }
 
 #[track_caller]
-pub unsafe fn ld_shared_v2(p: *const f32) -> [f32; 2] {
-    access2(p as usize, Kind::Read, Space::Shared, "ld.shared.v2", Location::caller());
-    // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
-    // emulator's memory model).
-    unsafe { (p as *const [f32; 2]).read() }
-}
-
-#[track_caller]
 pub unsafe fn st_shared_v2(p: *mut f32, v: [f32; 2]) {
     access2(p as usize, Kind::Write, Space::Shared, "st.shared.v2", Location::caller());
     // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
