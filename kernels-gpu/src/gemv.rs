@@ -9,8 +9,7 @@
 //! the block's `MT` rows of x (which stay in L1 and L2: they are shared by every warp), and
 //! accumulates in f32. A butterfly of five `shfl.xor` exchanges sums the 32 lanes; lane 0 stores.
 //!
-//! Invariants: a block is 8 warps over `8 · COLS` columns of C (`COLS` neighbouring columns per
-//! warp, which share each value of x it loads) and `MT` rows; rows of x past M and the K
+//! Invariants: a block is 8 warps over 8 columns of C and `MT` rows; rows of x past M and the K
 //! tail are skipped element by element, and where a leading dimension or a matrix is not 16-byte
 //! aligned every element is read on its own, so any M, N, K, alignment and batch runs. Cost: W
 //! once (per `MT` rows), x once per column from cache, no shared memory and no block barrier.
@@ -63,16 +62,15 @@ impl Packed for F16 {
     }
 }
 
-/// `MT` rows of x per block; each warp owns `COLS` neighbouring columns of C (rows of W), so a
-/// block covers `8 · COLS` columns and every value of x it loads and widens serves `COLS` of them.
-pub struct Gemv<E, const MT: usize, const COLS: usize = 1>(PhantomData<E>);
+/// `MT` rows of x per block, 8 columns of C.
+pub struct Gemv<E, const MT: usize>(PhantomData<E>);
 
-impl<E: Packed, const MT: usize, const COLS: usize> GemmKernel for Gemv<E, MT, COLS> {
+impl<E: Packed, const MT: usize> GemmKernel for Gemv<E, MT> {
     type Elem = E;
     const SPEC: KernelSpec = KernelSpec::unnamed(
         RUNG,
         E::DTYPE,
-        Tile::block(MT as u32, (WARPS * COLS) as u32, (32 * E::PER_VEC) as u32),
+        Tile::block(MT as u32, WARPS as u32, (32 * E::PER_VEC) as u32),
         (32 * WARPS) as u32,
         0,
     )
@@ -86,90 +84,67 @@ impl<E: Packed, const MT: usize, const COLS: usize> GemmKernel for Gemv<E, MT, C
     }
 }
 
-impl<E: Packed, const MT: usize, const COLS: usize> Gemv<E, MT, COLS> {
+impl<E: Packed, const MT: usize> Gemv<E, MT> {
     /// One product of the batch.
     #[inline(always)]
     unsafe fn product(gemm: &Gemm<E>) {
         let (warp, lane) = (warp_idx(), lane_idx());
-        let n0 = (block_col() * WARPS as u32 + warp) * COLS as u32;
+        let n = block_col() * WARPS as u32 + warp;
         let row0 = block_row() * MT as u32;
         // The whole warp leaves together: the exchanges below need every lane.
-        if n0 >= gemm.n {
+        if n >= gemm.n {
             return;
         }
-        // Columns n0 + c past N (warp-uniform) are skipped.
-        let has = |c: usize| n0 + (c as u32) < gemm.n;
-        let w = gemm.stored_b(true); // W: N rows of K elements
+        let w = gemm.stored_b(true).window(n, 0); // row n of W: K elements
         let x = gemm.a().window(row0, 0); // MT rows of x (fewer at the bottom)
         let per = E::PER_VEC as u32;
         let vectors = gemm.lda % per == 0 && gemm.ldb % per == 0 && gemm.a as usize % 16 == 0 && gemm.b as usize % 16 == 0;
-        let mut acc = [[0.0f32; MT]; COLS];
+        let mut acc = [0.0f32; MT];
         let mut k0 = lane * per;
         // Every index into `acc` and the vectors is a constant after unrolling (else they would
         // go to local memory).
         while k0 < gemm.k {
             if vectors && k0 + per <= gemm.k {
-                let mut wv = [[0.0f32; 8]; COLS];
-                for c in 0..COLS {
-                    if has(c) {
-                        // SAFETY: k0..k0 + PER_VEC lies inside row n0 + c of W; 16-byte aligned.
-                        wv[c] = E::widen16(unsafe { ld_global_v4(w.ptr(n0 + c as u32, k0) as *const f32) });
-                    }
-                }
+                // SAFETY: k0..k0 + PER_VEC lies inside row n of W and every row of x; 16-byte aligned.
+                let wv = E::widen16(unsafe { ld_global_v4(w.ptr(0, k0) as *const f32) });
                 unroll!(MT, |m| {
                     if x.contains(m as u32, k0) {
                         // SAFETY: as above, for row m of x.
                         let xv = E::widen16(unsafe { ld_global_v4(x.ptr(m as u32, k0) as *const f32) });
-                        for c in 0..COLS {
-                            for j in 0..E::PER_VEC {
-                                acc[c][m] = fma(xv[j], wv[c][j], acc[c][m]);
-                            }
-                        }
+                        unroll!(E::PER_VEC, |j| {
+                            acc[m] = fma(xv[j], wv[j], acc[m]);
+                        });
                     }
                 });
             } else {
-                for j in 0..E::PER_VEC {
+                unroll!(E::PER_VEC, |j| {
                     let k = k0 + j as u32;
                     if k < gemm.k {
-                        let mut wk = [0.0f32; COLS];
-                        for c in 0..COLS {
-                            if has(c) {
-                                // SAFETY: k < K: inside row n0 + c of W.
-                                wk[c] = unsafe { w.get(n0 + c as u32, k) }.widen();
-                            }
-                        }
+                        // SAFETY: k < K: inside row n of W.
+                        let wk = unsafe { w.get(0, k) }.widen();
                         unroll!(MT, |m| {
                             if x.contains(m as u32, k) {
                                 // SAFETY: contains.
-                                let xk = unsafe { x.get(m as u32, k) }.widen();
-                                for c in 0..COLS {
-                                    acc[c][m] = fma(xk, wk[c], acc[c][m]);
-                                }
+                                acc[m] = fma(unsafe { x.get(m as u32, k) }.widen(), wk, acc[m]);
                             }
                         });
                     }
-                }
+                });
             }
             k0 += 32 * per;
         }
-        for c in 0..COLS {
-            unroll!(MT, |m| {
-                let mut v = acc[c][m];
-                v += shfl_xor::<16>(v);
-                v += shfl_xor::<8>(v);
-                v += shfl_xor::<4>(v);
-                v += shfl_xor::<2>(v);
-                v += shfl_xor::<1>(v);
-                acc[c][m] = v;
-            });
-        }
+        unroll!(MT, |m| {
+            let mut v = acc[m];
+            v += shfl_xor::<16>(v);
+            v += shfl_xor::<8>(v);
+            v += shfl_xor::<4>(v);
+            v += shfl_xor::<2>(v);
+            v += shfl_xor::<1>(v);
+            acc[m] = v;
+        });
         if lane == 0 {
-            let c_out = gemm.c().window(row0, n0);
-            for c in 0..COLS {
-                if has(c) {
-                    unroll!(MT, |m| { c_out.store(m as u32, c as u32, acc[c][m]); });
-                }
-            }
+            let c = gemm.c().window(row0, n);
+            unroll!(MT, |m| { c.store(m as u32, 0, acc[m]); });
         }
     }
 }
@@ -179,8 +154,6 @@ entries! {
     sgemm_00_gemv_1x8x128_nt => Gemv<f32, 1>,
     sgemm_00_gemv_4x8x128_nt => Gemv<f32, 4>,
     sgemm_00_gemv_16x8x128_nt => Gemv<f32, 16>,
-    sgemm_00_gemv_1x16x128_nt => Gemv<f32, 1, 2>,
-    sgemm_00_gemv_4x16x128_nt => Gemv<f32, 4, 2>,
 }
 
 /// The bf16 instantiations.
@@ -193,8 +166,6 @@ pub mod bf16 {
         bgemm_00_gemv_1x8x256_nt => Gemv<Bf16, 1>,
         bgemm_00_gemv_4x8x256_nt => Gemv<Bf16, 4>,
         bgemm_00_gemv_16x8x256_nt => Gemv<Bf16, 16>,
-        bgemm_00_gemv_1x16x256_nt => Gemv<Bf16, 1, 2>,
-        bgemm_00_gemv_4x16x256_nt => Gemv<Bf16, 4, 2>,
     }
 }
 
@@ -208,7 +179,5 @@ pub mod f16 {
         hgemm_00_gemv_1x8x256_nt => Gemv<F16, 1>,
         hgemm_00_gemv_4x8x256_nt => Gemv<F16, 4>,
         hgemm_00_gemv_16x8x256_nt => Gemv<F16, 16>,
-        hgemm_00_gemv_1x16x256_nt => Gemv<F16, 1, 2>,
-        hgemm_00_gemv_4x16x256_nt => Gemv<F16, 4, 2>,
     }
 }
