@@ -500,7 +500,7 @@ pub trait Schedule {
     const STREAM_K: bool = false;
     /// Block rows per cluster (1: no clusters).
     const CLUSTER: u32;
-    /// Block rows per group of the tile order ([`GROUP_M`] unless the schedule says otherwise).
+    /// Block rows per group of the tile order (`GROUP_M`, 8, unless the schedule says otherwise).
     const GROUP_ROWS: u32 = GROUP_M;
 }
 /// One block per tile of C.
