@@ -192,6 +192,13 @@ bench_args() {
     for k in $(kernels "$bench_filter"); do [[ -z ${1:-} || $(type_of "$k") == "$1" ]] && args+=(--kernel "$k"); done
   fi
 }
+# One `rgemm bench` with the arguments in `args` into folder $1, its log $2, noted as $3.
+run_bench() {
+  if "$here/rgemm" bench "${args[@]}" --out "$1" >"$2" 2>&1; then r=ok; else r=FAILED; status=1; fi
+  note "$3: $r"
+  # Without a terminal rgemm prints a timed line per step: the summary keeps the tables.
+  grep -vE '^ *[0-9.]+ s  [0-9]+/[0-9]+  ' "$2" | tee -a "$logs/summary.txt"
+}
 if [[ $mode == bench || $mode == all ]]; then
   types=$([ -n "$bench_filter" ] && for k in $(kernels "$bench_filter"); do type_of "$k"; done | sort -u)
   if [[ -z ${RGEMM_BENCH_DTYPE:-} && $(echo "$types" | grep -c .) -gt 1 ]]; then
@@ -200,16 +207,11 @@ if [[ $mode == bench || $mode == all ]]; then
     for t in $types; do
       bench_args "$t"
       mkdir -p "$logs/bench-$t"
-      if "$here/rgemm" bench "${args[@]}" --out "$logs/bench-$t" >"$logs/bench-$t.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
-      note "rgemm bench ($t): $r"
-      grep -vE '^ *[0-9.]+ s  [0-9]+/[0-9]+  ' "$logs/bench-$t.log" | tee -a "$logs/summary.txt"
+      run_bench "$logs/bench-$t" "$logs/bench-$t.log" "rgemm bench ($t)"
     done
   else
     bench_args
-    if "$here/rgemm" bench "${args[@]}" --out "$logs" >"$logs/bench.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
-    note "rgemm bench: $r"
-    # Without a terminal rgemm prints a timed line per step: the summary keeps the tables.
-    grep -vE '^ *[0-9.]+ s  [0-9]+/[0-9]+  ' "$logs/bench.log" | tee -a "$logs/summary.txt"
+    run_bench "$logs" "$logs/bench.log" "rgemm bench"
   fi
 fi
 

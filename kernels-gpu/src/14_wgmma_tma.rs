@@ -500,8 +500,9 @@ pub trait Schedule {
     const STREAM_K: bool = false;
     /// Block rows per cluster (1: no clusters).
     const CLUSTER: u32;
-    /// Block rows per group of the tile order (`GROUP_M`, 8, unless the schedule says otherwise).
-    const GROUP_ROWS: u32 = GROUP_M;
+    /// Block rows per group of the tile order: `PERSISTENT_GROUP_M` for a persistent launch,
+    /// `GROUP_M` otherwise.
+    const GROUP_ROWS: u32 = if Self::PERSISTENT { PERSISTENT_GROUP_M } else { GROUP_M };
 }
 /// One block per tile of C.
 pub struct Grid;
@@ -519,13 +520,11 @@ impl Schedule for Grid {
 impl Schedule for Persistent {
     const PERSISTENT: bool = true;
     const CLUSTER: u32 = 1;
-    const GROUP_ROWS: u32 = PERSISTENT_GROUP_M;
 }
 impl Schedule for StreamK {
     const PERSISTENT: bool = true;
     const STREAM_K: bool = true;
     const CLUSTER: u32 = 1;
-    const GROUP_ROWS: u32 = PERSISTENT_GROUP_M;
 }
 impl<const C: u32> Schedule for Clusters<C> {
     const PERSISTENT: bool = false;
