@@ -132,7 +132,7 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
     let problem = &checked;
     if let KernelChoice::Auto = choice {
         if let Some(kernel) = catalog::decode_kernel(dtype, problem) {
-            let reason = format!("a decode step (nt, M ≤ {}): the GEMV whose block holds all M rows", catalog::DECODE_ROWS);
+            let reason = format!("a decode step (nt, M ≤ {}): the GEMV whose block holds all M rows", catalog::decode_rows(dtype));
             if let Some(plan) = Plan::new(problem, kernel, false, false, sms, reason) {
                 return Ok(plan);
             }
@@ -256,7 +256,7 @@ pub fn split_k(dtype: Dtype, problem: &Problem, geometry: &Launch, sms: u32) -> 
 /// ([`catalog::decode_kernel`]), or the dispatch table's choice among its
 /// unstaged rows ([`crate::dispatch::Table::choose_direct`]),
 /// else the first of the type's candidates that takes it ([`catalog::candidates_for`]: for a
-/// linear layer of at most [`catalog::DECODE_ROWS`] rows the decode GEMV first, the general
+/// linear layer of at most [`catalog::decode_rows`] rows the decode GEMV first, the general
 /// kernel of its layout last).
 pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<(Kernel, Launch)> {
     match choice {

@@ -338,19 +338,49 @@ pub fn dispatch_candidates(dtype: Dtype) -> Vec<Kernel> {
 }
 
 /// Rows of x up to which the automatic choice runs a decode GEMV (`kernels-gpu/src/gemv.rs`) on
-/// a linear layer (`nt`): the weight is read once and each element is used at most this many
-/// times, so the product is bound by memory, where the tile kernels wait for it.
-pub const DECODE_ROWS: u32 = 4;
+/// a linear layer (`nt`) of `dtype`: the weight is read once and each element is used at most
+/// this many times, so the product is bound by memory. A GEMV warp reads its row of W once for
+/// all the block's rows of x but does their multiply-adds one after another, so its time grows
+/// with M, while a 64-row tile kernel's stays that of reading W: for bf16 and f16 the 64 × 64
+/// tile with a deep ring is the faster from 3 rows on (the dispatch table's rows at M = 4 and
+/// 16); fp32 keeps the GEMV up to 4 rows, where its table has no row between 1 and 16.
+pub const fn decode_rows(dtype: Dtype) -> u32 {
+    match dtype {
+        Dtype::F32 => 4,
+        Dtype::Bf16 | Dtype::F16 => 2,
+    }
+}
 
-/// For a decode step (a linear layer, `nt`, of at most [`DECODE_ROWS`] rows): the decode GEMVs
+/// For a decode step (a linear layer, `nt`, of at most [`decode_rows`] rows): the decode GEMVs
 /// whose block holds all of M, fewest rows first (empty for any other problem).
 fn decode_candidates(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
-    if problem.layout != Layout::NT || problem.m > DECODE_ROWS {
+    if problem.m > decode_rows(dtype) {
         return Vec::new();
     }
-    let mut gemvs: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && k.spec.rung.slug == kernels_gpu::gemv::RUNG.slug && k.spec.tile.bm >= problem.m).collect();
+    gemvs_holding(dtype, problem)
+}
+
+/// Whether `kernel` is a decode GEMV (`kernels-gpu/src/gemv.rs`).
+pub fn is_gemv(kernel: Kernel) -> bool {
+    kernel.spec.rung.slug == kernels_gpu::gemv::RUNG.slug
+}
+
+/// The decode GEMVs of `dtype` whose block holds all of `problem`'s rows, fewest rows first, for
+/// a linear layer (`nt`; empty for any other layout).
+fn gemvs_holding(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
+    if problem.layout != Layout::NT {
+        return Vec::new();
+    }
+    let mut gemvs: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && is_gemv(*k) && k.spec.tile.bm >= problem.m).collect();
     gemvs.sort_by_key(|k| k.spec.tile.bm);
     gemvs
+}
+
+/// The decode GEMV to run where a dispatch-table row names one: the first GEMV whose block holds
+/// all of M and takes the problem (a row measured at one row of x may be nearest to three or
+/// four). `None` when no GEMV holds M rows.
+pub fn gemv_for(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
+    gemvs_holding(dtype, problem).into_iter().find(|k| k.geometry(problem).is_ok())
 }
 
 /// The stream-K twin of a persistent kernel (the same kernel named `_streamk` for `_persistent`,
@@ -371,15 +401,15 @@ pub fn stream_k_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kern
 }
 
 /// For a decode step: the first of the decode candidates (`decode_candidates`) that takes the
-/// problem. The automatic choice runs it ahead of the dispatch table, whose measured rows have
-/// M = 1 or M ≥ 16: the GEMV of a block of M rows reads the weight once, one of fewer rows once
-/// per block row.
+/// problem. The automatic choice runs it ahead of the dispatch table, whose nearest measured row
+/// may be a one-row GEMV's: the GEMV of a block of M rows reads the weight once, one of fewer
+/// rows once per block row.
 pub fn decode_kernel(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
     decode_candidates(dtype, problem).into_iter().find(|k| k.geometry(problem).is_ok())
 }
 
 /// The kernels the automatic choice (and `best`) tries for `problem`, in order: for a linear
-/// layer of at most [`DECODE_ROWS`] rows the decode kernels whose block takes all its rows,
+/// layer of at most [`decode_rows`] rows the decode kernels whose block takes all its rows,
 /// fewest rows first; then [`auto_candidates`].
 pub fn candidates_for(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
     let mut out = decode_candidates(dtype, problem);

@@ -13,7 +13,7 @@
 //! A's and B's rows are whole 16-byte units) or layout differ. The first row whose kernel, in the
 //! problem's layout, takes the problem decides: that kernel, and a split of K if the row was split
 //! (the split count then follows the problem's own tiles, see [`crate::api::split_count`]).
-//! A decode step (`nt`, M ≤ [`crate::catalog::DECODE_ROWS`]) is not asked: it runs the decode
+//! A decode step (`nt`, M ≤ [`crate::catalog::decode_rows`]) is not asked: it runs the decode
 //! GEMV ([`crate::catalog::decode_kernel`]).
 //! When no row's kernel takes the problem, the catalog's fixed order decides
 //! ([`crate::catalog::candidates_for`]); so it does when only rows more than [`WINDOW`] farther
@@ -184,6 +184,9 @@ impl Table {
         rows.into_iter().take_while(|(d, _)| *d <= nearest + WINDOW).find_map(|(distance, row)| {
             let name = for_dtype(&row.kernel, row.dtype, dtype)?;
             let kernel = in_layout(&name, problem.layout)?;
+            // A row that names a decode GEMV says the GEMV is fastest there; run the one whose
+            // block holds all of M (one of fewer rows would read the weight once per block row).
+            let kernel = if catalog::is_gemv(kernel) && kernel.spec.tile.bm < problem.m { catalog::gemv_for(dtype, problem)? } else { kernel };
             let reads = if row.staged { staged.as_ref()? } else { problem };
             (kernel.spec.dtype == dtype && kernel.geometry(reads).is_ok()).then_some(Choice { kernel, staged: row.staged, split: row.splits > 1, row, distance })
         })

@@ -213,3 +213,22 @@ fn every_bf16_row_of_the_built_in_table_has_an_f16_twin() {
         assert!(catalog::find(&twin).is_ok(), "{}: the catalog has no {twin}", row.case_name());
     }
 }
+
+/// A few rows against a weight, with the built-in table: two rows run the GEMV (the decode rule),
+/// four the tile kernel of the 4-row rows, and four whose K the tile kernels cannot read the
+/// GEMV whose block holds all four (the one-row GEMV's row, never the one-row GEMV itself).
+#[test]
+fn a_few_rows_take_the_gemv_or_the_narrow_tile() {
+    let p = |m, k| Problem::general(m, 4096, k, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap();
+    for dtype in [Dtype::Bf16, Dtype::F16] {
+        let (kernel, _) = api::choose(dtype, &p(2, 4096), &KernelChoice::Auto).unwrap();
+        assert!(catalog::is_gemv(kernel) && kernel.spec.tile.bm >= 2, "{}", kernel.name());
+        let (kernel, _) = api::choose(dtype, &p(4, 4096), &KernelChoice::Auto).unwrap();
+        assert!(kernel.name().ends_with("_14_wgmma_tma_64x64x64_s12_tmast_nt"), "{}", kernel.name());
+        let (kernel, _) = api::choose(dtype, &p(4, 4095), &KernelChoice::Auto).unwrap();
+        assert!(catalog::is_gemv(kernel) && kernel.spec.tile.bm >= 4, "{}", kernel.name());
+    }
+    // fp32 keeps the GEMV up to four rows.
+    let (kernel, _) = api::choose(Dtype::F32, &p(4, 4096), &KernelChoice::Auto).unwrap();
+    assert!(catalog::is_gemv(kernel) && kernel.spec.tile.bm >= 4, "{}", kernel.name());
+}

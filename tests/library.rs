@@ -99,7 +99,9 @@ fn the_automatic_choice_never_picks_a_kernel_that_rejects_the_problem() {
         assert_eq!(kernel.spec.dtype, dtype);
         assert_eq!(kernel.geometry(&p).unwrap(), geometry);
     }
-    // A decode step (one row of x against a weight stored N×K) goes to the GEMV, any size.
+    // A decode step (a few rows of x against a weight stored N×K) goes to the GEMV whose block
+    // holds all its rows: by the decode rule, or, where K's rows are not 16-byte units for the
+    // tile kernels of the nearest rows, by the one-row GEMV's row of the table.
     for (m, k) in [(1, 4096), (4, 4095), (3, 17)] {
         let p = Problem::general(m, 11008, k, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap();
         for dtype in [Dtype::F32, Dtype::Bf16, Dtype::F16] {
@@ -267,8 +269,8 @@ fn split_k_is_right_on_the_gpu() {
             // The split of the catalog's first fast kernel that takes the problem (the dispatch
             // table decides whether the automatic choice splits; the split is what is tested).
             let first = catalog::first_supporting(&catalog::candidates_for(dtype, &p), &p, "test").unwrap();
-            // A decode step (nt, M <= DECODE_ROWS) runs the GEMV, which is never split.
-            let decode = layout == Layout::NT && m <= rgemm::catalog::DECODE_ROWS as u64;
+            // A decode step (nt, M <= decode_rows) runs the GEMV, which is never split.
+            let decode = layout == Layout::NT && m <= rgemm::catalog::decode_rows(dtype) as u64;
             let plan = api::Plan::new(&p, first, false, true, gpu.info.multiprocessors, "test".into()).unwrap();
             if !decode {
                 assert!(plan.splits() >= 2, "{p} in {} was not split: {}", dtype.name(), plan.name());
