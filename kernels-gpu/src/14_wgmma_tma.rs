@@ -558,10 +558,9 @@ entries! {
     bgemm_14_wgmma_tma_128x128x64_s6_pairs_nt => WgmmaTma<Bf16, { Tile::block(128, 128, 64).with_stages(6) }, Grid, PairStores, Nt>,
     bgemm_14_wgmma_tma_64x256x64_s4_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 256, 64).with_stages(4) }, Grid, PairStores, Nt>,
     bgemm_14_wgmma_tma_64x128x64_s4_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores, Nt>,
-    // Linear layers of 16 to 128 rows are bound by reading the weight once: one block per 64 × 64
-    // (or 64 × 128) tile puts about one block on every SM without splitting K (no partial sums,
-    // no second launch), and a ring of 8 or 12 stages keeps that many copies of the weight in
-    // flight per SM.
+    // Linear layers of 3 to 128 rows are bound by reading the weight once: 64 × 64 (or 64 × 128)
+    // tiles give the SMs enough blocks without splitting K (no partial sums, no second launch),
+    // and a ring of 12 (or 8) stages keeps that many K-tiles of the weight in flight per SM.
     bgemm_14_wgmma_tma_64x128x64_s8_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, PairStores, Nt>,
     bgemm_14_wgmma_tma_64x64x64_s12_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, PairStores, Nt>,
     bgemm_14_wgmma_tma_64x64x64_s12_tmast_nt => WgmmaTma<Bf16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, TmaStores, Nt>,
