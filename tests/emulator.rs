@@ -4,7 +4,7 @@
 use kernels_gpu::device::emulator::{self, Launch, Region};
 use kernels_gpu::layout::TensorMap;
 use proptest::prelude::*;
-use rgemm::catalog::{self, KernelSpec, Swizzle};
+use rgemm::catalog::{self, Dtype, KernelSpec, Swizzle};
 use rgemm::{Error, Problem, emulate};
 
 /// Random cases per kernel; each runs the kernel on one random problem.
@@ -512,7 +512,7 @@ fn ldmatrix_and_mma_sync_compute_a_tile_product_with_cp_async_zero_fill() {
         for r in 0..16 {
             for c in 0..16 {
                 let want: f32 = if c < valid_cols as usize {
-                    (0..16).map(|k| emulator::bf16_to_f32(a[r * 16 + k]) * emulator::bf16_to_f32(b[k * 16 + c])).sum()
+                    (0..16).map(|k| emulator::half_to_f32(Dtype::Bf16, a[r * 16 + k]) * emulator::half_to_f32(Dtype::Bf16, b[k * 16 + c])).sum()
                 } else {
                     0.0
                 };
@@ -611,7 +611,7 @@ fn wgmma_multiplies_tma_loaded_128_byte_swizzled_tiles() {
     let out = out.into_inner().unwrap();
     for r in 0..64 {
         for c in 0..64 {
-            let want: f32 = (0..64).map(|k| emulator::bf16_to_f32(a[r * 64 + k]) * emulator::bf16_to_f32(b[k * 64 + c])).sum();
+            let want: f32 = (0..64).map(|k| emulator::half_to_f32(Dtype::Bf16, a[r * 64 + k]) * emulator::half_to_f32(Dtype::Bf16, b[k * 64 + c])).sum();
             assert_eq!(out[r * 64 + c], want, "element ({r}, {c})");
         }
     }

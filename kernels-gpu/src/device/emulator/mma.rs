@@ -4,19 +4,19 @@
 
 use std::panic::Location;
 
-use super::math::cvt_f32_f16;
 use super::warp::{Scope, collective_at};
-use crate::spec::{Dtype, HalfElem};
+use crate::spec::{Bf16, Dtype, F16, HalfElem, Widen};
 
-/// A bfloat16 value as f32 (exact: bf16 is the top half of an f32).
-pub fn bf16_to_f32(h: u16) -> f32 {
-    f32::from_bits((h as u32) << 16)
+/// A 16-bit operand of the tensor cores with bits `h`, as f32 (exact), by the element type's own
+/// widening ([`Widen`]): the one conversion the emulated `mma` and `wgmma` read operands with.
+pub fn half_to_f32(dtype: Dtype, h: u16) -> f32 {
+    if dtype == Dtype::F16 { F16(h).widen() } else { Bf16(h).widen() }
 }
 
 fn mma(dtype: Dtype, d: &mut [f32; 4], a: [u32; 4], b: [u32; 2], at: &'static Location<'static>) {
     let value = |bits: u32, high: bool| {
         let h = if high { (bits >> 16) as u16 } else { bits as u16 };
-        if dtype == Dtype::F16 { cvt_f32_f16(h) } else { bf16_to_f32(h) }
+        half_to_f32(dtype, h)
     };
     *d = collective_at(at, Scope::Warp, (*d, a, b), |lanes: &[([f32; 4], [u32; 4], [u32; 2])]| {
         let (mut am, mut bm, mut cm) = ([[0f32; 16]; 16], [[0f32; 8]; 16], [[0f32; 8]; 16]);

@@ -32,7 +32,7 @@ mod wgmma;
 
 pub use launch::{Fault, Launch, Region, launch};
 pub use math::cvt_f32_f16;
-pub use mma::bf16_to_f32;
+pub use mma::half_to_f32;
 pub use tma::{swizzled, tensor_map, tensor_map_3d};
 
 /// The emulated twins of the GPU backend's functions: what `crate::device` re-exports on the host.

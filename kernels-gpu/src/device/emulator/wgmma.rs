@@ -11,8 +11,7 @@ use std::panic::Location;
 
 use super::launch::{fail, lane};
 use super::memory::{self, Kind, Space};
-use super::math::cvt_f32_f16;
-use super::mma::bf16_to_f32;
+use super::mma::half_to_f32;
 use super::tma::swizzled;
 use super::warp::{Scope, collective_at};
 use crate::spec::{Dtype, HalfElem};
@@ -90,7 +89,7 @@ fn wgmma<const R: usize>(dtype: Dtype, d: &mut [f32; R], desc_a: u64, desc_b: u6
             // SAFETY: `addr` was decoded from the descriptor and checked against the block's
             // shared arena.
             let bits = unsafe { (block.smem.add(addr as usize) as *const u16).read() };
-            (if dtype == Dtype::F16 { cvt_f32_f16(bits) } else { bf16_to_f32(bits) }) as f64
+            half_to_f32(dtype, bits) as f64
         };
         let am: Vec<[f64; 16]> = (0..64).map(|m| std::array::from_fn(|k| read(a.addr(m, k as u32)))).collect();
         let bm: Vec<[f64; 16]> = (0..n as u32).map(|col| std::array::from_fn(|k| read(b.addr(col, k as u32)))).collect();
