@@ -137,14 +137,17 @@ impl Choice<'_> {
     pub fn reason(&self, table: &Table) -> String {
         let r = self.row;
         let at = [table.note("device"), table.note("date")].into_iter().flatten().collect::<Vec<_>>().join(", ");
+        // A GEMV row run with the GEMV that holds all of the problem's rows says so.
+        let holding = catalog::is_gemv(self.kernel) && for_dtype(&r.kernel, r.dtype, self.kernel.spec.dtype).as_deref() != Some(self.kernel.name());
         format!(
-            "nearest measured shape {} ({}, distance {:.2}): {} ran at {:.1}% of the best cuBLAS there{}",
+            "nearest measured shape {} ({}, distance {:.2}): {} ran at {:.1}% of the best cuBLAS there{}{}",
             r.case_name(),
             r.dtype.name(),
             self.distance,
             r.plan_name(),
             r.percent,
-            if at.is_empty() { String::new() } else { format!(" ({at})") }
+            if at.is_empty() { String::new() } else { format!(" ({at})") },
+            if holding { "; run as the GEMV whose block holds all M rows" } else { "" }
         )
     }
 }

@@ -227,6 +227,11 @@ fn a_few_rows_take_the_gemv_or_the_narrow_tile() {
         assert!(kernel.name().ends_with("_14_wgmma_tma_64x64x64_s12_tmast_nt"), "{}", kernel.name());
         let (kernel, _) = api::choose(dtype, &p(4, 4095), &KernelChoice::Auto).unwrap();
         assert!(catalog::is_gemv(kernel) && kernel.spec.tile.bm >= 4, "{}", kernel.name());
+        let table = dispatch::builtin();
+        let choice = table.choose(dtype, &p(4, 4095)).unwrap();
+        assert!(choice.reason(&table).ends_with("; run as the GEMV whose block holds all M rows"), "{}", choice.reason(&table));
+        let choice = table.choose(dtype, &p(1, 4095)).unwrap();
+        assert!(!choice.reason(&table).contains("holds all M rows"), "{}", choice.reason(&table));
     }
     // fp32 keeps the GEMV up to four rows.
     let (kernel, _) = api::choose(Dtype::F32, &p(4, 4096), &KernelChoice::Auto).unwrap();
