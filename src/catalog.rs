@@ -400,12 +400,15 @@ pub fn stream_k_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kern
     (plan != kernels_gpu::stream_k::Plan::whole_tiles(tiles, k_tiles, sms)).then_some(twin)
 }
 
-/// For a decode step: the first of the decode candidates (`decode_candidates`) that takes the
-/// problem. The automatic choice runs it ahead of the dispatch table, whose nearest measured row
+/// For a decode step (`nt`, at most [`decode_rows`] rows): [`gemv_for`], the first GEMV whose
+/// block holds all of M and takes the problem. The automatic choice runs it ahead of the dispatch table, whose nearest measured row
 /// may be a one-row GEMV's: the GEMV of a block of M rows reads the weight once, one of fewer
 /// rows once per block row.
 pub fn decode_kernel(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
-    decode_candidates(dtype, problem).into_iter().find(|k| k.geometry(problem).is_ok())
+    if problem.m > decode_rows(dtype) {
+        return None;
+    }
+    gemv_for(dtype, problem)
 }
 
 /// The kernels the automatic choice (and `best`) tries for `problem`, in order: for a linear
