@@ -565,8 +565,11 @@ entries! {
     bgemm_14_wgmma_tma_64x64x64_s12_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, PairStores, Nt>,
     bgemm_14_wgmma_tma_64x64x64_s12_tmast_nt => WgmmaTma<Bf16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, TmaStores, Nt>,
     // The same narrow tile for small square-ish products (1000³: 128 tiles of 64 × 128 where
-    // 128 × 128 makes 64 for 132 SMs).
+    // 128 × 128 makes 64 for 132 SMs); with K of a thousand or so a block's whole life is the
+    // ring filling, so the 8-stage ring has half of K in flight at once.
     bgemm_14_wgmma_tma_64x128x64_s4_pairs => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores>,
+    bgemm_14_wgmma_tma_64x128x64_s8_pairs => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, PairStores>,
+    bgemm_14_wgmma_tma_64x128x64_s8_tmast => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores>,
 }
 
 /// The f16 instantiation: same kernel, the f16 wgmma.
@@ -601,5 +604,7 @@ pub mod f16 {
         hgemm_14_wgmma_tma_64x64x64_s12_pairs_nt => WgmmaTma<F16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, PairStores, Nt>,
         hgemm_14_wgmma_tma_64x64x64_s12_tmast_nt => WgmmaTma<F16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, TmaStores, Nt>,
         hgemm_14_wgmma_tma_64x128x64_s4_pairs => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores>,
+        hgemm_14_wgmma_tma_64x128x64_s8_pairs => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, PairStores>,
+        hgemm_14_wgmma_tma_64x128x64_s8_tmast => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores>,
     }
 }
