@@ -94,7 +94,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
 
     const VALID: () = {
         assert!(Self::BM == 64 || Self::BM == 128, "one or two consumer warpgroups of 64 rows");
-        assert!(Self::BN == 64 || Self::BN == 128 || Self::BN == 256, "the wgmma shapes instantiated in device/wgmma.rs");
+        assert!(Self::BN == 64 || Self::BN == 128 || Self::BN == 192 || Self::BN == 256, "the wgmma shapes instantiated in device/wgmma.rs");
         assert!(Self::BN / 8 <= crate::unroll::UNROLL_MAX);
         assert!(Self::STAGES >= 2);
         assert!(Self::BK == 64, "a K-tile is one 128-byte swizzle row");
@@ -570,6 +570,10 @@ entries! {
     bgemm_14_wgmma_tma_64x128x64_s4_pairs => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores>,
     bgemm_14_wgmma_tma_64x128x64_s8_pairs => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, PairStores>,
     bgemm_14_wgmma_tma_64x128x64_s8_tmast => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores>,
+    // Tiles 192 wide (wgmma n192) for the sizes that are multiples of 192 (1536, 2304, 3072): 64
+    // or 96 tiles a round where 128 × 256 leaves SMs idle or takes a third round.
+    bgemm_14_wgmma_tma_128x192x64_s4_tmast => WgmmaTma<Bf16, { Tile::block(128, 192, 64).with_stages(4) }, Grid, TmaStores>,
+    bgemm_14_wgmma_tma_128x192x64_s4_persistent_tmast => WgmmaTma<Bf16, { Tile::block(128, 192, 64).with_stages(4) }, Persistent, TmaStores>,
 }
 
 /// The f16 instantiation: same kernel, the f16 wgmma.
@@ -606,5 +610,7 @@ pub mod f16 {
         hgemm_14_wgmma_tma_64x128x64_s4_pairs => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores>,
         hgemm_14_wgmma_tma_64x128x64_s8_pairs => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, PairStores>,
         hgemm_14_wgmma_tma_64x128x64_s8_tmast => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores>,
+        hgemm_14_wgmma_tma_128x192x64_s4_tmast => WgmmaTma<F16, { Tile::block(128, 192, 64).with_stages(4) }, Grid, TmaStores>,
+        hgemm_14_wgmma_tma_128x192x64_s4_persistent_tmast => WgmmaTma<F16, { Tile::block(128, 192, 64).with_stages(4) }, Persistent, TmaStores>,
     }
 }

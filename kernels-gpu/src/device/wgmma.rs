@@ -141,12 +141,12 @@ macro_rules! operand_fence_fn {
     };
 }
 
-/// `d += A · B` (or `d = A · B`) for a 64×`n`×16 tile of `E`, `n` = 64, 128 or 256; `d` holds at
+/// `d += A · B` (or `d = A · B`) for a 64×`n`×16 tile of `E`, `n` = 64, 128, 192 or 256; `d` holds at
 /// least `n/2` accumulators and only the first `n/2` are used. `n` is a constant of the kernel's
 /// tile, so the instruction for the element type and shape is chosen at compile time.
 ///
 /// # Safety
-/// As for the instruction functions below; `n` must be 64, 128 or 256.
+/// As for the instruction functions below; `n` must be 64, 128, 192 or 256.
 #[inline(always)]
 pub unsafe fn wgmma_m64k16<E: HalfElem, const TRANS_A: u32, const TRANS_B: u32>(
     d: &mut [f32; 128],
@@ -166,6 +166,8 @@ pub unsafe fn wgmma_m64k16<E: HalfElem, const TRANS_A: u32, const TRANS_B: u32>(
             (64, true) => wgmma_m64n64k16_f16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 32]), desc_a, desc_b, accumulate),
             (128, false) => wgmma_m64n128k16_bf16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 64]), desc_a, desc_b, accumulate),
             (128, true) => wgmma_m64n128k16_f16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 64]), desc_a, desc_b, accumulate),
+            (192, false) => wgmma_m64n192k16_bf16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 96]), desc_a, desc_b, accumulate),
+            (192, true) => wgmma_m64n192k16_f16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 96]), desc_a, desc_b, accumulate),
             (256, false) => wgmma_m64n256k16_bf16::<TRANS_A, TRANS_B>(d, desc_a, desc_b, accumulate),
             (256, true) => wgmma_m64n256k16_f16::<TRANS_A, TRANS_B>(d, desc_a, desc_b, accumulate),
             _ => super::trap(),
@@ -173,13 +175,13 @@ pub unsafe fn wgmma_m64k16<E: HalfElem, const TRANS_A: u32, const TRANS_B: u32>(
     }
 }
 
-/// Pins the first N/2 accumulators of `d` (N = 64, 128 or 256) after a [`wgmma_wait_group`].
+/// Pins the first N/2 accumulators of `d` (N = 64, 128, 192 or 256; for 192 all 128 are pinned) after a [`wgmma_wait_group`].
 #[inline(always)]
 pub fn fence_operands<const N: usize>(d: &mut [f32; 128]) {
     fence_accumulators(d, N);
 }
 
-/// Pins the first `n/2` accumulators of `d` (`n` = 64, 128 or 256, a constant of the kernel's
+/// Pins the first `n/2` accumulators of `d` (`n` = 64, 128, 192 or 256, a constant of the kernel's
 /// tile) after a [`wgmma_wait_group`].
 #[inline(always)]
 pub fn fence_accumulators(d: &mut [f32; 128], n: usize) {
@@ -257,6 +259,28 @@ operand_fence_fn!(
     /// // every register is read and rewritten here)
     /// ```
     fence_operands_64, 64; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62; 63
+);
+
+wgmma_fn!(
+    /// `d += A · B` for a 64×192×16 tile, bf16 inputs, `f32` accumulators (96 per thread).
+    ///
+    /// ```ptx
+    /// { .reg .pred p; setp.ne.b32 p, %r_accumulate, 0;
+    ///   wgmma.mma_async.sync.aligned.m64n192k16.f32.bf16.bf16
+    ///     {%f_d0, ..., %f_d95}, %rd_desc_a, %rd_desc_b, p, 1, 1, TRANS_A, TRANS_B; }
+    /// ```
+    wgmma_m64n192k16_bf16, "m64n192k16", "bf16", 96; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94; 95
+);
+
+wgmma_fn!(
+    /// `d += A · B` for a 64×192×16 tile, f16 inputs, `f32` accumulators (96 per thread).
+    ///
+    /// ```ptx
+    /// { .reg .pred p; setp.ne.b32 p, %r_accumulate, 0;
+    ///   wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16
+    ///     {%f_d0, ..., %f_d95}, %rd_desc_a, %rd_desc_b, p, 1, 1, TRANS_A, TRANS_B; }
+    /// ```
+    wgmma_m64n192k16_f16, "m64n192k16", "f16", 96; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94; 95
 );
 
 wgmma_fn!(

@@ -123,6 +123,8 @@ wgmma_fn! {
     wgmma_m64n64k16_f16, Dtype::F16, 32;
     wgmma_m64n128k16_bf16, Dtype::Bf16, 64;
     wgmma_m64n128k16_f16, Dtype::F16, 64;
+    wgmma_m64n192k16_bf16, Dtype::Bf16, 96;
+    wgmma_m64n192k16_f16, Dtype::F16, 96;
     wgmma_m64n256k16_bf16, Dtype::Bf16, 128;
     wgmma_m64n256k16_f16, Dtype::F16, 128;
 }
@@ -230,8 +232,9 @@ pub unsafe fn wgmma_m64k16<E: HalfElem, const TRANS_A: u32, const TRANS_B: u32>(
     match n {
         64 => wgmma::<32>(E::DTYPE, (&mut d[..32]).try_into().unwrap(), desc_a, desc_b, accumulate, trans, at),
         128 => wgmma::<64>(E::DTYPE, (&mut d[..64]).try_into().unwrap(), desc_a, desc_b, accumulate, trans, at),
+        192 => wgmma::<96>(E::DTYPE, (&mut d[..96]).try_into().unwrap(), desc_a, desc_b, accumulate, trans, at),
         256 => wgmma(E::DTYPE, d, desc_a, desc_b, accumulate, trans, at),
-        _ => fail(format!("wgmma with N = {n}: only 64, 128 and 256 are instantiated, at {at}")),
+        _ => fail(format!("wgmma with N = {n}: only 64, 128, 192 and 256 are instantiated, at {at}")),
     }
 }
 
