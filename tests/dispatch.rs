@@ -179,7 +179,8 @@ fn replacing_a_types_rows_drops_its_measured_since_note() {
 }
 
 /// The automatic plan takes the stream-K twin of rung 14's persistent kernel where the twin cuts
-/// the last round of tiles (3072³: 288 tiles on 132 SMs, 24 in the last round) and keeps the
+/// the last round of tiles (3840³: 450 tiles on 132 SMs, 54 in the last round; 3072³ has a row
+/// of its own, on the 128 × 192 tile) and keeps the
 /// persistent kernel where it would not (4096³: 116 of 132 SMs busy in the last round), in every
 /// layout whose 4096³ row names a persistent TMA-store kernel.
 #[test]
@@ -187,7 +188,7 @@ fn the_automatic_plan_takes_stream_k_where_it_cuts_the_last_round() {
     for dtype in [Dtype::Bf16, Dtype::F16] {
         for layout in [Layout::NN, Layout::NT, Layout::TN, Layout::TT] {
             let general = |n| Problem::general(n, n, n, 1.0, 0.0, layout, LeadingDims::default(), Batch::packed(1)).unwrap();
-            let (cut, whole) = (general(3072), general(4096));
+            let (cut, whole) = (general(3840), general(4096));
             let on = |p: &Problem| api::plan(dtype, p, &KernelChoice::Auto, 132).unwrap();
             let (plan_cut, plan_whole) = (on(&cut), on(&whole));
             assert!(plan_whole.name().contains("_persistent_tmast"), "{layout:?}: {}", plan_whole.name());
