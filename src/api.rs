@@ -142,6 +142,10 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
             let mut reason = chosen.reason(&table);
             let mut kernel = chosen.kernel;
             if !chosen.staged && !chosen.split {
+                if let Some(twin) = catalog::width_twin(kernel, problem, sms) {
+                    reason += &format!("; the {}-wide tile, which takes it in fewer columns per SM on {sms} SMs", twin.spec.tile.bn);
+                    kernel = twin;
+                }
                 if let Some(twin) = catalog::stream_k_twin(kernel, problem, sms) {
                     reason += &format!("; its stream-K twin, which cuts the last round of tiles on {sms} SMs");
                     kernel = twin;

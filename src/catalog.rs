@@ -383,6 +383,28 @@ pub fn gemv_for(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
     gemvs_holding(dtype, problem).into_iter().find(|k| k.geometry(problem).is_ok())
 }
 
+/// Rung 14's persistent TMA-store tile in its other width (`_128x192x64_s4_persistent_tmast` ↔
+/// `_128x256x64_s4_persistent_tmast`, same element type and layout) when that width takes
+/// `problem` in less time by whole rounds: `⌈tiles / sms⌉ × BN`, the columns of C the busiest SM
+/// computes per block row (the tiles' rows and K are the same). Ties go to the wider tile, which
+/// copies fewer bytes per element of C. The dispatch table's rows say which width was fastest at
+/// a measured size; between rows this keeps a size the nearest row's width divides badly (1760³
+/// near the 1536³ row: two rounds of 192-wide tiles or one of 256) from taking it. `None` when
+/// `kernel` is neither or the other width is not in the catalog.
+pub fn width_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kernel> {
+    const WIDTHS: [&str; 2] = ["_128x192x64_s4_persistent_tmast", "_128x256x64_s4_persistent_tmast"];
+    let name = kernel.name();
+    let (from, to) = if name.contains(WIDTHS[0]) { (WIDTHS[0], WIDTHS[1]) } else if name.contains(WIDTHS[1]) { (WIDTHS[1], WIDTHS[0]) } else { return None };
+    let other = find(&name.replacen(from, to, 1)).ok()?;
+    let cost = |k: Kernel| -> Option<u64> {
+        let grid = k.geometry(problem).ok()?.grid;
+        let tiles = grid.0 as u64 * grid.1 as u64 * grid.2 as u64;
+        Some(tiles.div_ceil(sms.max(1) as u64) * k.spec.tile.bn as u64)
+    };
+    let (mine, theirs) = (cost(kernel)?, cost(other)?);
+    (theirs < mine || (theirs == mine && other.spec.tile.bn > kernel.spec.tile.bn)).then_some(other)
+}
+
 /// The stream-K twin of a persistent kernel (the same kernel named `_streamk` for `_persistent`,
 /// kernels-gpu/src/stream_k.rs) when it would cut the last round of `problem`'s tiles on `sms`
 /// SMs; `None` when there is no twin or it would leave every tile whole. Where it cuts, the twin

@@ -179,8 +179,8 @@ fn replacing_a_types_rows_drops_its_measured_since_note() {
 }
 
 /// The automatic plan takes the stream-K twin of rung 14's persistent kernel where the twin cuts
-/// the last round of tiles (3840³: 450 tiles on 132 SMs, 54 in the last round; 3072³ has a row
-/// of its own, on the 128 × 192 tile) and keeps the
+/// the last round of tiles (4800³: 722 tiles on 132 SMs, 62 in the last round; 192-wide tiles
+/// would take as long in whole rounds) and keeps the
 /// persistent kernel where it would not (4096³: 116 of 132 SMs busy in the last round), in every
 /// layout whose 4096³ row names a persistent TMA-store kernel.
 #[test]
@@ -188,7 +188,7 @@ fn the_automatic_plan_takes_stream_k_where_it_cuts_the_last_round() {
     for dtype in [Dtype::Bf16, Dtype::F16] {
         for layout in [Layout::NN, Layout::NT, Layout::TN, Layout::TT] {
             let general = |n| Problem::general(n, n, n, 1.0, 0.0, layout, LeadingDims::default(), Batch::packed(1)).unwrap();
-            let (cut, whole) = (general(3840), general(4096));
+            let (cut, whole) = (general(4800), general(4096));
             let on = |p: &Problem| api::plan(dtype, p, &KernelChoice::Auto, 132).unwrap();
             let (plan_cut, plan_whole) = (on(&cut), on(&whole));
             assert!(plan_whole.name().contains("_persistent_tmast"), "{layout:?}: {}", plan_whole.name());
@@ -237,4 +237,24 @@ fn a_few_rows_take_the_gemv_or_the_narrow_tile() {
     // fp32 keeps the GEMV up to four rows.
     let (kernel, _) = api::choose(Dtype::F32, &p(4, 4096), &KernelChoice::Auto).unwrap();
     assert!(catalog::is_gemv(kernel) && kernel.spec.tile.bm >= 4, "{}", kernel.name());
+}
+
+/// The automatic plan takes rung 14's persistent tile in the width that needs fewer columns per
+/// SM in whole rounds: 192 at 3072³ (its own row) and at 2400³ (near the 2304³ row), 256 at 4096³
+/// and at 1760³, whose nearest row (1536³) names the 192-wide tile: there 140 tiles of 128 × 192
+/// take two rounds of 132 SMs where 98 of 128 × 256 take one.
+#[test]
+fn the_automatic_plan_takes_the_tile_width_that_fits_the_rounds() {
+    for dtype in [Dtype::Bf16, Dtype::F16] {
+        let on = |n: u64| {
+            let p = Problem::general(n, n, n, 1.0, 0.0, Layout::NN, LeadingDims::default(), Batch::packed(1)).unwrap();
+            api::plan(dtype, &p, &KernelChoice::Auto, 132).unwrap()
+        };
+        for (n, width) in [(3072, "_128x192x64_s4_persistent_tmast"), (2400, "_128x192x64_s4_persistent_tmast"), (4096, "_128x256x64_s4_persistent_tmast"), (1760, "_128x256x64_s4_persistent_tmast")] {
+            let plan = on(n);
+            assert!(plan.name().ends_with(width), "{dtype:?} {n}³: {}: {}", plan.name(), plan.reason());
+        }
+        let moved = on(1760);
+        assert!(moved.reason().contains("256-wide tile"), "{}", moved.reason());
+    }
 }
