@@ -218,7 +218,7 @@ pub const MIN_SLICE: u32 = 256;
 /// at most one per SM (at most 64 slices); `None` when no split pays. Only single products are
 /// split.
 pub fn split_count(problem: &Problem, geometry: &Launch, sms: u32) -> Option<u32> {
-    let tiles = geometry.grid.0 as u64 * geometry.grid.1 as u64;
+    let tiles = geometry.tiles();
     if problem.batch != 1 || tiles * 2 > sms as u64 {
         return None;
     }

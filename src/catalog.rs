@@ -52,6 +52,12 @@ pub struct Launch {
 }
 
 impl Launch {
+    /// Blocks of the grid as [`Kernel::geometry`] computes it: one per tile of C, of every product
+    /// of a batch (a persistent kernel's tiles, before [`on_device`](Self::on_device)).
+    pub fn tiles(&self) -> u64 {
+        self.grid.0 as u64 * self.grid.1 as u64 * self.grid.2 as u64
+    }
+
     /// The launch a persistent kernel actually uses: one block per SM (`sms` of them), at most
     /// one per tile unless it cuts tiles by K (stream-K: the idle SMs take slices of the last
     /// round's tiles), in a one-dimensional grid; other kernels' launches are returned unchanged.
@@ -59,8 +65,7 @@ impl Launch {
         if !kernel.spec.persistent {
             return self;
         }
-        let tiles = self.grid.0 as u64 * self.grid.1 as u64 * self.grid.2 as u64;
-        Launch { grid: (persistent_blocks(kernel.spec, tiles, sms), 1, 1), ..self }
+        Launch { grid: (persistent_blocks(kernel.spec, self.tiles(), sms), 1, 1), ..self }
     }
 }
 
@@ -396,11 +401,7 @@ pub fn width_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kernel>
     let name = kernel.name();
     let (from, to) = if name.contains(WIDTHS[0]) { (WIDTHS[0], WIDTHS[1]) } else if name.contains(WIDTHS[1]) { (WIDTHS[1], WIDTHS[0]) } else { return None };
     let other = find(&name.replacen(from, to, 1)).ok()?;
-    let cost = |k: Kernel| -> Option<u64> {
-        let grid = k.geometry(problem).ok()?.grid;
-        let tiles = grid.0 as u64 * grid.1 as u64 * grid.2 as u64;
-        Some(tiles.div_ceil(sms.max(1) as u64) * k.spec.tile.bn as u64)
-    };
+    let cost = |k: Kernel| Some(k.geometry(problem).ok()?.tiles().div_ceil(sms.max(1) as u64) * k.spec.tile.bn as u64);
     let (mine, theirs) = (cost(kernel)?, cost(other)?);
     (theirs < mine || (theirs == mine && other.spec.tile.bn > kernel.spec.tile.bn)).then_some(other)
 }
@@ -415,17 +416,16 @@ pub fn stream_k_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kern
         return None;
     }
     let twin = find(&kernel.name().replacen("_persistent", "_streamk", 1)).ok()?;
-    let grid = twin.geometry(problem).ok()?.grid;
-    let tiles = u32::try_from(grid.0 as u64 * grid.1 as u64 * grid.2 as u64).ok()?;
+    let tiles = u32::try_from(twin.geometry(problem).ok()?.tiles()).ok()?;
     let k_tiles = problem.k.div_ceil(twin.spec.tile.bk);
     let plan = kernels_gpu::stream_k::Plan::new(tiles, k_tiles, sms);
     (plan != kernels_gpu::stream_k::Plan::whole_tiles(tiles, k_tiles, sms)).then_some(twin)
 }
 
 /// For a decode step (`nt`, at most [`decode_rows`] rows): [`gemv_for`], the first GEMV whose
-/// block holds all of M and takes the problem. The automatic choice runs it ahead of the dispatch table, whose nearest measured row
-/// may be a one-row GEMV's: the GEMV of a block of M rows reads the weight once, one of fewer
-/// rows once per block row.
+/// block holds all of M and takes the problem. The automatic choice runs it ahead of the dispatch
+/// table, whose nearest measured row may be a one-row GEMV's: the GEMV of a block of M rows reads
+/// the weight once, one of fewer rows once per block row.
 pub fn decode_kernel(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
     if problem.m > decode_rows(dtype) {
         return None;

@@ -141,8 +141,8 @@ macro_rules! operand_fence_fn {
     };
 }
 
-/// `d += A · B` (or `d = A · B`) for a 64×`n`×16 tile of `E`, `n` = 64, 128, 192 or 256; `d` holds at
-/// least `n/2` accumulators and only the first `n/2` are used. `n` is a constant of the kernel's
+/// `d += A · B` (or `d = A · B`) for a 64×`n`×16 tile of `E`, `n` = 64, 128, 192 or 256; `d`
+/// holds at least `n/2` accumulators and only the first `n/2` are used. `n` is a constant of the kernel's
 /// tile, so the instruction for the element type and shape is chosen at compile time.
 ///
 /// # Safety
@@ -175,14 +175,15 @@ pub unsafe fn wgmma_m64k16<E: HalfElem, const TRANS_A: u32, const TRANS_B: u32>(
     }
 }
 
-/// Pins the first N/2 accumulators of `d` (N = 64, 128, 192 or 256; for 192 all 128 are pinned) after a [`wgmma_wait_group`].
+/// Pins the first N/2 accumulators of `d` (N = 64, 128, 192 or 256) after a
+/// [`wgmma_wait_group`]; see [`fence_accumulators`].
 #[inline(always)]
 pub fn fence_operands<const N: usize>(d: &mut [f32; 128]) {
     fence_accumulators(d, N);
 }
 
 /// Pins the first `n/2` accumulators of `d` (`n` = 64, 128, 192 or 256, a constant of the kernel's
-/// tile) after a [`wgmma_wait_group`].
+/// tile) after a [`wgmma_wait_group`]; for 192 all 128 are pinned (no 96-register fence exists).
 #[inline(always)]
 pub fn fence_accumulators(d: &mut [f32; 128], n: usize) {
     let p = d.as_mut_ptr();
