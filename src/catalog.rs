@@ -388,20 +388,40 @@ pub fn gemv_for(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
     gemvs_holding(dtype, problem).into_iter().find(|k| k.geometry(problem).is_ok())
 }
 
+/// What the width rule charges a round of 192-wide tiles per column of C, in percent of a round
+/// of 256-wide ones: the narrower tile copies more bytes per element of C and spreads its costs
+/// per tile over fewer columns (1.5% to 13% slower per column and round in runs 79 and 83 of
+/// 2026-11-26 in `docs/perf/`, the more the smaller the product).
+pub const NARROW_ROUND_PERCENT: u64 = 105;
+
+/// What the width rule charges a last round that the stream-K twin cuts into slices, in percent
+/// of a whole round (67% to 84% in the same runs, with two to five slices).
+pub const CUT_ROUND_PERCENT: u64 = 80;
+
 /// Rung 14's persistent TMA-store tile in its other width (`_128x192x64_s4_persistent_tmast` ↔
 /// `_128x256x64_s4_persistent_tmast`, same element type and layout) when that width takes
-/// `problem` in less time by whole rounds: `⌈tiles / sms⌉ × BN`, the columns of C the busiest SM
-/// computes per block row (the tiles' rows and K are the same). Ties go to the wider tile, which
-/// copies fewer bytes per element of C. The dispatch table's rows say which width was fastest at
-/// a measured size; between rows this keeps a size the nearest row's width divides badly (1760³
-/// near the 1536³ row: two rounds of 192-wide tiles or one of 256) from taking it. `None` when
-/// `kernel` is neither or the other width is not in the catalog.
+/// `problem` in less time by rounds: the columns of C the busiest SM computes per block row (the
+/// tiles' rows and K are the same), `⌈tiles / sms⌉ × BN`, with a last round that the kernel's
+/// stream-K twin would cut counted as [`CUT_ROUND_PERCENT`] of a round and the narrower tile's
+/// rounds at [`NARROW_ROUND_PERCENT`]. Ties go to the wider tile. The dispatch table's rows say
+/// which width was fastest at a measured size; between rows this keeps a size the nearest row's
+/// width divides badly (1760³ near the 1536³ row: two rounds of 192-wide tiles or one of 256)
+/// from taking it. `None` when `kernel` is neither or the other width is not in the catalog.
 pub fn width_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kernel> {
     const WIDTHS: [&str; 2] = ["_128x192x64_s4_persistent_tmast", "_128x256x64_s4_persistent_tmast"];
     let name = kernel.name();
     let (from, to) = if name.contains(WIDTHS[0]) { (WIDTHS[0], WIDTHS[1]) } else if name.contains(WIDTHS[1]) { (WIDTHS[1], WIDTHS[0]) } else { return None };
     let other = find(&name.replacen(from, to, 1)).ok()?;
-    let cost = |k: Kernel| Some(k.geometry(problem).ok()?.tiles().div_ceil(sms.max(1) as u64) * k.spec.tile.bn as u64);
+    let widest = kernel.spec.tile.bn.max(other.spec.tile.bn);
+    let cost = |k: Kernel| {
+        let (tiles, sms) = (k.geometry(problem).ok()?.tiles(), sms.max(1) as u64);
+        let rounds_percent = match stream_k_twin(k, problem, sms as u32) {
+            Some(_) => tiles / sms * 100 + CUT_ROUND_PERCENT,
+            None => tiles.div_ceil(sms) * 100,
+        };
+        let per_column = if k.spec.tile.bn < widest { NARROW_ROUND_PERCENT } else { 100 };
+        Some(rounds_percent * k.spec.tile.bn as u64 * per_column)
+    };
     let (mine, theirs) = (cost(kernel)?, cost(other)?);
     (theirs < mine || (theirs == mine && other.spec.tile.bn > kernel.spec.tile.bn)).then_some(other)
 }

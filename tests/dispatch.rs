@@ -240,9 +240,12 @@ fn a_few_rows_take_the_gemv_or_the_narrow_tile() {
 }
 
 /// The automatic plan takes rung 14's persistent tile in the width that needs fewer columns per
-/// SM in whole rounds: 192 at 3072³ (its own row) and at 2400³ (near the 2304³ row), 256 at 4096³
+/// SM by rounds: 192 at 3072³ (its own row) and at 2400³ (near the 2304³ row), 256 at 4096³
 /// and at 1760³, whose nearest row (1536³) names the 192-wide tile: there 140 tiles of 128 × 192
-/// take two rounds of 132 SMs where 98 of 128 × 256 take one.
+/// take two rounds of 132 SMs where 98 of 128 × 256 take one. At 3840³ five rounds of 192-wide
+/// tiles lose to three and a last round of 256-wide ones that stream-K cuts (run 83: 98.6% of
+/// the best cuBLAS against 96.7%), and at 2600³ two rounds of 256 beat three of 192 (79.8%
+/// against 69.3%).
 #[test]
 fn the_automatic_plan_takes_the_tile_width_that_fits_the_rounds() {
     for dtype in [Dtype::Bf16, Dtype::F16] {
@@ -250,7 +253,8 @@ fn the_automatic_plan_takes_the_tile_width_that_fits_the_rounds() {
             let p = Problem::general(n, n, n, 1.0, 0.0, Layout::NN, LeadingDims::default(), Batch::packed(1)).unwrap();
             api::plan(dtype, &p, &KernelChoice::Auto, 132).unwrap()
         };
-        for (n, width) in [(3072, "_128x192x64_s4_persistent_tmast"), (2400, "_128x192x64_s4_persistent_tmast"), (4096, "_128x256x64_s4_persistent_tmast"), (1760, "_128x256x64_s4_persistent_tmast")] {
+        let (narrow, wide, cut) = ("_128x192x64_s4_persistent_tmast", "_128x256x64_s4_persistent_tmast", "_128x256x64_s4_streamk_tmast");
+        for (n, width) in [(3072, narrow), (2400, narrow), (4096, wide), (1760, wide), (2600, wide), (3840, cut), (4800, cut)] {
             let plan = on(n);
             assert!(plan.name().ends_with(width), "{dtype:?} {n}³: {}: {}", plan.name(), plan.reason());
         }
