@@ -16,7 +16,9 @@
 //!   `empty[s]`. Every wait is bounded: a wrong byte count traps after 20 s.
 //! - A consumer keeps one wgmma group in flight (`wait_group 1`), then releases the previous stage.
 //! - Registers: 40 per producer thread, 232 per consumer thread (`setmaxnreg`), compiled under
-//!   65536 / 384 = 168; 128 · 40 + 256 · 232 ≤ 65536, so the exchange always succeeds.
+//!   65536 / 384 = 168: the block holds 384 · 168 = 64512 registers and 128 · 40 + 256 · 232 =
+//!   64512, so the exchange always succeeds. (A warpgroup that asks for more than the others gave
+//!   back waits in `setmaxnreg.inc` for ever: 48 for the producer hangs every launch.)
 //! - The engine needs 16-byte-aligned rows and batch strides: the catalog refuses the rung
 //!   otherwise, and `best` falls back to rung 13.
 //!
@@ -102,7 +104,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
         assert!((Self::BN / 64) % Self::CLUSTER as usize == 0, "the B panels split evenly over the cluster");
         assert!(!Self::PERSISTENT || Self::CLUSTER == 1, "the persistent launch is one-dimensional, clusters are along M");
         assert!(Self::STAGE_BYTES % 1024 == 0, "every stage starts on a 1024-byte swizzle block");
-        assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= 65536, "register exchange fits the SM");
+        assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= Self::THREADS as u32 * compiled_registers(Self::THREADS as u32), "the register exchange fits what the block holds");
         assert!(Self::EPILOGUE == SCALAR || Self::EPILOGUE == PAIRS || Self::EPILOGUE == TMA_STORE);
         assert!(Self::BN % Self::C_SLICE == 0 && (Self::BN / Self::C_SLICE) % 2 == 0, "every tile ends on the second C buffer");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
@@ -534,6 +536,14 @@ impl<const C: u32> Schedule for Clusters<C> {
 /// Registers per thread of the producer warpgroup and of each consumer warpgroup.
 const PRODUCER_REGS: u32 = 40;
 const CONSUMER_REGS: u32 = 232;
+
+/// Registers per thread ptxas compiles a block of `threads` threads to (one block per SM): the
+/// register file's 65536 shared out, in multiples of 8, at most 255. `setmaxnreg` only moves
+/// these between warpgroups: the block holds `threads ×` this many.
+const fn compiled_registers(threads: u32) -> u32 {
+    let even = 65536 / threads / 8 * 8;
+    if even < 255 { even } else { 248 }
+}
 
 entries! {
     elem = Bf16;
