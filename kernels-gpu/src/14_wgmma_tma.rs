@@ -104,7 +104,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
         assert!((Self::BN / 64) % Self::CLUSTER as usize == 0, "the B panels split evenly over the cluster");
         assert!(!Self::PERSISTENT || Self::CLUSTER == 1, "the persistent launch is one-dimensional, clusters are along M");
         assert!(Self::STAGE_BYTES % 1024 == 0, "every stage starts on a 1024-byte swizzle block");
-        assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= Self::THREADS as u32 * compiled_registers(Self::THREADS as u32), "the register exchange fits what the block holds");
+        assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= Self::THREADS as u32 * crate::spec::register_cap(Self::THREADS as u32, MIN_BLOCKS_PER_SM), "the register exchange fits what the block holds");
         assert!(Self::EPILOGUE == SCALAR || Self::EPILOGUE == PAIRS || Self::EPILOGUE == TMA_STORE);
         assert!(Self::BN % Self::C_SLICE == 0 && (Self::BN / Self::C_SLICE) % 2 == 0, "every tile ends on the second C buffer");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
@@ -243,7 +243,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
             c_box: if Self::EPILOGUE == TMA_STORE { Some((64, Self::C_SLICE as u32)) } else { None },
             c_swizzle: Swizzle::B128,
         })
-        .with_min_blocks_per_sm(1)
+        .with_min_blocks_per_sm(MIN_BLOCKS_PER_SM)
         .with_layout(L::LAYOUT);
         let spec = spec.with_cluster_m(Self::CLUSTER);
         if Self::STREAM_K {
@@ -537,13 +537,9 @@ impl<const C: u32> Schedule for Clusters<C> {
 const PRODUCER_REGS: u32 = 40;
 const CONSUMER_REGS: u32 = 232;
 
-/// Registers per thread ptxas compiles a block of `threads` threads to (one block per SM): the
-/// register file's 65536 shared out, in multiples of 8, at most 255. `setmaxnreg` only moves
-/// these between warpgroups: the block holds `threads ×` this many.
-const fn compiled_registers(threads: u32) -> u32 {
-    let even = 65536 / threads / 8 * 8;
-    if even < 255 { even } else { 248 }
-}
+/// Blocks per SM the kernel asks ptxas to fit (one: `setmaxnreg` needs the SM's registers to
+/// itself).
+const MIN_BLOCKS_PER_SM: u32 = 1;
 
 entries! {
     elem = Bf16;

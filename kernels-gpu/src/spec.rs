@@ -485,7 +485,7 @@ impl KernelSpec {
     }
 
     /// This spec, asking ptxas to fit `blocks` blocks per SM (it caps registers per thread at
-    /// `65536 / (blocks · threads)`, rounded down to a multiple of 8).
+    /// [`register_cap`]).
     pub const fn with_min_blocks_per_sm(self, blocks: u32) -> Self {
         KernelSpec { min_blocks_per_sm: blocks, ..self }
     }
@@ -537,4 +537,13 @@ pub trait GemmKernel {
     /// for a persistent kernel), and pointers to matrices of the given sizes, leading dimensions
     /// and batch strides.
     unsafe fn run(gemm: &crate::layout::Gemm<Self::Elem>);
+}
+
+/// Registers per thread ptxas compiles a kernel of `threads` threads to when `blocks` blocks must
+/// fit on an SM: the register file's 65536 shared out, rounded down to a multiple of 8, at most
+/// 248 (ptxas's 255, rounded down). A block holds `threads ×` this many; `setmaxnreg` only moves
+/// them between its warpgroups.
+pub const fn register_cap(threads: u32, blocks: u32) -> u32 {
+    let share = 65536 / (threads * if blocks > 1 { blocks } else { 1 }) / 8 * 8;
+    if share < 248 { share } else { 248 }
 }
