@@ -62,10 +62,6 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// S stored K-major (rows of K: one box of 128 rows, split in place); else MN-major (`tn`: four
     /// panels, transposed by the split).
     const S_K_MAJOR: bool = if Self::S_IS_B { L::LAYOUT.b.is_t() } else { !L::LAYOUT.a.is_t() };
-    /// S stored MN-major (`tn`): its K-tile is gathered by every thread with 4-byte `cp.async`
-    /// copies straight into the K-major tile wgmma reads ([`gather`](Self::gather)), not by the
-    /// copy engine, which cannot transpose.
-    const S_GATHERED: bool = !Self::S_K_MAJOR;
     /// R stored K-major (`nt`: one box of 128 rows of K); else MN-major panels.
     const R_K_MAJOR: bool = if Self::S_IS_B { !L::LAYOUT.a.is_t() } else { L::LAYOUT.b.is_t() };
     /// One operand's K-tile: 128 rows of M or N by 32 of K, 128-byte swizzled (K-major: 128
@@ -77,12 +73,8 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     const LO: usize = Self::TILE_BYTES;
     const R: usize = 2 * Self::TILE_BYTES;
     const STAGE_BYTES: usize = 3 * Self::TILE_BYTES;
-    /// What the copy engine writes per stage (and what `full` expects): R's tile, and S's unless
-    /// it is gathered.
-    const TMA_BYTES: usize = if Self::S_GATHERED { Self::TILE_BYTES } else { 2 * Self::TILE_BYTES };
-    /// Arrivals each phase of `full` waits for: thread 0's, and with a gathered S one per thread
-    /// once its copies have landed.
-    const FULL_ARRIVALS: u32 = if Self::S_GATHERED { 1 + Self::THREADS as u32 } else { 1 };
+    /// What the copy engine writes per stage (and what `full` expects).
+    const TMA_BYTES: usize = 2 * Self::TILE_BYTES;
     /// float4s of S per K-tile each thread splits.
     const SPLITS_PER_THREAD: usize = Self::TILE_BYTES / 16 / Self::THREADS;
     /// The mbarriers sit after the stages: `full[0..STAGES]`, then `empty[0..STAGES]`.
@@ -97,8 +89,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         assert!(Self::BM / 8 <= crate::unroll::UNROLL_MAX);
         assert!(Self::STAGE_BYTES % 1024 == 0 && Self::TILE_BYTES % 1024 == 0, "every tile starts on a 1024-byte swizzle block");
         assert!(Self::TILE_BYTES % (16 * Self::THREADS) == 0, "the split divides evenly among the threads");
-        assert!(Self::THREADS / 32 * 16 == Self::BM, "each warp gathers 16 rows of an MN-major S");
-        assert!(!Self::S_GATHERED || !Self::S_IS_B, "only A is ever gathered (tn)");
+        assert!(Self::BM / Self::PANEL * 64 == Self::THREADS, "two warps transpose each panel of an MN-major S");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
     };
 
@@ -166,30 +157,37 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         }
     }
 
-    /// `tn`: thread `tid`'s share of S's K-tile `k0..k0 + 32` of block row `m0`, from A stored
-    /// K×M (M contiguous) into the K-major swizzled tile at `stage` that wgmma reads: sixteen
-    /// 4-byte `cp.async` copies, each putting one element where the transposed tile wants it, so
-    /// the split then works in place as for `nn` (only `lo` written). A warp copies 8 columns of
-    /// M × 4 rows of K per instruction: 4 full 32-byte sectors of A, and 32 different banks of the
-    /// tile (the 8 rows `m` take the 8 chunk positions `kg ^ m % 8`). Outside the matrix the copy
-    /// reads nothing and writes zero.
+    /// `tn`: thread `tid` transposes one 4 × 4 block of the stage's M-major tile of S (four
+    /// panels of 32 rows of K × 32 of M) into the K-major tile wgmma reads: `hi` over the same
+    /// 16 KiB (panel p holds exactly rows `32p..32p + 32` of the K-major tile), `lo` into the
+    /// tile after it. Panel p is the two warps `2p, 2p + 1`; they meet between reading and
+    /// writing. Block (kb, mb) of the panel (rows `4kb..`, columns `4mb..`) goes to thread `u` of
+    /// the panel with `kb = u % 8`, `mb = kb ^ (u / 8)`: the eight threads of a quarter warp read
+    /// eight different 16-byte chunks of the swizzled rows, and write eight different ones.
     #[inline(always)]
-    unsafe fn gather(stage: u32, gemm: &Gemm<f32>, m0: u32, k0: u32, tid: u32) {
-        let (warp, lane) = (tid / 32, tid % 32);
-        let (m_lo, k_lo) = (lane % 8, lane / 8);
-        let tile = SwizzledF32Rows::new(0);
-        for mg in 0..2u32 {
-            // Row of the K-major tile (a column of M).
-            let m = 16 * warp + 8 * mg + m_lo;
-            let m_inside = m0 + m < gemm.m;
-            for kg in 0..Self::BK as u32 / 4 {
-                let k = 4 * kg + k_lo;
-                let inside = m_inside && k0 + k < gemm.k;
-                let at = (k0 + k) as usize * gemm.lda as usize + (m0 + m) as usize;
-                let src = if inside { gemm.a.wrapping_add(at) } else { gemm.a };
-                // SAFETY: (m, k) lies in the stage's tile of S (a 4-byte-aligned float); `src` is
-                // element (k0 + k, m0 + m) of A when it lies inside it, and nothing is read otherwise.
-                unsafe { cp_async_ca_4_zfill(stage + tile.at(m, k), src, if inside { 4 } else { 0 }) };
+    unsafe fn split_transposed(stage: *mut u8, tid: u32) {
+        let (p, u) = (tid / 64, tid % 64);
+        let (kb, mb) = (u % 8, (u % 8) ^ (u / 8));
+        let panel = SwizzledF32Rows::new(p as usize * Self::PANEL_BYTES);
+        let k_major = SwizzledF32Rows::new(0);
+        let at = |offset: u32| stage.wrapping_add(offset as usize) as *mut f32;
+        let mut x = [[0.0f32; 4]; 4];
+        for (j, row) in x.iter_mut().enumerate() {
+            // SAFETY: row 4kb + j, columns 4mb.. of panel p: a 16-byte-aligned float4 inside this
+            // stage's tile of S, which the copy engine has filled (`full`).
+            *row = unsafe { ld_shared_v4(at(panel.at(4 * kb + j as u32, 4 * mb))) };
+        }
+        // The panel is read by both its warps before either writes over it.
+        named_barrier_sync::<64>(PANEL_BARRIER + p);
+        for i in 0..4 {
+            let [(h0, l0), (h1, l1), (h2, l2), (h3, l3)] = [Self::parts(x[0][i]), Self::parts(x[1][i]), Self::parts(x[2][i]), Self::parts(x[3][i])];
+            let offset = k_major.at(Self::PANEL as u32 * p + 4 * mb + i as u32, 4 * kb);
+            // SAFETY: row 32p + 4mb + i, columns 4kb.. of the K-major tile: a 16-byte-aligned
+            // float4 inside panel p's 4 KiB, which both its warps have read (barrier above), and
+            // the same float4 of the low tile.
+            unsafe {
+                st_shared_v4(at(offset), [h0, h1, h2, h3]);
+                st_shared_v4(at(Self::LO as u32 + offset), [l0, l1, l2, l3]);
             }
         }
     }
@@ -297,17 +295,16 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         }
     }
 
-    /// At K-tile kt (from 2 on), after the split barrier, K-tile kt-2+`STAGES` is asked for into
-    /// kt-2's stage (by thread 0, and with a gathered S by every thread). Every warp released that
-    /// stage in the previous iteration, before it reached this barrier, so the copies start
-    /// without waiting, and they are asked for while the tensor cores still run K-tile kt-1's
-    /// group rather than between its end and the next group.
+    /// At K-tile kt (from 2 on), after the split barrier, thread 0 asks for K-tile kt-2+`STAGES`
+    /// into kt-2's stage. Every warp released that stage in the previous iteration, before it
+    /// reached this barrier, so the copy starts without waiting, and it is asked for while the
+    /// tensor cores still run K-tile kt-1's group rather than between its end and the next group.
     #[inline(always)]
-    fn refill(it: u32, kt: u32, k_tiles: u32, tid: u32, (tm, tn): (u32, u32), gemm: &Gemm<f32>, base: u32) {
+    fn refill(it: u32, kt: u32, k_tiles: u32, tid: u32, (tm, tn): (u32, u32), maps: *const TensorMap, base: u32, planes: (i32, i32)) {
         let stages = Self::STAGES as u32;
-        if kt >= 2 && kt - 2 + stages < k_tiles {
+        if tid == 0 && kt >= 2 && kt - 2 + stages < k_tiles {
             // SAFETY: see `load`.
-            unsafe { Self::load(it - 2 + stages, kt - 2 + stages, tm, tn, gemm, base, tid) };
+            unsafe { Self::load(it - 2 + stages, kt - 2 + stages, tm, tn, maps, base, planes) };
         }
     }
 
@@ -321,44 +318,28 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         });
     }
 
-    /// K-tile `kt` of tile (`tm`, `tn`) into the stage of global iteration `it`, once every warp
-    /// has released that stage's previous contents: thread 0 asks the copy engine for the tiles
-    /// of the batch's tensor maps (the planes of this product), and with a gathered S every thread
-    /// copies its share of S ([`gather`](Self::gather)) and arrives on `full` once it has landed.
-    /// Called by every thread; with a copy-engine S, threads other than 0 do nothing.
+    /// Thread 0 asks the copy engine for K-tile `kt` of tile (`tm`, `tn`) into the stage of
+    /// global iteration `it`, once every warp has released that stage's previous contents; from
+    /// planes `planes` (of A, of B) of the batch's tensor maps.
     #[inline(always)]
-    unsafe fn load(it: u32, kt: u32, tm: u32, tn: u32, gemm: &Gemm<f32>, base: u32, tid: u32) {
-        if tid != 0 && !Self::S_GATHERED {
-            return;
-        }
+    unsafe fn load(it: u32, kt: u32, tm: u32, tn: u32, maps: *const TensorMap, base: u32, planes: (i32, i32)) {
         let s = it % Self::STAGES as u32;
         let round = it / Self::STAGES as u32;
         let (full, empty) = (Self::full(base, s), Self::empty(base, s));
         let stage = base + s * Self::STAGE_BYTES as u32;
-        let (row0, col0, k0) = (tm * Self::BM as u32, tn * Self::BN as u32, kt * Self::BK as u32);
-        let maps = gemm.tensor_maps;
+        let (row0, col0, k0) = ((tm * Self::BM as u32) as i32, (tn * Self::BN as u32) as i32, (kt * Self::BK as u32) as i32);
         // (map, plane, first row of M or N) of A and of B, then of S and of R.
-        let a = (maps, gemm.plane_a(gemm.z), row0 as i32);
-        let b = (maps.wrapping_add(1), gemm.plane_b(gemm.z), col0 as i32);
+        let (a, b) = ((maps, planes.0, row0), (maps.wrapping_add(1), planes.1, col0));
         let (s_op, r_op) = if Self::S_IS_B { (b, a) } else { (a, b) };
         // SAFETY: the stage and its barriers are this block's; the previous contents were
-        // released (`empty`) before they are overwritten; the maps are the host's, and `gemm`
-        // this block's product.
+        // released (`empty`) before they are overwritten; the maps are the host's.
         unsafe {
             if round > 0 {
                 mbarrier_wait(empty, (round - 1) & 1);
             }
-            if tid == 0 {
-                mbarrier_arrive_expect_tx(full, Self::TMA_BYTES as u32);
-                if !Self::S_GATHERED {
-                    Self::load_tile(stage, s_op, Self::S_K_MAJOR, k0 as i32, full);
-                }
-                Self::load_tile(stage + Self::R as u32, r_op, Self::R_K_MAJOR, k0 as i32, full);
-            }
-            if Self::S_GATHERED {
-                Self::gather(stage, gemm, row0, k0, tid);
-                cp_async_mbarrier_arrive_noinc(full);
-            }
+            mbarrier_arrive_expect_tx(full, Self::TMA_BYTES as u32);
+            Self::load_tile(stage, s_op, Self::S_K_MAJOR, k0, full);
+            Self::load_tile(stage + Self::R as u32, r_op, Self::R_K_MAJOR, k0, full);
         }
     }
 
@@ -451,6 +432,8 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         let smem = dynamic_shared::<u8>();
         let base = shared_address(smem);
         let maps = gemm.tensor_maps;
+        // This block's product of a batch: the planes of A and B its copies read.
+        let planes = (gemm.plane_a(gemm.z), gemm.plane_b(gemm.z));
         let tid = thread_idx();
         let wg = tid / 128;
         let lane = lane_idx();
@@ -459,7 +442,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
             for s in 0..Self::STAGES as u32 {
                 // SAFETY: the barriers lie after the stages, inside the block's shared memory.
                 unsafe {
-                    mbarrier_init(Self::full(base, s), Self::FULL_ARRIVALS);
+                    mbarrier_init(Self::full(base, s), 1);
                     // Every warp releases the stage.
                     mbarrier_init(Self::empty(base, s), 4 * Self::WARPGROUPS as u32);
                 }
@@ -483,9 +466,11 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         let mut t = first_tile;
         while t < tiles {
             let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
-            for kt in 0..k_tiles.min(Self::STAGES as u32) {
-                // SAFETY: see `load`.
-                unsafe { Self::load(it + kt, kt, tm, tn, gemm, base, tid) };
+            if tid == 0 {
+                for kt in 0..k_tiles.min(Self::STAGES as u32) {
+                    // SAFETY: see `load`.
+                    unsafe { Self::load(it + kt, kt, tm, tn, maps, base, planes) };
+                }
             }
             let mut sum = [0.0f32; 128];
             let mut acc = [0.0f32; 128];
@@ -499,14 +484,18 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
                 // SAFETY: the stage is filled and no wgmma reads it (its last readers released
                 // it before the refill).
                 let mut r = unsafe {
-                    Self::split_in_place(stage_ptr, tid);
+                    if Self::S_K_MAJOR {
+                        Self::split_in_place(stage_ptr, tid);
+                    } else {
+                        Self::split_transposed(stage_ptr, tid);
+                    }
                     Self::r_values(stage_ptr, wg)
                 };
                 // The split tile of S is the tensor cores' to read once both warpgroups have
                 // written their halves.
                 fence_proxy_async_shared();
                 named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
-                Self::refill(it, kt, k_tiles, tid, (tm, tn), gemm, base);
+                Self::refill(it, kt, k_tiles, tid, (tm, tn), maps, base, planes);
                 // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
                 let fresh = kt % Self::FLUSH == 0;
                 // K-tile kt-1's group is done: its stage can be released (refilled at kt+1), its
@@ -544,6 +533,9 @@ const GROUP_M: u32 = 8;
 /// (0 is the block barrier).
 const SPLIT_BARRIER: u32 = 1;
 
+/// With `tn`, the named barriers `PANEL_BARRIER + p` (p = 0..4) at which the two warps that
+/// transpose panel `p` meet between reading it and writing over it.
+const PANEL_BARRIER: u32 = 2;
 
 /// How the operands are split: the kernel's `Sp` parameter. With [`Rounded`] and [`Truncated`]
 /// it is how the tile of S (A, or B for `tt`) is split in shared memory, and the fragments of R

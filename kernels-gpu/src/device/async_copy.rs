@@ -246,21 +246,3 @@ pub fn cp_async_wait_pending(n: usize) {
         _ => cp_async_wait_all(),
     }
 }
-
-/// Arrives on the mbarrier at `bar` once every `cp.async` this thread has issued so far is
-/// complete, without adding an expected arrival first (`.noinc`): the barrier's arrival count
-/// must include one for each thread that calls this per phase. A thread that waits on the phase
-/// then sees the copies' bytes, as it sees the copy engine's; no `wait_group` is needed.
-///
-/// ```ptx
-/// cp.async.mbarrier.arrive.noinc.shared::cta.b64 [bar];
-/// ```
-///
-/// # Safety
-/// `bar` must be an initialised mbarrier of this block whose count includes this arrival.
-#[inline(always)]
-pub unsafe fn cp_async_mbarrier_arrive_noinc(bar: u32) {
-    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only the
-    // barrier it names.
-    unsafe { asm!("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [{b}];", b = in(reg32) bar, options(nostack)) }
-}

@@ -151,16 +151,3 @@ pub fn cp_async_wait_pending(n: usize) {
         land(group);
     }
 }
-
-/// Hands every copy this thread has in flight, committed or not, to the mbarrier at `bar` and
-/// arrives on it: the copies land when a thread polls the barrier, as the copy engine's do.
-#[track_caller]
-pub unsafe fn cp_async_mbarrier_arrive_noinc(bar: u32) {
-    let lane = lane();
-    let copies: Vec<(u32, Vec<u8>)> = {
-        let mut groups = lane.cp_async.borrow_mut();
-        let open = std::mem::take(&mut groups.open);
-        groups.committed.drain(..).flatten().chain(open).map(|c| (c.dst, c.bytes)).collect()
-    };
-    super::mbarrier::arrive_after_copies(bar, copies, Location::caller());
-}

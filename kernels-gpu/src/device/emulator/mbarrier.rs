@@ -23,10 +23,6 @@ pub(super) struct Mbarrier {
     phase: u32,
     /// Copies in flight that signal this barrier: (shared offset, bytes).
     copies: Vec<(u32, Vec<u8>)>,
-    /// `cp.async` copies whose thread arrived here once they complete
-    /// ([`super::async_copy::cp_async_mbarrier_arrive_noinc`]): they land with the copy engine's,
-    /// but count as arrivals, not as transaction bytes.
-    gathered: Vec<(u32, Vec<u8>)>,
 }
 
 pub(super) type Mbarriers = HashMap<u32, Mbarrier>;
@@ -61,7 +57,7 @@ pub unsafe fn mbarrier_init(addr: u32, arrivals: u32) {
     if arrivals == 0 {
         fail(format!("mbarrier.init with an arrival count of 0 at {at}"));
     }
-    let state = Mbarrier { expected: arrivals, pending: arrivals, tx: 0, phase: 0, copies: Vec::new(), gathered: Vec::new() };
+    let state = Mbarrier { expected: arrivals, pending: arrivals, tx: 0, phase: 0, copies: Vec::new() };
     block.mbarriers.borrow_mut().insert(addr, state);
 }
 
@@ -108,11 +104,6 @@ pub unsafe fn mbarrier_try_wait(addr: u32, parity: u32) -> bool {
             memory::written_by_copy_engine(block, dst as usize, bytes.len());
             bar.tx -= bytes.len() as i64;
         }
-        for (dst, bytes) in std::mem::take(&mut bar.gathered) {
-            // SAFETY: as above; `cp.async` checked the destination when it was issued.
-            unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), block.smem.add(dst as usize), bytes.len()) };
-            memory::written_by_copy_engine(block, dst as usize, bytes.len());
-        }
         bar.advance();
         bar.phase % 2 != parity % 2
     };
@@ -127,14 +118,6 @@ pub unsafe fn mbarrier_wait(addr: u32, parity: u32) {
     // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
     // emulator's memory model).
     while !unsafe { mbarrier_try_wait(addr, parity) } {}
-}
-
-/// Attaches a thread's `cp.async` copies to the barrier at `addr` and arrives on it (for
-/// [`super::async_copy::cp_async_mbarrier_arrive_noinc`]): they land when a thread polls it.
-pub(super) fn arrive_after_copies(addr: u32, copies: Vec<(u32, Vec<u8>)>, at: &Location<'_>) {
-    let block = lane().block();
-    barrier(block, addr, "cp.async.mbarrier.arrive.noinc", at).gathered.extend(copies);
-    arrive(addr, 0, "cp.async.mbarrier.arrive.noinc", at);
 }
 
 /// Attaches a copy to the barrier at `bar` (for [`super::tma`]).

@@ -43,7 +43,7 @@ pub mod api {
     pub use super::async_copy::{
         cp_async_ca_4, cp_async_ca_4_unless, cp_async_ca_4_zfill, cp_async_ca_8, cp_async_ca_8_unless, cp_async_ca_8_zfill, cp_async_ca_16,
         cp_async_ca_16_unless, cp_async_ca_16_zfill, cp_async_cg_16, cp_async_cg_16_unless, cp_async_cg_16_zfill, cp_async_commit_group,
-        cp_async_mbarrier_arrive_noinc, cp_async_wait_all, cp_async_wait_group, cp_async_wait_pending,
+        cp_async_wait_all, cp_async_wait_group, cp_async_wait_pending,
     };
     pub use super::cluster::*;
     pub use super::ldmatrix::*;
