@@ -143,7 +143,10 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
             let mut kernel = chosen.kernel;
             if !chosen.staged && !chosen.split {
                 if let Some(twin) = catalog::width_twin(kernel, problem, sms) {
-                    reason += &format!("; the {}-wide tile, which takes it in fewer columns per SM on {sms} SMs", twin.spec.tile.bn);
+                    reason += &format!(
+                        "; the {}-wide tile, which takes it in less time by rounds of tiles on {sms} SMs (a last round that stream-K cuts and the narrower tile's rounds charged as measured)",
+                        twin.spec.tile.bn
+                    );
                     kernel = twin;
                 }
                 if let Some(twin) = catalog::stream_k_twin(kernel, problem, sms) {
