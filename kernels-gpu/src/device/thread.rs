@@ -93,13 +93,22 @@ pub fn sync_threads() {
 /// stopping the others.
 ///
 /// ```ptx
-/// bar.sync id, threads;
+/// barrier.sync id, threads;   // the same instruction as bar.sync id, threads
 /// ```
 #[inline(always)]
 pub fn named_barrier_sync<const THREADS: u32>(id: u32) {
     // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
     // touch memory.
-    unsafe { core::arch::asm!("bar.sync {id}, {n};", id = in(reg32) id, n = const THREADS, options(nostack)) }
+    unsafe { barrier_sync_count(id, THREADS) }
+}
+
+unsafe extern "C" {
+    /// `bar.sync id, threads` as LLVM's intrinsic, which LLVM knows to be *convergent*: it never
+    /// copies the barrier into a branch that only some threads take. An `asm!` block carries no
+    /// such mark, and LLVM may duplicate one into the arms of a preceding `if leader { .. }`,
+    /// leaving a barrier that some warps meet twice and others not at all.
+    #[link_name = "llvm.nvvm.barrier.sync.cnt"]
+    fn barrier_sync_count(id: u32, threads: u32);
 }
 
 /// Blocks in the grid along x (over N) and y (over M).
