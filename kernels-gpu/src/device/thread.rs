@@ -109,6 +109,10 @@ unsafe extern "C" {
     /// leaving a barrier that some warps meet twice and others not at all.
     #[link_name = "llvm.nvvm.barrier.sync.cnt"]
     fn barrier_sync_count(id: u32, threads: u32);
+
+    /// `bar.warp.sync mask`, likewise convergent for LLVM ([`sync_warp`]).
+    #[link_name = "llvm.nvvm.bar.warp.sync"]
+    fn warp_sync(mask: u32);
 }
 
 /// Blocks in the grid along x (over N) and y (over M).
@@ -166,7 +170,7 @@ pub fn setmaxnreg_inc<const N: u32>() {
 pub fn sync_warp() {
     // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the launch, not
     // touch memory.
-    unsafe { core::arch::asm!("bar.warp.sync 0xffffffff;", options(nostack)) }
+    unsafe { warp_sync(u32::MAX) }
 }
 
 /// The value of `v` held by lane `lane_idx() ^ MASK` of this warp (a butterfly exchange): with
