@@ -25,11 +25,18 @@ pub fn find_cuobjdump(ptxas: &Path) -> Option<PathBuf> {
 /// The SASS of entry `kernel` of the module the host loads (launch bounds included), as `ptxas`
 /// assembles it for sm_90a and `cuobjdump` disassembles it.
 pub fn disassemble(ptxas: &Path, cuobjdump: &Path, kernel: &str) -> Result<String> {
+    disassemble_all(ptxas, cuobjdump, &[kernel])
+}
+
+/// [`disassemble`] for several entries at once (one `ptxas` and one `cuobjdump` run): one listing,
+/// each function under its `Function : name` header ([`functions`] splits it).
+pub fn disassemble_all(ptxas: &Path, cuobjdump: &Path, kernels: &[&str]) -> Result<String> {
+    let kernel = kernels.join(",");
     let fail = |what: String| Error::Ptxas(format!("SASS of {kernel}: {what}"));
     let dir = ptx::Scratch::new("sass").map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
     let (ptx_file, cubin) = (dir.join("kernels.ptx"), dir.join("kernel.cubin"));
     std::fs::write(&ptx_file, ptx::with_launch_bounds(ptx::PTX)).map_err(|e| fail(format!("cannot write the PTX: {e}")))?;
-    let out = Command::new(ptxas).args(["-arch=sm_90a", "-e", kernel, "-o"]).arg(&cubin).arg(&ptx_file).output().map_err(|e| fail(format!("{} could not be run: {e}", ptxas.display())))?;
+    let out = Command::new(ptxas).args(["-arch=sm_90a", "-e", &kernel, "-o"]).arg(&cubin).arg(&ptx_file).output().map_err(|e| fail(format!("{} could not be run: {e}", ptxas.display())))?;
     if !out.status.success() {
         return Err(fail(format!("ptxas failed: {}", String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or(""))));
     }
@@ -107,6 +114,29 @@ fn register(operand: &str) -> Option<u32> {
     let r = operand.trim_start_matches(['-', '|', '!', '~']).strip_prefix('R')?;
     let digits = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
     matches!(r[digits..].chars().next(), None | Some('.') | Some('|')).then(|| r[..digits].parse().ok()).flatten()
+}
+
+/// The functions of a `cuobjdump --dump-sass` listing: (name, its part of the listing).
+pub fn functions(sass: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in sass.lines() {
+        if let Some(name) = line.trim().strip_prefix("Function : ") {
+            out.push((name.trim().to_string(), String::new()));
+        } else if let Some((_, body)) = out.last_mut() {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    out
+}
+
+/// The barriers of a listing that only some threads may execute: `BAR` instructions under a
+/// predicate (`@P0 BAR.SYNC …`). A block or named barrier must be met by every warp of its group,
+/// once; a predicated one is a barrier the compiler has put in a branch, and a group whose warps
+/// disagree on the predicate meets it a different number of times and hangs (see
+/// `device::named_barrier_sync`). The texts of those instructions.
+pub fn predicated_barriers(sass: &str) -> Vec<String> {
+    instructions(sass).into_iter().filter(|i| i.opcode == "BAR" && i.text.starts_with('@')).map(|i| i.text).collect()
 }
 
 /// The instructions of a `cuobjdump --dump-sass` listing, in order.

@@ -144,3 +144,40 @@ fn register_fragment_wgmma_kernels_do_not_overwrite_fragments_in_flight() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn the_splitter_and_the_barrier_check_read_a_listing() {
+    let listing = "
+\t\tFunction : k_one
+        /*0000*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;
+        /*0010*/              @!P0 BAR.SYNC.DEFER_BLOCKING R3, 0x80 ;
+\t\tFunction : k_two
+        /*0000*/               @P1 BRA 0x40 ;
+        /*0010*/                   BAR.SYNC.DEFER_BLOCKING R5, 0x80 ;
+";
+    let f = sass::functions(listing);
+    assert_eq!(f.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["k_one", "k_two"]);
+    assert_eq!(sass::predicated_barriers(&f[0].1), ["@!P0 BAR.SYNC.DEFER_BLOCKING R3, 0x80"]);
+    assert!(sass::predicated_barriers(&f[1].1).is_empty());
+}
+
+/// Every barrier of every kernel from rung 11 on (the warp-specialised ones, with named barriers)
+/// is met by all the threads that reach it: none sits under a predicate. An `asm!` barrier after
+/// an `if` was once copied into the branch by LLVM, and every launch hung.
+#[test]
+fn no_kernel_has_a_barrier_under_a_predicate() {
+    let ptxas = ptx::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
+    let cuobjdump = sass::find_cuobjdump(&ptxas).expect("cuobjdump not found: pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm");
+    let kernels: Vec<&str> = catalog::all().filter(|k| k.spec.rung.number >= 11).map(|k| k.name()).collect();
+    let listing = sass::disassemble_all(&ptxas, &cuobjdump, &kernels).unwrap_or_else(|e| panic!("{e}"));
+    let functions = sass::functions(&listing);
+    assert_eq!(functions.len(), kernels.len(), "one function per kernel in the listing");
+    let bad: Vec<String> = functions
+        .iter()
+        .filter_map(|(name, body)| {
+            let b = sass::predicated_barriers(body);
+            (!b.is_empty()).then(|| format!("{name}: {}", b.join("; ")))
+        })
+        .collect();
+    assert!(bad.is_empty(), "barriers under a predicate:\n{}", bad.join("\n"));
+}
