@@ -100,14 +100,20 @@ fn the_hottest_loop_is_the_inner_one() {
     assert!(sass::hottest_loop("        /*0000*/  EXIT ;").is_none());
 }
 
+/// `ptxas` and `cuobjdump`. Requirements of the tests (README): missing, this fails rather than
+/// skips.
+fn tools() -> (std::path::PathBuf, std::path::PathBuf) {
+    let ptxas = ptx::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
+    let cuobjdump = sass::find_cuobjdump(&ptxas).expect("cuobjdump not found: pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm, or set RGEMM_CUOBJDUMP");
+    (ptxas, cuobjdump)
+}
+
 /// Rung 9's interior loop and rung 11's K-loop are FFMA but for the shared-memory reads and a few
 /// integer steps: a change that brings address arithmetic or bounds checks back into them shows
 /// here before it shows on a GPU.
 #[test]
 fn the_fastest_simt_rungs_keep_their_inner_loops_ffma() {
-    // Requirements of the tests (README): missing, this fails rather than skips.
-    let ptxas = ptx::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
-    let cuobjdump = sass::find_cuobjdump(&ptxas).expect("cuobjdump not found: pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm, or set RGEMM_CUOBJDUMP");
+    let (ptxas, cuobjdump) = tools();
     for (kernel, at_least) in [("sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior", 0.85), ("sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa", 0.90)] {
         let listing = sass::disassemble(&ptxas, &cuobjdump, kernel).unwrap_or_else(|e| panic!("{e}"));
         let l = sass::hottest_loop(&listing).unwrap_or_else(|| panic!("{kernel}: no loop with FFMA"));
@@ -123,9 +129,7 @@ fn the_fastest_simt_rungs_keep_their_inner_loops_ffma() {
 /// the product into garbage.
 #[test]
 fn register_fragment_wgmma_kernels_do_not_overwrite_fragments_in_flight() {
-    // Requirements of the tests (README): missing, this fails rather than skips.
-    let ptxas = ptx::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
-    let cuobjdump = sass::find_cuobjdump(&ptxas).expect("cuobjdump not found: pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm, or set RGEMM_CUOBJDUMP");
+    let (ptxas, cuobjdump) = tools();
     // In PTX, `wgmma.mma_async... {d...}, {a0, a1, a2, a3}, desc_b, ...`: a second brace list.
     let register_a = |entry: &str| entry.split("wgmma.mma_async").skip(1).any(|w| w.split(';').next().and_then(|w| w.split_once('}')).is_some_and(|(_, rest)| rest.trim_start().trim_start_matches(',').trim_start().starts_with('{')));
     let kernels: Vec<&str> = ptx::PTX.split(".visible .entry ").skip(1).filter(|entry| register_a(entry)).filter_map(|entry| entry.split('(').next()).map(str::trim).collect();
@@ -161,13 +165,12 @@ fn the_splitter_and_the_barrier_check_read_a_listing() {
     assert!(sass::predicated_barriers(&f[1].1).is_empty());
 }
 
-/// Every barrier of every kernel from rung 11 on (the warp-specialised ones, with named barriers)
-/// is met by all the threads that reach it: none sits under a predicate. An `asm!` barrier after
+/// Every barrier of every kernel from rung 11 on (where the warp and named barriers are) is met
+/// by all the threads that reach it: none sits under a predicate. An `asm!` barrier after
 /// an `if` was once copied into the branch by LLVM, and every launch hung.
 #[test]
 fn no_kernel_has_a_barrier_under_a_predicate() {
-    let ptxas = ptx::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
-    let cuobjdump = sass::find_cuobjdump(&ptxas).expect("cuobjdump not found: pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm");
+    let (ptxas, cuobjdump) = tools();
     let kernels: Vec<&str> = catalog::all().filter(|k| k.spec.rung.number >= 11).map(|k| k.name()).collect();
     let listing = sass::disassemble_all(&ptxas, &cuobjdump, &kernels).unwrap_or_else(|e| panic!("{e}"));
     let functions = sass::functions(&listing);
