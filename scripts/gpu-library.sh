@@ -64,9 +64,9 @@ fi
 
 if [[ $mode == layouts ]]; then
   # The layout variants of the kernels each type's dispatch picks at 4096³ (bf16: TMA stores or
-  # pair stores, persistent; f32: rung 15), plus any RGEMM_LAYOUT_EXTRA (a regex of names; each
+  # pair stores, persistent; f32: rung 15, raw or with A split ahead), plus any RGEMM_LAYOUT_EXTRA (a regex of names; each
   # type takes the names of its own prefix).
-  declare -A pick=([bf16]='^bgemm_14_.*_s4_persistent_(tmast|pairs)(_nt|_tn|_tt)?$' [f32]='^sgemm_15_.*_raw(_nt|_tn|_tt)?$')
+  declare -A pick=([bf16]='^bgemm_14_.*_s4_persistent_(tmast|pairs)(_nt|_tn|_tt)?$' [f32]='^sgemm_15_.*_(raw|presplit)(_nt|_tn|_tt)?$')
   declare -A prefix=([bf16]=bgemm_ [f32]=sgemm_)
   for dtype in bf16 f32; do
     args=(); sizes=()

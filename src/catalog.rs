@@ -79,9 +79,10 @@ pub fn persistent_blocks(spec: &KernelSpec, tiles: u64, sms: u32) -> u32 {
 }
 
 /// Entry points of the PTX module that are not GEMMs of the catalog: the split-K reduction
-/// (kernels-gpu/src/split_k.rs), launched by the library after a split product. (The lessons'
-/// entries are named `lesson_*`.)
-pub const HELPER_ENTRIES: &[&str] = &["reduce_splits", "copy_rows_b16", "copy_rows_b32"];
+/// (kernels-gpu/src/split_k.rs), launched by the library after a split product, the copies to
+/// 16-byte rows (kernels-gpu/src/align_rows.rs) and the splits of A for the kernels that read it
+/// split ahead (kernels-gpu/src/split_ahead.rs). (The lessons' entries are named `lesson_*`.)
+pub const HELPER_ENTRIES: &[&str] = &["reduce_splits", "copy_rows_b16", "copy_rows_b32", "split_tf32_rows", "split_tf32_transposed"];
 
 /// Every kernel, in ladder order.
 pub fn all() -> impl Iterator<Item = Kernel> {
@@ -204,10 +205,12 @@ impl Kernel {
         if let Some(maps) = self.spec.tensor_maps {
             let dtype = self.spec.dtype;
             let batched = problem.batch > 1;
-            let misaligned = crate::tma::alignment_error(dtype, "A", "lda", problem.lda as u64)
+            // A split ahead is read from the split's workspace, whose rows are always aligned.
+            let copies_a = !self.spec.split_ahead;
+            let misaligned = copies_a.then(|| crate::tma::alignment_error(dtype, "A", "lda", problem.lda as u64)).flatten()
                 .or_else(|| crate::tma::alignment_error(dtype, "B", "ldb", problem.ldb as u64))
                 .or_else(|| maps.c_box.and_then(|_| crate::tma::alignment_error(Dtype::F32, "C", "ldc", problem.ldc as u64)))
-                .or_else(|| batched.then(|| crate::tma::alignment_error(dtype, "A", "stride_a", problem.stride_a)).flatten())
+                .or_else(|| (batched && copies_a).then(|| crate::tma::alignment_error(dtype, "A", "stride_a", problem.stride_a)).flatten())
                 .or_else(|| batched.then(|| crate::tma::alignment_error(dtype, "B", "stride_b", problem.stride_b)).flatten())
                 .or_else(|| (batched && maps.c_box.is_some()).then(|| crate::tma::alignment_error(Dtype::F32, "C", "stride_c", problem.stride_c)).flatten());
             if let Some(reason) = misaligned {
@@ -218,6 +221,7 @@ impl Kernel {
             let bytes = self.spec.dtype.bytes() as u64;
             let misaligned = [("A", problem.stride_a, bytes), ("B", problem.stride_b, bytes), ("C", problem.stride_c, 4)]
                 .into_iter()
+                .filter(|&(name, _, _)| name != "A" || !self.spec.split_ahead)
                 .find(|&(_, stride, elem)| (stride * elem) % 16 != 0);
             if let Some((name, stride, elem)) = misaligned {
                 return Err(unsupported(format!(

@@ -139,10 +139,60 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
         return Err(Error::InvalidArgument(format!("operands of {} and {} elements and C of {} do not match {problem}", a.len(), b.len(), c.len())));
     }
     let dtype = spec.dtype;
-    let (a, b) = (
-        check::encode(dtype, &storage::pack(problem, Operand::A, a, f32::NAN)),
-        check::encode(dtype, &storage::pack(problem, Operand::B, b, f32::NAN)),
-    );
+    let (a, b) = (storage::pack(problem, Operand::A, a, f32::NAN), check::encode(dtype, &storage::pack(problem, Operand::B, b, f32::NAN)));
+    if spec.split_ahead {
+        // As on the GPU: the split of A first (emulated too), then the product reads it as A.
+        let (split, ws) = split_ahead(problem, &a)?;
+        // SAFETY: the caller's guarantee; the split problem is the one the kernel reads.
+        return unsafe { run_stored(spec, entry, &split, &check::encode(dtype, &ws), &b, c) };
+    }
+    // SAFETY: the caller's guarantee.
+    unsafe { run_stored(spec, entry, problem, &check::encode(dtype, &a), &b, c) }
+}
+
+/// The split of A (as stored, f32) for a kernel that reads it split ahead, by the GPU's own split
+/// kernel body (kernels-gpu/src/split_ahead.rs) on the emulator: the problem the product then
+/// runs on and the workspace, its padding NaN (the product must not read it).
+fn split_ahead(problem: &Problem, a: &[f32]) -> Result<(Problem, Vec<f32>)> {
+    use kernels_gpu::split_ahead::{SPLIT_SMEM_BYTES, SPLIT_THREADS, SPLIT_TILE, split};
+    let (split_problem, floats) = problem.split_ahead()?;
+    let mut ws = vec![f32::NAN; usize::try_from(floats).map_err(|_| Error::InvalidProblem("the split of A is too large".into()))?];
+    let regions = [
+        Region { name: "A", start: a.as_ptr() as usize, len: 4 * a.len(), writable: false },
+        Region { name: "the split of A", start: ws.as_mut_ptr() as usize, len: 4 * ws.len(), writable: true },
+    ];
+    let transposed = problem.layout.a.is_t();
+    let p = *problem;
+    let (src, dst, ld) = (a.as_ptr() as usize, ws.as_mut_ptr() as usize, split_problem.lda);
+    let launch = Launch {
+        kernel: if transposed { "split_tf32_transposed" } else { "split_tf32_rows" },
+        grid: (p.k.div_ceil(SPLIT_TILE), p.m.div_ceil(SPLIT_TILE).min(crate::catalog::MAX_GRID_Y as u32), p.matrices_a() as u32),
+        threads: SPLIT_THREADS,
+        smem_bytes: if transposed { SPLIT_SMEM_BYTES } else { 0 },
+        regions: &regions,
+    };
+    let body = move || {
+        let (src, dst) = (src as *const f32, dst as *mut f32);
+        // SAFETY: `src` holds A as the problem stores it and `dst` the split's workspace; the
+        // emulator checks every access against the regions above.
+        unsafe {
+            if transposed {
+                split::<true>(src, dst, p.m, p.k, p.lda, ld, p.stride_a)
+            } else {
+                split::<false>(src, dst, p.m, p.k, p.lda, ld, p.stride_a)
+            }
+        }
+    };
+    emulator::launch(&launch, &body).map_err(|fault| Error::Fault(fault.to_string()))?;
+    Ok((split_problem, ws))
+}
+
+/// [`run_entry`] on A and B as stored (encoded in the kernel's element type).
+///
+/// # Safety
+/// As for [`run_entry`].
+unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[u8], b: &[u8], c: &mut [f32]) -> Result<usize> {
+    let dtype = spec.dtype;
     let c_stored = storage::pack(problem, Operand::C, c, PADDING);
     let lc = c_stored.len();
     let maps = spec.tensor_maps.map_or(0, |t| t.count() * size_of::<TensorMap>());
@@ -183,7 +233,7 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
     if let Some(t) = spec.tensor_maps {
         let unsupported = |reason: String| Error::Unsupported { kernel: spec.name.into(), reason };
         let bytes = dtype.bytes();
-        let [sa, sb, sc] = crate::tma::stored(problem);
+        let [sa, sb, sc] = crate::tma::stored_for(spec, problem);
         let map = |addr: usize, bytes: u32, s: crate::tma::Stored, (rows, cols): (u32, u32), swizzle| {
             emulator::tensor_map_3d(addr, bytes, (s.rows as u32, s.cols as u32, s.ld), (s.planes as u32, s.plane_stride), rows, cols, swizzle)
         };
@@ -250,7 +300,7 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
     let (a_now, b_now) = unsafe { (std::slice::from_raw_parts(base.add(oa), a.len()), std::slice::from_raw_parts(base.add(ob), b.len())) };
     let elem = dtype.bytes() as usize;
     let changed = |now: &[u8], then: &[u8]| now.chunks(elem).zip(then.chunks(elem)).filter(|(x, y)| x != y).count();
-    let input_writes = changed(a_now, &a) + changed(b_now, &b);
+    let input_writes = changed(a_now, a) + changed(b_now, b);
     let mut stored = vec![0.0f32; lc];
     // SAFETY: C's committed part holds `lc` floats, and so does `stored`.
     unsafe { std::ptr::copy_nonoverlapping(base.add(oc) as *const f32, stored.as_mut_ptr(), lc) };

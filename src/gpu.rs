@@ -115,6 +115,8 @@ pub struct Gpu {
     /// launches, and partial sums; grown like the split-K one, separate from it because a
     /// stream-K kernel may run inside a plan that holds that one.
     stream_k: Mutex<Option<CudaSlice<u32>>>,
+    /// The workspace of the kernels that read A split ahead (`KernelSpec::split_ahead`).
+    split_ahead: Mutex<Option<CudaSlice<f32>>>,
     /// cuBLASLt, made on first use (it allocates a 32 MiB workspace).
     blas_lt: std::sync::OnceLock<CublasLt>,
     functions: Mutex<HashMap<&'static str, CudaFunction>>,
@@ -180,6 +182,7 @@ impl Gpu {
             blas_lt: std::sync::OnceLock::new(),
             workspace: Mutex::new(None),
             stream_k: Mutex::new(None),
+            split_ahead: Mutex::new(None),
             functions: Mutex::new(HashMap::new()),
             tensor_maps: Mutex::new(HashMap::new()),
             info,
@@ -265,7 +268,59 @@ impl Gpu {
     /// `geometry` must be `kernel.geometry(problem)`; the addresses must hold the problem's
     /// operands (its extents, the kernel's element type for A and B, f32 for C), 16-byte aligned
     /// for a kernel that uses tensor maps.
+    ///
+    /// A kernel that reads A split ahead (3×TF32's `_presplit`) is two launches: the split of A
+    /// into a workspace kept for such launches, then the product on it.
     pub unsafe fn launch(&self, kernel: Kernel, geometry: &Launch, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+        if !kernel.spec.split_ahead {
+            // SAFETY: the caller's guarantee.
+            return unsafe { self.launch_product(kernel, geometry, problem, a, b, c) };
+        }
+        let (split, floats) = problem.split_ahead()?;
+        let floats = usize::try_from(floats).map_err(|_| Error::InvalidProblem(format!("the split of A for {problem} is too large to address")))?;
+        // Locked until both launches are queued: no other launch writes the split in between.
+        let mut slot = self.split_ahead.lock().unwrap_or_else(|e| e.into_inner());
+        let (ws, _sync) = self.at_least(&mut slot, floats)?.device_ptr(&self.stream);
+        // SAFETY: A holds the problem's matrices (the caller's guarantee); the workspace holds
+        // `floats`, the split's layout for them; the product then reads the split as its A.
+        unsafe {
+            self.split_a(problem, a, ws, split.lda)?;
+            self.launch_product(kernel, geometry, &split, ws, b, c)
+        }
+    }
+
+    /// Splits A of `problem` (f32, as stored) into the workspace at `ws` for the kernels that read
+    /// it split ahead (kernels-gpu/src/split_ahead.rs), with rows `ld` apart.
+    ///
+    /// # Safety
+    /// `a` must hold the problem's A and `ws` the workspace of its [`Problem::split_ahead`].
+    unsafe fn split_a(&self, problem: &Problem, a: u64, ws: u64, ld: u32) -> Result<()> {
+        use kernels_gpu::split_ahead::{SPLIT_SMEM_BYTES, SPLIT_THREADS, SPLIT_TILE};
+        let transposed = problem.layout.a.is_t();
+        let (name, smem) = if transposed { ("split_tf32_transposed", SPLIT_SMEM_BYTES) } else { ("split_tf32_rows", 0) };
+        let f = self.entry(name, smem)?;
+        let count = problem.matrices_a() as u32;
+        let plane = 2 * problem.m as u64 * ld as u64;
+        let mut first = 0u32;
+        while first < count {
+            let planes = (count - first).min(crate::catalog::MAX_GRID_Z as u32);
+            let (src, dst) = (a + first as u64 * problem.stride_a * 4, ws + first as u64 * plane * 4);
+            let rows = problem.m.div_ceil(SPLIT_TILE).min(crate::catalog::MAX_GRID_Y as u32);
+            let cfg = LaunchConfig { grid_dim: (problem.k.div_ceil(SPLIT_TILE), rows, planes), block_dim: (SPLIT_THREADS, 1, 1), shared_mem_bytes: smem };
+            let mut args = self.stream.launch_builder(&f);
+            args.arg(&src).arg(&dst).arg(&problem.m).arg(&problem.k).arg(&problem.lda).arg(&ld).arg(&problem.stride_a);
+            // SAFETY: the arguments match the split's parameters; the caller guarantees the buffers.
+            unsafe { args.launch(cfg) }?;
+            first += planes;
+        }
+        Ok(())
+    }
+
+    /// [`Gpu::launch`] of the product itself (for a kernel that reads A split ahead, on the split).
+    ///
+    /// # Safety
+    /// As for [`Gpu::launch`].
+    unsafe fn launch_product(&self, kernel: Kernel, geometry: &Launch, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
         let launch = geometry.on_device(&kernel, self.info.multiprocessors);
         let f = self.function(kernel)?;
         let cfg = LaunchConfig { grid_dim: launch.grid, block_dim: launch.block, shared_mem_bytes: launch.smem_bytes };
@@ -302,7 +357,7 @@ impl Gpu {
             return Ok(buffer.addr(self));
         }
         let dtype = kernel.spec.dtype;
-        let [sa, sb, sc] = tma::stored(problem);
+        let [sa, sb, sc] = tma::stored_for(kernel.spec, problem);
         let map_a = tma::encode(dtype, a, sa, spec.a_box.0, spec.a_box.1, spec.a_swizzle)?;
         let map_b = tma::encode(dtype, b, sb, spec.b_box.0, spec.b_box.1, spec.b_swizzle)?;
         let map_c = match spec.c_box {

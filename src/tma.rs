@@ -95,6 +95,18 @@ pub fn stored(problem: &crate::problem::Problem) -> [Stored; 3] {
     ]
 }
 
+/// As [`stored`], as the kernel of `spec` sees the matrices of `problem`: a kernel that reads A
+/// split ahead (`problem` then being [`Problem::split_ahead`](crate::problem::Problem::split_ahead)'s)
+/// sees two planes per matrix of A, its high part and its remainder, one plane apart.
+pub fn stored_for(spec: &kernels_gpu::KernelSpec, problem: &crate::problem::Problem) -> [Stored; 3] {
+    let mut stored = stored(problem);
+    if spec.split_ahead {
+        let a = &mut stored[0];
+        (a.planes, a.plane_stride) = (2 * a.planes, a.rows * a.ld);
+    }
+    stored
+}
+
 /// Why a TMA kernel cannot read (or write) this matrix, if it cannot: the copy engine needs every
 /// row and every matrix of a batch to start on a 16-byte boundary, so `what` (a leading
 /// dimension or batch stride, in elements) must be a multiple of 16 bytes.

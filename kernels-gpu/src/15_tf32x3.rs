@@ -58,10 +58,11 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     const THREADS: usize = 128 * Self::WARPGROUPS;
     /// The shared operand S is B (stored N×K) and the register operand R is A: the tensor cores
     /// compute C itself (`tt`). Otherwise S is A, R is B, and they compute Cᵀ.
-    const S_IS_B: bool = L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t();
+    const S_IS_B: bool = L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t() && !Sp::PRESPLIT;
     /// S stored K-major (rows of K: one box of 128 rows, split in place); else MN-major (`tn`: four
     /// panels, transposed by the split).
-    const S_K_MAJOR: bool = if Self::S_IS_B { L::LAYOUT.b.is_t() } else { !L::LAYOUT.a.is_t() };
+    /// With [`Presplit`] S is A, split and made K-major by the host whatever its layout.
+    const S_K_MAJOR: bool = if Sp::PRESPLIT { true } else if Self::S_IS_B { L::LAYOUT.b.is_t() } else { !L::LAYOUT.a.is_t() };
     /// R stored K-major (`nt`: one box of 128 rows of K); else MN-major panels.
     const R_K_MAJOR: bool = if Self::S_IS_B { !L::LAYOUT.a.is_t() } else { L::LAYOUT.b.is_t() };
     /// One operand's K-tile: 128 rows of M or N by 32 of K, 128-byte swizzled (K-major: 128
@@ -73,8 +74,9 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     const LO: usize = Self::TILE_BYTES;
     const R: usize = 2 * Self::TILE_BYTES;
     const STAGE_BYTES: usize = 3 * Self::TILE_BYTES;
-    /// What the copy engine writes per stage (and what `full` expects).
-    const TMA_BYTES: usize = 2 * Self::TILE_BYTES;
+    /// What the copy engine writes per stage (and what `full` expects): S and R, and with
+    /// [`Presplit`] S's low part.
+    const TMA_BYTES: usize = if Sp::PRESPLIT { 3 } else { 2 } * Self::TILE_BYTES;
     /// float4s of S per K-tile each thread splits.
     const SPLITS_PER_THREAD: usize = Self::TILE_BYTES / 16 / Self::THREADS;
     /// The mbarriers sit after the stages: `full[0..STAGES]`, then `empty[0..STAGES]`.
@@ -91,6 +93,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         assert!(Self::TILE_BYTES % (16 * Self::THREADS) == 0, "the split divides evenly among the threads");
         assert!(Self::BM / Self::PANEL * 64 == Self::THREADS, "two warps transpose each panel of an MN-major S");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
+        assert!(!Sp::PRESPLIT || !(L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t()), "split ahead, S is A: not for tt");
     };
 
     /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `GROUP_M` block
@@ -117,7 +120,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// `x` as the tensor cores read it: its low 13 bits cleared (truncated to tf32).
     #[inline(always)]
     fn trunc(x: f32) -> f32 {
-        f32::from_bits(x.to_bits() & !0x1fff)
+        crate::split_ahead::trunc_tf32(x)
     }
 
     /// `x` as the tensor cores' two parts under [`Split`]: with [`Rounded`]
@@ -299,6 +302,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// into kt-2's stage. Every warp released that stage in the previous iteration, before it
     /// reached this barrier, so the copy starts without waiting, and it is asked for while the
     /// tensor cores still run K-tile kt-1's group rather than between its end and the next group.
+    /// Split ahead there is no barrier: thread 0 waits for the release (`empty`) if a warp lags.
     #[inline(always)]
     fn refill(it: u32, kt: u32, k_tiles: u32, tid: u32, (tm, tn): (u32, u32), maps: *const TensorMap, base: u32, planes: (i32, i32)) {
         let stages = Self::STAGES as u32;
@@ -328,8 +332,10 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         let (full, empty) = (Self::full(base, s), Self::empty(base, s));
         let stage = base + s * Self::STAGE_BYTES as u32;
         let (row0, col0, k0) = ((tm * Self::BM as u32) as i32, (tn * Self::BN as u32) as i32, (kt * Self::BK as u32) as i32);
-        // (map, plane, first row of M or N) of A and of B, then of S and of R.
-        let (a, b) = ((maps, planes.0, row0), (maps.wrapping_add(1), planes.1, col0));
+        // (map, plane, first row of M or N) of A and of B, then of S and of R. Split ahead, A's
+        // matrix p is planes 2p (high part) and 2p + 1 (remainder) of the host's workspace.
+        let plane_a = if Sp::PRESPLIT { 2 * planes.0 } else { planes.0 };
+        let (a, b) = ((maps, plane_a, row0), (maps.wrapping_add(1), planes.1, col0));
         let (s_op, r_op) = if Self::S_IS_B { (b, a) } else { (a, b) };
         // SAFETY: the stage and its barriers are this block's; the previous contents were
         // released (`empty`) before they are overwritten; the maps are the host's.
@@ -339,6 +345,9 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
             }
             mbarrier_arrive_expect_tx(full, Self::TMA_BYTES as u32);
             Self::load_tile(stage, s_op, Self::S_K_MAJOR, k0, full);
+            if Sp::PRESPLIT {
+                Self::load_tile(stage + Self::LO as u32, (s_op.0, s_op.1 + 1, s_op.2), true, k0, full);
+            }
             Self::load_tile(stage + Self::R as u32, r_op, Self::R_K_MAJOR, k0, full);
         }
     }
@@ -416,7 +425,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         .with_tensor_maps(TensorMaps {
             // Boxes as the operands are stored: a K-major operand in one box of 128-byte rows,
             // an MN-major one in 32 × 32 panels.
-            a_box: if L::LAYOUT.a.is_t() { (Self::BK as u32, Self::PANEL as u32) } else { (Self::BM as u32, Self::BK as u32) },
+            a_box: if L::LAYOUT.a.is_t() && !Sp::PRESPLIT { (Self::BK as u32, Self::PANEL as u32) } else { (Self::BM as u32, Self::BK as u32) },
             a_swizzle: Swizzle::B128,
             b_box: if L::LAYOUT.b.is_t() { (Self::BN as u32, Self::BK as u32) } else { (Self::BK as u32, Self::PANEL as u32) },
             b_swizzle: Swizzle::B128,
@@ -425,6 +434,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         })
         .with_min_blocks_per_sm(1)
         .with_layout(L::LAYOUT)
+        .with_split_ahead(Sp::PRESPLIT)
     };
 
     #[inline(always)]
@@ -484,7 +494,9 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
                 // SAFETY: the stage is filled and no wgmma reads it (its last readers released
                 // it before the refill).
                 let mut r = unsafe {
-                    if Self::S_K_MAJOR {
+                    if Sp::PRESPLIT {
+                        // S arrived split.
+                    } else if Self::S_K_MAJOR {
                         Self::split_in_place(stage_ptr, tid);
                     } else {
                         Self::split_transposed(stage_ptr, tid);
@@ -492,9 +504,11 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
                     Self::r_values(stage_ptr, wg)
                 };
                 // The split tile of S is the tensor cores' to read once both warpgroups have
-                // written their halves.
-                fence_proxy_async_shared();
-                named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
+                // written their halves (split ahead, once the copy engine has: `full`).
+                if !Sp::PRESPLIT {
+                    fence_proxy_async_shared();
+                    named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
+                }
                 Self::refill(it, kt, k_tiles, tid, (tm, tn), maps, base, planes);
                 // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
                 let fresh = kt % Self::FLUSH == 0;
@@ -546,6 +560,9 @@ pub trait Split {
     /// `lo` is rounded to the nearest tf32 (`cvt.rna`) rather than truncated by the tensor cores
     /// as they read it (false only for [`Raw`]).
     const ROUNDED_LO: bool;
+    /// S arrives split: the host splits A ahead of the product ([`crate::split_ahead`]) and the
+    /// copy engine loads both parts (only [`Presplit`]).
+    const PRESPLIT: bool = false;
 }
 /// `hi = rna(a)` written over `a`, `lo = rna(a − hi)` beside it: two stores per float4 (entries
 /// without a tag).
@@ -574,6 +591,17 @@ impl Split for Raw {
     const TRUNCATED: bool = true;
     const ROUNDED_LO: bool = false;
 }
+/// [`Raw`]'s values, with S (always A) split ahead by the host into a workspace, K-major in every
+/// layout ([`crate::split_ahead`]): the copy engine loads `hi` and `lo` into the stage, and the
+/// K-loop has no split and no barrier (`_presplit`). For `tn` the host's split does the
+/// transposing the loop would otherwise do in shared memory. Costs a pass over A and a workspace
+/// twice its size.
+pub struct Presplit;
+impl Split for Presplit {
+    const TRUNCATED: bool = true;
+    const ROUNDED_LO: bool = false;
+    const PRESPLIT: bool = true;
+}
 
 /// How often the tensor cores' sums are added into fp32 registers: the kernel's `F` parameter.
 pub trait Flush {
@@ -595,4 +623,6 @@ entries! {
     sgemm_15_tf32x3_128x128x32_s4_raw_nt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Nt>,
     sgemm_15_tf32x3_128x128x32_s4_raw_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tn>,
     sgemm_15_tf32x3_128x128x32_s4_raw_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tt>,
+    sgemm_15_tf32x3_128x128x32_s4_presplit => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit>,
+    sgemm_15_tf32x3_128x128x32_s4_presplit_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit, Tn>,
 }

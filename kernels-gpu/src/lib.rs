@@ -47,6 +47,7 @@ pub mod lessons;
 pub mod split_k;
 pub mod stream_k;
 pub mod align_rows;
+pub mod split_ahead;
 
 #[path = "01_naive.rs"]
 pub mod naive;

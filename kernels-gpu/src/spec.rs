@@ -314,6 +314,10 @@ pub struct KernelSpec {
     /// [`Workspace::bytes`](crate::stream_k::Workspace::bytes) for the launch's blocks, its
     /// counters zero.
     pub stream_k: Option<crate::stream_k::Workspace>,
+    /// The kernel reads A split ahead of the product (3×TF32, [`crate::split_ahead`]): the host
+    /// first writes A's high part and remainder, K-major, into a workspace and passes that as A
+    /// (one tensor map of two planes per matrix), whatever the layout says A is stored as.
+    pub split_ahead: bool,
 }
 
 /// How a register-tiled kernel maps its block tile onto threads and copies its tiles into shared
@@ -468,6 +472,7 @@ impl KernelSpec {
             batch_loop: false,
             tile_rules: None,
             stream_k: None,
+            split_ahead: false,
         }
     }
 
@@ -510,6 +515,11 @@ impl KernelSpec {
     /// This spec for a kernel that loops over tiles (see [`KernelSpec::persistent`]).
     pub const fn with_persistent(self) -> Self {
         KernelSpec { persistent: true, ..self }
+    }
+
+    /// This spec for a kernel that reads A split ahead when `split` (see [`KernelSpec::split_ahead`]).
+    pub const fn with_split_ahead(self, split: bool) -> Self {
+        KernelSpec { split_ahead: split, ..self }
     }
 
     /// This spec for a persistent kernel that cuts its last round's tiles by K, with `workspace`.
