@@ -18,7 +18,10 @@
 //! (`wait_group 0`) before it writes the next fragments. Thread 0 issues the copy engine's loads
 //! into a ring of `stages` stages, refilling a stage one K-tile after the warps released it (so
 //! it never waits for the release, and asks while the tensor cores still work); the copy engine
-//! needs 16-byte-aligned rows, and the catalog refuses this rung otherwise.
+//! needs 16-byte-aligned rows, and the catalog refuses this rung otherwise. With [`Presplit`] the
+//! host splits S (A) ahead of the product into a workspace, K-major in every layout
+//! ([`crate::split_ahead`]), and the copy engine loads both parts: no split and no barrier in the
+//! K-loop, for a pass over A before it.
 //!
 //! **Cost.** Three tensor-core products per fp32 product (at most a third of the dense tf32 rate)
 //! plus the splits on the CUDA cores; two warpgroups and no producer warpgroup, because `sum`,
