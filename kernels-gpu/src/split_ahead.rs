@@ -62,7 +62,7 @@ pub unsafe extern "gpu-kernel" fn split_tf32_rows(src: *const f32, dst: *mut f32
 }
 
 /// Splits A stored transposed (`cols × rows`: K × M, `tn`) into the K-major workspace, through a
-/// shared-memory tile. Launch as [`split_tf32_rows`], with [`SPLIT_SMEM_BYTES`] of shared memory.
+/// shared-memory tile. Launch as `split_tf32_rows`, with [`SPLIT_SMEM_BYTES`] of shared memory.
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
 pub unsafe extern "gpu-kernel" fn split_tf32_transposed(src: *const f32, dst: *mut f32, rows: u32, cols: u32, src_ld: u32, dst_ld: u32, src_stride: u64) {
@@ -83,7 +83,7 @@ pub unsafe extern "gpu-kernel" fn split_tf32_transposed(src: *const f32, dst: *m
 ///
 /// # Safety
 /// `src` holds the matrices as described, `dst` room for the workspace of the module's layout
-/// (`dst_ld ≥ cols`); launched as [`split_tf32_rows`] says.
+/// (`dst_ld ≥ cols`); launched as `split_tf32_rows` says.
 #[inline(always)]
 pub unsafe fn split<const TRANSPOSED: bool>(src: *const f32, dst: *mut f32, rows: u32, cols: u32, src_ld: u32, dst_ld: u32, src_stride: u64) {
     let (tx, ty) = (thread_idx() % SPLIT_TILE, thread_idx() / SPLIT_TILE);
