@@ -202,15 +202,16 @@ impl Kernel {
         if grid_x > MAX_GRID_X {
             return Err(unsupported(format!("N = {} needs {grid_x} block columns", problem.n)));
         }
+        // A kernel that splits A ahead reads the split's workspace, whose rows and matrices are
+        // always aligned, not A as given: A's alignment is the split's concern, which takes any.
+        let a_as_given = !self.spec.split_ahead;
         if let Some(maps) = self.spec.tensor_maps {
             let dtype = self.spec.dtype;
             let batched = problem.batch > 1;
-            // A split ahead is read from the split's workspace, whose rows are always aligned.
-            let copies_a = !self.spec.split_ahead;
-            let misaligned = copies_a.then(|| crate::tma::alignment_error(dtype, "A", "lda", problem.lda as u64)).flatten()
+            let misaligned = a_as_given.then(|| crate::tma::alignment_error(dtype, "A", "lda", problem.lda as u64)).flatten()
                 .or_else(|| crate::tma::alignment_error(dtype, "B", "ldb", problem.ldb as u64))
                 .or_else(|| maps.c_box.and_then(|_| crate::tma::alignment_error(Dtype::F32, "C", "ldc", problem.ldc as u64)))
-                .or_else(|| (batched && copies_a).then(|| crate::tma::alignment_error(dtype, "A", "stride_a", problem.stride_a)).flatten())
+                .or_else(|| (batched && a_as_given).then(|| crate::tma::alignment_error(dtype, "A", "stride_a", problem.stride_a)).flatten())
                 .or_else(|| batched.then(|| crate::tma::alignment_error(dtype, "B", "stride_b", problem.stride_b)).flatten())
                 .or_else(|| (batched && maps.c_box.is_some()).then(|| crate::tma::alignment_error(Dtype::F32, "C", "stride_c", problem.stride_c)).flatten());
             if let Some(reason) = misaligned {
@@ -221,7 +222,7 @@ impl Kernel {
             let bytes = self.spec.dtype.bytes() as u64;
             let misaligned = [("A", problem.stride_a, bytes), ("B", problem.stride_b, bytes), ("C", problem.stride_c, 4)]
                 .into_iter()
-                .filter(|&(name, _, _)| name != "A" || !self.spec.split_ahead)
+                .filter(|&(name, _, _)| name != "A" || a_as_given)
                 .find(|&(_, stride, elem)| (stride * elem) % 16 != 0);
             if let Some((name, stride, elem)) = misaligned {
                 return Err(unsupported(format!(

@@ -154,7 +154,7 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
 /// kernel body (kernels-gpu/src/split_ahead.rs) on the emulator: the problem the product then
 /// runs on and the workspace, its padding NaN (the product must not read it).
 fn split_ahead(problem: &Problem, a: &[f32]) -> Result<(Problem, Vec<f32>)> {
-    use kernels_gpu::split_ahead::{SPLIT_SMEM_BYTES, SPLIT_THREADS, SPLIT_TILE, split};
+    use kernels_gpu::split_ahead::{SPLIT_THREADS, split, split_launch};
     let (split_problem, floats) = problem.split_ahead()?;
     let mut ws = vec![f32::NAN; usize::try_from(floats).map_err(|_| Error::InvalidProblem("the split of A is too large".into()))?];
     let regions = [
@@ -164,13 +164,8 @@ fn split_ahead(problem: &Problem, a: &[f32]) -> Result<(Problem, Vec<f32>)> {
     let transposed = problem.layout.a.is_t();
     let p = *problem;
     let (src, dst, ld) = (a.as_ptr() as usize, ws.as_mut_ptr() as usize, split_problem.lda);
-    let launch = Launch {
-        kernel: if transposed { "split_tf32_transposed" } else { "split_tf32_rows" },
-        grid: (p.k.div_ceil(SPLIT_TILE), p.m.div_ceil(SPLIT_TILE).min(crate::catalog::MAX_GRID_Y as u32), p.matrices_a() as u32),
-        threads: SPLIT_THREADS,
-        smem_bytes: if transposed { SPLIT_SMEM_BYTES } else { 0 },
-        regions: &regions,
-    };
+    let (kernel, (grid_x, grid_y), smem_bytes) = split_launch(transposed, p.m, p.k, crate::catalog::MAX_GRID_Y as u32);
+    let launch = Launch { kernel, grid: (grid_x, grid_y, p.matrices_a() as u32), threads: SPLIT_THREADS, smem_bytes, regions: &regions };
     let body = move || {
         let (src, dst) = (src as *const f32, dst as *mut f32);
         // SAFETY: `src` holds A as the problem stores it and `dst` the split's workspace; the

@@ -284,31 +284,30 @@ impl Gpu {
         // SAFETY: A holds the problem's matrices (the caller's guarantee); the workspace holds
         // `floats`, the split's layout for them; the product then reads the split as its A.
         unsafe {
-            self.split_a(problem, a, ws, split.lda)?;
+            self.split_a(problem, a, &split, ws)?;
             self.launch_product(kernel, geometry, &split, ws, b, c)
         }
     }
 
     /// Splits A of `problem` (f32, as stored) into the workspace at `ws` for the kernels that read
-    /// it split ahead (kernels-gpu/src/split_ahead.rs), with rows `ld` apart.
+    /// it split ahead (kernels-gpu/src/split_ahead.rs), laid out as `split` (the problem's
+    /// [`Problem::split_ahead`]) says.
     ///
     /// # Safety
     /// `a` must hold the problem's A and `ws` the workspace of its [`Problem::split_ahead`].
-    unsafe fn split_a(&self, problem: &Problem, a: u64, ws: u64, ld: u32) -> Result<()> {
-        use kernels_gpu::split_ahead::{SPLIT_SMEM_BYTES, SPLIT_THREADS, SPLIT_TILE};
-        let transposed = problem.layout.a.is_t();
-        let (name, smem) = if transposed { ("split_tf32_transposed", SPLIT_SMEM_BYTES) } else { ("split_tf32_rows", 0) };
+    unsafe fn split_a(&self, problem: &Problem, a: u64, split: &Problem, ws: u64) -> Result<()> {
+        use kernels_gpu::split_ahead::{SPLIT_THREADS, split_launch};
+        let (name, (grid_x, grid_y), smem) = split_launch(problem.layout.a.is_t(), problem.m, problem.k, crate::catalog::MAX_GRID_Y as u32);
         let f = self.entry(name, smem)?;
+        // A broadcast A is one matrix (and its split one).
         let count = problem.matrices_a() as u32;
-        let plane = 2 * problem.m as u64 * ld as u64;
         let mut first = 0u32;
         while first < count {
             let planes = (count - first).min(crate::catalog::MAX_GRID_Z as u32);
-            let (src, dst) = (a + first as u64 * problem.stride_a * 4, ws + first as u64 * plane * 4);
-            let rows = problem.m.div_ceil(SPLIT_TILE).min(crate::catalog::MAX_GRID_Y as u32);
-            let cfg = LaunchConfig { grid_dim: (problem.k.div_ceil(SPLIT_TILE), rows, planes), block_dim: (SPLIT_THREADS, 1, 1), shared_mem_bytes: smem };
+            let (src, dst) = (a + first as u64 * problem.stride_a * 4, ws + first as u64 * split.stride_a * 4);
+            let cfg = LaunchConfig { grid_dim: (grid_x, grid_y, planes), block_dim: (SPLIT_THREADS, 1, 1), shared_mem_bytes: smem };
             let mut args = self.stream.launch_builder(&f);
-            args.arg(&src).arg(&dst).arg(&problem.m).arg(&problem.k).arg(&problem.lda).arg(&ld).arg(&problem.stride_a);
+            args.arg(&src).arg(&dst).arg(&problem.m).arg(&problem.k).arg(&problem.lda).arg(&split.lda).arg(&problem.stride_a);
             // SAFETY: the arguments match the split's parameters; the caller guarantees the buffers.
             unsafe { args.launch(cfg) }?;
             first += planes;

@@ -61,7 +61,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     const THREADS: usize = 128 * Self::WARPGROUPS;
     /// The shared operand S is B (stored N×K) and the register operand R is A: the tensor cores
     /// compute C itself (`tt`). Otherwise S is A, R is B, and they compute Cᵀ.
-    const S_IS_B: bool = L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t() && !Sp::PRESPLIT;
+    const S_IS_B: bool = L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t();
     /// S stored K-major (rows of K: one box of 128 rows, split in place); else MN-major (`tn`: four
     /// panels, transposed by the split).
     /// With [`Presplit`] S is A, split and made K-major by the host whatever its layout.
