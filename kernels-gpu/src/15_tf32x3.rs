@@ -57,13 +57,8 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     const STAGES: usize = T.stages as usize;
     const FLUSH: u32 = F::INTERVAL;
     const TRUNCATED: bool = Sp::TRUNCATED;
-    /// The multiplying (consumer) warpgroups, 64 columns of the tile each.
     const WARPGROUPS: usize = Self::BN / 64;
-    /// With [`Splitter`] a third warpgroup, first in the block, splits S and issues the copies.
-    const SPLITTER: bool = Sp::SPLITTER;
-    const THREADS: usize = 128 * Self::WARPGROUPS + if Self::SPLITTER { 128 } else { 0 };
-    /// The threads that split S: the splitter warpgroup, or every consumer thread.
-    const SPLIT_THREADS: usize = if Self::SPLITTER { 128 } else { 128 * Self::WARPGROUPS };
+    const THREADS: usize = 128 * Self::WARPGROUPS;
     /// The shared operand S is B (stored N×K) and the register operand R is A: the tensor cores
     /// compute C itself (`tt`). Otherwise S is A, R is B, and they compute Cᵀ.
     const S_IS_B: bool = L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t();
@@ -85,12 +80,11 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// What the copy engine writes per stage (and what `full` expects): S and R, and with
     /// [`Presplit`] S's low part.
     const TMA_BYTES: usize = if Sp::PRESPLIT { 3 } else { 2 } * Self::TILE_BYTES;
-    /// float4s of S per K-tile each splitting thread splits.
-    const SPLITS_PER_THREAD: usize = Self::TILE_BYTES / 16 / Self::SPLIT_THREADS;
-    /// The mbarriers sit after the stages: `full[0..STAGES]`, `empty[0..STAGES]`, and with
-    /// [`Splitter`] `split_done[0..STAGES]`.
+    /// float4s of S per K-tile each thread splits.
+    const SPLITS_PER_THREAD: usize = Self::TILE_BYTES / 16 / Self::THREADS;
+    /// The mbarriers sit after the stages: `full[0..STAGES]`, then `empty[0..STAGES]`.
     const BARRIERS: usize = Self::STAGES * Self::STAGE_BYTES;
-    const SMEM_BYTES: usize = Self::BARRIERS + if Self::SPLITTER { 3 } else { 2 } * 8 * Self::STAGES;
+    const SMEM_BYTES: usize = Self::BARRIERS + 2 * 8 * Self::STAGES;
 
     const VALID: () = {
         assert!(Self::BM == 128 && Self::BN == 128 && Self::BK == 32, "the fragments, the wgmma shape and the split are written for 128 × 128 × 32");
@@ -99,11 +93,8 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         assert!(Self::BM == Self::BN, "S and R trade places with the layout");
         assert!(Self::BM / 8 <= crate::unroll::UNROLL_MAX);
         assert!(Self::STAGE_BYTES % 1024 == 0 && Self::TILE_BYTES % 1024 == 0, "every tile starts on a 1024-byte swizzle block");
-        assert!(Self::TILE_BYTES % (16 * Self::SPLIT_THREADS) == 0, "the split divides evenly among the threads");
-        assert!(Self::BM / Self::PANEL * 64 == 256, "two warps' worth of threads transpose each panel of an MN-major S");
-        assert!(Self::SPLIT_THREADS == 256 || Self::SPLIT_THREADS == 128, "the transposing split runs as 256 threads, or 128 twice");
-        assert!(!Self::SPLITTER || 128 * SPLITTER_REGS + (Self::THREADS - 128) as u32 * CONSUMER_REGS <= Self::THREADS as u32 * crate::spec::register_cap(Self::THREADS as u32, 1), "setmaxnreg moves only the registers the block holds");
-        assert!(!(Sp::SPLITTER && Sp::PRESPLIT), "S is split either ahead or in the loop");
+        assert!(Self::TILE_BYTES % (16 * Self::THREADS) == 0, "the split divides evenly among the threads");
+        assert!(Self::BM / Self::PANEL * 64 == Self::THREADS, "two warps transpose each panel of an MN-major S");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
         assert!(!Sp::PRESPLIT || !(L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t()), "split ahead, S is A: not for tt");
     };
@@ -156,7 +147,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     #[inline(always)]
     unsafe fn split_in_place(stage: *mut u8, tid: u32) {
         for i in 0..Self::SPLITS_PER_THREAD {
-            let offset = 16 * (tid as usize + Self::SPLIT_THREADS * i);
+            let offset = 16 * (tid as usize + Self::THREADS * i);
             let raw = stage.wrapping_add(offset) as *mut f32;
             let lo = stage.wrapping_add(Self::LO + offset) as *mut f32;
             // SAFETY: both float4s lie in this stage's two tiles of S (offset < TILE_BYTES),
@@ -394,150 +385,6 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         base + (Self::BARRIERS + 8 * (Self::STAGES + s as usize)) as u32
     }
 
-    #[inline(always)]
-    fn split_done(base: u32, s: u32) -> u32 {
-        base + (Self::BARRIERS + 8 * (2 * Self::STAGES + s as usize)) as u32
-    }
-
-    /// Consumer warpgroup `wg` (thread `tid` of the consumers): multiplies the block's tiles, K-tile
-    /// by K-tile, into C. Without [`Splitter`] the consumers also split S of each K-tile in shared
-    /// memory (both warpgroups, meeting at a barrier) and their thread 0 asks for the copies.
-    ///
-    /// # Safety
-    /// The block's barriers are initialised, and with [`Splitter`] the splitter warpgroup runs
-    /// [`split_and_load`](Self::split_and_load) on the same `work`.
-    #[inline(always)]
-    unsafe fn multiply(gemm: &Gemm<f32>, smem: *mut u8, work: Work, copies: Copies, wg: u32, tid: u32) {
-        let lane = lane_idx();
-        // Global iteration (K-tile) count of this block: stage `it % STAGES`, round `it / STAGES`.
-        let Copies { maps, base, planes } = copies;
-        let k_tiles = work.k_tiles;
-        let mut it = 0u32;
-        let mut t = work.first;
-        while t < work.tiles() {
-            let (tm, tn) = Self::tile_coords(t, work.tiles_m, work.tiles_n);
-            if !Self::SPLITTER && tid == 0 {
-                for kt in 0..k_tiles.min(Self::STAGES as u32) {
-                    // SAFETY: see `load`.
-                    unsafe { Self::load(it + kt, kt, tm, tn, maps, base, planes) };
-                }
-            }
-            let mut sum = [0.0f32; 128];
-            let mut acc = [0.0f32; 128];
-            // ANCHOR: k_loop
-            for kt in 0..k_tiles {
-                let s = it % Self::STAGES as u32;
-                // SAFETY: `full(s)` is an initialised barrier of this block.
-                // With [`Splitter`], also `split_done(s)`: S is split.
-                unsafe {
-                    mbarrier_wait(Self::full(base, s), (it / Self::STAGES as u32) & 1);
-                    if Self::SPLITTER {
-                        mbarrier_wait(Self::split_done(base, s), (it / Self::STAGES as u32) & 1);
-                    }
-                }
-                let stage_ptr = smem.wrapping_add(s as usize * Self::STAGE_BYTES);
-                let stage = base + s * Self::STAGE_BYTES as u32;
-                // SAFETY: the stage is filled and no wgmma reads it (its last readers released
-                // it before the refill).
-                let mut r = unsafe {
-                    if Sp::PRESPLIT || Self::SPLITTER {
-                        // S arrived split.
-                    } else if Self::S_K_MAJOR {
-                        Self::split_in_place(stage_ptr, tid);
-                    } else {
-                        Self::split_transposed(stage_ptr, tid);
-                    }
-                    Self::r_values(stage_ptr, wg)
-                };
-                // The split tile of S is the tensor cores' to read once both warpgroups have
-                // written their halves (split ahead, once the copy engine has: `full`).
-                if !Sp::PRESPLIT && !Self::SPLITTER {
-                    fence_proxy_async_shared();
-                    named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
-                }
-                if !Self::SPLITTER {
-                    Self::refill(it, kt, k_tiles, tid, (tm, tn), maps, base, planes);
-                }
-                // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
-                let fresh = kt % Self::FLUSH == 0;
-                // K-tile kt-1's group is done: its stage can be released (refilled at kt+1), its
-                // sums flushed, and the registers holding its fragments written (a wgmma reads its
-                // register operand asynchronously, until a wait covers it).
-                wgmma_wait_group::<0>();
-                fence_accumulators(&mut acc, Self::BM);
-                if kt > 0 {
-                    Self::release(base, it, lane);
-                    if fresh {
-                        Self::flush(&mut sum, &acc);
-                    }
-                }
-                Self::issue(stage, &mut r, fresh, &mut acc);
-                it += 1;
-            }
-            // ANCHOR_END: k_loop
-            wgmma_wait_group::<0>();
-            fence_accumulators(&mut acc, Self::BM);
-            if k_tiles > 0 {
-                Self::release(base, it, lane);
-                Self::flush(&mut sum, &acc);
-            }
-            Self::store(&gemm.c(), &sum, tm * Self::BM as u32, tn * Self::BN as u32, wg);
-            t += work.stride;
-        }
-    }
-
-    /// The splitter warpgroup ([`Splitter`]), thread `st` of its 128: splits S of each of the
-    /// block's K-tiles as the copy engine delivers it (`full`) and hands the stage to the
-    /// consumers (`split_done`), while they multiply the K-tile before. Its thread 0 asks for the
-    /// copies, `STAGES − 1` K-tiles ahead: after splitting K-tile `i` it refills the stage of
-    /// `i − 1`, which the consumers release once they start on `i` (that is, once `i` is split,
-    /// so the wait cannot close a cycle).
-    ///
-    /// # Safety
-    /// The block's barriers are initialised and the consumers run [`multiply`](Self::multiply)
-    /// on the same `work`.
-    #[inline(always)]
-    unsafe fn split_and_load(smem: *mut u8, work: Work, copies: Copies, st: u32) {
-        let Copies { maps, base, planes } = copies;
-        let stages = Self::STAGES as u32;
-        let total = work.iterations();
-        // Global iteration j of this block: K-tile `j % k_tiles` of its tile `j / k_tiles`.
-        let load = |j: u32| {
-            let (t, kt) = work.at(j);
-            let (tm, tn) = Self::tile_coords(t, work.tiles_m, work.tiles_n);
-            // SAFETY: see `load`; every stage's previous contents are released before its refill.
-            unsafe { Self::load(j, kt, tm, tn, maps, base, planes) };
-        };
-        if st == 0 {
-            for j in 0..total.min(stages - 1) {
-                load(j);
-            }
-        }
-        for i in 0..total {
-            let s = i % stages;
-            let stage_ptr = smem.wrapping_add(s as usize * Self::STAGE_BYTES);
-            // SAFETY: `full(s)` and `split_done(s)` are initialised barriers of this block; the stage
-            // is filled (`full`) and no wgmma reads it (the consumers released it before the
-            // refill).
-            unsafe {
-                mbarrier_wait(Self::full(base, s), (i / stages) & 1);
-                if Self::S_K_MAJOR {
-                    Self::split_in_place(stage_ptr, st);
-                } else {
-                    // The 256 threads' shares of the transposing split, in two turns.
-                    Self::split_transposed(stage_ptr, st);
-                    Self::split_transposed(stage_ptr, st + 128);
-                }
-                // The tensor cores read what this thread wrote once the consumers see `split_done`.
-                fence_proxy_async_shared();
-                mbarrier_arrive(Self::split_done(base, s));
-            }
-            if st == 0 && i + stages - 1 < total {
-                load(i + stages - 1);
-            }
-        }
-    }
-
     /// Writes warpgroup `wg`'s sums to C: `sum[4j + i]` is wgmma row `16·warp + g + 8·(i / 2)`
     /// (row `64·wg + ...` of R's tile), wgmma column `8j + 2t + i % 2` (row of S's tile). R's rows
     /// are columns of C and S's rows rows of C (Cᵀ), except for `tt`, where it is the other way
@@ -602,6 +449,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         let planes = (gemm.plane_a(gemm.z), gemm.plane_b(gemm.z));
         let tid = thread_idx();
         let wg = tid / 128;
+        let lane = lane_idx();
 
         if tid == 0 {
             for s in 0..Self::STAGES as u32 {
@@ -610,10 +458,6 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
                     mbarrier_init(Self::full(base, s), 1);
                     // Every warp releases the stage.
                     mbarrier_init(Self::empty(base, s), 4 * Self::WARPGROUPS as u32);
-                    if Self::SPLITTER {
-                        // Every splitter thread hands its share of S over.
-                        mbarrier_init(Self::split_done(base, s), Self::SPLIT_THREADS as u32);
-                    }
                 }
             }
             fence_mbarrier_init();
@@ -627,75 +471,76 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         sync_threads();
 
         let (tiles_m, tiles_n) = (gemm.m.div_ceil(Self::BM as u32), gemm.n.div_ceil(Self::BN as u32));
-        let (first, stride) = block_linear();
-        let work = Work { tiles_m, tiles_n, k_tiles: gemm.k.div_ceil(Self::BK as u32), first, stride };
-        let copies = Copies { maps, base, planes };
-        // SAFETY: the barriers are initialised; the roles below share the stages as `full`,
-        // `empty` and `split_done` order them.
-        unsafe {
-            if !Self::SPLITTER {
-                Self::multiply(gemm, smem, work, copies, wg, tid);
-            } else if wg == 0 {
-                setmaxnreg_dec::<SPLITTER_REGS>();
-                Self::split_and_load(smem, work, copies, tid);
-            } else {
-                setmaxnreg_inc::<CONSUMER_REGS>();
-                Self::multiply(gemm, smem, work, copies, wg - 1, tid - 128);
+        let tiles = tiles_m * tiles_n;
+        let k_tiles = gemm.k.div_ceil(Self::BK as u32);
+        let (first_tile, tile_stride) = block_linear();
+        // Global iteration (K-tile) count of this block: stage `it % STAGES`, round `it / STAGES`.
+        let mut it = 0u32;
+        let mut t = first_tile;
+        while t < tiles {
+            let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+            if tid == 0 {
+                for kt in 0..k_tiles.min(Self::STAGES as u32) {
+                    // SAFETY: see `load`.
+                    unsafe { Self::load(it + kt, kt, tm, tn, maps, base, planes) };
+                }
             }
+            let mut sum = [0.0f32; 128];
+            let mut acc = [0.0f32; 128];
+            // ANCHOR: k_loop
+            for kt in 0..k_tiles {
+                let s = it % Self::STAGES as u32;
+                // SAFETY: `full(s)` is an initialised barrier of this block.
+                unsafe { mbarrier_wait(Self::full(base, s), (it / Self::STAGES as u32) & 1) };
+                let stage_ptr = smem.wrapping_add(s as usize * Self::STAGE_BYTES);
+                let stage = base + s * Self::STAGE_BYTES as u32;
+                // SAFETY: the stage is filled and no wgmma reads it (its last readers released
+                // it before the refill).
+                let mut r = unsafe {
+                    if Sp::PRESPLIT {
+                        // S arrived split.
+                    } else if Self::S_K_MAJOR {
+                        Self::split_in_place(stage_ptr, tid);
+                    } else {
+                        Self::split_transposed(stage_ptr, tid);
+                    }
+                    Self::r_values(stage_ptr, wg)
+                };
+                // The split tile of S is the tensor cores' to read once both warpgroups have
+                // written their halves (split ahead, once the copy engine has: `full`).
+                if !Sp::PRESPLIT {
+                    fence_proxy_async_shared();
+                    named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
+                }
+                Self::refill(it, kt, k_tiles, tid, (tm, tn), maps, base, planes);
+                // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
+                let fresh = kt % Self::FLUSH == 0;
+                // K-tile kt-1's group is done: its stage can be released (refilled at kt+1), its
+                // sums flushed, and the registers holding its fragments written (a wgmma reads its
+                // register operand asynchronously, until a wait covers it).
+                wgmma_wait_group::<0>();
+                fence_accumulators(&mut acc, Self::BM);
+                if kt > 0 {
+                    Self::release(base, it, lane);
+                    if fresh {
+                        Self::flush(&mut sum, &acc);
+                    }
+                }
+                Self::issue(stage, &mut r, fresh, &mut acc);
+                it += 1;
+            }
+            // ANCHOR_END: k_loop
+            wgmma_wait_group::<0>();
+            fence_accumulators(&mut acc, Self::BM);
+            if k_tiles > 0 {
+                Self::release(base, it, lane);
+                Self::flush(&mut sum, &acc);
+            }
+            Self::store(&gemm.c(), &sum, tm * Self::BM as u32, tn * Self::BN as u32, wg);
+            t += tile_stride;
         }
     }
 }
-
-/// A block's share of the tiles of C: tiles `first, first + stride, …` of the `tiles_m ×
-/// tiles_n`, each of `k_tiles` K-tiles; global iteration `j` is K-tile `j % k_tiles` of the
-/// block's tile `j / k_tiles`.
-#[derive(Clone, Copy)]
-struct Work {
-    tiles_m: u32,
-    tiles_n: u32,
-    k_tiles: u32,
-    first: u32,
-    stride: u32,
-}
-
-impl Work {
-    #[inline(always)]
-    fn tiles(&self) -> u32 {
-        self.tiles_m * self.tiles_n
-    }
-
-    /// K-tiles the block multiplies, over all its tiles.
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
-    fn iterations(&self) -> u32 {
-        let tiles = self.tiles();
-        // `max(1)`: a launch never has a zero stride, but the compiler cannot know that.
-        let own = if self.first < tiles { (tiles - 1 - self.first) / self.stride.max(1) + 1 } else { 0 };
-        own * self.k_tiles
-    }
-
-    /// (tile, K-tile) of global iteration `j`.
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
-    fn at(&self, j: u32) -> (u32, u32) {
-        let k_tiles = self.k_tiles.max(1);
-        (self.first + j / k_tiles * self.stride, j % k_tiles)
-    }
-}
-
-/// Where the copies come from and go: the host's two tensor maps, the block's shared memory
-/// (`base`), and the planes of A and B of this block's product.
-#[derive(Clone, Copy)]
-struct Copies {
-    maps: *const TensorMap,
-    base: u32,
-    planes: (i32, i32),
-}
-
-/// Registers per thread of the splitter warpgroup and of each consumer warpgroup with
-/// [`Splitter`] (`setmaxnreg`, from 65536 / 384 = 168 each).
-const SPLITTER_REGS: u32 = 72;
-const CONSUMER_REGS: u32 = 216;
 
 /// Block rows per tile group in the tile order (rung 14's).
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
@@ -721,9 +566,6 @@ pub trait Split {
     /// S arrives split: the host splits A ahead of the product ([`crate::split_ahead`]) and the
     /// copy engine loads both parts (only [`Presplit`]).
     const PRESPLIT: bool = false;
-    /// A third warpgroup splits S in shared memory and issues the copies, while the two
-    /// consumer warpgroups only multiply (only [`Splitter`]).
-    const SPLITTER: bool = false;
 }
 /// `hi = rna(a)` written over `a`, `lo = rna(a − hi)` beside it: two stores per float4 (entries
 /// without a tag).
@@ -763,17 +605,6 @@ impl Split for Presplit {
     const ROUNDED_LO: bool = false;
     const PRESPLIT: bool = true;
 }
-/// [`Raw`]'s values, with S split in shared memory by a warpgroup of its own, the block's
-/// first (`_splitter`): it splits (and for `tn` transposes) the K-tile after the one the two
-/// consumer warpgroups multiply, and hands each stage over with an mbarrier (`split_done`), so
-/// the consumers' loop has neither the split nor a barrier, and A needs no workspace. Costs a
-/// warpgroup's registers: 72 per splitter thread leave the consumers 216 (`setmaxnreg`).
-pub struct Splitter;
-impl Split for Splitter {
-    const TRUNCATED: bool = true;
-    const ROUNDED_LO: bool = false;
-    const SPLITTER: bool = true;
-}
 
 /// How often the tensor cores' sums are added into fp32 registers: the kernel's `F` parameter.
 pub trait Flush {
@@ -797,6 +628,4 @@ entries! {
     sgemm_15_tf32x3_128x128x32_s4_raw_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tt>,
     sgemm_15_tf32x3_128x128x32_s4_presplit => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit>,
     sgemm_15_tf32x3_128x128x32_s4_presplit_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit, Tn>,
-    sgemm_15_tf32x3_128x128x32_s4_splitter => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Splitter>,
-    sgemm_15_tf32x3_128x128x32_s4_splitter_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Splitter, Tn>,
 }

@@ -4,11 +4,6 @@
 //! Copies of the copy engine (see [`super::tma`]) are attached to the barrier they signal and land
 //! in shared memory only when a thread polls that barrier: a kernel that reads the tile without
 //! waiting reads what was there before, and fails its check.
-//!
-//! A completed phase orders what its arriving threads did before they arrived against what every
-//! thread does next (their shared accesses are forgotten, as at a named barrier): a thread that
-//! hands a tile it wrote to others with `mbarrier.arrive` is not a race for the waiters. Like the
-//! named barriers' rule this is generous to a thread that reads without waiting for the phase.
 
 use std::collections::HashMap;
 use std::panic::Location;
@@ -28,8 +23,6 @@ pub(super) struct Mbarrier {
     phase: u32,
     /// Copies in flight that signal this barrier: (shared offset, bytes).
     copies: Vec<(u32, Vec<u8>)>,
-    /// The threads that arrived in the current phase.
-    arrivers: Vec<u32>,
 }
 
 pub(super) type Mbarriers = HashMap<u32, Mbarrier>;
@@ -46,13 +39,11 @@ fn barrier<'a>(block: &'a Block, addr: u32, what: &str, at: &Location<'_>) -> st
 }
 
 impl Mbarrier {
-    /// Completes the phase once every arrival and every announced byte is in; then what its
-    /// arriving threads did before arriving is ordered against everything after.
-    fn advance(&mut self, block: &Block) {
+    /// Completes the phase once every arrival and every announced byte is in.
+    fn advance(&mut self) {
         if self.pending == 0 && self.tx == 0 {
             self.phase += 1;
             self.pending = self.expected;
-            memory::ordered_by_barrier(block, &std::mem::take(&mut self.arrivers));
         }
     }
 }
@@ -66,7 +57,7 @@ pub unsafe fn mbarrier_init(addr: u32, arrivals: u32) {
     if arrivals == 0 {
         fail(format!("mbarrier.init with an arrival count of 0 at {at}"));
     }
-    let state = Mbarrier { expected: arrivals, pending: arrivals, tx: 0, phase: 0, copies: Vec::new(), arrivers: Vec::new() };
+    let state = Mbarrier { expected: arrivals, pending: arrivals, tx: 0, phase: 0, copies: Vec::new() };
     block.mbarriers.borrow_mut().insert(addr, state);
 }
 
@@ -85,8 +76,7 @@ pub unsafe fn mbarrier_arrive_expect_tx(addr: u32, bytes: u32) {
 }
 
 fn arrive(addr: u32, bytes: u32, what: &str, at: &Location<'_>) {
-    let lane = lane();
-    let block = lane.block();
+    let block = lane().block();
     let mut bar = barrier(block, addr, what, at);
     if bar.pending == 0 {
         drop(bar);
@@ -94,8 +84,7 @@ fn arrive(addr: u32, bytes: u32, what: &str, at: &Location<'_>) {
     }
     bar.tx += bytes as i64;
     bar.pending -= 1;
-    bar.arrivers.push(lane.tid);
-    bar.advance(block);
+    bar.advance();
 }
 
 /// Delivers the barrier's copies in flight, then answers whether the phase of parity `parity` has
@@ -115,7 +104,7 @@ pub unsafe fn mbarrier_try_wait(addr: u32, parity: u32) -> bool {
             memory::written_by_copy_engine(block, dst as usize, bytes.len());
             bar.tx -= bytes.len() as i64;
         }
-        bar.advance(block);
+        bar.advance();
         bar.phase % 2 != parity % 2
     };
     if !done {
