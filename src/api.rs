@@ -456,10 +456,14 @@ impl Plan {
         if pa % elem_align != 0 || pb % elem_align != 0 || pc % 4 != 0 {
             return Err(Error::InvalidArgument("A, B and C must be aligned to their element size".into()));
         }
-        if self.kernel().needs_aligned_matrices() && (pa % 16 != 0 || pb % 16 != 0 || pc % 16 != 0) {
+        let kernel = self.kernel();
+        // A kernel that splits A ahead takes A at any start (`Kernel::reads_a_as_given`).
+        let a_misaligned = kernel.reads_a_as_given() && pa % 16 != 0;
+        if kernel.needs_aligned_matrices() && (a_misaligned || pb % 16 != 0 || pc % 16 != 0) {
+            let operands = if kernel.reads_a_as_given() { "A, B and C" } else { "B and C" };
             return Err(Error::Unsupported {
-                kernel: self.kernel().name().into(),
-                reason: "it needs A, B and C to start on 16-byte boundaries (the general kernels take any start: name one, e.g. sgemm_00_general_16x16x16)".into(),
+                kernel: kernel.name().into(),
+                reason: format!("it needs {operands} to start on 16-byte boundaries (the general kernels take any start: name one, e.g. sgemm_00_general_16x16x16)"),
             });
         }
         // SAFETY: the buffers are at least as long as the problem's extents (checked above), of

@@ -156,6 +156,14 @@ impl Kernel {
         !self.spec.any_alignment
     }
 
+    /// Whether the kernel reads A as the caller gives it. A kernel that splits A ahead
+    /// (`KernelSpec::split_ahead`) reads the split's workspace, whose rows and matrices are always
+    /// aligned: A's alignment (its start, `lda` and batch stride) is then the split's concern,
+    /// which reads element by element and takes any.
+    pub fn reads_a_as_given(&self) -> bool {
+        !self.spec.split_ahead
+    }
+
     /// Why this kernel's configuration could never launch on Hopper, if it could not.
     pub fn config_error(&self) -> Option<String> {
         shape_error(self.spec)
@@ -202,9 +210,7 @@ impl Kernel {
         if grid_x > MAX_GRID_X {
             return Err(unsupported(format!("N = {} needs {grid_x} block columns", problem.n)));
         }
-        // A kernel that splits A ahead reads the split's workspace, whose rows and matrices are
-        // always aligned, not A as given: A's alignment is the split's concern, which takes any.
-        let a_as_given = !self.spec.split_ahead;
+        let a_as_given = self.reads_a_as_given();
         if let Some(maps) = self.spec.tensor_maps {
             let dtype = self.spec.dtype;
             let batched = problem.batch > 1;

@@ -232,13 +232,32 @@ impl Gpu {
     }
 
     fn function(&self, kernel: Kernel) -> Result<CudaFunction> {
+        self.cached_entry(kernel.name(), kernel.spec.smem_bytes)
+    }
+
+    /// [`Gpu::entry`] looked up once per process: the GEMM kernels and the helpers the launches
+    /// queue around them (the split of A, the row copy, the split-K sum), each entry always with
+    /// the same `smem_bytes`.
+    fn cached_entry(&self, name: &'static str, smem_bytes: u32) -> Result<CudaFunction> {
         let mut functions = self.functions.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(f) = functions.get(kernel.name()) {
+        if let Some(f) = functions.get(name) {
             return Ok(f.clone());
         }
-        let f = self.entry(kernel.name(), kernel.spec.smem_bytes)?;
-        functions.insert(kernel.name(), f.clone());
+        let f = self.entry(name, smem_bytes)?;
+        functions.insert(name, f.clone());
         Ok(f)
+    }
+
+    /// Runs `launch(first, planes)` over a batch of `count` matrices in runs of at most the
+    /// grid's `MAX_GRID_Z` planes each: matrices `first .. first + planes`.
+    fn in_grid_planes(count: u32, mut launch: impl FnMut(u32, u32) -> Result<()>) -> Result<()> {
+        let mut first = 0u32;
+        while first < count {
+            let planes = (count - first).min(crate::catalog::MAX_GRID_Z as u32);
+            launch(first, planes)?;
+            first += planes;
+        }
+        Ok(())
     }
 
     /// Registers per thread and local-memory bytes per thread (spills, stack frames) of `kernel` as
@@ -298,21 +317,17 @@ impl Gpu {
     unsafe fn split_a(&self, problem: &Problem, a: u64, split: &Problem, ws: u64) -> Result<()> {
         use kernels_gpu::split_ahead::{SPLIT_THREADS, split_launch};
         let (name, (grid_x, grid_y), smem) = split_launch(problem.layout.a.is_t(), problem.m, problem.k, crate::catalog::MAX_GRID_Y as u32);
-        let f = self.entry(name, smem)?;
+        let f = self.cached_entry(name, smem)?;
         // A broadcast A is one matrix (and its split one).
-        let count = problem.matrices_a() as u32;
-        let mut first = 0u32;
-        while first < count {
-            let planes = (count - first).min(crate::catalog::MAX_GRID_Z as u32);
+        Self::in_grid_planes(problem.matrices_a() as u32, |first, planes| {
             let (src, dst) = (a + first as u64 * problem.stride_a * 4, ws + first as u64 * split.stride_a * 4);
             let cfg = LaunchConfig { grid_dim: (grid_x, grid_y, planes), block_dim: (SPLIT_THREADS, 1, 1), shared_mem_bytes: smem };
             let mut args = self.stream.launch_builder(&f);
             args.arg(&src).arg(&dst).arg(&problem.m).arg(&problem.k).arg(&problem.lda).arg(&split.lda).arg(&problem.stride_a);
             // SAFETY: the arguments match the split's parameters; the caller guarantees the buffers.
             unsafe { args.launch(cfg) }?;
-            first += planes;
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// [`Gpu::launch`] of the product itself (for a kernel that reads A split ahead, on the split).
@@ -402,22 +417,19 @@ impl Gpu {
     /// `src` must hold the matrices as `from` describes them and `dst` room for them as `to` does.
     pub unsafe fn copy_rows(&self, dtype: Dtype, src: u64, dst: u64, (rows, cols): (u64, u64), from: (u32, u64), to: (u32, u64), batch: u32) -> Result<()> {
         use kernels_gpu::align_rows::COPY_THREADS;
-        let f = self.entry(if dtype.bytes() == 2 { "copy_rows_b16" } else { "copy_rows_b32" }, 0)?;
+        let f = self.cached_entry(if dtype.bytes() == 2 { "copy_rows_b16" } else { "copy_rows_b32" }, 0)?;
         let count = if from.1 == 0 { 1 } else { batch };
         let (rows, cols) = (rows as u32, cols as u32);
         let elem = dtype.bytes() as u64;
-        let mut first = 0u32;
-        while first < count {
-            let planes = (count - first).min(crate::catalog::MAX_GRID_Z as u32);
+        Self::in_grid_planes(count, |first, planes| {
             let (s, d) = (src + first as u64 * from.1 * elem, dst + first as u64 * to.1 * elem);
             let cfg = LaunchConfig { grid_dim: (cols.div_ceil(COPY_THREADS), rows.min(crate::catalog::MAX_GRID_Y as u32), planes), block_dim: (COPY_THREADS, 1, 1), shared_mem_bytes: 0 };
             let mut args = self.stream.launch_builder(&f);
             args.arg(&s).arg(&d).arg(&rows).arg(&cols).arg(&from.0).arg(&to.0).arg(&from.1).arg(&to.1);
             // SAFETY: the arguments match the copy's parameters; the caller guarantees the buffers.
             unsafe { args.launch(cfg) }?;
-            first += planes;
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Sums the `splits` partial products at `ws` (M×N each, `plane` floats apart) into C:
@@ -428,7 +440,7 @@ impl Gpu {
     /// (rows `ldc` apart), one product.
     pub unsafe fn reduce_splits(&self, problem: &Problem, splits: u32, plane: u64, ws: u64, c: u64) -> Result<()> {
         use kernels_gpu::split_k::REDUCE_THREADS;
-        let f = self.entry("reduce_splits", 0)?;
+        let f = self.cached_entry("reduce_splits", 0)?;
         let rows = problem.m.min(crate::catalog::MAX_GRID_Y as u32);
         let cfg = LaunchConfig { grid_dim: (problem.n.div_ceil(REDUCE_THREADS), rows, 1), block_dim: (REDUCE_THREADS, 1, 1), shared_mem_bytes: 0 };
         let mut args = self.stream.launch_builder(&f);

@@ -403,3 +403,41 @@ fn run_plan(gpu: &rgemm::Gpu, plan: &api::Plan, inputs: &Inputs) -> Result<(Vec<
     let stored = stream.clone_dtoh(&c)?;
     Ok(storage::unpack_c(p, &stored, FILL))
 }
+
+/// A kernel that splits A ahead takes A at any start (its split reads element by element); a
+/// kernel that reads A itself through the copy engine refuses a misaligned start with a clear
+/// error, before anything launches.
+#[test]
+#[ignore = "needs a GPU"]
+fn split_ahead_kernels_take_a_at_any_start_on_the_gpu() {
+    let guard = common::gpu("split_ahead_kernels_take_a_at_any_start_on_the_gpu");
+    let gpu = &*guard;
+    let stream = gpu.stream();
+    const FILL: f32 = -1234.5;
+    for (layout, name) in [(Layout::NN, "sgemm_15_tf32x3_128x128x32_s4_presplit"), (Layout::TN, "sgemm_15_tf32x3_128x128x32_s4_presplit_tn")] {
+        let (m, n, k) = (200, 136, 97);
+        let lda = if layout == Layout::TN { 203 } else { 101 };
+        let p = Problem::general(m, n, k, 1.25, 0.5, layout, LeadingDims { lda: Some(lda), ldb: None, ldc: None }, Batch::packed(2)).unwrap();
+        let inputs = Inputs::random(&p, Dtype::F32, 91);
+        let gemm = Gemm::new(m, n, k).layout(layout).scalars(p.alpha, p.beta).leading_dims(lda, p.ldb as u64, p.ldc as u64).batch(2, p.stride_a, p.stride_b, p.stride_c);
+        let plan = gemm.plan::<f32>(gpu, KernelChoice::Named(name.into())).unwrap();
+        // A one element past a 16-byte boundary: the view starts at element 1 of its buffer.
+        let a = storage::pack(&p, Operand::A, &inputs.a, f32::NAN);
+        let mut shifted = vec![f32::NAN; a.len() + 1];
+        shifted[1..].copy_from_slice(&a);
+        let a_buf = stream.clone_htod(&shifted).unwrap();
+        let b = stream.clone_htod(&storage::pack(&p, Operand::B, &inputs.b, f32::NAN)).unwrap();
+        let mut c = stream.clone_htod(&storage::pack(&p, Operand::C, &inputs.c, FILL)).unwrap();
+        plan.run(gpu, &a_buf.slice(1..), &b, &mut c).unwrap_or_else(|e| panic!("{name} on {p} with A at element 1: {e}"));
+        let (values, stray) = storage::unpack_c(&p, &stream.clone_dtoh(&c).unwrap(), FILL);
+        let cmp = check::compare_full(&p, &inputs, &check::ErrorModel::of(plan.kernel().spec), &values);
+        assert!(cmp.passed() && stray == 0, "{name} on {p} with A at element 1: {cmp}, {stray} stray writes");
+    }
+    // The kernel without the split reads A through the copy engine: a misaligned start is refused.
+    let plan = Gemm::new(64, 64, 64).plan::<f32>(gpu, KernelChoice::Named("sgemm_15_tf32x3_128x128x32_s4_raw".into())).unwrap();
+    let a = stream.alloc_zeros::<f32>(64 * 64 + 1).unwrap();
+    let b = stream.alloc_zeros::<f32>(64 * 64).unwrap();
+    let mut c = stream.alloc_zeros::<f32>(64 * 64).unwrap();
+    let e = plan.run(gpu, &a.slice(1..), &b, &mut c).unwrap_err().to_string();
+    assert!(e.contains("it needs A, B and C to start on 16-byte boundaries"), "{e}");
+}
