@@ -5,11 +5,12 @@
 //! all work, so cudarc's per-buffer event tracking is switched off.
 
 use std::collections::HashMap;
+use std::ffi::c_void;
 use std::sync::{Arc, Mutex};
 
 use cudarc::cublas::{CudaBlas, sys as blas_sys};
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute, CUevent_flags};
-use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits};
+use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig, ValidAsZeroBits};
 use cudarc::nvrtc::Ptx;
 
 use crate::baseline::{self, CublasLt, Library};
@@ -18,6 +19,14 @@ use crate::error::{Error, Result};
 use crate::problem::Problem;
 use crate::ptx;
 use crate::tma;
+
+/// The arguments of a kernel launch as the driver takes them: a pointer to each value, in the
+/// entry's parameter order (the values must outlive the launch call).
+macro_rules! kernel_args {
+    ($($arg:expr),+ $(,)?) => {
+        [$($arg as *const _ as *mut c_void),+]
+    };
+}
 
 /// What the run reports about the device.
 #[derive(Clone, Debug)]
@@ -248,6 +257,43 @@ impl Gpu {
         Ok(f)
     }
 
+    /// Queues `f` with `args` (a pointer to each argument, in the entry's order) as a
+    /// *programmatic dependent launch*: its blocks may be scheduled while the last blocks of the
+    /// kernel before it in the stream still run, rather than only once it has exited, which hides
+    /// most of the gap between two launches (the split or copy before a product, the product
+    /// before the split-K sum). Every entry of the module starts with
+    /// `device::start_after_previous_grid`, which waits for that kernel to finish before touching
+    /// memory, so the stream's order holds whatever came before (a kernel that is not the
+    /// module's, or a copy, simply finishes first, as for an ordinary launch).
+    ///
+    /// # Safety
+    /// `args` must match the entry's parameters and the launch its contract (the caller's).
+    unsafe fn launch_dependent(&self, f: &CudaFunction, cfg: LaunchConfig, args: &mut [*mut c_void]) -> Result<()> {
+        use cudarc::driver::sys::{CUlaunchAttribute, CUlaunchAttributeID, CUlaunchConfig, cuLaunchKernelEx};
+        self.stream.context().bind_to_thread()?;
+        // SAFETY: all zeros is a valid attribute (an id and a union of plain integers), set below.
+        let mut attr: CUlaunchAttribute = unsafe { std::mem::zeroed() };
+        attr.id = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        attr.value.programmaticStreamSerializationAllowed = 1;
+        let ((gx, gy, gz), (bx, by, bz)) = (cfg.grid_dim, cfg.block_dim);
+        let config = CUlaunchConfig {
+            gridDimX: gx,
+            gridDimY: gy,
+            gridDimZ: gz,
+            blockDimX: bx,
+            blockDimY: by,
+            blockDimZ: bz,
+            sharedMemBytes: cfg.shared_mem_bytes,
+            hStream: self.stream.cu_stream(),
+            attrs: &mut attr,
+            numAttrs: 1,
+        };
+        // SAFETY: `config` and the attribute live across the call, which copies the arguments
+        // `args` points to; their match with the entry is the caller's guarantee.
+        unsafe { cuLaunchKernelEx(&config, f.cu_function(), args.as_mut_ptr(), std::ptr::null_mut()) }.result()?;
+        Ok(())
+    }
+
     /// Runs `launch(first, planes)` over a batch of `count` matrices in runs of at most the
     /// grid's `MAX_GRID_Z` planes each: matrices `first .. first + planes`.
     fn in_grid_planes(count: u32, mut launch: impl FnMut(u32, u32) -> Result<()>) -> Result<()> {
@@ -322,11 +368,9 @@ impl Gpu {
         Self::in_grid_planes(problem.matrices_a() as u32, |first, planes| {
             let (src, dst) = (a + first as u64 * problem.stride_a * 4, ws + first as u64 * split.stride_a * 4);
             let cfg = LaunchConfig { grid_dim: (grid_x, grid_y, planes), block_dim: (SPLIT_THREADS, 1, 1), shared_mem_bytes: smem };
-            let mut args = self.stream.launch_builder(&f);
-            args.arg(&src).arg(&dst).arg(&problem.m).arg(&problem.k).arg(&problem.lda).arg(&split.lda).arg(&problem.stride_a);
+            let mut args = kernel_args![&src, &dst, &problem.m, &problem.k, &problem.lda, &split.lda, &problem.stride_a];
             // SAFETY: the arguments match the split's parameters; the caller guarantees the buffers.
-            unsafe { args.launch(cfg) }?;
-            Ok(())
+            unsafe { self.launch_dependent(&f, cfg, &mut args) }
         })
     }
 
@@ -352,14 +396,12 @@ impl Gpu {
             }
             None => 0,
         };
-        let mut args = self.stream.launch_builder(&f);
-        args.arg(&a).arg(&b).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.k).arg(&problem.alpha).arg(&problem.beta).arg(&maps);
-        args.arg(&problem.lda).arg(&problem.ldb).arg(&problem.ldc).arg(&problem.batch);
-        args.arg(&problem.stride_a).arg(&problem.stride_b).arg(&problem.stride_c).arg(&workspace);
+        let p = problem;
+        #[rustfmt::skip]
+        let mut args = kernel_args![&a, &b, &c, &p.m, &p.n, &p.k, &p.alpha, &p.beta, &maps, &p.lda, &p.ldb, &p.ldc, &p.batch, &p.stride_a, &p.stride_b, &p.stride_c, &workspace];
         // SAFETY: the arguments match the entry's parameters (entries! declares one signature
         // for every kernel); the caller guarantees the geometry and the operands.
-        unsafe { args.launch(cfg) }?;
-        Ok(())
+        unsafe { self.launch_dependent(&f, cfg, &mut args) }
     }
 
     /// Device address of `[map_a, map_b]` (and `map_c` if the kernel stores C through the copy
@@ -424,11 +466,9 @@ impl Gpu {
         Self::in_grid_planes(count, |first, planes| {
             let (s, d) = (src + first as u64 * from.1 * elem, dst + first as u64 * to.1 * elem);
             let cfg = LaunchConfig { grid_dim: (cols.div_ceil(COPY_THREADS), rows.min(crate::catalog::MAX_GRID_Y as u32), planes), block_dim: (COPY_THREADS, 1, 1), shared_mem_bytes: 0 };
-            let mut args = self.stream.launch_builder(&f);
-            args.arg(&s).arg(&d).arg(&rows).arg(&cols).arg(&from.0).arg(&to.0).arg(&from.1).arg(&to.1);
+            let mut args = kernel_args![&s, &d, &rows, &cols, &from.0, &to.0, &from.1, &to.1];
             // SAFETY: the arguments match the copy's parameters; the caller guarantees the buffers.
-            unsafe { args.launch(cfg) }?;
-            Ok(())
+            unsafe { self.launch_dependent(&f, cfg, &mut args) }
         })
     }
 
@@ -443,12 +483,11 @@ impl Gpu {
         let f = self.cached_entry("reduce_splits", 0)?;
         let rows = problem.m.min(crate::catalog::MAX_GRID_Y as u32);
         let cfg = LaunchConfig { grid_dim: (problem.n.div_ceil(REDUCE_THREADS), rows, 1), block_dim: (REDUCE_THREADS, 1, 1), shared_mem_bytes: 0 };
-        let mut args = self.stream.launch_builder(&f);
-        args.arg(&ws).arg(&c).arg(&problem.m).arg(&problem.n).arg(&problem.ldc).arg(&splits).arg(&plane).arg(&problem.alpha).arg(&problem.beta);
+        let p = problem;
+        let mut args = kernel_args![&ws, &c, &p.m, &p.n, &p.ldc, &splits, &plane, &p.alpha, &p.beta];
         // SAFETY: the arguments match `reduce_splits`'s parameters; the caller guarantees the
         // buffers.
-        unsafe { args.launch(cfg) }?;
-        Ok(())
+        unsafe { self.launch_dependent(&f, cfg, &mut args) }
     }
 
     /// cuBLAS on the row-major problem: the classic call or cuBLASLt (see [`baseline`]).

@@ -24,6 +24,7 @@ pub const COPY_THREADS: u32 = 256;
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
 pub unsafe extern "gpu-kernel" fn copy_rows_b16(src: *const u16, dst: *mut u16, rows: u32, cols: u32, src_ld: u32, dst_ld: u32, src_stride: u64, dst_stride: u64) {
+    crate::device::start_after_previous_grid();
     // SAFETY: the launch's contract, passed on.
     unsafe { copy_rows(src, dst, rows, cols, src_ld, dst_ld, src_stride, dst_stride) }
 }
@@ -32,6 +33,7 @@ pub unsafe extern "gpu-kernel" fn copy_rows_b16(src: *const u16, dst: *mut u16, 
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
 pub unsafe extern "gpu-kernel" fn copy_rows_b32(src: *const u32, dst: *mut u32, rows: u32, cols: u32, src_ld: u32, dst_ld: u32, src_stride: u64, dst_stride: u64) {
+    crate::device::start_after_previous_grid();
     // SAFETY: the launch's contract, passed on.
     unsafe { copy_rows(src, dst, rows, cols, src_ld, dst_ld, src_stride, dst_stride) }
 }

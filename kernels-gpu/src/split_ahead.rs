@@ -61,6 +61,7 @@ pub fn split_launch(transposed: bool, rows: u32, cols: u32, max_grid_rows: u32) 
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
 pub unsafe extern "gpu-kernel" fn split_tf32_rows(src: *const f32, dst: *mut f32, rows: u32, cols: u32, src_ld: u32, dst_ld: u32, src_stride: u64) {
+    crate::device::start_after_previous_grid();
     // SAFETY: the launch's contract, passed on.
     unsafe { split::<false>(src, dst, rows, cols, src_ld, dst_ld, src_stride) }
 }
@@ -70,6 +71,7 @@ pub unsafe extern "gpu-kernel" fn split_tf32_rows(src: *const f32, dst: *mut f32
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
 pub unsafe extern "gpu-kernel" fn split_tf32_transposed(src: *const f32, dst: *mut f32, rows: u32, cols: u32, src_ld: u32, dst_ld: u32, src_stride: u64) {
+    crate::device::start_after_previous_grid();
     // SAFETY: the launch's contract, passed on.
     unsafe { split::<true>(src, dst, rows, cols, src_ld, dst_ld, src_stride) }
 }

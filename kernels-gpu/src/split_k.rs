@@ -25,6 +25,7 @@ pub const REDUCE_THREADS: u32 = 256;
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
 pub unsafe extern "gpu-kernel" fn reduce_splits(ws: *const f32, c: *mut f32, m: u32, n: u32, ldc: u32, splits: u32, plane: u64, alpha: f32, beta: f32) {
+    crate::device::start_after_previous_grid();
     // SAFETY: the launch's contract, passed on.
     unsafe { reduce(ws, c, m, n, ldc, splits, plane, alpha, beta) }
 }

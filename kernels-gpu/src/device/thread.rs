@@ -160,6 +160,45 @@ pub fn setmaxnreg_inc<const N: u32>() {
     unsafe { core::arch::asm!("setmaxnreg.inc.sync.aligned.u32 {n};", n = const N, options(nostack)) }
 }
 
+/// Waits until the grid this one depends on has completed and its writes are visible: with a
+/// programmatic dependent launch (the host's `Gpu::launch_after`), the grid launched before this
+/// one in the stream, which may still be running when this grid starts; without one, nothing
+/// (the stream already ordered the two). A dependent grid calls it before it reads what the grid
+/// before it wrote, or writes what that grid reads.
+///
+/// ```ptx
+/// griddepcontrol.wait;
+/// ```
+#[inline(always)]
+pub fn wait_for_previous_grid() {
+    // SAFETY: synchronisation only, no operands.
+    unsafe { core::arch::asm!("griddepcontrol.wait;", options(nostack)) }
+}
+
+/// Lets a programmatic dependent launch that follows this grid start its blocks (up to their
+/// [`wait_for_previous_grid`]) once every block of this grid has called it or exited, instead of
+/// when the whole grid has exited. No effect on a launch that is not programmatic.
+///
+/// ```ptx
+/// griddepcontrol.launch_dependents;
+/// ```
+#[inline(always)]
+pub fn let_next_grid_start() {
+    // SAFETY: a scheduling hint, no operands.
+    unsafe { core::arch::asm!("griddepcontrol.launch_dependents;", options(nostack)) }
+}
+
+/// What every entry of the module does first. The host queues each as a programmatic dependent
+/// launch (`Gpu::launch_dependent`), so its blocks may start while the grid before it still
+/// runs: it lets the grid after it start likewise ([`let_next_grid_start`]), then waits for the
+/// grid before it to finish ([`wait_for_previous_grid`]) before it touches memory. The stream's
+/// order holds as for ordinary launches; what is saved is the gap between two launches.
+#[inline(always)]
+pub fn start_after_previous_grid() {
+    let_next_grid_start();
+    wait_for_previous_grid();
+}
+
 /// Waits until every lane of the warp has arrived, and orders their memory accesses before it
 /// against those after it (CUDA's `__syncwarp()`).
 ///

@@ -93,6 +93,20 @@ pub fn block_linear() -> (u32, u32) {
     (block_row() * gx + block_col(), gx * gy)
 }
 
+/// `griddepcontrol.wait`: the emulator runs one launch after another, so the previous grid has
+/// always completed.
+pub fn wait_for_previous_grid() {}
+
+/// `griddepcontrol.launch_dependents`: a scheduling hint for the next launch, which the emulator
+/// starts only when this one has finished.
+pub fn let_next_grid_start() {}
+
+/// See the device twin: both calls are nothing here.
+pub fn start_after_previous_grid() {
+    let_next_grid_start();
+    wait_for_previous_grid();
+}
+
 /// `setmaxnreg`: moves registers between warpgroups on the GPU; the emulator has no register file,
 /// so the only observable effect, none, is reproduced.
 pub fn setmaxnreg_dec<const N: u32>() {}
