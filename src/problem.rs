@@ -210,8 +210,10 @@ impl Problem {
     /// matrix when A is broadcast); B and C as they are. Also returns the workspace's floats.
     pub fn split_ahead(&self) -> Result<(Problem, u64)> {
         let too_large = || Error::InvalidProblem(format!("the split of A for {self} is too large to address"));
-        let (floats, ld) = kernels_gpu::split_ahead::presplit_layout(self.matrices_a() as u64, self.m as u64, self.k).ok_or_else(too_large)?;
-        let stride_a = if self.stride_a == 0 { 0 } else { 2 * self.m as u64 * ld as u64 };
+        let matrices = self.matrices_a() as u64;
+        let (floats, ld) = kernels_gpu::split_ahead::presplit_layout(matrices, self.m as u64, self.k).ok_or_else(too_large)?;
+        // One matrix's share of the workspace (its two planes), as the layout sizes it.
+        let stride_a = if self.stride_a == 0 { 0 } else { floats / matrices };
         let layout = Layout { a: Op::N, b: self.layout.b };
         let ld = LeadingDims { lda: Some(ld as u64), ldb: Some(self.ldb as u64), ldc: Some(self.ldc as u64) };
         let batch = Batch { count: self.batch as u64, stride_a: Some(stride_a), stride_b: Some(self.stride_b), stride_c: Some(self.stride_c) };
