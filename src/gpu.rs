@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use cudarc::cublas::{CudaBlas, sys as blas_sys};
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute, CUevent_flags};
-use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig, ValidAsZeroBits};
+use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig, ValidAsZeroBits};
 use cudarc::nvrtc::Ptx;
 
 use crate::baseline::{self, CublasLt, Library};
@@ -116,7 +116,6 @@ fn driver_cuda_version() -> Option<String> {
 pub struct Gpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
-    module: Arc<CudaModule>,
     blas: CudaBlas,
     /// The split-K workspace, grown to the largest need so far and kept (see [`Gpu::workspace`]).
     workspace: Mutex<Option<CudaSlice<f32>>>,
@@ -175,9 +174,6 @@ impl Gpu {
         if (major, minor) != (9, 0) {
             return Err(Error::UnsupportedDevice { name: info.name, major, minor });
         }
-        let module = ctx
-            .load_module(Ptx::from_src(ptx::with_launch_bounds(ptx::PTX)))
-            .map_err(|e| Error::Cuda(format!("loading the PTX module failed: {}", crate::error::driver_message(&e))))?;
         // SAFETY: only probes whether cuBLAS can be loaded.
         if !unsafe { blas_sys::is_culib_present() } {
             return Err(Error::NoCublas);
@@ -186,7 +182,6 @@ impl Gpu {
         Ok(Gpu {
             ctx,
             stream,
-            module,
             blas,
             blas_lt: std::sync::OnceLock::new(),
             workspace: Mutex::new(None),
@@ -315,12 +310,17 @@ impl Gpu {
     }
 
     /// Any entry of the module (the lesson kernels too), allowed `smem_bytes` of dynamic shared
-    /// memory; launch it through [`Gpu::stream`].
+    /// memory; launch it through [`Gpu::stream`]. Each entry is loaded as a module of its own
+    /// ([`ptx::entry_module`]), so the driver compiles only the entries a process uses.
     pub fn entry(&self, name: &str, smem_bytes: u32) -> Result<CudaFunction> {
-        let f = self
-            .module
+        let ptx = ptx::entry_module(ptx::PTX, name).ok_or_else(|| Error::Cuda(format!("kernel {name} is not in the PTX module")))?;
+        let module = self
+            .ctx
+            .load_module(Ptx::from_src(ptx))
+            .map_err(|e| Error::Cuda(format!("loading the PTX of {name} failed: {}", crate::error::driver_message(&e))))?;
+        let f = module
             .load_function(name)
-            .map_err(|e| Error::Cuda(format!("kernel {name} is not in the loaded module: {}", crate::error::driver_message(&e))))?;
+            .map_err(|e| Error::Cuda(format!("kernel {name} is not in its module: {}", crate::error::driver_message(&e))))?;
         // Above 48 KiB a block's dynamic shared memory must be allowed explicitly.
         f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem_bytes as i32)?;
         Ok(f)

@@ -53,6 +53,20 @@ pub fn with_launch_bounds(ptx: &str) -> String {
 }
 // ANCHOR_END: with_launch_bounds
 
+/// The module of the one entry `name` of `ptx`: the PTX's header (version, target, the
+/// dynamic shared memory's declaration) and that entry, with its launch bounds
+/// ([`with_launch_bounds`]); `None` if `ptx` has no such entry. The entries call no function
+/// (`tests/ptx.rs`), so each stands alone. Loading one entry at a time lets the driver compile only
+/// the kernels a process uses: the whole module took its compiler 40 s on a machine's first
+/// load (run 114 of `docs/perf/2026-11-27-h100.md`), and the driver caches what it compiled either way.
+pub fn entry_module(ptx: &str, name: &str) -> Option<String> {
+    const ENTRY: &str = ".visible .entry ";
+    let start = ptx.find(&format!("{ENTRY}{name}("))?;
+    let end = ptx[start + ENTRY.len()..].find(ENTRY).map_or(ptx.len(), |i| start + ENTRY.len() + i);
+    let header_end = [ptx.find(".visible .func"), ptx.find(ENTRY)].into_iter().flatten().min()?;
+    Some(with_launch_bounds(&format!("{}{}", &ptx[..header_end], &ptx[start..end])))
+}
+
 /// Registers and local memory of one entry as ptxas assembles it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Resources {

@@ -76,3 +76,27 @@ ptxas info    : Used 40 registers\n";
         ]
     );
 }
+
+/// The GPU loads each entry as a module of its own (`ptx::entry_module`): each holds the header
+/// and exactly its entry, with its launch bounds, and ptxas assembles it to the same registers as
+/// in the whole module.
+#[test]
+fn every_entry_stands_alone_in_its_module() {
+    let names = ptx::entry_names(ptx::PTX);
+    for &name in &names {
+        let module = ptx::entry_module(ptx::PTX, name).unwrap_or_else(|| panic!("no module for {name}"));
+        assert_eq!(ptx::entry_names(&module), vec![name], "{name}'s module holds other entries");
+        assert!(module.contains(".target sm_90a") && module.contains(".extern .shared"), "{name}'s module lacks the header");
+        assert_eq!(module.contains(".maxntid"), catalog::find(name).is_ok(), "{name}: launch bounds exactly for catalog kernels");
+    }
+    assert!(ptx::entry_module(ptx::PTX, "no_such_entry").is_none());
+    // The first entry, one from the middle and the last (which runs to the end of the PTX).
+    let ptxas = ptx::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
+    let whole = ptx::assemble(&ptxas, &ptx::with_launch_bounds(ptx::PTX)).unwrap_or_else(|e| panic!("{e}")).entries;
+    for name in [names[0], names[names.len() / 2], names[names.len() - 1]] {
+        let alone = ptx::assemble(&ptxas, &ptx::entry_module(ptx::PTX, name).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}")).entries;
+        assert_eq!(alone.len(), 1, "{name}");
+        let whole_r = whole.iter().find(|(n, _)| n == name).map(|(_, r)| *r);
+        assert_eq!(Some(alone[0].1), whole_r, "{name}: assembled alone and in the module");
+    }
+}
