@@ -84,6 +84,17 @@ pub fn persistent_blocks(spec: &KernelSpec, tiles: u64, sms: u32) -> u32 {
 /// split ahead (kernels-gpu/src/split_ahead.rs). (The lessons' entries are named `lesson_*`.)
 pub const HELPER_ENTRIES: &[&str] = &["reduce_splits", "copy_rows_b16", "copy_rows_b32", "split_tf32_rows", "split_tf32_transposed"];
 
+/// Threads per block of helper entry `name` (its launch bound, [`crate::ptx::with_launch_bounds`]).
+pub fn helper_threads(name: &str) -> Option<u32> {
+    use kernels_gpu::{align_rows::COPY_THREADS, split_ahead::SPLIT_THREADS, split_k::REDUCE_THREADS};
+    match name {
+        "reduce_splits" => Some(REDUCE_THREADS),
+        "copy_rows_b16" | "copy_rows_b32" => Some(COPY_THREADS),
+        "split_tf32_rows" | "split_tf32_transposed" => Some(SPLIT_THREADS),
+        _ => None,
+    }
+}
+
 /// Every kernel, in ladder order.
 pub fn all() -> impl Iterator<Item = Kernel> {
     kernels_gpu::CATALOG.iter().flat_map(|rung| rung.iter()).map(|spec| Kernel { spec })

@@ -1,7 +1,7 @@
 //! The PTX module built by `build.rs` from `kernels-gpu`, and the launch bounds added to it.
 //!
 //! rustc has no attribute for `__launch_bounds__`, so without help ptxas would budget registers
-//! for a block of unknown size. The catalog knows each kernel's block size; [`with_launch_bounds`]
+//! for a block of unknown size. The catalog knows each kernel's block size (and the helpers'); [`with_launch_bounds`]
 //! writes it into the PTX as `.maxntid` before the module is loaded (and before the CI's ptxas
 //! check), so the assembler compiles each entry for exactly its block.
 
@@ -24,7 +24,8 @@ fn entry_name(line: &str) -> Option<&str> {
     Some(rest.split('(').next()?.trim())
 }
 
-/// `ptx` with `.maxntid <threads>, 1, 1` after the parameter list of every catalog entry, and
+/// `ptx` with `.maxntid <threads>, 1, 1` after the parameter list of every catalog and helper
+/// entry ([`catalog::helper_threads`]), and
 /// `.minnctapersm <blocks>` where the kernel asks for a number of resident blocks per SM, and
 /// `.reqnctapercluster 1, <c>, 1` for a kernel launched in clusters.
 // ANCHOR: with_launch_bounds
@@ -35,7 +36,7 @@ pub fn with_launch_bounds(ptx: &str) -> String {
         out.push_str(line);
         out.push('\n');
         if let Some(name) = entry_name(line) {
-            pending = catalog::find(name).ok().map(|k| (k.spec.threads, k.spec.min_blocks_per_sm, k.spec.cluster_m));
+            pending = catalog::find(name).ok().map(|k| (k.spec.threads, k.spec.min_blocks_per_sm, k.spec.cluster_m)).or_else(|| catalog::helper_threads(name).map(|t| (t, 0, 1)));
         }
         if line.trim() == ")" {
             if let Some((threads, blocks, cluster_m)) = pending.take() {

@@ -27,7 +27,8 @@ fn no_unresolved_functions_or_calls() {
 #[test]
 fn launch_bounds_are_added_to_every_entry() {
     let bounded = ptx::with_launch_bounds(ptx::PTX);
-    assert_eq!(bounded.matches(".maxntid").count(), catalog::all().count());
+    assert_eq!(bounded.matches(".maxntid").count(), catalog::all().count() + catalog::HELPER_ENTRIES.len());
+    assert!(catalog::HELPER_ENTRIES.iter().all(|h| catalog::helper_threads(h).is_some()), "every helper has its block size");
 }
 
 #[test]
@@ -87,7 +88,8 @@ fn every_entry_stands_alone_in_its_module() {
         let module = ptx::entry_module(ptx::PTX, name).unwrap_or_else(|| panic!("no module for {name}"));
         assert_eq!(ptx::entry_names(&module), vec![name], "{name}'s module holds other entries");
         assert!(module.contains(".target sm_90a") && module.contains(".extern .shared"), "{name}'s module lacks the header");
-        assert_eq!(module.contains(".maxntid"), catalog::find(name).is_ok(), "{name}: launch bounds exactly for catalog kernels");
+        let bounded = catalog::find(name).is_ok() || catalog::helper_threads(name).is_some();
+        assert_eq!(module.contains(".maxntid"), bounded, "{name}: launch bounds exactly for catalog and helper kernels");
     }
     assert!(ptx::entry_module(ptx::PTX, "no_such_entry").is_none());
     // The first entry, one from the middle and the last (which runs to the end of the PTX).
