@@ -155,11 +155,11 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
 /// walks several chunks: the problem the product then runs on, the workspace (its padding NaN:
 /// the product must not read it) and the chunks' flags, every one raised once.
 fn split_ahead(problem: &Problem, a: &[f32]) -> Result<(Problem, Vec<f32>, Vec<u32>)> {
-    use kernels_gpu::split_ahead::{READY, SPLIT_THREADS, split, split_entry};
+    use kernels_gpu::split_ahead::{ROW_WORDS, SPLIT_THREADS, split, split_entry};
     let (split_problem, floats, chunks) = problem.split_ahead()?;
     let too_large = || Error::InvalidProblem("the split of A is too large".into());
     let mut ws = vec![f32::NAN; usize::try_from(floats).map_err(|_| too_large())?];
-    let mut flags = vec![0u32; chunks.count().ok_or_else(too_large)? as usize];
+    let mut flags = vec![0u32; chunks.flag_words().ok_or_else(too_large)? as usize];
     let regions = [
         Region { name: "A", start: a.as_ptr() as usize, len: 4 * a.len(), writable: false },
         Region { name: "the split of A", start: ws.as_mut_ptr() as usize, len: 4 * ws.len(), writable: true },
@@ -183,8 +183,17 @@ fn split_ahead(problem: &Problem, a: &[f32]) -> Result<(Problem, Vec<f32>, Vec<u
         }
     };
     emulator::launch(&launch, &body).map_err(|fault| Error::Fault(fault.to_string()))?;
-    if let Some(i) = flags.iter().position(|&f| f != READY) {
-        return Err(Error::Fault(format!("{kernel}: chunk {i}'s flag is {:#x} after the split, not raised once", flags[i])));
+    // Each row: its count of chunks written, no readers yet, and each chunk's flag raised once.
+    let row = (chunks.columns + ROW_WORDS) as usize;
+    for (i, &f) in flags.iter().enumerate() {
+        let expected = match i % row {
+            0 => chunks.columns,
+            1 => 0,
+            _ => 1,
+        };
+        if f != expected {
+            return Err(Error::Fault(format!("{kernel}: flag word {i} is {f} after the split, not {expected}")));
+        }
     }
     Ok((split_problem, ws, flags))
 }

@@ -365,7 +365,7 @@ impl Gpu {
         }
         let (split, floats, chunks) = problem.split_ahead()?;
         let floats = usize::try_from(floats).map_err(|_| Error::InvalidProblem(format!("the split of A for {problem} is too large to address")))?;
-        let flags = chunks.count().ok_or_else(|| Error::InvalidProblem(format!("the split of A for {problem} has too many chunks")))? as usize;
+        let flags = chunks.flag_words().ok_or_else(|| Error::InvalidProblem(format!("the split of A for {problem} has too many chunks")))? as usize;
         // Locked until both launches are queued: no other launch writes the split or its flags
         // in between.
         let mut slots = self.split_ahead.lock().unwrap_or_else(|e| e.into_inner());
@@ -401,7 +401,7 @@ impl Gpu {
         use kernels_gpu::split_ahead::{SPLIT_THREADS, split_blocks, split_entry};
         let (name, smem) = split_entry(problem.layout.a.is_t());
         let f = self.cached_entry(name, smem)?;
-        let blocks = split_blocks(self.info.multiprocessors).min(chunks.count().unwrap_or(1).max(1));
+        let blocks = split_blocks(self.info.multiprocessors).min(chunks.count().clamp(1, u32::MAX as u64) as u32);
         let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (SPLIT_THREADS, 1, 1), shared_mem_bytes: smem };
         let mut args = kernel_args![&a, &ws, &problem.m, &problem.k, &problem.lda, &split.lda, &problem.stride_a, &chunks.matrices, &chunks.group, &flags];
         // SAFETY: the arguments match the split's parameters; the caller guarantees the buffers.

@@ -220,7 +220,7 @@ impl Problem {
         let batch = Batch { count: self.batch as u64, stride_a: Some(stride_a), stride_b: Some(self.stride_b), stride_c: Some(self.stride_c) };
         let problem = Problem::general(self.m as u64, self.n as u64, self.k as u64, self.alpha, self.beta, layout, ld, batch)?;
         let chunks = kernels_gpu::split_ahead::Chunks::new(self.m, self.k, matrices as u32, kernels_gpu::tf32x3::GROUP_M);
-        if chunks.count().is_none() {
+        if chunks.flag_words().is_none() {
             return Err(too_large());
         }
         Ok((problem, floats, chunks))

@@ -31,7 +31,7 @@
 //! SGEMM: `book/src/rung-15-tf32x3.md` (and `docs/perf/2026-11-23-h100-tf32.md`).
 
 use crate::prelude::*;
-use crate::split_ahead::{self, take_chunk};
+use crate::split_ahead::{self, SplitRow};
 use core::marker::PhantomData;
 
 pub const RUNG: Rung = Rung {
@@ -310,11 +310,11 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// Split ahead there is no barrier: thread 0 waits for the release (`empty`) if a warp lags.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn refill(it: u32, kt: u32, k_tiles: u32, tid: u32, (tm, tn): (u32, u32), maps: *const TensorMap, base: u32, planes: (i32, i32), split: &SplitFlags) {
+    fn refill(it: u32, kt: u32, k_tiles: u32, tid: u32, (tm, tn): (u32, u32), maps: *const TensorMap, base: u32, planes: (i32, i32), split: &SplitRow) {
         let stages = Self::STAGES as u32;
         if tid == 0 && kt >= 2 && kt - 2 + stages < k_tiles {
             // SAFETY: see `load`.
-            unsafe { Self::load(it - 2 + stages, kt - 2 + stages, tm, tn, maps, base, planes, split) };
+            unsafe { Self::load(it - 2 + stages, kt - 2 + stages, k_tiles, tm, tn, maps, base, planes, split) };
         }
     }
 
@@ -330,11 +330,12 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
 
     /// Thread 0 asks the copy engine for K-tile `kt` of tile (`tm`, `tn`) into the stage of
     /// global iteration `it`, once every warp has released that stage's previous contents; from
-    /// planes `planes` (of A, of B) of the batch's tensor maps. Split ahead, it first waits for
-    /// the split's chunk that holds the K-tile, at the chunk's first K-tile.
+    /// planes `planes` (of A, of B) of the batch's tensor maps. Split ahead, it first makes sure
+    /// the split's chunk that holds the K-tile is written (at the chunk's first K-tile), and
+    /// after the tile's last K-tile (of `k_tiles`) is done with the row.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn load(it: u32, kt: u32, tm: u32, tn: u32, maps: *const TensorMap, base: u32, planes: (i32, i32), split: &SplitFlags) {
+    unsafe fn load(it: u32, kt: u32, k_tiles: u32, tm: u32, tn: u32, maps: *const TensorMap, base: u32, planes: (i32, i32), split: &SplitRow) {
         let s = it % Self::STAGES as u32;
         let round = it / Self::STAGES as u32;
         let (full, empty) = (Self::full(base, s), Self::empty(base, s));
@@ -350,8 +351,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         unsafe {
             let per_chunk = split_ahead::CHUNK_COLS / Self::BK as u32;
             if Sp::PRESPLIT && kt % per_chunk == 0 {
-                // Matrix `planes.0` of the split (0 when A is broadcast), panel tm.
-                take_chunk(split.flags.wrapping_add(split.chunks.flag(planes.0 as u32, tm, kt / per_chunk)), split.readers);
+                split.await_chunk(kt / per_chunk);
             }
             if round > 0 {
                 mbarrier_wait(empty, (round - 1) & 1);
@@ -362,6 +362,9 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
                 Self::load_tile(stage + Self::LO as u32, (s_op.0, s_op.1 + 1, s_op.2), true, k0, full);
             }
             Self::load_tile(stage + Self::R as u32, r_op, Self::R_K_MAJOR, k0, full);
+            if Sp::PRESPLIT && kt + 1 == k_tiles {
+                split.close();
+            }
         }
     }
 
@@ -485,11 +488,8 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         let k_tiles = gemm.k.div_ceil(Self::BK as u32);
         // Split ahead: the split's flags are the workspace, and every tile of a block row reads
         // the row's chunks (of every product when A is broadcast).
-        let split = SplitFlags {
-            flags: gemm.workspace,
-            chunks: split_ahead::Chunks::new(gemm.m, gemm.k, 1, GROUP_M),
-            readers: tiles_n * if gemm.stride_a == 0 { gemm.batch } else { 1 },
-        };
+        let chunks = split_ahead::Chunks::new(gemm.m, gemm.k, 1, GROUP_M);
+        let readers = tiles_n * if gemm.stride_a == 0 { gemm.batch } else { 1 };
         if Sp::PRESPLIT && k_tiles == 0 {
             // No chunk to wait for: wait for the split's grid itself before C is written.
             wait_for_previous_grid();
@@ -500,10 +500,18 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         let mut t = first_tile;
         while t < tiles {
             let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+            // The split's row of this tile (matrix `planes.0` of the split: 0 when A is
+            // broadcast), for the thread that issues the copies.
+            let split = if Sp::PRESPLIT && tid == 0 && k_tiles > 0 {
+                // SAFETY: split ahead, the workspace is the flags of the split queued before.
+                unsafe { SplitRow::open(gemm.workspace, &chunks, planes.0 as u32, tm, readers) }
+            } else {
+                SplitRow::NONE
+            };
             if tid == 0 {
                 for kt in 0..k_tiles.min(Self::STAGES as u32) {
                     // SAFETY: see `load`.
-                    unsafe { Self::load(it + kt, kt, tm, tn, maps, base, planes, &split) };
+                    unsafe { Self::load(it + kt, kt, k_tiles, tm, tn, maps, base, planes, &split) };
                 }
             }
             let mut sum = [0.0f32; 128];
@@ -567,13 +575,6 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
 /// groups of as many block rows (the host passes it on).
 pub const GROUP_M: u32 = 8;
 
-/// Split ahead, where the product finds the split's flags: one per chunk of [`split_ahead::Chunks`]
-/// (the workspace the host passes), and how many blocks read each chunk.
-struct SplitFlags {
-    flags: *mut u32,
-    chunks: split_ahead::Chunks,
-    readers: u32,
-}
 
 /// The named barrier at which the two warpgroups meet after splitting the shared operand's tile
 /// (0 is the block barrier).

@@ -48,7 +48,7 @@ macro_rules! entries {
             ) {
                 if <$kernel as $crate::spec::GemmKernel>::SPEC.split_ahead {
                     // It waits, instead, for each chunk of the split queued before it
-                    // (`split_ahead::take_chunk`), and runs while the split still does.
+                    // (`split_ahead::SplitRow`), and runs while the split still does.
                     $crate::device::let_next_grid_start();
                 } else {
                     $crate::device::start_after_previous_grid();

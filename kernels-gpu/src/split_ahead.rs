@@ -18,14 +18,18 @@
 //! product) by [`CHUNK_COLS`] columns of K, in the order the product's blocks need them
 //! ([`Chunks::nth`]), and raises each chunk's flag once it is written. The product does not wait
 //! for the split's grid to end: its blocks take the SMs the split leaves free, and before its copy
-//! engine loads a K-tile of A the issuing thread waits for that chunk's flag ([`take_chunk`]).
+//! engine loads a K-tile of A the issuing thread makes sure that chunk is written ([`SplitRow`]).
 //! The split is bound by DRAM, the product by the tensor cores, so the SMs that compute while the
 //! split streams lose nothing to it.
 //!
 //! **Invariants.**
-//! - A chunk's flag is [`READY`] plus the number of product blocks that have taken it; the one
-//!   that brings it to `READY + readers` sets it back to zero, so every flag is zero before and
-//!   after a launch (a fresh workspace of flags is zeroed).
+//! - Each block row of each matrix (a *row*) has [`ROW_WORDS`] + one flag per chunk: the number
+//!   of its chunks written, the number of product blocks done with it, and each chunk's flag (0,
+//!   then 1 once written). The last product block done with a row sets all of them back to
+//!   zero, so they are zero before and after every launch (a fresh workspace of flags is zeroed).
+//! - A product block waits for nothing when the row's count says every chunk is written (the
+//!   common case once the split is ahead: one acquiring load per tile); otherwise it waits for
+//!   each chunk's flag before the copies of the chunk's K-tiles.
 //! - The split waits for the grid before it *before* it lets the product start
 //!   ([`split_tf32_rows`]): the product's blocks may then run before the split ends, but never
 //!   while the grid before the split (an earlier product reading the same flags) still runs.
@@ -50,9 +54,8 @@ pub const SPLIT_THREADS: u32 = 1024;
 /// Shared memory of the transposing split: a chunk as stored, 128 rows of K by 128 + 1 floats
 /// (the extra float moves each row to another bank, so reading a column meets no conflicts).
 pub const SPLIT_SMEM_BYTES: u32 = CHUNK_COLS * (CHUNK_ROWS + 1) * 4;
-/// A chunk's flag once its split is written; the bits below count the product blocks that have
-/// taken it.
-pub const READY: u32 = 1 << 31;
+/// Words of a row's flags before its chunks' own: the chunks written, the product blocks done.
+pub const ROW_WORDS: u32 = 2;
 /// Blocks of the split's grid for a GPU of `sms` SMs: a quarter of them (at least one), enough
 /// to keep DRAM busy; the product's blocks take the others meanwhile.
 pub const fn split_blocks(sms: u32) -> u32 {
@@ -104,9 +107,14 @@ impl Chunks {
         Chunks { panels: rows.div_ceil(CHUNK_ROWS), columns: cols.div_ceil(CHUNK_COLS), matrices, group: if group == 0 { 1 } else { group } }
     }
 
-    /// Chunks (and flags) in all: `None` past `u32`.
-    pub const fn count(&self) -> Option<u32> {
-        match (self.panels as u64 * self.columns as u64).checked_mul(self.matrices as u64) {
+    /// Chunks in all.
+    pub const fn count(&self) -> u64 {
+        self.panels as u64 * self.columns as u64 * self.matrices as u64
+    }
+
+    /// Words of flags in all (each row's [`ROW_WORDS`] and its chunks'): `None` past `u32`.
+    pub const fn flag_words(&self) -> Option<u32> {
+        match (self.panels as u64 * (self.columns as u64 + ROW_WORDS as u64)).checked_mul(self.matrices as u64) {
             Some(n) if n <= u32::MAX as u64 => Some(n as u32),
             _ => None,
         }
@@ -125,10 +133,11 @@ impl Chunks {
         (z, first + j % in_group, j / in_group)
     }
 
-    /// Index of the flag of chunk (`column`) of `panel` of matrix `z`.
+    /// Index of the first flag word of row `panel` of matrix `z` (its count of chunks written);
+    /// chunk `column`'s flag is at `ROW_WORDS + column` from it.
     #[inline(always)]
-    pub fn flag(&self, z: u32, panel: u32, column: u32) -> usize {
-        (z as usize * self.panels as usize + panel as usize) * self.columns as usize + column as usize
+    pub fn row(&self, z: u32, panel: u32) -> usize {
+        (z as usize * self.panels as usize + panel as usize) * (self.columns as usize + ROW_WORDS as usize)
     }
 }
 
@@ -182,7 +191,7 @@ pub unsafe fn split<const TRANSPOSED: bool>(src: *const f32, dst: *mut f32, rows
     // 129 floats apart: reading a column down the rows meets 32 different banks.
     let tile = dynamic_shared::<f32>();
     let cell = |j: u32, i: u32| tile.wrapping_add((j * (CHUNK_ROWS + 1) + i) as usize);
-    let count = chunks.count().unwrap_or(0);
+    let count = chunks.count().min(u32::MAX as u64) as u32;
     let (mut i, blocks) = block_linear();
     while i < count {
         let (z, panel, column) = chunks.nth(i);
@@ -244,47 +253,106 @@ pub unsafe fn split<const TRANSPOSED: bool>(src: *const f32, dst: *mut f32, rows
         sync_threads();
         if thread_idx() == 0 {
             fence_acq_rel_gpu();
-            // SAFETY: the chunk's flag, inside `flags`; only atomics touch it.
-            unsafe { atom_add_acq_rel_gpu(flags.wrapping_add(chunks.flag(z, panel, column)), READY) };
+            let row = flags.wrapping_add(chunks.row(z, panel));
+            // SAFETY: the chunk's flag and its row's count, inside `flags`; only atomics touch
+            // them. The flag first: a count that says every chunk is written implies every flag.
+            unsafe {
+                atom_add_acq_rel_gpu(row.wrapping_add((ROW_WORDS + column) as usize), 1);
+                atom_add_acq_rel_gpu(row, 1);
+            }
         }
         i += blocks;
     }
 }
 
-/// Nanoseconds [`take_chunk`] waits for a flag before it gives up.
+/// Nanoseconds [`SplitRow::await_chunk`] waits for a flag before it gives up.
 pub const CHUNK_TIMEOUT_NS: u64 = 20_000_000_000;
 
-/// The product's side: waits until the chunk whose flag is at `flag` is written, then counts this
-/// block as one of its `readers`; the last sets the flag back to zero. After it, the calling
-/// thread's copies of the chunk read the split. Traps after [`CHUNK_TIMEOUT_NS`] (a flag that
-/// never rises is a bug, and fails the launch instead of hanging it).
-///
-/// # Safety
-/// `flag` is a chunk's flag of the split queued before this product; called once per block that
-/// reads the chunk, by the thread that issues its copies, `readers` such blocks in all.
-#[inline(always)]
-pub unsafe fn take_chunk(flag: *mut u32, readers: u32) {
-    let mut tries = 0u32;
-    let mut start = 0u64;
-    // SAFETY: the caller's guarantee: a flag inside the split's flags.
-    while unsafe { ld_acquire_gpu(flag) } & READY == 0 {
-        tries += 1;
-        if tries % 1024 == 0 {
-            let now = global_timer_ns();
-            if tries == 1024 {
-                start = now;
-            } else if now.wrapping_sub(start) > CHUNK_TIMEOUT_NS {
-                trap();
+/// The product's side of one row's flags, held by the thread that issues a block's copies for
+/// one tile: [`open`](SplitRow::open) at the tile's start, [`await_chunk`](SplitRow::await_chunk)
+/// before the copies of each chunk, [`close`](SplitRow::close) after the tile's last copy.
+#[derive(Clone, Copy)]
+pub struct SplitRow {
+    /// The row's first flag word (its count of chunks written).
+    row: *mut u32,
+    columns: u32,
+    /// Product blocks that read the row.
+    readers: u32,
+    /// Every chunk of the row was written when the tile started.
+    written: bool,
+}
+
+impl SplitRow {
+    /// No row: for the threads that issue no copies, and for products that read A as given.
+    pub const NONE: SplitRow = SplitRow { row: core::ptr::null_mut(), columns: 0, readers: 0, written: true };
+
+    /// Row `panel` of matrix `z` in the split's flags at `flags`, read by `readers` product
+    /// blocks: one acquiring load of its count.
+    ///
+    /// # Safety
+    /// `flags` are the flags of the split queued before this product, laid out by `chunks`.
+    #[inline(always)]
+    pub unsafe fn open(flags: *mut u32, chunks: &Chunks, z: u32, panel: u32, readers: u32) -> SplitRow {
+        let row = flags.wrapping_add(chunks.row(z, panel));
+        // SAFETY: the caller's guarantee: the row's count, inside the flags.
+        let written = unsafe { ld_acquire_gpu(row) } == chunks.columns;
+        if written {
+            fence_proxy_async_global();
+        }
+        SplitRow { row, columns: chunks.columns, readers, written }
+    }
+
+    /// Waits until chunk `column` of the row is written, unless the whole row was; then the
+    /// calling thread's copies read it. Traps after [`CHUNK_TIMEOUT_NS`] (a flag that never rises
+    /// is a bug, and fails the launch instead of hanging it).
+    ///
+    /// # Safety
+    /// As for [`open`](SplitRow::open), on the row it opened, `column` one of its chunks.
+    #[inline(always)]
+    pub unsafe fn await_chunk(&self, column: u32) {
+        if self.written {
+            return;
+        }
+        let flag = self.row.wrapping_add((ROW_WORDS + column) as usize);
+        let mut tries = 0u32;
+        let mut start = 0u64;
+        // SAFETY: the caller's guarantee: a flag inside the split's flags.
+        while unsafe { ld_acquire_gpu(flag) } == 0 {
+            tries += 1;
+            if tries % 1024 == 0 {
+                let now = global_timer_ns();
+                if tries == 1024 {
+                    start = now;
+                } else if now.wrapping_sub(start) > CHUNK_TIMEOUT_NS {
+                    trap();
+                }
             }
         }
+        fence_proxy_async_global();
     }
-    fence_proxy_async_global();
-    // SAFETY: as above.
-    let seen = unsafe { atom_add_acq_rel_gpu(flag, 1) } + 1;
-    if seen == READY + readers {
-        // Every reader has passed the wait: none reads the flag again in this launch.
-        // SAFETY: as above.
-        unsafe { atom_add_acq_rel_gpu(flag, seen.wrapping_neg()) };
+
+    /// This block is done with the row (its copies issued): the last of its readers sets the
+    /// row's words back to zero for the next launch.
+    ///
+    /// # Safety
+    /// As for [`open`](SplitRow::open); once per block that read the row, after its last
+    /// [`await_chunk`](SplitRow::await_chunk).
+    #[inline(always)]
+    pub unsafe fn close(&self) {
+        if self.row.is_null() {
+            return;
+        }
+        // SAFETY: the row's words, inside the flags; only atomics touch them. Every reader has
+        // passed its waits when the count of readers is full, so none reads a word again.
+        unsafe {
+            if atom_add_acq_rel_gpu(self.row.wrapping_add(1), 1) + 1 == self.readers {
+                atom_add_acq_rel_gpu(self.row, self.columns.wrapping_neg());
+                atom_add_acq_rel_gpu(self.row.wrapping_add(1), self.readers.wrapping_neg());
+                for c in 0..self.columns {
+                    atom_add_acq_rel_gpu(self.row.wrapping_add((ROW_WORDS + c) as usize), 1u32.wrapping_neg());
+                }
+            }
+        }
     }
 }
 
@@ -297,15 +365,17 @@ mod tests {
     fn chunks_cover_every_chunk_once() {
         for (rows, cols, matrices, group) in [(1, 1, 1, 8), (128, 128, 1, 8), (4096, 4096, 1, 8), (1000, 300, 3, 8), (129, 4097, 2, 3), (2_100_000, 36, 1, 8)] {
             let chunks = Chunks::new(rows, cols, matrices, group);
-            let count = chunks.count().unwrap();
+            let count = chunks.count() as u32;
             assert_eq!(count as u64, rows.div_ceil(128) as u64 * cols.div_ceil(128) as u64 * matrices as u64);
-            let mut seen = vec![false; count as usize];
+            assert_eq!(chunks.flag_words(), Some(count + matrices * chunks.panels * ROW_WORDS));
+            let mut seen = vec![false; chunks.flag_words().unwrap() as usize];
             let mut last = None;
             for i in 0..count {
                 let (z, p, c) = chunks.nth(i);
                 assert!(z < matrices && p < chunks.panels && c < chunks.columns, "{chunks:?} {i}");
-                let f = chunks.flag(z, p, c);
-                assert!(!seen[f], "{chunks:?}: chunk {i} twice");
+                let f = chunks.row(z, p) + (ROW_WORDS + c) as usize;
+                assert!(!seen[f] && f < seen.len(), "{chunks:?}: chunk {i} twice");
+                assert!(z > 0 || p > 0 || f >= ROW_WORDS as usize, "a chunk's flag is not a row word");
                 seen[f] = true;
                 // Within a matrix and a group of panels, the columns of K come in order.
                 if let Some((lz, lp, lc)) = last {
@@ -316,6 +386,6 @@ mod tests {
                 last = Some((z, p, c));
             }
         }
-        assert_eq!(Chunks::new(u32::MAX, u32::MAX, 2, 8).count(), None);
+        assert_eq!(Chunks::new(u32::MAX, u32::MAX, 2, 8).flag_words(), None);
     }
 }
