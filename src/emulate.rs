@@ -142,70 +142,51 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
     let (a, b) = (storage::pack(problem, Operand::A, a, f32::NAN), check::encode(dtype, &storage::pack(problem, Operand::B, b, f32::NAN)));
     if spec.split_ahead {
         // As on the GPU: the split of A first (emulated too), then the product reads it as A.
-        let (split, ws, flags) = split_ahead(problem, &a)?;
+        let (split, ws) = split_ahead(problem, &a)?;
         // SAFETY: the caller's guarantee; the split problem is the one the kernel reads.
-        return unsafe { run_stored(spec, entry, &split, &check::encode(dtype, &ws), &b, c, &flags) };
+        return unsafe { run_stored(spec, entry, &split, &check::encode(dtype, &ws), &b, c) };
     }
     // SAFETY: the caller's guarantee.
-    unsafe { run_stored(spec, entry, problem, &check::encode(dtype, &a), &b, c, &[]) }
+    unsafe { run_stored(spec, entry, problem, &check::encode(dtype, &a), &b, c) }
 }
 
 /// The split of A (as stored, f32) for a kernel that reads it split ahead, by the GPU's own split
-/// kernel body (kernels-gpu/src/split_ahead.rs) on the emulator, in three blocks so that each
-/// walks several chunks: the problem the product then runs on, the workspace (its padding NaN:
-/// the product must not read it) and the chunks' flags, every one raised once.
-fn split_ahead(problem: &Problem, a: &[f32]) -> Result<(Problem, Vec<f32>, Vec<u32>)> {
-    use kernels_gpu::split_ahead::{ROW_WORDS, SPLIT_THREADS, split, split_entry};
-    let (split_problem, floats, chunks) = problem.split_ahead()?;
-    let too_large = || Error::InvalidProblem("the split of A is too large".into());
-    let mut ws = vec![f32::NAN; usize::try_from(floats).map_err(|_| too_large())?];
-    let mut flags = vec![0u32; chunks.flag_words().ok_or_else(too_large)? as usize];
+/// kernel body (kernels-gpu/src/split_ahead.rs) on the emulator: the problem the product then
+/// runs on and the workspace, its padding NaN (the product must not read it).
+fn split_ahead(problem: &Problem, a: &[f32]) -> Result<(Problem, Vec<f32>)> {
+    use kernels_gpu::split_ahead::{SPLIT_THREADS, split, split_launch};
+    let (split_problem, floats) = problem.split_ahead()?;
+    let mut ws = vec![f32::NAN; usize::try_from(floats).map_err(|_| Error::InvalidProblem("the split of A is too large".into()))?];
     let regions = [
         Region { name: "A", start: a.as_ptr() as usize, len: 4 * a.len(), writable: false },
         Region { name: "the split of A", start: ws.as_mut_ptr() as usize, len: 4 * ws.len(), writable: true },
-        Region { name: "the split's flags", start: flags.as_mut_ptr() as usize, len: 4 * flags.len(), writable: true },
     ];
     let transposed = problem.layout.a.is_t();
     let p = *problem;
-    let (src, dst, ld, at) = (a.as_ptr() as usize, ws.as_mut_ptr() as usize, split_problem.lda, flags.as_mut_ptr() as usize);
-    let (kernel, smem_bytes) = split_entry(transposed);
-    let launch = Launch { kernel, grid: (3, 1, 1), threads: SPLIT_THREADS, smem_bytes, regions: &regions };
+    let (src, dst, ld) = (a.as_ptr() as usize, ws.as_mut_ptr() as usize, split_problem.lda);
+    let (kernel, (grid_x, grid_y), smem_bytes) = split_launch(transposed, p.m, p.k, crate::catalog::MAX_GRID_Y as u32);
+    let launch = Launch { kernel, grid: (grid_x, grid_y, p.matrices_a() as u32), threads: SPLIT_THREADS, smem_bytes, regions: &regions };
     let body = move || {
-        let (src, dst, flags) = (src as *const f32, dst as *mut f32, at as *mut u32);
-        // SAFETY: `src` holds A as the problem stores it, `dst` the split's workspace and `flags`
-        // its chunks' flags, zero; the emulator checks every access against the regions above.
+        let (src, dst) = (src as *const f32, dst as *mut f32);
+        // SAFETY: `src` holds A as the problem stores it and `dst` the split's workspace; the
+        // emulator checks every access against the regions above.
         unsafe {
             if transposed {
-                split::<true>(src, dst, p.m, p.k, p.lda, ld, p.stride_a, chunks, flags)
+                split::<true>(src, dst, p.m, p.k, p.lda, ld, p.stride_a)
             } else {
-                split::<false>(src, dst, p.m, p.k, p.lda, ld, p.stride_a, chunks, flags)
+                split::<false>(src, dst, p.m, p.k, p.lda, ld, p.stride_a)
             }
         }
     };
     emulator::launch(&launch, &body).map_err(|fault| Error::Fault(fault.to_string()))?;
-    // Each row: its count of chunks written, no readers yet, and each chunk's flag raised once.
-    let row = (chunks.columns + ROW_WORDS) as usize;
-    for (i, &f) in flags.iter().enumerate() {
-        let expected = match i % row {
-            0 => chunks.columns,
-            1 => 0,
-            _ => 1,
-        };
-        if f != expected {
-            return Err(Error::Fault(format!("{kernel}: flag word {i} is {f} after the split, not {expected}")));
-        }
-    }
-    Ok((split_problem, ws, flags))
+    Ok((split_problem, ws))
 }
 
 /// [`run_entry`] on A and B as stored (encoded in the kernel's element type).
 ///
 /// # Safety
 /// As for [`run_entry`].
-///
-/// `split_flags` are the flags a kernel that reads A split ahead takes (its workspace), every one
-/// raised; empty for the others.
-unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[u8], b: &[u8], c: &mut [f32], split_flags: &[u32]) -> Result<usize> {
+unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[u8], b: &[u8], c: &mut [f32]) -> Result<usize> {
     let dtype = spec.dtype;
     let c_stored = storage::pack(problem, Operand::C, c, PADDING);
     let lc = c_stored.len();
@@ -229,9 +210,8 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
     } else {
         (tiles.0, tiles.1, problem.batch.min(crate::catalog::MAX_GRID_Z as u32))
     };
-    // A stream-K kernel's workspace for this many blocks (fresh pages: its counters are zero), or
-    // the split's flags.
-    let ws = if spec.split_ahead { 4 * split_flags.len() } else { spec.stream_k.map_or(0, |w| w.bytes(grid.0)) as usize };
+    // A stream-K kernel's workspace for this many blocks (fresh pages: its counters are zero).
+    let ws = spec.stream_k.map_or(0, |w| w.bytes(grid.0)) as usize;
     let (oa, ob, oc, om, ow) = (place(a.len()), place(b.len()), place(4 * lc), place(maps), place(ws));
     let arena = Arena::reserve(end)?;
     for (offset, bytes) in [(oa, a.len()), (ob, b.len()), (oc, 4 * lc), (om, maps), (ow, ws)] {
@@ -244,7 +224,6 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
         std::ptr::copy_nonoverlapping(a.as_ptr(), base.add(oa), a.len());
         std::ptr::copy_nonoverlapping(b.as_ptr(), base.add(ob), b.len());
         std::ptr::copy_nonoverlapping(c_stored.as_ptr(), base.add(oc) as *mut f32, lc);
-        std::ptr::copy_nonoverlapping(split_flags.as_ptr(), base.add(ow) as *mut u32, if spec.split_ahead { split_flags.len() } else { 0 });
     }
     if let Some(t) = spec.tensor_maps {
         let unsupported = |reason: String| Error::Unsupported { kernel: spec.name.into(), reason };
@@ -268,7 +247,7 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
         Region { name: "B", start: at(ob), len: b.len(), writable: false },
         Region { name: "C", start: at(oc), len: 4 * lc, writable: true },
         Region { name: "the tensor maps", start: at(om), len: maps, writable: false },
-        Region { name: if spec.split_ahead { "the split's flags" } else { "the stream-K workspace" }, start: at(ow), len: ws, writable: true },
+        Region { name: "the stream-K workspace", start: at(ow), len: ws, writable: true },
     ];
     let launch = Launch {
         kernel: spec.name,
@@ -303,14 +282,6 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
     let shared = &args;
     // SAFETY: the caller vouches for `entry` and `spec`; the arguments point at the regions above.
     emulator::launch(&launch, &move || unsafe { entry(&shared.0) }).map_err(|fault| Error::Fault(fault.to_string()))?;
-    if spec.split_ahead {
-        // Every chunk's readers have taken its flag back to zero, as the next launch needs it.
-        // SAFETY: the workspace's committed part holds the flags, u32-aligned.
-        let flags = unsafe { std::slice::from_raw_parts(base.add(ow) as *const u32, split_flags.len()) };
-        if let Some(i) = flags.iter().position(|&f| f != 0) {
-            return Err(Error::Fault(format!("{}: the split's flag {i} is {:#x} after the launch, not zero", spec.name, flags[i])));
-        }
-    }
     if let Some(w) = spec.stream_k {
         // The next launch finds the counters as this one did: zero.
         // SAFETY: the workspace's committed part starts with its counters, u32-aligned.

@@ -113,19 +113,6 @@ fn driver_cuda_version() -> Option<String> {
     (result == cudarc::driver::sys::CUresult::CUDA_SUCCESS && version > 0).then(|| format!("{}.{}", version / 1000, version % 1000 / 10))
 }
 
-/// A product launch with everything the host must look up or build for it done
-/// ([`Gpu::prepare_product`]), so that queuing it cannot fail for a host reason.
-struct ProductLaunch {
-    f: CudaFunction,
-    cfg: LaunchConfig,
-    problem: Problem,
-    operands: [u64; 3],
-    /// Device address of the tensor maps (0 for none).
-    maps: u64,
-    /// Device address of the stream-K workspace, for a stream-K kernel.
-    stream_k: Option<u64>,
-}
-
 pub struct Gpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
@@ -136,9 +123,8 @@ pub struct Gpu {
     /// launches, and partial sums; grown like the split-K one, separate from it because a
     /// stream-K kernel may run inside a plan that holds that one.
     stream_k: Mutex<Option<CudaSlice<u32>>>,
-    /// The workspace of the kernels that read A split ahead (`KernelSpec::split_ahead`): the
-    /// split, and its chunks' flags (zero between launches; kernels-gpu/src/split_ahead.rs).
-    split_ahead: Mutex<(Option<CudaSlice<f32>>, Option<CudaSlice<u32>>)>,
+    /// The workspace of the kernels that read A split ahead (`KernelSpec::split_ahead`).
+    split_ahead: Mutex<Option<CudaSlice<f32>>>,
     /// cuBLASLt, made on first use (it allocates a 32 MiB workspace).
     blas_lt: std::sync::OnceLock<CublasLt>,
     functions: Mutex<HashMap<&'static str, CudaFunction>>,
@@ -200,7 +186,7 @@ impl Gpu {
             blas_lt: std::sync::OnceLock::new(),
             workspace: Mutex::new(None),
             stream_k: Mutex::new(None),
-            split_ahead: Mutex::new((None, None)),
+            split_ahead: Mutex::new(None),
             functions: Mutex::new(HashMap::new()),
             tensor_maps: Mutex::new(HashMap::new()),
             info,
@@ -349,90 +335,68 @@ impl Gpu {
     /// for a kernel that uses tensor maps.
     ///
     /// A kernel that reads A split ahead (3×TF32's `_presplit`) is two launches: the split of A
-    /// into a workspace kept for such launches, then the product on it, which runs alongside the
-    /// split and waits for each chunk of it (kernels-gpu/src/split_ahead.rs).
+    /// into a workspace kept for such launches, then the product on it.
     pub unsafe fn launch(&self, kernel: Kernel, geometry: &Launch, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
-        // The map cache stays locked until the launch is queued: no other thread can free the
-        // maps this launch reads before it (a free is queued on the stream after it). Likewise
-        // the stream-K workspace: no other launch may use it before this one is queued (they run
-        // in stream order after it, and this one leaves its counters zero).
-        let mut maps = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
-        let mut stream_k = self.stream_k.lock().unwrap_or_else(|e| e.into_inner());
         if !kernel.spec.split_ahead {
-            let product = self.prepare_product(&mut maps, &mut stream_k, kernel, geometry, problem, a, b, c)?;
             // SAFETY: the caller's guarantee.
-            return unsafe { self.queue_product(product, 0) };
+            return unsafe { self.launch_product(kernel, geometry, problem, a, b, c) };
         }
-        let (split, floats, chunks) = problem.split_ahead()?;
+        let (split, floats) = problem.split_ahead()?;
         let floats = usize::try_from(floats).map_err(|_| Error::InvalidProblem(format!("the split of A for {problem} is too large to address")))?;
-        let flags = chunks.flag_words().ok_or_else(|| Error::InvalidProblem(format!("the split of A for {problem} has too many chunks")))? as usize;
-        // Locked until both launches are queued: no other launch writes the split or its flags
-        // in between.
-        let mut slots = self.split_ahead.lock().unwrap_or_else(|e| e.into_inner());
-        let (ws, _) = self.at_least(&mut slots.0, floats)?.device_ptr(&self.stream);
-        let (flags_at, _) = self.at_least(&mut slots.1, flags)?.device_ptr(&self.stream);
-        // Everything that can fail on the host happens before the split is queued: a split whose
-        // product never runs would leave its flags raised for the next launch.
-        let product = self.prepare_product(&mut maps, &mut stream_k, kernel, geometry, &split, ws, b, c)?;
+        // Locked until both launches are queued: no other launch writes the split in between.
+        let mut slot = self.split_ahead.lock().unwrap_or_else(|e| e.into_inner());
+        let (ws, _sync) = self.at_least(&mut slot, floats)?.device_ptr(&self.stream);
         // SAFETY: A holds the problem's matrices (the caller's guarantee); the workspace holds
-        // `floats`, the split's layout for them, and the flags its chunks' (zero); the product
-        // then reads the split as its A and takes the flags back to zero.
+        // `floats`, the split's layout for them; the product then reads the split as its A.
         unsafe {
-            self.split_a(problem, a, &split, ws, chunks, flags_at)?;
-            if let Err(e) = self.queue_product(product, flags_at) {
-                if let Some(f) = slots.1.as_mut() {
-                    // The split's flags are up with no product to take them down.
-                    self.stream.memset_zeros(f)?;
-                }
-                return Err(e);
-            }
+            self.split_a(problem, a, &split, ws)?;
+            self.launch_product(kernel, geometry, &split, ws, b, c)
         }
-        Ok(())
     }
 
     /// Splits A of `problem` (f32, as stored) into the workspace at `ws` for the kernels that read
     /// it split ahead (kernels-gpu/src/split_ahead.rs), laid out as `split` (the problem's
-    /// [`Problem::split_ahead`]) says, raising the flags of `chunks` at `flags`.
+    /// [`Problem::split_ahead`]) says.
     ///
     /// # Safety
-    /// `a` must hold the problem's A, `ws` the workspace of its [`Problem::split_ahead`] and
-    /// `flags` its chunks' flags, zero.
-    unsafe fn split_a(&self, problem: &Problem, a: u64, split: &Problem, ws: u64, chunks: kernels_gpu::split_ahead::Chunks, flags: u64) -> Result<()> {
-        use kernels_gpu::split_ahead::{SPLIT_THREADS, split_blocks, split_entry};
-        let (name, smem) = split_entry(problem.layout.a.is_t());
+    /// `a` must hold the problem's A and `ws` the workspace of its [`Problem::split_ahead`].
+    unsafe fn split_a(&self, problem: &Problem, a: u64, split: &Problem, ws: u64) -> Result<()> {
+        use kernels_gpu::split_ahead::{SPLIT_THREADS, split_launch};
+        let (name, (grid_x, grid_y), smem) = split_launch(problem.layout.a.is_t(), problem.m, problem.k, crate::catalog::MAX_GRID_Y as u32);
         let f = self.cached_entry(name, smem)?;
-        let blocks = split_blocks(self.info.multiprocessors).min(chunks.count().clamp(1, u32::MAX as u64) as u32);
-        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (SPLIT_THREADS, 1, 1), shared_mem_bytes: smem };
-        let mut args = kernel_args![&a, &ws, &problem.m, &problem.k, &problem.lda, &split.lda, &problem.stride_a, &chunks.matrices, &chunks.group, &flags];
-        // SAFETY: the arguments match the split's parameters; the caller guarantees the buffers.
-        unsafe { self.launch_dependent(&f, cfg, &mut args) }
+        // A broadcast A is one matrix (and its split one).
+        Self::in_grid_planes(problem.matrices_a() as u32, |first, planes| {
+            let (src, dst) = (a + first as u64 * problem.stride_a * 4, ws + first as u64 * split.stride_a * 4);
+            let cfg = LaunchConfig { grid_dim: (grid_x, grid_y, planes), block_dim: (SPLIT_THREADS, 1, 1), shared_mem_bytes: smem };
+            let mut args = kernel_args![&src, &dst, &problem.m, &problem.k, &problem.lda, &split.lda, &problem.stride_a];
+            // SAFETY: the arguments match the split's parameters; the caller guarantees the buffers.
+            unsafe { self.launch_dependent(&f, cfg, &mut args) }
+        })
     }
 
-    /// Everything [`Gpu::launch`] of the product itself needs from the host (for a kernel that
-    /// reads A split ahead, on the split): the function, its tensor maps, the stream-K workspace
-    /// (from the locked cache and workspace slot).
-    #[allow(clippy::too_many_arguments)]
-    fn prepare_product(&self, maps: &mut TensorMapCache, stream_k: &mut Option<CudaSlice<u32>>, kernel: Kernel, geometry: &Launch, problem: &Problem, a: u64, b: u64, c: u64) -> Result<ProductLaunch> {
-        let launch = geometry.on_device(&kernel, self.info.multiprocessors);
-        let f = self.function(kernel)?;
-        let cfg = LaunchConfig { grid_dim: launch.grid, block_dim: launch.block, shared_mem_bytes: launch.smem_bytes };
-        let maps = self.tensor_maps_for(maps, kernel, problem, a, b, c)?;
-        let stream_k = match kernel.spec.stream_k {
-            Some(w) => Some(self.at_least(stream_k, (w.bytes(launch.grid.0) / 4) as usize)?.device_ptr(&self.stream).0),
-            None => None,
-        };
-        Ok(ProductLaunch { f, cfg, problem: *problem, operands: [a, b, c], maps, stream_k })
-    }
-
-    /// Queues a prepared product (its tensor maps and stream-K workspace still locked by the
-    /// caller); `split_flags` is the workspace of a kernel that reads A split ahead (the split's
-    /// flags), unused otherwise.
+    /// [`Gpu::launch`] of the product itself (for a kernel that reads A split ahead, on the split).
     ///
     /// # Safety
     /// As for [`Gpu::launch`].
-    unsafe fn queue_product(&self, product: ProductLaunch, split_flags: u64) -> Result<()> {
-        let ProductLaunch { f, cfg, problem: p, operands: [a, b, c], maps, stream_k } = product;
-        let workspace = stream_k.unwrap_or(split_flags);
+    unsafe fn launch_product(&self, kernel: Kernel, geometry: &Launch, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+        let launch = geometry.on_device(&kernel, self.info.multiprocessors);
+        let f = self.function(kernel)?;
+        let cfg = LaunchConfig { grid_dim: launch.grid, block_dim: launch.block, shared_mem_bytes: launch.smem_bytes };
+        // The map cache stays locked until the launch is queued: no other thread can free the
+        // maps this launch reads before it (a free is queued on the stream after it).
+        let mut cache = self.tensor_maps.lock().unwrap_or_else(|e| e.into_inner());
+        let maps = self.tensor_maps_for(&mut cache, kernel, problem, a, b, c)?;
+        // Likewise the stream-K workspace: no other launch may use it before this one is queued
+        // (they run in stream order after it, and this one leaves its counters zero).
+        let mut stream_k = self.stream_k.lock().unwrap_or_else(|e| e.into_inner());
+        let workspace = match kernel.spec.stream_k {
+            Some(w) => {
+                let (ptr, _sync) = self.at_least(&mut stream_k, (w.bytes(launch.grid.0) / 4) as usize)?.device_ptr(&self.stream);
+                ptr
+            }
+            None => 0,
+        };
+        let p = problem;
         #[rustfmt::skip]
         let mut args = kernel_args![&a, &b, &c, &p.m, &p.n, &p.k, &p.alpha, &p.beta, &maps, &p.lda, &p.ldb, &p.ldc, &p.batch, &p.stride_a, &p.stride_b, &p.stride_c, &workspace];
         // SAFETY: the arguments match the entry's parameters (entries! declares one signature

@@ -207,9 +207,8 @@ impl Problem {
     /// The problem a kernel that reads A split ahead runs on (3×TF32,
     /// `kernels_gpu::split_ahead`): A is the workspace, K-major (`n`) with rows of whole 16-byte
     /// units, each matrix two planes (its high part, its remainder) and the matrices packed (one
-    /// matrix when A is broadcast); B and C as they are. Also returns the workspace's floats and
-    /// the split's chunks (whose flags the product waits on).
-    pub fn split_ahead(&self) -> Result<(Problem, u64, kernels_gpu::split_ahead::Chunks)> {
+    /// matrix when A is broadcast); B and C as they are. Also returns the workspace's floats.
+    pub fn split_ahead(&self) -> Result<(Problem, u64)> {
         let too_large = || Error::InvalidProblem(format!("the split of A for {self} is too large to address"));
         let matrices = self.matrices_a() as u64;
         let (floats, ld) = kernels_gpu::split_ahead::presplit_layout(matrices, self.m as u64, self.k).ok_or_else(too_large)?;
@@ -219,11 +218,7 @@ impl Problem {
         let ld = LeadingDims { lda: Some(ld as u64), ldb: Some(self.ldb as u64), ldc: Some(self.ldc as u64) };
         let batch = Batch { count: self.batch as u64, stride_a: Some(stride_a), stride_b: Some(self.stride_b), stride_c: Some(self.stride_c) };
         let problem = Problem::general(self.m as u64, self.n as u64, self.k as u64, self.alpha, self.beta, layout, ld, batch)?;
-        let chunks = kernels_gpu::split_ahead::Chunks::new(self.m, self.k, matrices as u32, kernels_gpu::tf32x3::GROUP_M);
-        if chunks.flag_words().is_none() {
-            return Err(too_large());
-        }
-        Ok((problem, floats, chunks))
+        Ok((problem, floats))
     }
 
     /// Whether this is the plain case the teaching ladder takes: one row-major `NN` product with

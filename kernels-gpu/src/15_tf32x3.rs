@@ -31,7 +31,6 @@
 //! SGEMM: `book/src/rung-15-tf32x3.md` (and `docs/perf/2026-11-23-h100-tf32.md`).
 
 use crate::prelude::*;
-use crate::split_ahead::{self, SplitRow};
 use core::marker::PhantomData;
 
 pub const RUNG: Rung = Rung {
@@ -98,7 +97,6 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         assert!(Self::BM / Self::PANEL * 64 == Self::THREADS, "two warps transpose each panel of an MN-major S");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
         assert!(!Sp::PRESPLIT || !(L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t()), "split ahead, S is A: not for tt");
-        assert!(!Sp::PRESPLIT || (Self::BM as u32 == split_ahead::CHUNK_ROWS && split_ahead::CHUNK_COLS % Self::BK as u32 == 0), "a chunk of the split is one block row by whole K-tiles");
     };
 
     /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `GROUP_M` block
@@ -309,12 +307,11 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// tensor cores still run K-tile kt-1's group rather than between its end and the next group.
     /// Split ahead there is no barrier: thread 0 waits for the release (`empty`) if a warp lags.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn refill(it: u32, kt: u32, k_tiles: u32, tid: u32, (tm, tn): (u32, u32), maps: *const TensorMap, base: u32, planes: (i32, i32), split: &SplitRow) {
+    fn refill(it: u32, kt: u32, k_tiles: u32, tid: u32, (tm, tn): (u32, u32), maps: *const TensorMap, base: u32, planes: (i32, i32)) {
         let stages = Self::STAGES as u32;
         if tid == 0 && kt >= 2 && kt - 2 + stages < k_tiles {
             // SAFETY: see `load`.
-            unsafe { Self::load(it - 2 + stages, kt - 2 + stages, k_tiles, tm, tn, maps, base, planes, split) };
+            unsafe { Self::load(it - 2 + stages, kt - 2 + stages, tm, tn, maps, base, planes) };
         }
     }
 
@@ -330,12 +327,9 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
 
     /// Thread 0 asks the copy engine for K-tile `kt` of tile (`tm`, `tn`) into the stage of
     /// global iteration `it`, once every warp has released that stage's previous contents; from
-    /// planes `planes` (of A, of B) of the batch's tensor maps. Split ahead, it first makes sure
-    /// the split's chunk that holds the K-tile is written (at the chunk's first K-tile), and
-    /// after the tile's last K-tile (of `k_tiles`) is done with the row.
+    /// planes `planes` (of A, of B) of the batch's tensor maps.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn load(it: u32, kt: u32, k_tiles: u32, tm: u32, tn: u32, maps: *const TensorMap, base: u32, planes: (i32, i32), split: &SplitRow) {
+    unsafe fn load(it: u32, kt: u32, tm: u32, tn: u32, maps: *const TensorMap, base: u32, planes: (i32, i32)) {
         let s = it % Self::STAGES as u32;
         let round = it / Self::STAGES as u32;
         let (full, empty) = (Self::full(base, s), Self::empty(base, s));
@@ -349,10 +343,6 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         // SAFETY: the stage and its barriers are this block's; the previous contents were
         // released (`empty`) before they are overwritten; the maps are the host's.
         unsafe {
-            let per_chunk = split_ahead::CHUNK_COLS / Self::BK as u32;
-            if Sp::PRESPLIT && kt % per_chunk == 0 {
-                split.await_chunk(kt / per_chunk);
-            }
             if round > 0 {
                 mbarrier_wait(empty, (round - 1) & 1);
             }
@@ -362,9 +352,6 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
                 Self::load_tile(stage + Self::LO as u32, (s_op.0, s_op.1 + 1, s_op.2), true, k0, full);
             }
             Self::load_tile(stage + Self::R as u32, r_op, Self::R_K_MAJOR, k0, full);
-            if Sp::PRESPLIT && kt + 1 == k_tiles {
-                split.close();
-            }
         }
     }
 
@@ -486,32 +473,16 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         let (tiles_m, tiles_n) = (gemm.m.div_ceil(Self::BM as u32), gemm.n.div_ceil(Self::BN as u32));
         let tiles = tiles_m * tiles_n;
         let k_tiles = gemm.k.div_ceil(Self::BK as u32);
-        // Split ahead: the split's flags are the workspace, and every tile of a block row reads
-        // the row's chunks (of every product when A is broadcast).
-        let chunks = split_ahead::Chunks::new(gemm.m, gemm.k, 1, GROUP_M);
-        let readers = tiles_n * if gemm.stride_a == 0 { gemm.batch } else { 1 };
-        if Sp::PRESPLIT && k_tiles == 0 {
-            // No chunk to wait for: wait for the split's grid itself before C is written.
-            wait_for_previous_grid();
-        }
         let (first_tile, tile_stride) = block_linear();
         // Global iteration (K-tile) count of this block: stage `it % STAGES`, round `it / STAGES`.
         let mut it = 0u32;
         let mut t = first_tile;
         while t < tiles {
             let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
-            // The split's row of this tile (matrix `planes.0` of the split: 0 when A is
-            // broadcast), for the thread that issues the copies.
-            let split = if Sp::PRESPLIT && tid == 0 && k_tiles > 0 {
-                // SAFETY: split ahead, the workspace is the flags of the split queued before.
-                unsafe { SplitRow::open(gemm.workspace, &chunks, planes.0 as u32, tm, readers) }
-            } else {
-                SplitRow::NONE
-            };
             if tid == 0 {
                 for kt in 0..k_tiles.min(Self::STAGES as u32) {
                     // SAFETY: see `load`.
-                    unsafe { Self::load(it + kt, kt, k_tiles, tm, tn, maps, base, planes, &split) };
+                    unsafe { Self::load(it + kt, kt, tm, tn, maps, base, planes) };
                 }
             }
             let mut sum = [0.0f32; 128];
@@ -541,7 +512,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
                     fence_proxy_async_shared();
                     named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
                 }
-                Self::refill(it, kt, k_tiles, tid, (tm, tn), maps, base, planes, &split);
+                Self::refill(it, kt, k_tiles, tid, (tm, tn), maps, base, planes);
                 // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
                 let fresh = kt % Self::FLUSH == 0;
                 // K-tile kt-1's group is done: its stage can be released (refilled at kt+1), its
@@ -571,10 +542,9 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
     }
 }
 
-/// Block rows per tile group in the tile order (rung 14's); the split ahead writes its chunks in
-/// groups of as many block rows (the host passes it on).
-pub const GROUP_M: u32 = 8;
-
+/// Block rows per tile group in the tile order (rung 14's).
+#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
+const GROUP_M: u32 = 8;
 
 /// The named barrier at which the two warpgroups meet after splitting the shared operand's tile
 /// (0 is the block barrier).

@@ -46,13 +46,7 @@ macro_rules! entries {
                 stride_c: u64,
                 workspace: *mut u32,
             ) {
-                if <$kernel as $crate::spec::GemmKernel>::SPEC.split_ahead {
-                    // It waits, instead, for each chunk of the split queued before it
-                    // (`split_ahead::SplitRow`), and runs while the split still does.
-                    $crate::device::let_next_grid_start();
-                } else {
-                    $crate::device::start_after_previous_grid();
-                }
+                $crate::device::start_after_previous_grid();
                 let gemm = $crate::layout::Gemm { a, b, c, m, n, k, alpha, beta, tensor_maps, lda, ldb, ldc, batch, stride_a, stride_b, stride_c, z: 0, workspace };
                 // SAFETY: the host launches each entry with its spec's geometry and checked
                 // operands (the entry's contract).

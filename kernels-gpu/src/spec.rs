@@ -316,9 +316,7 @@ pub struct KernelSpec {
     pub stream_k: Option<crate::stream_k::Workspace>,
     /// The kernel reads A split ahead of the product (3×TF32, [`crate::split_ahead`]): the host
     /// first writes A's high part and remainder, K-major, into a workspace and passes that as A
-    /// (one tensor map of two planes per matrix), whatever the layout says A is stored as, and
-    /// passes the split's chunk flags as the workspace (zero before the split: the product leaves
-    /// them so). The product runs alongside the split, waiting for each chunk's flag.
+    /// (one tensor map of two planes per matrix), whatever the layout says A is stored as.
     pub split_ahead: bool,
 }
 

@@ -24,19 +24,3 @@ pub unsafe fn atom_add_acq_rel_gpu(p: *mut u32, v: u32) -> u32 {
     // the counter goes through this function, so it is only ever accessed atomically.
     unsafe { AtomicU32::from_ptr(p) }.fetch_add(v, Ordering::AcqRel)
 }
-
-/// `ld.acquire.gpu.global.u32`, checked as a global read of 4 aligned bytes.
-///
-/// # Safety
-/// As on the GPU; a bad address is reported as a fault instead of touched.
-#[track_caller]
-pub unsafe fn ld_acquire_gpu(p: *const u32) -> u32 {
-    check(p as usize, 4, 4, Kind::Read, Space::Global, "ld.acquire.global", Location::caller());
-    // SAFETY: checked above: inside a global region and 4-byte aligned; the flags it polls are
-    // only ever accessed atomically.
-    unsafe { AtomicU32::from_ptr(p as *mut u32) }.load(Ordering::Acquire)
-}
-
-/// `fence.proxy.async.global`: nothing to do, the emulator's copy engine reads memory as the
-/// threads left it.
-pub fn fence_proxy_async_global() {}
