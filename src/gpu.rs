@@ -458,14 +458,15 @@ impl Gpu {
     /// # Safety
     /// `src` must hold the matrices as `from` describes them and `dst` room for them as `to` does.
     pub unsafe fn copy_rows(&self, dtype: Dtype, src: u64, dst: u64, (rows, cols): (u64, u64), from: (u32, u64), to: (u32, u64), batch: u32) -> Result<()> {
-        use kernels_gpu::align_rows::COPY_THREADS;
+        use kernels_gpu::align_rows::{COPY_THREADS, copy_grid};
         let f = self.cached_entry(if dtype.bytes() == 2 { "copy_rows_b16" } else { "copy_rows_b32" }, 0)?;
         let count = if from.1 == 0 { 1 } else { batch };
         let (rows, cols) = (rows as u32, cols as u32);
         let elem = dtype.bytes() as u64;
         Self::in_grid_planes(count, |first, planes| {
             let (s, d) = (src + first as u64 * from.1 * elem, dst + first as u64 * to.1 * elem);
-            let cfg = LaunchConfig { grid_dim: (cols.div_ceil(COPY_THREADS), rows.min(crate::catalog::MAX_GRID_Y as u32), planes), block_dim: (COPY_THREADS, 1, 1), shared_mem_bytes: 0 };
+            let (x, y) = copy_grid(rows, cols, planes, self.info.multiprocessors, crate::catalog::MAX_GRID_Y as u32);
+            let cfg = LaunchConfig { grid_dim: (x, y, planes), block_dim: (COPY_THREADS, 1, 1), shared_mem_bytes: 0 };
             let mut args = kernel_args![&s, &d, &rows, &cols, &from.0, &to.0, &from.1, &to.1];
             // SAFETY: the arguments match the copy's parameters; the caller guarantees the buffers.
             unsafe { self.launch_dependent(&f, cfg, &mut args) }

@@ -289,7 +289,7 @@ fn split_k_is_right_on_the_gpu() {
 /// the staged problem and meets the f64 reference of the original one.
 #[test]
 fn staging_is_right_on_the_emulator() {
-    use kernels_gpu::align_rows::{COPY_THREADS, copy_rows};
+    use kernels_gpu::align_rows::{COPY_THREADS, copy_grid, copy_rows};
     use kernels_gpu::device::emulator::{self, Launch, Region};
     let ld = |lda, ldb| LeadingDims { lda: Some(lda), ldb: Some(ldb), ldc: None };
     let cases = [
@@ -322,9 +322,12 @@ fn staging_is_right_on_the_emulator() {
                 Region { name: "source", start: src.as_ptr() as usize, len: 4 * src.len(), writable: false },
                 Region { name: "copy", start: dst.as_mut_ptr() as usize, len: 4 * dst.len(), writable: true },
             ];
-            let launch = Launch { kernel: "copy_rows_b32", grid: ((cols as u32).div_ceil(COPY_THREADS), 7, planes), threads: COPY_THREADS, smem_bytes: 0, regions: &regions };
-            let (s, d) = (src.as_ptr() as usize, dst.as_mut_ptr() as usize);
             let (rows, cols) = (rows as u32, cols as u32);
+            // The grid of a GPU of one SM (8 blocks): for 70 rows, fewer rows of blocks than runs
+            // of rows, so blocks walk.
+            let (x, y) = copy_grid(rows, cols, planes, 1, rgemm::catalog::MAX_GRID_Y as u32);
+            let launch = Launch { kernel: "copy_rows_b32", grid: (x, y, planes), threads: COPY_THREADS, smem_bytes: 0, regions: &regions };
+            let (s, d) = (src.as_ptr() as usize, dst.as_mut_ptr() as usize);
             // SAFETY: both buffers hold the matrices as the problems describe them (packed above).
             emulator::launch(&launch, &move || unsafe { copy_rows(s as *const u32, d as *mut u32, rows, cols, src_ld, dst_ld, src_stride, dst_stride) }).unwrap();
             assert!(dst.iter().zip(&expect).all(|(x, y)| x.to_bits() == y.to_bits()), "{dtype:?} {operand:?} of {p}: the copy differs from the staged layout");

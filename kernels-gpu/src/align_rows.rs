@@ -10,17 +10,35 @@
 //! Invariant: `dst_ld ≥ cols`, `src_ld ≥ cols`; a batch of `grid z` matrices, `src_stride` and
 //! `dst_stride` elements apart. Cost: one read and one write of the operand, against the `2·M·N·K`
 //! flops of the product it feeds: small where the product is large (K and the other operand's
-//! extent long), and the dispatch table measures whether it pays.
+//! extent long), and the dispatch table measures whether it pays. The grid is a few blocks per SM
+//! ([`copy_grid`]), each thread [`COPY_ROWS_AT_ONCE`] rows at a time with all their loads issued
+//! before their stores: a block per row of 256 elements spent more on starting blocks than on
+//! the bytes, and kept few of them in flight.
 
 use crate::device::*;
 
 /// Threads per block of the copies: consecutive elements of one row.
 pub const COPY_THREADS: u32 = 256;
 
+/// Rows a thread copies at once: its loads of them all issued before its stores.
+pub const COPY_ROWS_AT_ONCE: u32 = 8;
+
+/// The grid of a copy of `planes` matrices of `rows × cols` on a GPU of `sms` SMs: columns of
+/// blocks across a row, and rows of blocks (at most `max_grid_rows`) such that the launch has
+/// about as many blocks as the SMs hold at once (2048 threads each), every block walking its rows
+/// [`COPY_ROWS_AT_ONCE`] at a time. The GPU's launch and the emulator's test take it from here.
+pub fn copy_grid(rows: u32, cols: u32, planes: u32, sms: u32, max_grid_rows: u32) -> (u32, u32) {
+    let x = cols.div_ceil(COPY_THREADS).max(1);
+    let resident = sms.max(1) * (2048 / COPY_THREADS);
+    let per_plane = resident.div_ceil(x.saturating_mul(planes.max(1))).max(1);
+    (x, rows.div_ceil(COPY_ROWS_AT_ONCE).min(per_plane).min(max_grid_rows).max(1))
+}
+
 /// Copies `rows × cols` 2-byte elements of matrix `block_batch()` from `src` (rows `src_ld`
 /// apart, matrices `src_stride` apart) to `dst` (rows `dst_ld`, matrices `dst_stride` apart).
 /// Launch with [`COPY_THREADS`] threads, a grid of `⌈cols / COPY_THREADS⌉ × rows′ × batch` blocks
-/// (any `rows′ ≥ 1`: each block walks rows `y, y + rows′, …`).
+/// (any `rows′ ≥ 1`, [`copy_grid`]: each block walks the rows in runs of [`COPY_ROWS_AT_ONCE`],
+/// runs `y, y + rows′, …`).
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
 pub unsafe extern "gpu-kernel" fn copy_rows_b16(src: *const u16, dst: *mut u16, rows: u32, cols: u32, src_ld: u32, dst_ld: u32, src_stride: u64, dst_stride: u64) {
@@ -46,7 +64,7 @@ pub unsafe extern "gpu-kernel" fn copy_rows_b32(src: *const u32, dst: *mut u32, 
 /// apart; launched as [`COPY_THREADS`] says.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn copy_rows<T: Copy>(src: *const T, dst: *mut T, rows: u32, cols: u32, src_ld: u32, dst_ld: u32, src_stride: u64, dst_stride: u64) {
+pub unsafe fn copy_rows<T: Copy + Default>(src: *const T, dst: *mut T, rows: u32, cols: u32, src_ld: u32, dst_ld: u32, src_stride: u64, dst_stride: u64) {
     let col = block_col() * COPY_THREADS + thread_idx();
     let (_, step) = grid_dims();
     if col >= cols {
@@ -54,11 +72,24 @@ pub unsafe fn copy_rows<T: Copy>(src: *const T, dst: *mut T, rows: u32, cols: u3
     }
     let z = block_batch() as usize;
     let (src, dst) = (src.wrapping_add(z * src_stride as usize), dst.wrapping_add(z * dst_stride as usize));
-    let mut row = block_row();
-    while row < rows {
-        let (from, to) = (row as usize * src_ld as usize + col as usize, row as usize * dst_ld as usize + col as usize);
-        // SAFETY: (row, col) lies inside matrix z of both (the contract above).
-        unsafe { store(dst.wrapping_add(to), load(src.wrapping_add(from))) };
-        row += step;
+    const N: usize = COPY_ROWS_AT_ONCE as usize;
+    let mut first = block_row() as u64 * N as u64;
+    while first < rows as u64 {
+        let mut v = [T::default(); N];
+        for (i, x) in v.iter_mut().enumerate() {
+            let row = first + i as u64;
+            if row < rows as u64 {
+                // SAFETY: (row, col) lies inside matrix z of `src` (the contract above).
+                *x = unsafe { load(src.wrapping_add(row as usize * src_ld as usize + col as usize)) };
+            }
+        }
+        for (i, &x) in v.iter().enumerate() {
+            let row = first + i as u64;
+            if row < rows as u64 {
+                // SAFETY: (row, col) lies inside matrix z of `dst` (the contract above).
+                unsafe { store(dst.wrapping_add(row as usize * dst_ld as usize + col as usize), x) };
+            }
+        }
+        first += step as u64 * N as u64;
     }
 }
