@@ -12,7 +12,7 @@ use crate::report::{Outcome, Report, SizeRecord};
 pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run102/layouts-bf16.json", "docs/perf/2026-11-27-h100-run102/layouts-f32.json"];
 
 /// `rgemm bench --suite real` per type, with the built-in dispatch table.
-pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run120/suite-bf16/results.json", "docs/perf/2026-11-27-h100-run120/suite-f32/results.json"];
+pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/results.json", "docs/perf/2026-11-27-h100-run122/suite-f32/results.json"];
 
 /// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type
 /// and way of timing: the files `<prefix>-p<i>.json`. bf16 from run 59 (five processes) and f32
