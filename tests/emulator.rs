@@ -659,3 +659,22 @@ fn ldmatrix_lesson_fragments_follow_the_documented_layout() {
         }
     }
 }
+
+/// C anywhere: a batch whose matrices of C lie an odd number of elements apart, with an even `ldc` (so each matrix starts rows off 8-byte alignment that its own rows keep),
+/// on the kernels whose stores of C are vectors where an address allows (pairs in rungs 14 and
+/// 15, float4s in rung 11), emulated (which faults on a misaligned vector access) against the
+/// f64 reference, beta ≠ 0 so that the old C is read the same way.
+#[test]
+fn vector_stores_of_c_take_any_matrix_start() {
+    use rgemm::{Batch, Layout, LeadingDims};
+    for name in ["bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs", "sgemm_15_tf32x3_128x128x32_s4_raw", "sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa"] {
+        let kernel = catalog::find(name).unwrap();
+        let ld = LeadingDims { lda: None, ldb: None, ldc: Some(42) };
+        let batch = Batch { count: 2, stride_a: None, stride_b: None, stride_c: Some(33 * 42 + 7) };
+        let p = Problem::general(33, 40, 64, 0.75, -0.5, Layout::NN, ld, batch).unwrap();
+        assert_eq!(p.stride_c % 2, 1, "{p}");
+        kernel.geometry(&p).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let verdict = emulate::verify(kernel, &p, 5).unwrap_or_else(|e| panic!("{name}: {p}: {e}"));
+        assert!(verdict.passed(), "{name} on {p}: {verdict}");
+    }
+}

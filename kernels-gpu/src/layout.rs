@@ -297,10 +297,11 @@ impl Output {
     }
 
     /// Whether (row, col..col + 2) can be written as one 8-byte vector: both elements exist and
-    /// the row is 8-byte aligned (`col` must be even from an aligned origin).
+    /// their address is 8-byte aligned (the address itself, so that C may start anywhere and its
+    /// matrices of a batch lie any number of elements apart).
     #[inline(always)]
     pub fn holds2(&self, row: u32, col: u32) -> bool {
-        self.ld % 2 == 0 && row < self.rows && col + 2 <= self.cols
+        (self.ptr(row, col) as usize) % 8 == 0 && row < self.rows && col + 2 <= self.cols
     }
 
     /// Writes the epilogue of two accumulators to (row, col..col + 2): one 8-byte vector store
@@ -320,10 +321,10 @@ impl Output {
     }
 
     /// Whether (row, col..col + 4) can be written as one 16-byte vector: all four elements exist
-    /// and the row is 16-byte aligned (`col` must be a multiple of 4 from an aligned origin).
+    /// and their address is 16-byte aligned (as [`holds2`](Self::holds2)).
     #[inline(always)]
     pub fn holds4(&self, row: u32, col: u32) -> bool {
-        self.ld % 4 == 0 && row < self.rows && col + 4 <= self.cols
+        (self.ptr(row, col) as usize) % 16 == 0 && row < self.rows && col + 4 <= self.cols
     }
 }
 
