@@ -6,7 +6,8 @@
 //!   take consecutive float4s of a row (coalesced reads, conflict-free writes).
 //! - [`TransposedCopy`] (rung 7): a slice of row-major A into a transposed, padded tile (`Aᵀ`), so
 //!   a thread's column of A becomes a float4 run; the pad keeps the scalar stores conflict-free.
-//! - [`fetch_float4s`] and [`store4`]: the block-uniform choice between vector and scalar access.
+//! - [`fetch_float4s`] and [`store4`]: the choice between vector and scalar access (block-uniform
+//!   for the fetch; per address for the store, so that C may start anywhere).
 //! - [`store_thread_tile`]: a thread tile's epilogue through [`store4`].
 //!
 //! Invariants: slices split evenly into float4s among the threads, and tile rows are whole float4s
@@ -114,8 +115,8 @@ pub(crate) fn fetch_float4s(src: &Matrix<f32>, fast: bool, count: usize, coords:
 // ANCHOR_END: fetch
 
 /// Writes the epilogue of four accumulators to (row, col..col + 4) of `c`: one float4 (plus one
-/// float4 load of the old C when beta ≠ 0) when all four exist and the row is aligned, else
-/// element by element with bounds checks.
+/// float4 load of the old C when beta ≠ 0) when all four exist and their address is 16-byte
+/// aligned, else element by element with bounds checks.
 #[inline(always)]
 // ANCHOR: store4
 pub(crate) fn store4(c: &Output, row: u32, col: u32, acc: [f32; 4]) {

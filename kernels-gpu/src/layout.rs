@@ -305,8 +305,9 @@ impl Output {
     }
 
     /// Writes the epilogue of two accumulators to (row, col..col + 2): one 8-byte vector store
-    /// (plus one vector load of the old C when beta ≠ 0) when both elements exist and the row is
-    /// aligned ([`holds2`](Self::holds2)), else element by element with bounds checks.
+    /// (plus one vector load of the old C when beta ≠ 0) when both elements exist and their
+    /// address is 8-byte aligned ([`holds2`](Self::holds2)), else element by element with bounds
+    /// checks.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub fn store2(&self, row: u32, col: u32, acc: [f32; 2]) {
