@@ -82,17 +82,21 @@ pub fn persistent_blocks(spec: &KernelSpec, tiles: u64, sms: u32) -> u32 {
 /// (kernels-gpu/src/split_k.rs), launched by the library after a split product, the copies to
 /// 16-byte rows (kernels-gpu/src/align_rows.rs) and the splits of A for the kernels that read it
 /// split ahead (kernels-gpu/src/split_ahead.rs). (The lessons' entries are named `lesson_*`.)
-pub const HELPER_ENTRIES: &[&str] = &["reduce_splits", "copy_rows_b16", "copy_rows_b32", "split_tf32_rows", "split_tf32_transposed"];
-
-/// Threads per block of helper entry `name` (its launch bound, [`crate::ptx::with_launch_bounds`]).
-pub fn helper_threads(name: &str) -> Option<u32> {
+pub const HELPER_ENTRIES: &[(&str, u32)] = {
     use kernels_gpu::{align_rows::COPY_THREADS, split_ahead::SPLIT_THREADS, split_k::REDUCE_THREADS};
-    match name {
-        "reduce_splits" => Some(REDUCE_THREADS),
-        "copy_rows_b16" | "copy_rows_b32" => Some(COPY_THREADS),
-        "split_tf32_rows" | "split_tf32_transposed" => Some(SPLIT_THREADS),
-        _ => None,
-    }
+    // (entry, threads per block: its launch bound, [`crate::ptx::with_launch_bounds`])
+    &[
+        ("reduce_splits", REDUCE_THREADS),
+        ("copy_rows_b16", COPY_THREADS),
+        ("copy_rows_b32", COPY_THREADS),
+        ("split_tf32_rows", SPLIT_THREADS),
+        ("split_tf32_transposed", SPLIT_THREADS),
+    ]
+};
+
+/// Threads per block of helper entry `name`, if it is one ([`HELPER_ENTRIES`]).
+pub fn helper_threads(name: &str) -> Option<u32> {
+    HELPER_ENTRIES.iter().find(|(h, _)| *h == name).map(|&(_, threads)| threads)
 }
 
 /// Every kernel, in ladder order.

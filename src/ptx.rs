@@ -1,9 +1,9 @@
 //! The PTX module built by `build.rs` from `kernels-gpu`, and the launch bounds added to it.
 //!
 //! rustc has no attribute for `__launch_bounds__`, so without help ptxas would budget registers
-//! for a block of unknown size. The catalog knows each kernel's block size (and the helpers'); [`with_launch_bounds`]
-//! writes it into the PTX as `.maxntid` before the module is loaded (and before the CI's ptxas
-//! check), so the assembler compiles each entry for exactly its block.
+//! for a block of unknown size. The catalog knows each kernel's block size (and the helpers');
+//! [`with_launch_bounds`] writes it into the PTX as `.maxntid` before the module is loaded (and
+//! before the CI's ptxas check), so the assembler compiles each entry for exactly its block.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -58,8 +58,9 @@ pub fn with_launch_bounds(ptx: &str) -> String {
 /// dynamic shared memory's declaration) and that entry, with its launch bounds
 /// ([`with_launch_bounds`]); `None` if `ptx` has no such entry. The entries call no function
 /// (`tests/ptx.rs`), so each stands alone. Loading one entry at a time lets the driver compile only
-/// the kernels a process uses: the whole module took its compiler 40 s on a machine's first
-/// load (run 114 of `docs/perf/2026-11-27-h100.md`), and the driver caches what it compiled either way.
+/// the kernels a process uses, where the whole module made a machine's first load compile all of
+/// them (measured in `docs/perf/2026-11-27-h100.md`, runs 114 and 115); the driver caches what it
+/// compiled either way.
 pub fn entry_module(ptx: &str, name: &str) -> Option<String> {
     const ENTRY: &str = ".visible .entry ";
     let start = ptx.find(&format!("{ENTRY}{name}("))?;

@@ -161,7 +161,7 @@ pub fn setmaxnreg_inc<const N: u32>() {
 }
 
 /// Waits until the grid this one depends on has completed and its writes are visible: with a
-/// programmatic dependent launch (the host's `Gpu::launch_after`), the grid launched before this
+/// programmatic dependent launch (the host's `Gpu::launch_dependent`), the grid launched before this
 /// one in the stream, which may still be running when this grid starts; without one, nothing
 /// (the stream already ordered the two). A dependent grid calls it before it reads what the grid
 /// before it wrote, or writes what that grid reads.
