@@ -13,6 +13,7 @@
 
 use kernels_gpu::device::emulator::{self, Launch, Region};
 use kernels_gpu::layout::TensorMap;
+use kernels_gpu::spec::{BoxSpan, whole_panels};
 use kernels_gpu::{EmulatedEntry, KernelSpec};
 
 use crate::catalog::Kernel;
@@ -229,15 +230,21 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
         let unsupported = |reason: String| Error::Unsupported { kernel: spec.name.into(), reason };
         let bytes = dtype.bytes();
         let [sa, sb, sc] = crate::tma::stored_for(spec, problem);
-        let map = |addr: usize, bytes: u32, s: crate::tma::Stored, (rows, cols): (u32, u32), swizzle| {
-            emulator::tensor_map_3d(addr, bytes, (s.rows as u32, s.cols as u32, s.ld), (s.planes as u32, s.plane_stride), rows, cols, swizzle)
+        // As the GPU's encoding (`tma::encode_spanning`): panels in one load only where the
+        // columns are whole panels.
+        let map = |addr: usize, bytes: u32, s: crate::tma::Stored, (rows, cols): (u32, u32), span: BoxSpan, swizzle| {
+            let span = match span {
+                BoxSpan::Panels(_) if !whole_panels(s.cols, cols) => BoxSpan::One,
+                span => span,
+            };
+            emulator::tensor_map_spanning(addr, bytes, (s.rows as u32, s.cols as u32, s.ld), (s.planes as u32, s.plane_stride), (rows, cols, span), swizzle)
         };
-        let map_a = map(at(oa), bytes, sa, t.a_box, t.a_swizzle).map_err(|e| unsupported(format!("tensor map of A: {e}")))?;
-        let map_b = map(at(ob), bytes, sb, t.b_box, t.b_swizzle).map_err(|e| unsupported(format!("tensor map of B: {e}")))?;
+        let map_a = map(at(oa), bytes, sa, t.a_box, t.a_span, t.a_swizzle).map_err(|e| unsupported(format!("tensor map of A: {e}")))?;
+        let map_b = map(at(ob), bytes, sb, t.b_box, t.b_span, t.b_swizzle).map_err(|e| unsupported(format!("tensor map of B: {e}")))?;
         // SAFETY: the maps' part of the arena holds `t.count()` maps.
         unsafe { std::ptr::copy_nonoverlapping([map_a, map_b].as_ptr(), base.add(om) as *mut TensorMap, 2) };
         if let Some(c_box) = t.c_box {
-            let map_c = map(at(oc), 4, sc, c_box, t.c_swizzle).map_err(|e| unsupported(format!("tensor map of C: {e}")))?;
+            let map_c = map(at(oc), 4, sc, c_box, BoxSpan::One, t.c_swizzle).map_err(|e| unsupported(format!("tensor map of C: {e}")))?;
             // SAFETY: as above; the third map.
             unsafe { std::ptr::write(base.add(om + 2 * size_of::<TensorMap>()) as *mut TensorMap, map_c) };
         }

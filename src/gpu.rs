@@ -414,8 +414,8 @@ impl Gpu {
         }
         let dtype = kernel.spec.dtype;
         let [sa, sb, sc] = tma::stored_for(kernel.spec, problem);
-        let map_a = tma::encode(dtype, a, sa, spec.a_box.0, spec.a_box.1, spec.a_swizzle)?;
-        let map_b = tma::encode(dtype, b, sb, spec.b_box.0, spec.b_box.1, spec.b_swizzle)?;
+        let map_a = tma::encode_spanning(dtype, a, sa, (spec.a_box.0, spec.a_box.1, spec.a_span), spec.a_swizzle)?;
+        let map_b = tma::encode_spanning(dtype, b, sb, (spec.b_box.0, spec.b_box.1, spec.b_span), spec.b_swizzle)?;
         let map_c = match spec.c_box {
             Some((rows, cols)) => Some(tma::encode(Dtype::F32, c, sc, rows, cols, spec.c_swizzle)?),
             None => None,

@@ -7,7 +7,7 @@ use cudarc::driver::sys::{
 };
 
 use kernels_gpu::Dtype;
-use kernels_gpu::spec::Swizzle;
+use kernels_gpu::spec::{BoxSpan, Swizzle, whole_panels};
 use crate::error::{Error, Result};
 
 /// The row-major matrices of a batch, as a tensor map sees them.
@@ -26,17 +26,46 @@ pub struct Stored {
 /// deep; the parts of a box outside the matrix read as zeros (that is how TMA kernels handle
 /// tails).
 pub fn encode(dtype: Dtype, addr: u64, matrix: Stored, box_rows: u32, box_cols: u32, swizzle: Swizzle) -> Result<[u64; 16]> {
-    encode_rank(3, dtype, addr, matrix, box_rows, box_cols, swizzle)
+    encode_spanning(dtype, addr, matrix, (box_rows, box_cols, BoxSpan::One), swizzle)
+}
+
+/// [`encode`] for loads that span `span` boxes: [`BoxSpan::Planes`] boxes that many planes deep;
+/// [`BoxSpan::Panels`] a four-dimensional map (columns within a panel of `box_cols`, rows,
+/// panels, planes) where the matrix's columns are whole panels ([`whole_panels`], as the kernel
+/// asks too), else the three-dimensional map of one panel per load.
+pub fn encode_spanning(dtype: Dtype, addr: u64, matrix: Stored, (box_rows, box_cols, span): (u32, u32, BoxSpan), swizzle: Swizzle) -> Result<[u64; 16]> {
+    let bytes = dtype.bytes() as u64;
+    // A single plane's stride is never used, but must be a valid one.
+    let plane_stride = if matrix.planes > 1 { matrix.plane_stride } else { matrix.ld * matrix.rows };
+    // Innermost dimension first; strides in bytes.
+    let (dims, strides, boxes): (Vec<u64>, Vec<u64>, Vec<u32>) = match span {
+        BoxSpan::Panels(n) if whole_panels(matrix.cols, box_cols) => (
+            vec![box_cols as u64, matrix.rows, matrix.cols / box_cols as u64, matrix.planes],
+            vec![matrix.ld * bytes, box_cols as u64 * bytes, plane_stride * bytes],
+            vec![box_cols, box_rows, n, 1],
+        ),
+        BoxSpan::Planes(n) => (vec![matrix.cols, matrix.rows, matrix.planes], vec![matrix.ld * bytes, plane_stride * bytes], vec![box_cols, box_rows, n]),
+        _ => (vec![matrix.cols, matrix.rows, matrix.planes], vec![matrix.ld * bytes, plane_stride * bytes], vec![box_cols, box_rows, 1]),
+    };
+    encode_dims(dtype, addr, &dims, &strides, &boxes, swizzle).map_err(|result| {
+        Error::Cuda(format!(
+            "cuTensorMapEncodeTiled({} × {}×{} (ld {}), box {box_rows}×{box_cols} spanning {span:?}) failed: {result:?}",
+            matrix.planes, matrix.rows, matrix.cols, matrix.ld
+        ))
+    })
 }
 
 /// A two-dimensional map of one row-major `rows × cols` matrix (for `tma_load_2d`, as the
 /// lessons use it).
 pub fn encode_2d(dtype: Dtype, addr: u64, rows: u32, cols: u32, box_rows: u32, box_cols: u32, swizzle: Swizzle) -> Result<[u64; 16]> {
-    let matrix = Stored { rows: rows as u64, cols: cols as u64, ld: cols as u64, planes: 1, plane_stride: 0 };
-    encode_rank(2, dtype, addr, matrix, box_rows, box_cols, swizzle)
+    let (rows, cols) = (rows as u64, cols as u64);
+    encode_dims(dtype, addr, &[cols, rows], &[cols * dtype.bytes() as u64], &[box_cols, box_rows], swizzle)
+        .map_err(|result| Error::Cuda(format!("cuTensorMapEncodeTiled({rows}×{cols}, box {box_rows}×{box_cols}) failed: {result:?}")))
 }
 
-fn encode_rank(rank: u32, dtype: Dtype, addr: u64, matrix: Stored, box_rows: u32, box_cols: u32, swizzle: Swizzle) -> Result<[u64; 16]> {
+/// `cuTensorMapEncodeTiled` of a tensor of `dims` (innermost first), `strides` in bytes between
+/// the steps of every dimension but the first, read in boxes of `boxes`.
+fn encode_dims(dtype: Dtype, addr: u64, dims: &[u64], strides: &[u64], boxes: &[u32], swizzle: Swizzle) -> std::result::Result<[u64; 16], CUresult> {
     let data_type = match dtype {
         Dtype::F32 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
         Dtype::Bf16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
@@ -48,26 +77,23 @@ fn encode_rank(rank: u32, dtype: Dtype, addr: u64, matrix: Stored, box_rows: u32
         Swizzle::B64 => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_64B,
         Swizzle::B128 => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
     };
-    let bytes = dtype.bytes() as u64;
-    // Innermost dimension first: columns, rows, matrices; strides in bytes. A single plane's
-    // stride is never used, but must be a valid one.
-    let global_dim: [u64; 3] = [matrix.cols, matrix.rows, matrix.planes];
-    let plane_stride = if matrix.planes > 1 { matrix.plane_stride } else { matrix.ld * matrix.rows };
-    let global_strides: [u64; 2] = [matrix.ld * bytes, plane_stride * bytes];
-    let box_dim: [u32; 3] = [box_cols, box_rows, 1];
-    let element_strides: [u32; 3] = [1, 1, 1];
+    let rank = dims.len();
+    if !(2..=5).contains(&rank) || strides.len() != rank - 1 || boxes.len() != rank {
+        return Err(CUresult::CUDA_ERROR_INVALID_VALUE);
+    }
+    let element_strides = [1u32; 5];
     let mut map = CUtensorMap { opaque: [0; 16] };
-    // SAFETY: every pointer is to a local array at least as long as the rank (2 or 3) asks for;
-    // the driver only writes `map`.
+    // SAFETY: `dims`, `boxes` and `element_strides` hold at least `rank` values and `strides`
+    // `rank - 1` (checked above); the driver only reads them and writes `map`.
     let result = unsafe {
         sys::cuTensorMapEncodeTiled(
             &mut map,
             data_type,
-            rank,
+            rank as u32,
             addr as *mut _,
-            global_dim.as_ptr(),
-            global_strides.as_ptr(),
-            box_dim.as_ptr(),
+            dims.as_ptr(),
+            strides.as_ptr(),
+            boxes.as_ptr(),
             element_strides.as_ptr(),
             CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
             swizzle,
@@ -76,10 +102,7 @@ fn encode_rank(rank: u32, dtype: Dtype, addr: u64, matrix: Stored, box_rows: u32
         )
     };
     if result != CUresult::CUDA_SUCCESS {
-        return Err(Error::Cuda(format!(
-            "cuTensorMapEncodeTiled({} × {}×{} (ld {}), box {box_rows}×{box_cols}) failed: {result:?}",
-            matrix.planes, matrix.rows, matrix.cols, matrix.ld
-        )));
+        return Err(result);
     }
     Ok(map.opaque)
 }

@@ -326,6 +326,22 @@ fn tma_boxes_read_zeros_outside_the_matrix() {
     }
 }
 
+/// A four-dimensional map (panels of 32 columns side by side in one load) is exact only where
+/// the columns are whole panels: the emulator refuses one of 100 columns, as the host then
+/// encodes a three-dimensional map instead.
+#[test]
+fn a_panel_map_of_columns_that_are_not_whole_panels_is_refused() {
+    use kernels_gpu::spec::BoxSpan;
+    let matrix = vec![0.0f32; 64 * 100];
+    let base = matrix.as_ptr() as usize;
+    let map = |cols: u32| emulator::tensor_map_spanning(base, 4, (64, cols, 100), (1, 0), (32, 32, BoxSpan::Panels(3)), Swizzle::B128);
+    assert!(map(96).is_ok());
+    match map(100) {
+        Ok(_) => panic!("a map of 100 columns in panels of 32 was encoded"),
+        Err(refused) => assert!(refused.contains("whole panels"), "{refused}"),
+    }
+}
+
 #[test]
 fn an_mbarrier_waiting_for_bytes_that_never_come_is_a_deadlock() {
     let b = kernels_gpu::lessons::TMA_BOX;

@@ -121,12 +121,13 @@ fn every_layout_has_a_tf32x3_kernel_that_the_automatic_choice_takes() {
 /// Every rung-15 kernel on the emulator with odd M, N and K, leading dimensions beyond the
 /// stored rows, C's too, and a strided batch of three products (one operand broadcast, the
 /// matrices apart by more than they span), beta ≠ 0: against the f64 reference, C's padding
-/// and the space between the products unchanged.
+/// and the space between the products unchanged. Then with M and N whole panels of 32 (but not
+/// whole tiles), where an MN-major tile comes in one four-dimensional load.
 #[test]
 fn tf32x3_on_the_emulator_takes_odd_sizes_leading_dimensions_and_batches() {
-    for (i, kernel) in tf32x3_kernels().into_iter().enumerate() {
+    let cases = [(131u64, 133, 67), (160, 192, 67)];
+    for (i, (kernel, (m, n, k))) in tf32x3_kernels().into_iter().flat_map(|kernel| cases.map(|size| (kernel, size))).enumerate() {
         let layout = kernel.spec.layout;
-        let (m, n, k) = (131u64, 133, 67);
         let (a_cols, b_cols) = (if layout.a.is_t() { m } else { k }, if layout.b.is_t() { k } else { n });
         let ld = LeadingDims { lda: Some(a_cols.next_multiple_of(4) + 8), ldb: Some(b_cols.next_multiple_of(4) + 4), ldc: Some(n + 6) };
         let single = Problem::general(m, n, k, 1.0, 0.0, layout, ld, Batch::packed(1)).unwrap();

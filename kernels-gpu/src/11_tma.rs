@@ -75,8 +75,10 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release> GemmKernel for
         .with_tile_rules(TileRules::THREAD_TILES.vector_reads().warp_tiled().tma_producer())
         .with_tensor_maps(TensorMaps {
             a_box: (Self::BM as u32, BOX_K as u32),
+            a_span: crate::spec::BoxSpan::One,
             a_swizzle: crate::spec::Swizzle::B128,
             b_box: (BOX_K as u32, Self::BN as u32),
+            b_span: crate::spec::BoxSpan::One,
             b_swizzle: crate::spec::Swizzle::None,
             c_box: None,
             c_swizzle: crate::spec::Swizzle::None,

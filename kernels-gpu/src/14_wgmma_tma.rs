@@ -237,8 +237,10 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
             // Boxes as the operands are stored: a K-major operand in one box of 128-byte rows,
             // an MN-major one in 64 × 64 panels.
             a_box: if Self::A_T { (64, 64) } else { (Self::BM as u32, 64) },
+            a_span: BoxSpan::One,
             a_swizzle: Swizzle::B128,
             b_box: if Self::B_T { (Self::BN as u32, 64) } else { (64, 64) },
+            b_span: BoxSpan::One,
             b_swizzle: Swizzle::B128,
             c_box: if Self::EPILOGUE == TMA_STORE { Some((64, Self::C_SLICE as u32)) } else { None },
             c_swizzle: Swizzle::B128,

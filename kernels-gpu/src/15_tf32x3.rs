@@ -73,6 +73,14 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     const TILE_BYTES: usize = Self::BM * Self::BK * 4;
     const PANEL: usize = 32;
     const PANEL_BYTES: usize = Self::BK * Self::PANEL * 4;
+    /// An MN-major tile's panels, side by side in shared memory: one load of the copy engine
+    /// where the matrix's columns are whole panels (`whole_panels`), else one load each.
+    const PANELS_SPAN: BoxSpan = BoxSpan::Panels((Self::BM / Self::PANEL) as u32);
+    /// A is stored MN-major and loaded as it is (not split ahead).
+    const A_PANELS: bool = L::LAYOUT.a.is_t() && !Sp::PRESPLIT;
+    /// What one load of A and of B spans (the spec's tensor maps; see `load_tile`).
+    const A_SPAN: BoxSpan = if Self::A_PANELS { Self::PANELS_SPAN } else if Sp::PRESPLIT { BoxSpan::Planes(2) } else { BoxSpan::One };
+    const B_SPAN: BoxSpan = if L::LAYOUT.b.is_t() || (!L::LAYOUT.a.is_t() && !Sp::PRESPLIT) { BoxSpan::One } else { Self::PANELS_SPAN };
     /// A stage: S (raw, then its high part) | S's low part | R.
     const LO: usize = Self::TILE_BYTES;
     const R: usize = 2 * Self::TILE_BYTES;
@@ -307,11 +315,11 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// tensor cores still run K-tile kt-1's group rather than between its end and the next group.
     /// Split ahead there is no barrier: thread 0 waits for the release (`empty`) if a warp lags.
     #[inline(always)]
-    fn refill(it: u32, kt: u32, k_tiles: u32, tid: u32, (tm, tn): (u32, u32), maps: *const TensorMap, base: u32, planes: (i32, i32)) {
+    fn refill(it: u32, kt: u32, k_tiles: u32, tid: u32, (tm, tn): (u32, u32), src: Sources, base: u32) {
         let stages = Self::STAGES as u32;
         if tid == 0 && kt >= 2 && kt - 2 + stages < k_tiles {
             // SAFETY: see `load`.
-            unsafe { Self::load(it - 2 + stages, kt - 2 + stages, tm, tn, maps, base, planes) };
+            unsafe { Self::load(it - 2 + stages, kt - 2 + stages, tm, tn, src, base) };
         }
     }
 
@@ -327,18 +335,19 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
 
     /// Thread 0 asks the copy engine for K-tile `kt` of tile (`tm`, `tn`) into the stage of
     /// global iteration `it`, once every warp has released that stage's previous contents; from
-    /// planes `planes` (of A, of B) of the batch's tensor maps.
+    /// the planes of `src`.
     #[inline(always)]
-    unsafe fn load(it: u32, kt: u32, tm: u32, tn: u32, maps: *const TensorMap, base: u32, planes: (i32, i32)) {
+    unsafe fn load(it: u32, kt: u32, tm: u32, tn: u32, Sources { maps, planes, whole }: Sources, base: u32) {
         let s = it % Self::STAGES as u32;
         let round = it / Self::STAGES as u32;
         let (full, empty) = (Self::full(base, s), Self::empty(base, s));
         let stage = base + s * Self::STAGE_BYTES as u32;
         let (row0, col0, k0) = ((tm * Self::BM as u32) as i32, (tn * Self::BN as u32) as i32, (kt * Self::BK as u32) as i32);
-        // (map, plane, first row of M or N) of A and of B, then of S and of R. Split ahead, A's
-        // matrix p is planes 2p (high part) and 2p + 1 (remainder) of the host's workspace.
+        // (map, plane, first row of M or N, whole panels) of A and of B, then of S and of R.
+        // Split ahead, A's matrix p is planes 2p (high part) and 2p + 1 (remainder) of the host's
+        // workspace, which one load brings side by side (`BoxSpan::Planes(2)`).
         let plane_a = if Sp::PRESPLIT { 2 * planes.0 } else { planes.0 };
-        let (a, b) = ((maps, plane_a, row0), (maps.wrapping_add(1), planes.1, col0));
+        let (a, b) = ((maps, plane_a, row0, whole.0), (maps.wrapping_add(1), planes.1, col0, whole.1));
         let (s_op, r_op) = if Self::S_IS_B { (b, a) } else { (a, b) };
         // SAFETY: the stage and its barriers are this block's; the previous contents were
         // released (`empty`) before they are overwritten; the maps are the host's.
@@ -348,25 +357,26 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
             }
             mbarrier_arrive_expect_tx(full, Self::TMA_BYTES as u32);
             Self::load_tile(stage, s_op, Self::S_K_MAJOR, k0, full);
-            if Sp::PRESPLIT {
-                Self::load_tile(stage + Self::LO as u32, (s_op.0, s_op.1 + 1, s_op.2), true, k0, full);
-            }
             Self::load_tile(stage + Self::R as u32, r_op, Self::R_K_MAJOR, k0, full);
         }
     }
 
     /// One operand's K-tile from `k0` into `dst`, as it is stored: K-major in one box of 128
-    /// rows, MN-major in four panels of 32 rows of K (columns `mn0 + 32p..`).
+    /// rows (split ahead, with the remainder's box after it), MN-major in four panels of 32 rows
+    /// of K (columns `mn0 + 32p..`): one load where the matrix's columns are whole panels
+    /// (`whole`, the host then encodes the four-dimensional map), else one load per panel.
     ///
     /// # Safety
-    /// As [`tma_load_3d`]: `dst` holds `TILE_BYTES` of this block's shared memory that no one
+    /// As [`tma_load_3d`]: `dst` holds the tile's bytes of this block's shared memory that no one
     /// reads until `full` completes, and `map` is the host's map of the operand.
     #[inline(always)]
-    unsafe fn load_tile(dst: u32, (map, plane, mn0): (*const TensorMap, i32, i32), k_major: bool, k0: i32, full: u32) {
+    unsafe fn load_tile(dst: u32, (map, plane, mn0, whole): (*const TensorMap, i32, i32, bool), k_major: bool, k0: i32, full: u32) {
         // SAFETY: the caller's guarantee.
         unsafe {
             if k_major {
                 tma_load_3d(dst, map, k0, mn0, plane, full);
+            } else if whole {
+                tma_load_4d(dst, map, 0, k0, mn0 / Self::PANEL as i32, plane, full);
             } else {
                 for p in 0..Self::BM / Self::PANEL {
                     tma_load_3d(dst + (p * Self::PANEL_BYTES) as u32, map, mn0 + (p * Self::PANEL) as i32, k0, plane, full);
@@ -428,9 +438,13 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         .with_tensor_maps(TensorMaps {
             // Boxes as the operands are stored: a K-major operand in one box of 128-byte rows,
             // an MN-major one in 32 × 32 panels.
-            a_box: if L::LAYOUT.a.is_t() && !Sp::PRESPLIT { (Self::BK as u32, Self::PANEL as u32) } else { (Self::BM as u32, Self::BK as u32) },
+            // (the four panels of an MN-major tile in one load, the two planes of a split-ahead
+            // A in one load).
+            a_box: if Self::A_PANELS { (Self::BK as u32, Self::PANEL as u32) } else { (Self::BM as u32, Self::BK as u32) },
+            a_span: Self::A_SPAN,
             a_swizzle: Swizzle::B128,
             b_box: if L::LAYOUT.b.is_t() { (Self::BN as u32, Self::BK as u32) } else { (Self::BK as u32, Self::PANEL as u32) },
+            b_span: Self::B_SPAN,
             b_swizzle: Swizzle::B128,
             c_box: None,
             c_swizzle: Swizzle::None,
@@ -445,8 +459,10 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         let smem = dynamic_shared::<u8>();
         let base = shared_address(smem);
         let maps = gemm.tensor_maps;
-        // This block's product of a batch: the planes of A and B its copies read.
-        let planes = (gemm.plane_a(gemm.z), gemm.plane_b(gemm.z));
+        // This block's product of a batch (the planes of A and B its copies read), and whether
+        // the stored columns of A (K × M when transposed) and B (K × N) are whole panels.
+        let panel = Self::PANEL as u32;
+        let src = Sources { maps, planes: (gemm.plane_a(gemm.z), gemm.plane_b(gemm.z)), whole: (matches!(Self::A_SPAN, BoxSpan::Panels(_)) && whole_panels(gemm.m as u64, panel), matches!(Self::B_SPAN, BoxSpan::Panels(_)) && whole_panels(gemm.n as u64, panel)) };
         let tid = thread_idx();
         let wg = tid / 128;
         let lane = lane_idx();
@@ -482,7 +498,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
             if tid == 0 {
                 for kt in 0..k_tiles.min(Self::STAGES as u32) {
                     // SAFETY: see `load`.
-                    unsafe { Self::load(it + kt, kt, tm, tn, maps, base, planes) };
+                    unsafe { Self::load(it + kt, kt, tm, tn, src, base) };
                 }
             }
             let mut sum = [0.0f32; 128];
@@ -512,7 +528,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
                     fence_proxy_async_shared();
                     named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
                 }
-                Self::refill(it, kt, k_tiles, tid, (tm, tn), maps, base, planes);
+                Self::refill(it, kt, k_tiles, tid, (tm, tn), src, base);
                 // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
                 let fresh = kt % Self::FLUSH == 0;
                 // K-tile kt-1's group is done: its stage can be released (refilled at kt+1), its
@@ -540,6 +556,16 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
             t += tile_stride;
         }
     }
+}
+
+/// Where a block's copies read: the host's tensor maps (A, B), this product's planes of A and of
+/// B, and whether the stored columns of A and of B are whole panels (`whole_panels`: an MN-major
+/// tile then comes in one load).
+#[derive(Clone, Copy)]
+struct Sources {
+    maps: *const TensorMap,
+    planes: (i32, i32),
+    whole: (bool, bool),
 }
 
 /// Block rows per tile group in the tile order (rung 14's).

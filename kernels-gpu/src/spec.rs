@@ -250,20 +250,48 @@ pub enum Swizzle {
 /// `[map_a, map_b, map_c]` when the kernel also stores C through the engine.
 ///
 /// Boxes are given as the operand is *stored* (rows × columns of the row-major array in memory:
-/// for a transposed A, rows of K × columns of M). Every map is three-dimensional: columns, rows
+/// for a transposed A, rows of K × columns of M). A map is three-dimensional: columns, rows
 /// (`ld` elements apart) and the batch (`stride` elements apart; one plane for a broadcast
-/// operand); boxes are one plane deep.
+/// operand); a box is one plane deep unless its [`BoxSpan`] says otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TensorMaps {
-    /// Box of A: rows (of M) × columns (of K), and how it is swizzled in shared memory.
+    /// Box of A: rows (of M) × columns (of K), how one load spans several such boxes, and how
+    /// they are swizzled in shared memory.
     pub a_box: (u32, u32),
+    pub a_span: BoxSpan,
     pub a_swizzle: Swizzle,
-    /// Box of B: rows (of K) × columns (of N), and its swizzle.
+    /// Box of B: rows (of K) × columns (of N), its span and its swizzle.
     pub b_box: (u32, u32),
+    pub b_span: BoxSpan,
     pub b_swizzle: Swizzle,
     /// Box of C (f32): rows × columns, and its swizzle; `None` when C is written by the threads.
     pub c_box: Option<(u32, u32)>,
     pub c_swizzle: Swizzle,
+}
+
+/// What one load of the copy engine covers, in boxes of a [`TensorMaps`] operand. Each load costs
+/// its issuing thread time whatever its size, so a kernel whose threads also compute asks for
+/// few large ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoxSpan {
+    /// One box of one plane (a three-dimensional map).
+    One,
+    /// `n` boxes side by side along the columns, one after the other in shared memory: the
+    /// panels of an MN-major tile, whose 128-byte swizzled rows are narrower than the tile. The
+    /// map is then four-dimensional (columns within a panel, rows, panels, planes), which is exact
+    /// only where the stored matrix's columns are whole panels ([`whole_panels`]); elsewhere the
+    /// host encodes the three-dimensional map and the kernel loads the panels one by one.
+    Panels(u32),
+    /// `n` consecutive planes of the batch, one after the other in shared memory (a matrix split
+    /// ahead into its high part and its remainder, two planes).
+    Planes(u32),
+}
+
+/// Whether a stored matrix of `cols` columns is whole panels of `panel_cols`, so that its
+/// [`BoxSpan::Panels`] boxes come in one four-dimensional load. The host's encoding and the
+/// kernels' loads both ask this.
+pub const fn whole_panels(cols: u64, panel_cols: u32) -> bool {
+    panel_cols > 0 && cols % panel_cols as u64 == 0
 }
 
 impl TensorMaps {

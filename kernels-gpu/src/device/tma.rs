@@ -71,6 +71,35 @@ pub unsafe fn tma_load_3d(dst: u32, map: *const TensorMap, x: i32, y: i32, z: i3
     }
 }
 
+/// [`tma_load_3d`] for a four-dimensional map: the box at (column `x` of a panel, row `y`, panel
+/// `p`, plane `z`), several panels side by side in one load (`spec::BoxSpan::Panels`).
+///
+/// ```ptx
+/// cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes
+///     [dst], [map, {x, y, p, z}], [bar];
+/// ```
+///
+/// # Safety
+/// As for [`tma_load_2d`].
+#[inline(always)]
+pub unsafe fn tma_load_4d(dst: u32, map: *const TensorMap, x: i32, y: i32, p: i32, z: i32, bar: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract above; the instruction touches only what
+    // it names.
+    unsafe {
+        asm!(
+            "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [{d}], [{m}, {{{x}, {y}, {p}, {z}}}], [{b}];",
+            d = in(reg32) dst,
+            m = in(reg64) map,
+            x = in(reg32) x,
+            y = in(reg32) y,
+            p = in(reg32) p,
+            z = in(reg32) z,
+            b = in(reg32) bar,
+            options(nostack),
+        )
+    }
+}
+
 /// Fetches the tensor map into the engine's cache ahead of the first copy.
 ///
 /// ```ptx

@@ -33,7 +33,7 @@ mod wgmma;
 pub use launch::{Fault, Launch, Region, launch};
 pub use math::cvt_f32_f16;
 pub use mma::half_to_f32;
-pub use tma::{swizzled, tensor_map, tensor_map_3d};
+pub use tma::{swizzled, tensor_map, tensor_map_3d, tensor_map_spanning};
 
 /// The emulated twins of the GPU backend's functions: what `crate::device` re-exports on the host.
 pub mod api {
@@ -55,7 +55,7 @@ pub mod api {
     };
     pub use super::shared::*;
     pub use super::thread::*;
-    pub use super::tma::{bulk_commit_group, bulk_wait_group_read, tma_load_2d, tma_load_3d, tma_prefetch_map, tma_store_2d, tma_store_3d};
+    pub use super::tma::{bulk_commit_group, bulk_wait_group_read, tma_load_2d, tma_load_3d, tma_load_4d, tma_prefetch_map, tma_store_2d, tma_store_3d};
     pub use super::vector::*;
     pub use super::wgmma::*;
     pub use super::trap;

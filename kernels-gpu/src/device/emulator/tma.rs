@@ -1,7 +1,9 @@
 //! The copy engine (TMA) on the emulator: box loads with zero fill outside the matrix and the
 //! shared-memory swizzles, described by tensor maps the emulator itself encodes ([`tensor_map`],
-//! [`tensor_map_3d`]), since the driver's encoding is opaque; and box stores, clipped to the
-//! matrix. A map is a batch of row-major matrices (planes); 2D copies address plane 0.
+//! [`tensor_map_3d`], [`tensor_map_spanning`]), since the driver's encoding is opaque; and box
+//! stores, clipped to the matrix. A map is a batch of row-major matrices (planes); 2D copies
+//! address plane 0. A load may span several boxes ([`BoxSpan`]): panels side by side (a
+//! four-dimensional map, only of a matrix of whole panels) or consecutive planes.
 //!
 //! A store reads its shared-memory box when issued, as a read by the issuing thread (so a box
 //! that other threads wrote with no barrier in between is a race), and writes the matrix at once.
@@ -14,7 +16,7 @@ use super::launch::{fail, lane};
 use super::memory::{self, Kind, Space};
 use super::mbarrier;
 use crate::device::TensorMap;
-use crate::spec::Swizzle;
+use crate::spec::{BoxSpan, Swizzle, whole_panels};
 
 /// Marks a map as the emulator's own (the driver's maps are opaque and cannot be read here).
 const MAGIC: u64 = 0x7267_656d_6d5f_746d; // "rgemm_tm"
@@ -37,18 +39,39 @@ pub fn tensor_map_3d(
     box_cols: u32,
     swizzle: Swizzle,
 ) -> Result<TensorMap, String> {
+    tensor_map_spanning(base, elem_bytes, shape, planes, (box_rows, box_cols, BoxSpan::One), swizzle)
+}
+
+/// [`tensor_map_3d`] whose loads span `span` boxes of `box_rows × box_cols`: with
+/// [`BoxSpan::Panels`] a four-dimensional map (columns within a panel of `box_cols`, rows,
+/// panels, planes), refused unless the columns are whole panels, as the host refuses to encode
+/// one ([`whole_panels`]); with [`BoxSpan::Planes`] a three-dimensional map whose boxes are that
+/// many planes deep.
+pub fn tensor_map_spanning(
+    base: usize,
+    elem_bytes: u32,
+    shape: (u32, u32, u64),
+    planes: (u32, u64),
+    (box_rows, box_cols, span): (u32, u32, BoxSpan),
+    swizzle: Swizzle,
+) -> Result<TensorMap, String> {
     let (rows, cols, ld) = shape;
     let (depth, plane_stride) = planes;
     let row_bytes = box_cols * elem_bytes;
-    let span = swizzle_span(swizzle);
-    if box_rows == 0 || box_cols == 0 || box_rows > 256 || box_cols > 256 {
-        return Err(format!("box {box_rows}×{box_cols}: each side must be 1..=256"));
+    let swizzle_bytes = swizzle_span(swizzle);
+    let (rank, panels, box_planes) = match span {
+        BoxSpan::One => (3, 1, 1),
+        BoxSpan::Panels(n) => (4, n, 1),
+        BoxSpan::Planes(n) => (3, 1, n),
+    };
+    if box_rows == 0 || box_cols == 0 || box_rows > 256 || box_cols > 256 || panels == 0 || panels > 256 || box_planes == 0 || box_planes > 256 {
+        return Err(format!("box {box_rows}×{box_cols} spanning {span:?}: each side must be 1..=256"));
     }
     if row_bytes % 16 != 0 {
         return Err(format!("box rows of {row_bytes} bytes: must be a multiple of 16"));
     }
-    if span > 0 && row_bytes > span {
-        return Err(format!("box rows of {row_bytes} bytes exceed the {span}-byte swizzle span"));
+    if swizzle_bytes > 0 && row_bytes > swizzle_bytes {
+        return Err(format!("box rows of {row_bytes} bytes exceed the {swizzle_bytes}-byte swizzle span"));
     }
     if (ld * elem_bytes as u64) % 16 != 0 || base % 16 != 0 || ld < cols as u64 {
         return Err("rows of the matrix must start on 16-byte boundaries".into());
@@ -56,8 +79,11 @@ pub fn tensor_map_3d(
     if depth == 0 || (depth > 1 && (plane_stride * elem_bytes as u64) % 16 != 0) {
         return Err("matrices of the batch must start on 16-byte boundaries".into());
     }
+    if rank == 4 && !whole_panels(cols as u64, box_cols) {
+        return Err(format!("{cols} columns are not whole panels of {box_cols}: no four-dimensional map"));
+    }
     let mut words = [0u64; 16];
-    words[..11].copy_from_slice(&[
+    words[..14].copy_from_slice(&[
         MAGIC,
         base as u64,
         elem_bytes as u64,
@@ -65,15 +91,19 @@ pub fn tensor_map_3d(
         cols as u64,
         box_rows as u64,
         box_cols as u64,
-        span as u64,
+        swizzle_bytes as u64,
         ld,
         depth as u64,
         plane_stride,
+        rank,
+        panels as u64,
+        box_planes as u64,
     ]);
     Ok(TensorMap(words))
 }
 
-/// A decoded map: where element (plane, row, col) lives, the box and the swizzle.
+/// A decoded map: where element (plane, row, col) lives, the box and the swizzle, the map's
+/// rank, and how many panels and planes a load spans.
 struct Map {
     base: usize,
     elem: usize,
@@ -85,9 +115,17 @@ struct Map {
     ld: u64,
     depth: i64,
     plane_stride: u64,
+    rank: u64,
+    panels: usize,
+    box_planes: usize,
 }
 
 impl Map {
+    /// Bytes one load writes to shared memory.
+    fn load_bytes(&self) -> usize {
+        self.panels * self.box_planes * self.box_rows * self.box_cols * self.elem
+    }
+
     /// Host address of element (`row`, `col`) of plane `z`, if it lies inside the batch.
     fn element(&self, z: i64, row: i64, col: i64) -> Option<usize> {
         let inside = (0..self.depth).contains(&z) && (0..self.rows).contains(&row) && (0..self.cols).contains(&col);
@@ -123,21 +161,39 @@ pub fn swizzled(addr: u32, span: u32) -> u32 {
 pub unsafe fn tma_load_2d(dst: u32, map: *const TensorMap, x: i32, y: i32, bar: u32) {
     // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
     // emulator's memory model).
-    unsafe { load_box(dst, map, (x, y, 0), bar, "tma_load_2d", Location::caller()) }
+    unsafe { load_box(dst, map, 3, (x, y, 0, 0), bar, "tma_load_2d", Location::caller()) }
 }
 
-/// `cp.async.bulk.tensor.3d`: [`tma_load_2d`] from plane `z` of the batch.
+/// `cp.async.bulk.tensor.3d`: [`tma_load_2d`] from plane `z` of the batch (and the planes after
+/// it that the map's boxes span).
 #[track_caller]
 pub unsafe fn tma_load_3d(dst: u32, map: *const TensorMap, x: i32, y: i32, z: i32, bar: u32) {
     // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
     // emulator's memory model).
-    unsafe { load_box(dst, map, (x, y, z), bar, "tma_load_3d", Location::caller()) }
+    unsafe { load_box(dst, map, 3, (x, y, 0, z), bar, "tma_load_3d", Location::caller()) }
 }
 
-unsafe fn load_box(dst: u32, map: *const TensorMap, (x, y, z): (i32, i32, i32), bar: u32, what: &str, at: &'static Location<'static>) {
+/// `cp.async.bulk.tensor.4d`: the map's panels from panel `p` on (column `x` within a panel, row
+/// `y`) of plane `z`, side by side in shared memory.
+#[track_caller]
+pub unsafe fn tma_load_4d(dst: u32, map: *const TensorMap, x: i32, y: i32, p: i32, z: i32, bar: u32) {
+    // SAFETY: the caller upholds the `# Safety` contract of the device twin (checked by the
+    // emulator's memory model).
+    unsafe { load_box(dst, map, 4, (x, y, p, z), bar, "tma_load_4d", Location::caller()) }
+}
+
+/// A load of rank `rank` at (column within a panel `x`, row `y`, panel `p`, plane `z`): box
+/// element (plane j, panel i, row r, column c) is element (`y + r`, `(p + i)·box_cols + x + c`) of
+/// plane `z + j`, zero where that lies outside the batch or (4D) outside its panel's columns,
+/// and sits at element `((j·panels + i)·box_rows + r)·box_cols + c` of the box, swizzled.
+#[allow(clippy::too_many_arguments)]
+unsafe fn load_box(dst: u32, map: *const TensorMap, rank: u64, (x, y, p, z): (i32, i32, i32, i32), bar: u32, what: &str, at: &'static Location<'static>) {
     let block = lane().block();
     let m = decode(map, what, at);
-    let bytes = m.box_rows * m.box_cols * m.elem;
+    if m.rank != rank {
+        fail(format!("{what}: the tensor map has rank {}, the load {rank}, at {at}", m.rank));
+    }
+    let bytes = m.load_bytes();
     let align = if m.span == 0 { 128 } else { 8 * m.span };
     if dst % align != 0 || dst as usize + bytes > block.smem_bytes {
         fail(format!(
@@ -146,15 +202,22 @@ unsafe fn load_box(dst: u32, map: *const TensorMap, (x, y, z): (i32, i32, i32), 
         ));
     }
     let mut data = vec![0u8; bytes];
-    for r in 0..m.box_rows {
-        for c in 0..m.box_cols {
-            let linear = ((r * m.box_cols + c) * m.elem) as u32;
-            let to = (swizzled(dst + linear, m.span) - dst) as usize;
-            if let Some(from) = m.element(z as i64, y as i64 + r as i64, x as i64 + c as i64) {
-                memory::check(from, m.elem, m.elem, Kind::Read, Space::Global, "TMA load source", at);
-                // SAFETY: `from` is inside the tensor's extent (checked above), `to` inside the
-                // box buffer.
-                unsafe { std::ptr::copy_nonoverlapping(from as *const u8, data.as_mut_ptr().add(to), m.elem) };
+    for j in 0..m.box_planes {
+        for i in 0..m.panels {
+            for r in 0..m.box_rows {
+                for c in 0..m.box_cols {
+                    let linear = ((((j * m.panels + i) * m.box_rows + r) * m.box_cols + c) * m.elem) as u32;
+                    let to = (swizzled(dst + linear, m.span) - dst) as usize;
+                    let in_panel = m.rank == 3 || (x as i64 + c as i64) < m.box_cols as i64;
+                    let col = (p as i64 + i as i64) * m.box_cols as i64 * (m.rank == 4) as i64 + x as i64 + c as i64;
+                    let source = if in_panel && x as i64 + c as i64 >= 0 { m.element(z as i64 + j as i64, y as i64 + r as i64, col) } else { None };
+                    if let Some(from) = source {
+                        memory::check(from, m.elem, m.elem, Kind::Read, Space::Global, "TMA load source", at);
+                        // SAFETY: `from` is inside the tensor's extent (checked above), `to` inside
+                        // the box buffer.
+                        unsafe { std::ptr::copy_nonoverlapping(from as *const u8, data.as_mut_ptr().add(to), m.elem) };
+                    }
+                }
             }
         }
     }
@@ -180,6 +243,9 @@ fn decode(map: *const TensorMap, what: &str, at: &Location<'_>) -> Map {
         ld: w[8],
         depth: w[9] as i64,
         plane_stride: w[10],
+        rank: w[11],
+        panels: w[12] as usize,
+        box_planes: w[13] as usize,
     }
 }
 
@@ -212,6 +278,9 @@ unsafe fn store_box(map: *const TensorMap, (x, y, z): (i32, i32, i32), src: u32,
     let lane = lane();
     let block = lane.block();
     let m = decode(map, what, at);
+    if m.rank != 3 || m.panels * m.box_planes != 1 {
+        fail(format!("{what}: stores take maps of one box per load, at {at}"));
+    }
     let bytes = m.box_rows * m.box_cols * m.elem;
     let align = if m.span == 0 { 128 } else { 8 * m.span };
     if src % align != 0 || src as usize + bytes > block.smem_bytes {
