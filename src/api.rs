@@ -28,6 +28,8 @@
 //!
 //! Every error is a value ([`crate::Error`]); nothing here panics on bad input.
 
+use std::borrow::Cow;
+
 use cudarc::driver::{DevicePtr, DevicePtrMut, DeviceRepr};
 use ndarray::{Array2, ArrayView2};
 
@@ -159,16 +161,16 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
             }
         }
     }
-    let plan = |kernel, geometry, split, reason: &str| Plan { problem: *problem, kernel, geometry, staging: None, split, reason: reason.to_string() };
+    let plan = |kernel, geometry, split, reason: &str, automatic| Plan { problem: *problem, kernel, geometry, staging: None, split, reason: reason.to_string(), automatic };
     match choice {
         KernelChoice::Auto => {
             let (kernel, geometry) = catalog_choice(dtype, problem)?;
             let split = split_k(dtype, problem, &geometry, sms);
-            Ok(plan(kernel, geometry, split, "no measured shape's kernel takes it: the first of the catalog's candidates that does"))
+            Ok(plan(kernel, geometry, split, "no measured shape's kernel takes it: the first of the catalog's candidates that does", true))
         }
         KernelChoice::Named(_) => {
             let (kernel, geometry) = choose(dtype, problem, choice)?;
-            Ok(plan(kernel, geometry, None, "named"))
+            Ok(plan(kernel, geometry, None, "named", false))
         }
     }
 }
@@ -322,6 +324,8 @@ pub struct Plan {
     split: Option<Split>,
     /// Why this kernel (and split): the dispatch table's row, the catalog's order, or named.
     reason: String,
+    /// Chosen by the library (not named): [`Plan::run`] may adapt it to where the operands lie.
+    automatic: bool,
 }
 
 impl Plan {
@@ -338,7 +342,83 @@ impl Plan {
         let reads = staging.as_ref().map_or(problem, |s| &s.problem);
         let geometry = kernel.geometry(reads).ok()?;
         let split = if split { split_count(reads, &geometry, sms).and_then(|s| split_with(kernel, reads, s)) } else { None };
-        Some(Plan { problem: *problem, kernel, geometry, staging, split, reason })
+        Some(Plan { problem: *problem, kernel, geometry, staging, split, reason, automatic: true })
+    }
+
+    /// Which of A, B and C must start on a 16-byte boundary for this plan: A and B where the
+    /// kernel reads them as given (not copied, nor split ahead) and needs aligned matrices, C
+    /// where the kernel stores it through the copy engine and K is not split (a split's sum
+    /// stores C element by element).
+    fn aligned_starts(&self) -> [bool; 3] {
+        let kernel = self.kernel();
+        let copied = self.staged();
+        let aligned = kernel.needs_aligned_matrices();
+        let tma_c = kernel.spec.tensor_maps.is_some_and(|m| m.c_box.is_some());
+        [aligned && kernel.reads_a_as_given() && !copied[0], aligned && !copied[1], tma_c && self.split.is_none()]
+    }
+
+    /// The plan [`Plan::run`] launches for A, B and C at these device addresses: this one where
+    /// they start as its kernel needs. Where its kernel needs A, B or C to start on a 16-byte
+    /// boundary (it reads A or B, or stores C, through the copy engine) and the address does not,
+    /// an automatic plan copies A or B first, as staged rows are, or stores C with the catalog's
+    /// first kernel that writes it with its threads; a named kernel is refused with an error.
+    pub fn at_addresses(&self, [pa, pb, pc]: [u64; 3]) -> Result<Cow<'_, Plan>> {
+        let starts = [pa % 16 == 0, pb % 16 == 0, pc % 16 == 0];
+        let need = self.aligned_starts();
+        let names = ["A", "B", "C"];
+        let misaligned: Vec<&str> = (0..3).filter(|&i| need[i] && !starts[i]).map(|i| names[i]).collect();
+        if misaligned.is_empty() {
+            return Ok(Cow::Borrowed(self));
+        }
+        match self.automatic.then(|| self.for_starts(starts)).flatten() {
+            Some(plan) => Ok(Cow::Owned(plan)),
+            None => Err(Error::Unsupported {
+                kernel: self.kernel().name().into(),
+                reason: format!("it needs {} to start on a 16-byte boundary (the general kernels take any start: name one, e.g. sgemm_00_general_16x16x16)", misaligned.join(" and ")),
+            }),
+        }
+    }
+
+    /// This automatic plan for operands at `starts` (A, B, C: whether each starts on 16
+    /// bytes) where it needs them aligned and they are not: for C a kernel that stores it with
+    /// its threads (the catalog's first candidate that takes the problem so), and A or B copied
+    /// first, as staged rows are. `None` if it cannot be adapted.
+    fn for_starts(&self, starts: [bool; 3]) -> Option<Plan> {
+        let mut plan = self.clone();
+        if plan.aligned_starts()[2] && !starts[2] {
+            let reads = *plan.reads();
+            let stores_c = |k: &Kernel| k.spec.tensor_maps.is_none_or(|m| m.c_box.is_none());
+            let kernel = catalog::candidates_for(self.kernel.spec.dtype, &self.problem).into_iter().filter(stores_c).find(|k| k.geometry(&reads).is_ok())?;
+            plan = plan.on(kernel, plan.staging.clone())?;
+            plan.reason += &format!("; C starts off a 16-byte boundary, which {} cannot store to: the catalog's first candidate that stores C with its threads", self.kernel.name());
+        }
+        let need = plan.aligned_starts();
+        let force = [need[0] && !starts[0], need[1] && !starts[1]];
+        if force != [false, false] {
+            let copied = plan.staged();
+            let elem = plan.kernel.spec.dtype.bytes() as u64;
+            let (problem, copy) = self.problem.with_aligned_copies(elem, [copied[0] || force[0], copied[1] || force[1]])?;
+            plan = plan.on(plan.kernel, Some(Staging { problem, copy }))?;
+            plan.reason += "; A or B starts off a 16-byte boundary: copied first, as staged rows are";
+        }
+        Some(plan)
+    }
+
+    /// This plan with `kernel` reading `staging`'s copies (or the operands themselves), K split
+    /// into as many slices as before; `None` if the kernel does not take it so.
+    fn on(&self, kernel: Kernel, staging: Option<Staging>) -> Option<Plan> {
+        let reads = staging.as_ref().map_or(&self.problem, |s| &s.problem);
+        let geometry = kernel.geometry(reads).ok()?;
+        let split = match &self.split {
+            Some(s) => Some(split_with(kernel, reads, s.splits)?),
+            None => None,
+        };
+        Some(Plan { kernel, geometry, staging, split, ..self.clone() })
+    }
+
+    /// The problem the kernel reads: the staged one, with staging.
+    fn reads(&self) -> &Problem {
+        self.staging.as_ref().map_or(&self.problem, |s| &s.problem)
     }
 
     pub fn problem(&self) -> &Problem {
@@ -431,7 +511,9 @@ impl Plan {
     }
 
     /// Queues the product on `gpu`'s stream after checking the buffers against the problem.
-    /// `a` and `b` hold elements of the type the plan was made for; `c` is f32.
+    /// `a` and `b` hold elements of the type the plan was made for; `c` is f32. The views may
+    /// start anywhere their element type allows: see [`Plan::at_addresses`] for what an
+    /// automatic plan does where its kernel needs a 16-byte start.
     pub fn run<T: Element>(&self, gpu: &Gpu, a: &impl DevicePtr<T>, b: &impl DevicePtr<T>, c: &mut impl DevicePtrMut<f32>) -> Result<()> {
         if T::DTYPE != self.kernel.spec.dtype {
             return Err(Error::InvalidArgument(format!("the plan is for {} operands, these are {}", self.kernel.spec.dtype.name(), T::DTYPE.name())));
@@ -456,19 +538,11 @@ impl Plan {
         if pa % elem_align != 0 || pb % elem_align != 0 || pc % 4 != 0 {
             return Err(Error::InvalidArgument("A, B and C must be aligned to their element size".into()));
         }
-        let kernel = self.kernel();
-        // A kernel that splits A ahead takes A at any start (`Kernel::reads_a_as_given`).
-        let a_misaligned = kernel.reads_a_as_given() && pa % 16 != 0;
-        if kernel.needs_aligned_matrices() && (a_misaligned || pb % 16 != 0 || pc % 16 != 0) {
-            let operands = if kernel.reads_a_as_given() { "A, B and C" } else { "B and C" };
-            return Err(Error::Unsupported {
-                kernel: kernel.name().into(),
-                reason: format!("it needs {operands} to start on 16-byte boundaries (the general kernels take any start: name one, e.g. sgemm_00_general_16x16x16)"),
-            });
-        }
+        let plan = self.at_addresses([pa, pb, pc])?;
         // SAFETY: the buffers are at least as long as the problem's extents (checked above), of
-        // the kernel's element type, aligned as the kernel needs, and C does not overlap A or B.
-        unsafe { self.launch_at(gpu, pa, pb, pc) }
+        // the kernel's element type, aligned as the plan's kernel needs (`at_addresses`), and C
+        // does not overlap A or B.
+        unsafe { plan.launch_at(gpu, pa, pb, pc) }
     }
 }
 

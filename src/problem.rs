@@ -183,9 +183,16 @@ impl Problem {
     /// dimension and packed matrices (a broadcast operand stays one matrix). Returns the problem
     /// the kernel then runs and which of A and B are copied; `None` when neither needs a copy.
     pub fn with_aligned_rows(&self, elem: u64) -> Option<(Problem, [bool; 2])> {
+        self.with_aligned_copies(elem, [false, false])
+    }
+
+    /// [`with_aligned_rows`](Self::with_aligned_rows), copying A and B also where `force` says
+    /// (an operand whose rows are aligned but whose first matrix does not start on 16 bytes);
+    /// `None` when no operand is copied.
+    pub fn with_aligned_copies(&self, elem: u64, force: [bool; 2]) -> Option<(Problem, [bool; 2])> {
         let per = 16 / elem;
         let needs = |ld: u32, stride: u64| ld as u64 % per != 0 || (self.batch > 1 && stride % per != 0);
-        let copy = [needs(self.lda, self.stride_a), needs(self.ldb, self.stride_b)];
+        let copy = [needs(self.lda, self.stride_a) || force[0], needs(self.ldb, self.stride_b) || force[1]];
         if copy == [false, false] {
             return None;
         }
