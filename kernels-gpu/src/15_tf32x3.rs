@@ -18,7 +18,11 @@
 //! (`wait_group 0`) before it writes the next fragments. Thread 0 issues the copy engine's loads
 //! into a ring of `stages` stages, refilling a stage one K-tile after the warps released it (so
 //! it never waits for the release, and asks while the tensor cores still work); the copy engine
-//! needs 16-byte-aligned rows, and the catalog refuses this rung otherwise. With [`Presplit`] the
+//! needs 16-byte-aligned rows, and the catalog refuses this rung otherwise. Thread 0 computes
+//! too, and each load costs its warpgroup time whatever its size, so a tile comes in one load
+//! where it can: an MN-major tile's four panels through a four-dimensional tensor map (where the
+//! matrix's columns are whole panels, [`whole_panels`]), a split-ahead A's two planes as one box
+//! ([`BoxSpan`]). With [`Presplit`] the
 //! host splits S (A) ahead of the product into a workspace, K-major in every layout
 //! ([`crate::split_ahead`]), and the copy engine loads both parts: no split and no barrier in the
 //! K-loop, for a pass over A before it.
@@ -78,8 +82,12 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     const PANELS_SPAN: BoxSpan = BoxSpan::Panels((Self::BM / Self::PANEL) as u32);
     /// A is stored MN-major and loaded as it is (not split ahead).
     const A_PANELS: bool = L::LAYOUT.a.is_t() && !Sp::PRESPLIT;
-    /// What one load of A and of B spans (the spec's tensor maps; see `load_tile`).
+    /// What one load of A spans (the spec's tensor maps; see `load_tile`): an MN-major tile's
+    /// panels, or a split-ahead A's two planes.
     const A_SPAN: BoxSpan = if Self::A_PANELS { Self::PANELS_SPAN } else if Sp::PRESPLIT { BoxSpan::Planes(2) } else { BoxSpan::One };
+    /// What one load of B spans: its panels where it is MN-major, except in `nn` without the
+    /// split ahead (`_raw` and the rounded splits), where B's tile in one load measured slower
+    /// than panel by panel (the book's *One load per tile*).
     const B_SPAN: BoxSpan = if L::LAYOUT.b.is_t() || (!L::LAYOUT.a.is_t() && !Sp::PRESPLIT) { BoxSpan::One } else { Self::PANELS_SPAN };
     /// A stage: S (raw, then its high part) | S's low part | R.
     const LO: usize = Self::TILE_BYTES;
@@ -437,9 +445,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         )
         .with_tensor_maps(TensorMaps {
             // Boxes as the operands are stored: a K-major operand in one box of 128-byte rows,
-            // an MN-major one in 32 × 32 panels.
-            // (the four panels of an MN-major tile in one load, the two planes of a split-ahead
-            // A in one load).
+            // an MN-major one in 32 × 32 panels, as many as `A_SPAN` and `B_SPAN` say per load.
             a_box: if Self::A_PANELS { (Self::BK as u32, Self::PANEL as u32) } else { (Self::BM as u32, Self::BK as u32) },
             a_span: Self::A_SPAN,
             a_swizzle: Swizzle::B128,
@@ -460,9 +466,14 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         let base = shared_address(smem);
         let maps = gemm.tensor_maps;
         // This block's product of a batch (the planes of A and B its copies read), and whether
-        // the stored columns of A (K × M when transposed) and B (K × N) are whole panels.
-        let panel = Self::PANEL as u32;
-        let src = Sources { maps, planes: (gemm.plane_a(gemm.z), gemm.plane_b(gemm.z)), whole: (matches!(Self::A_SPAN, BoxSpan::Panels(_)) && whole_panels(gemm.m as u64, panel), matches!(Self::B_SPAN, BoxSpan::Panels(_)) && whole_panels(gemm.n as u64, panel)) };
+        // an MN-major tile comes in one load: the stored columns of A (K × M when transposed)
+        // and of B (K × N) are whole panels, as the host's encoding asks too.
+        let one_load = |span: BoxSpan, cols: u32| matches!(span, BoxSpan::Panels(_)) && whole_panels(cols as u64, Self::PANEL as u32);
+        let src = Sources {
+            maps,
+            planes: (gemm.plane_a(gemm.z), gemm.plane_b(gemm.z)),
+            whole: (one_load(Self::A_SPAN, gemm.m), one_load(Self::B_SPAN, gemm.n)),
+        };
         let tid = thread_idx();
         let wg = tid / 128;
         let lane = lane_idx();
