@@ -321,11 +321,15 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// into kt-2's stage. Every warp released that stage in the previous iteration, before it
     /// reached this barrier, so the copy starts without waiting, and it is asked for while the
     /// tensor cores still run K-tile kt-1's group rather than between its end and the next group.
-    /// Split ahead there is no barrier: thread 0 waits for the release (`empty`) if a warp lags.
+    /// Split ahead there is no barrier: the warpgroups run apart, and the first thread of each
+    /// asks in turn (of warpgroup kt mod 2), so that each pays for every other K-tile's loads
+    /// (with the barrier each K-tile's loads hold both warpgroups wherever they are issued, and
+    /// taking turns measured slower); it waits for the release (`empty`) if a warp lags.
     #[inline(always)]
     fn refill(it: u32, kt: u32, k_tiles: u32, tid: u32, (tm, tn): (u32, u32), src: Sources, base: u32) {
         let stages = Self::STAGES as u32;
-        if tid == 0 && kt >= 2 && kt - 2 + stages < k_tiles {
+        let issuer = if Sp::PRESPLIT { 128 * (kt % Self::WARPGROUPS as u32) } else { 0 };
+        if tid == issuer && kt >= 2 && kt - 2 + stages < k_tiles {
             // SAFETY: see `load`.
             unsafe { Self::load(it - 2 + stages, kt - 2 + stages, tm, tn, src, base) };
         }
