@@ -8,7 +8,7 @@
 //! only `hi = trunc(x)` and the exact `lo = x − hi`, two instructions per value, at a looser bound.
 //!
 //! **Invariants.** `wgmma` reads tf32 only K-major from shared memory, so the kernel computes
-//! `Cᵀ = Bᵀ·Aᵀ` (or `C` for `tt`): the K-major operand S is split in shared memory (`lo` beside it,
+//! `Cᵀ = Bᵀ·Aᵀ` (or `C` for `tt` without [`Presplit`]): the K-major operand S is split in shared memory (`lo` beside it,
 //! `hi` over it, or left for the tensor cores to truncate with [`Truncated`] and [`Raw`]; `tn`
 //! transposes it on the way), the other, R, is loaded into registers and split there into the
 //! wgmma fragments, every fragment a value computed after the wait for the previous group. The
@@ -64,8 +64,8 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     const WARPGROUPS: usize = Self::BN / 64;
     const THREADS: usize = 128 * Self::WARPGROUPS;
     /// The shared operand S is B (stored N×K) and the register operand R is A: the tensor cores
-    /// compute C itself (`tt`). Otherwise S is A, R is B, and they compute Cᵀ.
-    const S_IS_B: bool = L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t();
+    /// compute C itself (`tt`, A not split ahead). Otherwise S is A, R is B, and they compute Cᵀ.
+    const S_IS_B: bool = L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t() && !Sp::PRESPLIT;
     /// S stored K-major (rows of K: one box of 128 rows, split in place); else MN-major (`tn`: four
     /// panels, transposed by the split).
     /// With [`Presplit`] S is A, split and made K-major by the host whatever its layout.
@@ -112,7 +112,6 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         assert!(Self::TILE_BYTES % (16 * Self::THREADS) == 0, "the split divides evenly among the threads");
         assert!(Self::BM / Self::PANEL * 64 == Self::THREADS, "two warps transpose each panel of an MN-major S");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
-        assert!(!Sp::PRESPLIT || !(L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t()), "split ahead, S is A: not for tt");
     };
 
     /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `GROUP_M` block
@@ -637,9 +636,9 @@ impl Split for Raw {
 }
 /// [`Raw`]'s values, with S (always A) split ahead by the host into a workspace, K-major in every
 /// layout ([`crate::split_ahead`]): the copy engine loads `hi` and `lo` into the stage, and the
-/// K-loop has no split and no barrier (`_presplit`). For `tn` the host's split does the
-/// transposing the loop would otherwise do in shared memory. Costs a pass over A and a workspace
-/// twice its size.
+/// K-loop has no split and no barrier (`_presplit`). For `tn` and `tt` the host's split does the
+/// transposing the loop would otherwise do in shared memory (in `tt` B, stored N×K, is then a
+/// K-major R, as in `nt`). Costs a pass over A and a workspace twice its size.
 pub struct Presplit;
 impl Split for Presplit {
     const TRUNCATED: bool = true;
@@ -669,4 +668,5 @@ entries! {
     sgemm_15_tf32x3_128x128x32_s4_raw_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tt>,
     sgemm_15_tf32x3_128x128x32_s4_presplit => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit>,
     sgemm_15_tf32x3_128x128x32_s4_presplit_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit, Tn>,
+    sgemm_15_tf32x3_128x128x32_s4_presplit_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit, Tt>,
 }

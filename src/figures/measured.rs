@@ -9,20 +9,20 @@ use crate::report::{Outcome, Report, SizeRecord};
 
 /// `rgemm bench` of the fastest kernels of each type in all four layouts at 4096³
 /// (`library.sh layouts`), bf16 and f32.
-/// (f32 from the first process of run 128, rung 15 with one load per tile: the same bench).
-pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run102/layouts-bf16.json", "docs/perf/2026-11-27-h100-run128/f32-p1.json"];
+/// (f32 from the first process of run 134, rung 15 with one load per tile and split-ahead refills in turn: the same bench).
+pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run102/layouts-bf16.json", "docs/perf/2026-11-27-h100-run134/f32-p1.json"];
 
 /// `rgemm bench --suite real` per type, with the built-in dispatch table.
-/// (f32 from run 129, with the f32 rows of the table it measured.)
-pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/results.json", "docs/perf/2026-11-27-h100-run129/suite-f32/results.json"];
+/// (f32 from run 135, with the f32 rows of the table it measured.)
+pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/results.json", "docs/perf/2026-11-27-h100-run135/suite-f32/results.json"];
 
 /// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type
 /// and way of timing: the files `<prefix>-p<i>.json`. bf16 from run 59 (five processes) and f32
-/// from run 128 of 2026-11-27 (four; rung 15 in every layout, one load per tile): cuBLAS and the
+/// from run 134 of 2026-11-27 (four; rung 15 in every layout, one load per tile): cuBLAS and the
 /// kernels timed in turn; and, from run 35, each alone after two seconds of its own launches (two).
 pub const PROCESS_RUNS: [&str; 4] = [
     "docs/perf/2026-11-26-h100-run59/bf16",
-    "docs/perf/2026-11-27-h100-run128/f32",
+    "docs/perf/2026-11-27-h100-run134/f32",
     "docs/perf/2026-11-26-h100-run59/bf16-sustained",
     "docs/perf/2026-11-26-h100-run35/f32-sustained",
 ];
