@@ -44,8 +44,8 @@ pub fn tensor_map_3d(
 
 /// [`tensor_map_3d`] whose loads span `span` boxes of `box_rows × box_cols`: with
 /// [`BoxSpan::Panels`] a four-dimensional map (columns within a panel of `box_cols`, rows,
-/// panels, planes), refused unless the columns are whole panels, as the host refuses to encode
-/// one ([`whole_panels`]); with [`BoxSpan::Planes`] a three-dimensional map whose boxes are that
+/// panels, planes), refused unless the columns are whole panels (the host encodes one only
+/// then, [`whole_panels`]); with [`BoxSpan::Planes`] a three-dimensional map whose boxes are that
 /// many planes deep.
 pub fn tensor_map_spanning(
     base: usize,
