@@ -353,8 +353,7 @@ impl Plan {
         let kernel = self.kernel();
         let copied = self.staged();
         let aligned = kernel.needs_aligned_matrices();
-        let tma_c = kernel.spec.tensor_maps.is_some_and(|m| m.c_box.is_some());
-        [aligned && kernel.reads_a_as_given() && !copied[0], aligned && !copied[1], tma_c && self.split.is_none()]
+        [aligned && kernel.reads_a_as_given() && !copied[0], aligned && !copied[1], kernel.stores_c_by_copy_engine() && self.split.is_none()]
     }
 
     /// The plan [`Plan::run`] launches for A, B and C at these device addresses: this one where
@@ -387,8 +386,7 @@ impl Plan {
         let mut plan = self.clone();
         if plan.aligned_starts()[2] && !starts[2] {
             let reads = *plan.reads();
-            let stores_c = |k: &Kernel| k.spec.tensor_maps.is_none_or(|m| m.c_box.is_none());
-            let kernel = catalog::candidates_for(self.kernel.spec.dtype, &self.problem).into_iter().filter(stores_c).find(|k| k.geometry(&reads).is_ok())?;
+            let kernel = catalog::candidates_for(self.kernel.spec.dtype, &self.problem).into_iter().find(|k| !k.stores_c_by_copy_engine() && k.geometry(&reads).is_ok())?;
             plan = plan.on(kernel, plan.staging.clone())?;
             plan.reason += &format!("; C starts off a 16-byte boundary, which {} cannot store to: the catalog's first candidate that stores C with its threads", self.kernel.name());
         }

@@ -179,6 +179,13 @@ impl Kernel {
         !self.spec.split_ahead
     }
 
+    /// Whether the kernel stores C through the copy engine (a tensor map of C): C's rows, matrices
+    /// and first matrix must then start on 16-byte boundaries; other kernels store C with their
+    /// threads, which check each address.
+    pub fn stores_c_by_copy_engine(&self) -> bool {
+        self.spec.tensor_maps.is_some_and(|m| m.c_box.is_some())
+    }
+
     /// Why this kernel's configuration could never launch on Hopper, if it could not.
     pub fn config_error(&self) -> Option<String> {
         shape_error(self.spec)

@@ -13,7 +13,7 @@
 
 use kernels_gpu::device::emulator::{self, Launch, Region};
 use kernels_gpu::layout::TensorMap;
-use kernels_gpu::spec::{BoxSpan, whole_panels};
+use kernels_gpu::spec::BoxSpan;
 use kernels_gpu::{EmulatedEntry, KernelSpec};
 
 use crate::catalog::Kernel;
@@ -233,10 +233,7 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
         // As the GPU's encoding (`tma::encode_spanning`): panels in one load only where the
         // columns are whole panels.
         let map = |addr: usize, bytes: u32, s: crate::tma::Stored, (rows, cols): (u32, u32), span: BoxSpan, swizzle| {
-            let span = match span {
-                BoxSpan::Panels(_) if !whole_panels(s.cols, cols) => BoxSpan::One,
-                span => span,
-            };
+            let span = span.on_columns(s.cols, cols);
             emulator::tensor_map_spanning(addr, bytes, (s.rows as u32, s.cols as u32, s.ld), (s.planes as u32, s.plane_stride), (rows, cols, span), swizzle)
         };
         let map_a = map(at(oa), bytes, sa, t.a_box, t.a_span, t.a_swizzle).map_err(|e| unsupported(format!("tensor map of A: {e}")))?;

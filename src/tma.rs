@@ -7,7 +7,7 @@ use cudarc::driver::sys::{
 };
 
 use kernels_gpu::Dtype;
-use kernels_gpu::spec::{BoxSpan, Swizzle, whole_panels};
+use kernels_gpu::spec::{BoxSpan, Swizzle};
 use crate::error::{Error, Result};
 
 /// The row-major matrices of a batch, as a tensor map sees them.
@@ -31,21 +31,23 @@ pub fn encode(dtype: Dtype, addr: u64, matrix: Stored, box_rows: u32, box_cols: 
 
 /// [`encode`] for loads that span `span` boxes: [`BoxSpan::Planes`] boxes that many planes deep;
 /// [`BoxSpan::Panels`] a four-dimensional map (columns within a panel of `box_cols`, rows,
-/// panels, planes) where the matrix's columns are whole panels ([`whole_panels`], as the kernel
-/// asks too), else the three-dimensional map of one panel per load.
+/// panels, planes) where the matrix's columns are whole panels ([`BoxSpan::on_columns`], as the
+/// kernel asks too), else the three-dimensional map of one panel per load.
 pub fn encode_spanning(dtype: Dtype, addr: u64, matrix: Stored, (box_rows, box_cols, span): (u32, u32, BoxSpan), swizzle: Swizzle) -> Result<[u64; 16]> {
     let bytes = dtype.bytes() as u64;
     // A single plane's stride is never used, but must be a valid one.
     let plane_stride = if matrix.planes > 1 { matrix.plane_stride } else { matrix.ld * matrix.rows };
     // Innermost dimension first; strides in bytes.
-    let (dims, strides, boxes): (Vec<u64>, Vec<u64>, Vec<u32>) = match span {
-        BoxSpan::Panels(n) if whole_panels(matrix.cols, box_cols) => (
+    let (dims, strides, boxes): (Vec<u64>, Vec<u64>, Vec<u32>) = match span.on_columns(matrix.cols, box_cols) {
+        BoxSpan::Panels(n) => (
             vec![box_cols as u64, matrix.rows, matrix.cols / box_cols as u64, matrix.planes],
             vec![matrix.ld * bytes, box_cols as u64 * bytes, plane_stride * bytes],
             vec![box_cols, box_rows, n, 1],
         ),
-        BoxSpan::Planes(n) => (vec![matrix.cols, matrix.rows, matrix.planes], vec![matrix.ld * bytes, plane_stride * bytes], vec![box_cols, box_rows, n]),
-        _ => (vec![matrix.cols, matrix.rows, matrix.planes], vec![matrix.ld * bytes, plane_stride * bytes], vec![box_cols, box_rows, 1]),
+        span => {
+            let depth = if let BoxSpan::Planes(n) = span { n } else { 1 };
+            (vec![matrix.cols, matrix.rows, matrix.planes], vec![matrix.ld * bytes, plane_stride * bytes], vec![box_cols, box_rows, depth])
+        }
     };
     encode_dims(dtype, addr, &dims, &strides, &boxes, swizzle).map_err(|result| {
         Error::Cuda(format!(

@@ -110,7 +110,7 @@ proptest! {
                 Err(Error::Unsupported { reason, .. }) => {
                     let too_tall = m.div_ceil(t.bm as u64).next_multiple_of(kernel.spec.cluster_m.max(1) as u64) > MAX_GRID_Y;
                     let per_16_bytes = 16 / kernel.spec.dtype.bytes() as u64;
-                    let c_map = kernel.spec.tensor_maps.is_some_and(|t| t.c_box.is_some());
+                    let c_map = kernel.stores_c_by_copy_engine();
                     let misaligned = kernel.spec.tensor_maps.is_some()
                         && (p.lda as u64 % per_16_bytes != 0 || p.ldb as u64 % per_16_bytes != 0 || (c_map && p.ldc % 4 != 0));
                     prop_assert!(too_tall || misaligned, "rejected without cause: {}", reason);

@@ -427,15 +427,14 @@ fn automatic_plans_adapt_to_misaligned_starts() {
     let p = Problem::general(300, 264, 256, 1.0, 0.0, Layout::NN, LeadingDims::default(), Batch::packed(1)).unwrap();
     let tma_store = catalog::find("bgemm_14_wgmma_tma_64x128x64_s8_tmast").unwrap();
     let plan = api::Plan::new(&p, tma_store, false, false, 132, "test".into()).unwrap();
-    let stores_c_with_threads = |k: catalog::Kernel| k.spec.tensor_maps.is_none_or(|m| m.c_box.is_none());
-    assert!(!stores_c_with_threads(plan.kernel()));
+    assert!(plan.kernel().stores_c_by_copy_engine());
     assert_eq!(plan.at_addresses([0x1000, 0x2000, 0x3000]).unwrap().name(), plan.name());
     let c_off = plan.at_addresses([0x1000, 0x2000, 0x3004]).unwrap();
-    assert!(stores_c_with_threads(c_off.kernel()) && c_off.kernel().geometry(&p).is_ok(), "{}", c_off.name());
+    assert!(!c_off.kernel().stores_c_by_copy_engine() && c_off.kernel().geometry(&p).is_ok(), "{}", c_off.name());
     assert_eq!(plan.at_addresses([0x1002, 0x2000, 0x3000]).unwrap().staged(), [true, false]);
     assert_eq!(plan.at_addresses([0x1000, 0x2002, 0x3000]).unwrap().staged(), [false, true]);
     let all = plan.at_addresses([0x1002, 0x2002, 0x3004]).unwrap();
-    assert!(all.staged() == [true, true] && stores_c_with_threads(all.kernel()), "{}", all.name());
+    assert!(all.staged() == [true, true] && !all.kernel().stores_c_by_copy_engine(), "{}", all.name());
     // Split: the sum stores C element by element, so C may start anywhere; A is copied.
     let deep = Problem::general(64, 96, 4096, 1.0, 0.0, Layout::NN, LeadingDims::default(), Batch::packed(1)).unwrap();
     let split = api::Plan::new(&deep, tma_store, false, true, 132, "test".into()).unwrap();

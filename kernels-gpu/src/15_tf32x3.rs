@@ -471,7 +471,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         // This block's product of a batch (the planes of A and B its copies read), and whether
         // an MN-major tile comes in one load: the stored columns of A (K × M when transposed)
         // and of B (K × N) are whole panels, as the host's encoding asks too.
-        let one_load = |span: BoxSpan, cols: u32| matches!(span, BoxSpan::Panels(_)) && whole_panels(cols as u64, Self::PANEL as u32);
+        let one_load = |span: BoxSpan, cols: u32| matches!(span.on_columns(cols as u64, Self::PANEL as u32), BoxSpan::Panels(_));
         let src = Sources {
             maps,
             planes: (gemm.plane_a(gemm.z), gemm.plane_b(gemm.z)),

@@ -288,10 +288,22 @@ pub enum BoxSpan {
 }
 
 /// Whether a stored matrix of `cols` columns is whole panels of `panel_cols`, so that its
-/// [`BoxSpan::Panels`] boxes come in one four-dimensional load. The host's encoding and the
-/// kernels' loads both ask this.
+/// [`BoxSpan::Panels`] boxes come in one four-dimensional load ([`BoxSpan::on_columns`]).
 pub const fn whole_panels(cols: u64, panel_cols: u32) -> bool {
     panel_cols > 0 && cols % panel_cols as u64 == 0
+}
+
+impl BoxSpan {
+    /// What a load of this span covers on a stored matrix of `cols` columns, in boxes
+    /// `box_cols` wide: [`BoxSpan::Panels`] only where the columns are whole panels
+    /// ([`whole_panels`]), else [`BoxSpan::One`] (one load per panel). The host's encoding, the
+    /// emulator's and the kernels' loads all ask this.
+    pub const fn on_columns(self, cols: u64, box_cols: u32) -> BoxSpan {
+        match self {
+            BoxSpan::Panels(_) if !whole_panels(cols, box_cols) => BoxSpan::One,
+            span => span,
+        }
+    }
 }
 
 impl TensorMaps {

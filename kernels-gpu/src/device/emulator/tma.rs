@@ -208,10 +208,15 @@ unsafe fn load_box(dst: u32, map: *const TensorMap, rank: u64, (x, y, p, z): (i3
                 for c in 0..m.box_cols {
                     let linear = ((((j * m.panels + i) * m.box_rows + r) * m.box_cols + c) * m.elem) as u32;
                     let to = (swizzled(dst + linear, m.span) - dst) as usize;
-                    let in_panel = m.rank == 3 || (x as i64 + c as i64) < m.box_cols as i64;
-                    let col = (p as i64 + i as i64) * m.box_cols as i64 * (m.rank == 4) as i64 + x as i64 + c as i64;
-                    let source = if in_panel && x as i64 + c as i64 >= 0 { m.element(z as i64 + j as i64, y as i64 + r as i64, col) } else { None };
-                    if let Some(from) = source {
+                    // Column x + c of the innermost dimension: of the matrix (3D), or of panel
+                    // p + i (4D), whose extent is the panel's width.
+                    let inner = x as i64 + c as i64;
+                    let col = match m.rank {
+                        4 if !(0..m.box_cols as i64).contains(&inner) => None,
+                        4 => Some((p as i64 + i as i64) * m.box_cols as i64 + inner),
+                        _ => Some(inner),
+                    };
+                    if let Some(from) = col.and_then(|col| m.element(z as i64 + j as i64, y as i64 + r as i64, col)) {
                         memory::check(from, m.elem, m.elem, Kind::Read, Space::Global, "TMA load source", at);
                         // SAFETY: `from` is inside the tensor's extent (checked above), `to` inside
                         // the box buffer.
