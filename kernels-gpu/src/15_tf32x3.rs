@@ -667,6 +667,7 @@ entries! {
     sgemm_15_tf32x3_128x128x32_s4_raw_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tn>,
     sgemm_15_tf32x3_128x128x32_s4_raw_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tt>,
     sgemm_15_tf32x3_128x128x32_s4_presplit => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit>,
+    sgemm_15_tf32x3_128x128x32_s4_presplit_nt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit, Nt>,
     sgemm_15_tf32x3_128x128x32_s4_presplit_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit, Tn>,
     sgemm_15_tf32x3_128x128x32_s4_presplit_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit, Tt>,
 }

@@ -1,6 +1,6 @@
 //! Splitting ahead: 3×TF32's shared operand split once, before the product, into a workspace.
 //!
-//! Rung 15 splits its shared-memory operand S (A for `nn` and `tn`) into a tf32 high part and a
+//! Rung 15 splits its shared-memory operand S (A, but B in `tt`) into a tf32 high part and a
 //! remainder inside the K-loop, every K-tile: a pass through shared memory and a barrier of both
 //! warpgroups. For `tn` it must also transpose S there, since the tensor cores read tf32 only
 //! K-major. These kernels do that work once, in global memory, before the product: each element
@@ -66,7 +66,7 @@ pub unsafe extern "gpu-kernel" fn split_tf32_rows(src: *const f32, dst: *mut f32
     unsafe { split::<false>(src, dst, rows, cols, src_ld, dst_ld, src_stride) }
 }
 
-/// Splits A stored transposed (`cols × rows`: K × M, `tn`) into the K-major workspace, through a
+/// Splits A stored transposed (`cols × rows`: K × M, `tn`, `tt`) into the K-major workspace, through a
 /// shared-memory tile. Launch as `split_tf32_rows`, with [`SPLIT_SMEM_BYTES`] of shared memory.
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]

@@ -9,12 +9,12 @@ use crate::report::{Outcome, Report, SizeRecord};
 
 /// `rgemm bench` of the fastest kernels of each type in all four layouts at 4096³
 /// (`library.sh layouts`), bf16 and f32.
-/// (f32 from the first process of run 134, rung 15 with one load per tile and split-ahead refills in turn: the same bench).
-pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run102/layouts-bf16.json", "docs/perf/2026-11-27-h100-run134/f32-p1.json"];
+/// (f32 from the first process of run 137, rung 15 split ahead in every layout: the same bench.)
+pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run102/layouts-bf16.json", "docs/perf/2026-11-27-h100-run137/f32-p1.json"];
 
 /// `rgemm bench --suite real` per type, with the built-in dispatch table.
-/// (f32 from run 135, with the f32 rows of the table it measured.)
-pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/results.json", "docs/perf/2026-11-27-h100-run135/suite-f32/results.json"];
+/// (f32 from run 138, with the f32 rows of the table it measured.)
+pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/results.json", "docs/perf/2026-11-27-h100-run138/suite-f32/results.json"];
 
 /// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type
 /// and way of timing: the files `<prefix>-p<i>.json`. bf16 from run 59 (five processes) and f32
@@ -67,28 +67,36 @@ pub fn geomean(percents: impl ExactSizeIterator<Item = f64>) -> f64 {
     (percents.map(|p| (p / 100.0).ln()).sum::<f64>() / n).exp() * 100.0
 }
 
-/// Per layout, the fastest kernel of each type and its % of the best cuBLAS, and its distance
-/// from NN.
+/// Per layout, the fastest kernel of each type, its % of the best cuBLAS and its distance from
+/// NN in those points; and its speed against NN's fastest kernel (NN's time over its time), since
+/// cuBLAS itself is not equally fast in every layout.
 pub fn layouts(repo: &Path) -> Result<String, String> {
     let reports = LAYOUT_RUNS.iter().map(|f| read(repo, f)).collect::<Result<Vec<_>, _>>()?;
     let mut t = String::from("| layout |");
     for r in &reports {
-        t += &format!(" {} (fastest kernel) | {} − NN |", r.dtype, r.dtype);
+        t += &format!(" {0} (fastest kernel) | {0} − NN | {0} speed vs NN |", r.dtype);
     }
     t += "\n| --- |";
-    t += &" ---: | ---: |".repeat(reports.len());
+    t += &" ---: | ---: | ---: |".repeat(reports.len());
     t.push('\n');
     let layout_of = |s: &SizeRecord| s.layout.clone().unwrap_or_else(|| "nn".into());
     for layout in ["nn", "nt", "tn", "tt"] {
         t += &format!("| {layout} |");
         for r in &reports {
-            let pick = |l: &str| r.sizes.iter().filter(|s| layout_of(s) == l && (s.m, s.n, s.k) == (4096, 4096, 4096)).find_map(fastest);
+            // (kernel, % of the best cuBLAS, median ms) of the fastest kernel in layout `l`.
+            let pick = |l: &str| {
+                r.sizes.iter().filter(|s| layout_of(s) == l && (s.m, s.n, s.k) == (4096, 4096, 4096)).find_map(|s| {
+                    let (kernel, pct) = fastest(s)?;
+                    let ms = s.runs.iter().find(|run| run.kernel == kernel)?.timing.as_ref()?.median_ms;
+                    Some((kernel, pct, ms))
+                })
+            };
             match (pick(layout), pick("nn")) {
-                (Some((kernel, pct)), Some((_, nn))) => {
+                (Some((kernel, pct, ms)), Some((_, nn, nn_ms))) => {
                     let short = kernel.rsplit_once("_s").map_or(kernel.as_str(), |(_, tail)| tail);
-                    t += &format!(" {pct:.1}% (`…_s{short}`) | {:+.1} |", pct - nn);
+                    t += &format!(" {pct:.1}% (`…_s{short}`) | {:+.1} | {:.1}% |", pct - nn, 100.0 * nn_ms / ms);
                 }
-                _ => t += " – | – |",
+                _ => t += " – | – | – |",
             }
         }
         t.push('\n');
