@@ -4,7 +4,9 @@
 //! `rgemm tune --suite real --table dispatch/h100.tsv` times every candidate plan of every shape
 //! of the real-shape suite ([`crate::problem::real_suite`]: each fast kernel that takes the shape,
 //! directly and with K split) and records the fastest per shape, with its device, date and commit,
-//! in a [`Table`]. The table of the device rgemm was tuned on is built in ([`builtin`]); another
+//! in a [`Table`]. `rgemm tune --cases ... --table dispatch/h100.tsv` does the same for shapes the
+//! suite lacks and replaces only their rows ([`Table::merge`]), noting them as measured since.
+//! The table of the device rgemm was tuned on is built in ([`builtin`]); another
 //! can be loaded ([`Table::read`]) and put in use ([`use_table`]).
 //!
 //! **The rule between measured shapes.** For a problem, the rows of its element type (f16 falls
@@ -314,6 +316,29 @@ impl Table {
         Ok(rows)
     }
 
+    /// This table with `rows` in place of the rows of the same shapes (type, layout, batch, size
+    /// and alignment), every other row kept, and the note `measured since (<type>)`: `what` said
+    /// of them, beside any such notes already there. Rows of several types go each with its note.
+    pub fn merge(&mut self, rows: Vec<Row>, what: &str) {
+        let shape = |r: &Row| (r.dtype, r.layout, r.batch, r.m, r.n, r.k, r.aligned);
+        let mut types: Vec<Dtype> = Vec::new();
+        for r in &rows {
+            if !types.contains(&r.dtype) {
+                types.push(r.dtype);
+            }
+        }
+        self.rows.retain(|old| !rows.iter().any(|new| shape(new) == shape(old)));
+        self.rows.extend(rows);
+        self.sort_rows();
+        for dtype in types {
+            self.notes.push((format!("measured since ({})", dtype.name()), what.to_string()));
+        }
+    }
+
+    fn sort_rows(&mut self) {
+        self.rows.sort_by_key(|r| (catalog::DTYPES.iter().position(|d| *d == r.dtype), r.layout.name(), r.batch, r.m, r.n, r.k));
+    }
+
     /// This table with `dtype`'s rows replaced by `rows` and the notes by `notes`. A note
     /// `measured since (<dtype>)` (rows of that type edited from a later run) goes with the rows.
     pub fn replace(&mut self, dtype: Dtype, rows: Vec<Row>, notes: Vec<(String, String)>) {
@@ -321,7 +346,7 @@ impl Table {
         self.notes.retain(|(k, _)| *k != since);
         self.rows.retain(|r| r.dtype != dtype);
         self.rows.extend(rows);
-        self.rows.sort_by_key(|r| (catalog::DTYPES.iter().position(|d| *d == r.dtype), r.layout.name(), r.batch, r.m, r.n, r.k));
+        self.sort_rows();
         for (k, v) in notes {
             match self.notes.iter_mut().find(|(key, _)| *key == k) {
                 Some(slot) => slot.1 = v,

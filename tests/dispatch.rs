@@ -1,6 +1,7 @@
 //! The measured dispatcher (`rgemm::dispatch`): the built-in table parses and names catalog
 //! kernels, a table survives its file form, the rule between measured shapes only ever picks a
-//! kernel that takes the problem, and the library's automatic plan is always runnable.
+//! kernel that takes the problem, the library's automatic plan is always runnable, and a tune of some
+//! cases replaces only their rows.
 
 use proptest::prelude::*;
 use rgemm::api::{self, KernelChoice};
@@ -176,6 +177,33 @@ fn replacing_a_types_rows_drops_its_measured_since_note() {
     assert!(table.note("measured since (bf16)").is_none(), "{:?}", table.notes);
     assert_eq!(table.note("measured since (f32)"), Some("one row"));
     assert_eq!(table.note("date"), Some("later"));
+}
+
+/// A tune of some cases replaces the rows of those shapes only (a shape is its type, layout,
+/// batch, size and alignment), keeps every other row, and says what it measured in a
+/// `measured since` note of its type beside those already there.
+#[test]
+fn merging_rows_replaces_only_the_same_shapes() {
+    let mut table = sample_table();
+    table.notes.push(("measured since (f32)".into(), "one row".into()));
+    let before = table.rows.clone();
+    let faster = Row { percent: 250.0, ..row(Dtype::F32, Layout::NN, (4096, 4096, 4096), "sgemm_15_tf32x3_128x128x32_s4_presplit", 1) };
+    let new_shape = row(Dtype::F32, Layout::TN, (4096, 16, 4096), "sgemm_15_tf32x3_128x128x32_s4_raw_tn", 4);
+    // The same size unaligned is another shape: the aligned row stays.
+    let unaligned = Row { aligned: false, staged: true, ..row(Dtype::F32, Layout::NN, (4096, 4096, 4096), "sgemm_15_tf32x3_128x128x32_s4_raw", 1) };
+    table.merge(vec![faster.clone(), new_shape.clone(), unaligned.clone()], "three rows");
+    assert_eq!(table.rows.len(), before.len() + 2, "{:#?}", table.rows);
+    for r in [&faster, &new_shape, &unaligned] {
+        assert!(table.rows.contains(r), "{r:?} missing");
+    }
+    for r in before.iter().filter(|r| !(r.dtype == Dtype::F32 && r.layout == Layout::NN && (r.m, r.n, r.k) == (4096, 4096, 4096) && r.aligned)) {
+        assert!(table.rows.contains(r), "{r:?} dropped");
+    }
+    assert!(!table.rows.iter().any(|r| r.kernel == "sgemm_15_tf32x3_128x128x32_s4_raw" && r.aligned), "the replaced row stayed");
+    let notes: Vec<_> = table.notes.iter().filter(|(k, _)| k == "measured since (f32)").map(|(_, v)| v.as_str()).collect();
+    assert_eq!(notes, ["one row", "three rows"]);
+    assert!(table.note("measured since (bf16)").is_none());
+    assert_eq!(Table::parse(&table.to_text()).unwrap(), table, "the merged table survives its file form");
 }
 
 /// The automatic plan takes the stream-K twin of rung 14's persistent kernel where the twin cuts

@@ -137,10 +137,15 @@ struct TuneArgs {
     /// directly and with K split) on every case of the named suite (`real`).
     #[arg(long, value_parser = ["real"], conflicts_with_all = ["rung", "size"])]
     suite: Option<String>,
-    /// With --suite: write the fastest plan per case into this dispatch table (other element
-    /// types' rows are kept); the automatic choice reads it from RGEMM_DISPATCH_TABLE, and the
-    /// repository's dispatch/h100.tsv is built in.
-    #[arg(long, requires = "suite")]
+    /// Tune the dispatcher on these cases instead (as `bench --sizes`: MxNxK or BxMxNxK, each
+    /// optionally with :nn, :nt, :tn or :tt), e.g. shapes the suite lacks.
+    #[arg(long, value_parser = parse_cases, allow_hyphen_values = true, conflicts_with_all = ["rung", "size", "suite"])]
+    cases: Option<CaseList>,
+    /// With --suite or --cases: write the fastest plan per case into this dispatch table. --suite
+    /// replaces the type's rows (other element types' rows are kept); --cases replaces only the
+    /// rows of its cases and notes them as measured since. The automatic choice reads the table
+    /// from RGEMM_DISPATCH_TABLE; the repository's dispatch/h100.tsv is built in.
+    #[arg(long)]
     table: Option<PathBuf>,
     #[command(flatten)]
     timing: TimingArgs,
@@ -776,7 +781,13 @@ fn print_charts(written: &chart::Written) {
 
 fn tune_command(args: &TuneArgs) -> Result<ExitCode, Error> {
     if args.suite.is_some() {
-        return tune_suite(args);
+        return tune_plans(args, problem::real_suite(), TableUpdate::Replace);
+    }
+    if let Some(cases) = &args.cases {
+        return tune_plans(args, cases.0.clone(), TableUpdate::Merge);
+    }
+    if args.table.is_some() {
+        return Err(Error::InvalidArgument("--table is written by a tune of the dispatcher: add --suite real or --cases".into()));
     }
     let available = catalog::rungs(args.dtype);
     if available.is_empty() {
@@ -817,9 +828,18 @@ fn write_json(report: &Report, path: Option<&Path>) -> Result<(), Error> {
     Ok(())
 }
 
-/// `rgemm tune --suite real`: every candidate plan on every case; the fastest per case, and
-/// with --table the dispatch table.
-fn tune_suite(args: &TuneArgs) -> Result<ExitCode, Error> {
+/// How a tune of the dispatcher changes the table it writes.
+#[derive(Clone, Copy, PartialEq)]
+enum TableUpdate {
+    /// The suite's rows of the type replace all the type's rows.
+    Replace,
+    /// The cases' rows replace rows of the same shapes; the rest stay.
+    Merge,
+}
+
+/// `rgemm tune --suite real` or `--cases`: every candidate plan on every case; the fastest per
+/// case, and with --table the dispatch table.
+fn tune_plans(args: &TuneArgs, cases: Vec<Case>, update: TableUpdate) -> Result<ExitCode, Error> {
     check_json_path(args.json.as_deref())?;
     let existing = match &args.table {
         Some(path) if path.is_dir() => return Err(Error::InvalidArgument(format!("--table {} is a folder; name a file to write", path.display()))),
@@ -827,7 +847,7 @@ fn tune_suite(args: &TuneArgs) -> Result<ExitCode, Error> {
         _ => None,
     };
     let gpu = Gpu::open()?;
-    let mut plan = args.timing.plan("tune", args.dtype, Vec::new(), problem::real_suite());
+    let mut plan = args.timing.plan("tune", args.dtype, Vec::new(), cases);
     plan.runs = Runs::Candidates;
     let report = run_plan(&gpu, &plan, args.json.as_deref())?;
     let rows = dispatch::Table::rows_of(&report)?;
@@ -839,13 +859,24 @@ fn tune_suite(args: &TuneArgs) -> Result<ExitCode, Error> {
     if let Some(path) = &args.table {
         let mut table = existing.unwrap_or_default();
         let device = format!("{} ({} SMs)", gpu.info.name, gpu.info.multiprocessors);
-        let notes = vec![
-            ("device".to_string(), device),
-            ("date".to_string(), report.date_utc.get(..10).unwrap_or(&report.date_utc).to_string()),
-            ("commit".to_string(), report.git_commit.clone().unwrap_or_else(|| "unknown".into())),
-            ("regenerate".to_string(), "rgemm tune --suite real --dtype f32 --table dispatch/h100.tsv, then --dtype bf16".to_string()),
-        ];
-        table.replace(args.dtype, rows, notes);
+        let date = report.date_utc.get(..10).unwrap_or(&report.date_utc).to_string();
+        let commit = report.git_commit.clone().unwrap_or_else(|| "unknown".into());
+        match update {
+            TableUpdate::Replace => {
+                let notes = vec![
+                    ("device".to_string(), device),
+                    ("date".to_string(), date),
+                    ("commit".to_string(), commit),
+                    ("regenerate".to_string(), "rgemm tune --suite real --dtype f32 --table dispatch/h100.tsv, then --dtype bf16; then the rows measured since, with --cases".to_string()),
+                ];
+                table.replace(args.dtype, rows, notes);
+            }
+            TableUpdate::Merge => {
+                let names: Vec<String> = rows.iter().map(|r| r.case_name()).collect();
+                let what = format!("{} from `rgemm tune --cases` on {device} (commit {commit}, {date})", names.join(", "));
+                table.merge(rows, &what);
+            }
+        }
         std::fs::write(path, table.to_text()).map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))?;
         println!("wrote    {}", path.display());
     }

@@ -158,6 +158,8 @@ fn bench_and_tune_refuse_bad_arguments_in_one_line() {
     assert!(error_line(&["tune", "--rung", "99"]).contains("rung 99 has no f32 kernels"));
     assert!(error_line(&["tune", "--size", "-3"]).contains("not a size"));
     assert!(error_line(&["tune", "--rung", "x"]).contains("--rung"));
+    assert!(error_line(&["tune", "--table", "t.tsv"]).contains("add --suite real or --cases"));
+    assert!(error_line(&["tune", "--cases", "4096x0x16"]).contains("N is 0"));
     if rgemm::catalog::rungs(rgemm::catalog::Dtype::Bf16).is_empty() {
         assert!(error_line(&["bench", "--dtype", "bf16"]).contains("no bf16 kernels"));
         assert!(error_line(&["tune", "--dtype", "bf16"]).contains("no bf16 kernels"));
