@@ -489,7 +489,7 @@ impl Plan {
                     unsafe { gpu.copy_rows(self.kernel.spec.dtype, b, b2, p.stored_b(), (p.ldb, p.stride_b), (s.problem.ldb, s.problem.stride_b), p.batch)? };
                 }
             }
-            let reads = self.staging.as_ref().map_or(&self.problem, |s| &s.problem);
+            let reads = self.reads();
             match &self.split {
                 // SAFETY: A and B (or their copies) hold what the problem the kernel reads says;
                 // C is the caller's.

@@ -32,12 +32,12 @@ fn read(repo: &Path, file: &str) -> Result<Report, String> {
     Report::read(&repo.join(file)).map_err(|e| format!("{file}: {e}"))
 }
 
-/// The fastest passing run of a size: (kernel, % of the best cuBLAS).
-fn fastest(size: &SizeRecord) -> Option<(String, f64)> {
+/// The fastest passing run of a size: (kernel, % of the best cuBLAS, median ms).
+fn fastest(size: &SizeRecord) -> Option<(&str, f64, f64)> {
     size.runs
         .iter()
         .filter(|r| r.outcome == Outcome::Pass)
-        .filter_map(|r| Some((r.kernel.clone(), 100.0 * size.fraction_of_cublas(r)?)))
+        .filter_map(|r| Some((r.kernel.as_str(), 100.0 * size.fraction_of_cublas(r)?, r.timing.as_ref()?.median_ms)))
         .max_by(|a, b| a.1.total_cmp(&b.1))
 }
 
@@ -84,17 +84,10 @@ pub fn layouts(repo: &Path) -> Result<String, String> {
     for layout in ["nn", "nt", "tn", "tt"] {
         t += &format!("| {layout} |");
         for r in &reports {
-            // (kernel, % of the best cuBLAS, median ms) of the fastest kernel in layout `l`.
-            let pick = |l: &str| {
-                r.sizes.iter().filter(|s| layout_of(s) == l && (s.m, s.n, s.k) == (4096, 4096, 4096)).find_map(|s| {
-                    let (kernel, pct) = fastest(s)?;
-                    let ms = s.runs.iter().find(|run| run.kernel == kernel)?.timing.as_ref()?.median_ms;
-                    Some((kernel, pct, ms))
-                })
-            };
+            let pick = |l: &str| r.sizes.iter().filter(|s| layout_of(s) == l && (s.m, s.n, s.k) == (4096, 4096, 4096)).find_map(fastest);
             match (pick(layout), pick("nn")) {
                 (Some((kernel, pct, ms)), Some((_, nn, nn_ms))) => {
-                    let short = kernel.rsplit_once("_s").map_or(kernel.as_str(), |(_, tail)| tail);
+                    let short = kernel.rsplit_once("_s").map_or(kernel, |(_, tail)| tail);
                     t += &format!(" {pct:.1}% (`…_s{short}`) | {:+.1} | {:.1}% |", pct - nn, 100.0 * nn_ms / ms);
                 }
                 _ => t += " – | – | – |",
