@@ -578,6 +578,12 @@ entries! {
     bgemm_14_wgmma_tma_64x128x64_s4_pairs => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores>,
     bgemm_14_wgmma_tma_64x128x64_s8_pairs => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, PairStores>,
     bgemm_14_wgmma_tma_64x128x64_s8_tmast => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores>,
+    // The narrow tiles for A stored K×M (`tn`, `tt`): thin products (4096 × 16 × 4096 `tn`) make
+    // 32 tiles of 128 × 256 for 132 SMs, 64 of 64 × 64 or 64 × 128.
+    bgemm_14_wgmma_tma_64x128x64_s8_tmast_tn => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores, Tn>,
+    bgemm_14_wgmma_tma_64x128x64_s8_tmast_tt => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores, Tt>,
+    bgemm_14_wgmma_tma_64x64x64_s12_tmast_tn => WgmmaTma<Bf16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, TmaStores, Tn>,
+    bgemm_14_wgmma_tma_64x64x64_s12_tmast_tt => WgmmaTma<Bf16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, TmaStores, Tt>,
     // Tiles 192 wide (wgmma n192) for the sizes that are multiples of 192 (1536, 2304, 3072): 64
     // or 96 tiles a round where 128 × 256 leaves SMs idle or takes a third round.
     bgemm_14_wgmma_tma_128x192x64_s4_tmast => WgmmaTma<Bf16, { Tile::block(128, 192, 64).with_stages(4) }, Grid, TmaStores>,
@@ -618,6 +624,10 @@ pub mod f16 {
         hgemm_14_wgmma_tma_64x128x64_s4_pairs => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores>,
         hgemm_14_wgmma_tma_64x128x64_s8_pairs => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, PairStores>,
         hgemm_14_wgmma_tma_64x128x64_s8_tmast => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores>,
+        hgemm_14_wgmma_tma_64x128x64_s8_tmast_tn => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores, Tn>,
+        hgemm_14_wgmma_tma_64x128x64_s8_tmast_tt => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores, Tt>,
+        hgemm_14_wgmma_tma_64x64x64_s12_tmast_tn => WgmmaTma<F16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, TmaStores, Tn>,
+        hgemm_14_wgmma_tma_64x64x64_s12_tmast_tt => WgmmaTma<F16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, TmaStores, Tt>,
         hgemm_14_wgmma_tma_128x192x64_s4_tmast => WgmmaTma<F16, { Tile::block(128, 192, 64).with_stages(4) }, Grid, TmaStores>,
         hgemm_14_wgmma_tma_128x192x64_s4_persistent_tmast => WgmmaTma<F16, { Tile::block(128, 192, 64).with_stages(4) }, Persistent, TmaStores>,
     }

@@ -144,11 +144,12 @@ pub(crate) fn store_thread_tile<const TM: usize, const TN: usize>(
     row: impl Fn(usize) -> usize,
     col4: impl Fn(usize) -> usize,
 ) {
-    for i in 0..TM {
-        for q in 0..TN / 4 {
+    // Unrolled for certain: a run-time index would send the accumulators to local memory.
+    unroll_short!(TM, |i| {
+        unroll_short!(TN / 4, |q| {
             store4(c, row(i) as u32, col4(q) as u32, acc.get4(i, 4 * q));
-        }
-    }
+        });
+    });
 }
 
 /// Floats of padding at the end of each row of the transposed A tile (see the module docs).

@@ -332,7 +332,8 @@ impl Output {
 /// The `TM × TN` block of C one thread accumulates in registers.
 ///
 /// Every index into `acc` must be a constant after unrolling, or the array leaves the registers
-/// for local memory (the build sets a high unroll threshold; check the stack frame in ptxas).
+/// for local memory: its loops are `unroll_short!`, so `TM` and `TN` are at most
+/// [`UNROLL_SHORT_MAX`](crate::unroll::UNROLL_SHORT_MAX) (checked when the tile is built).
 #[derive(Clone, Copy)]
 pub struct ThreadTile<const TM: usize, const TN: usize> {
     pub acc: [[f32; TN]; TM],
@@ -341,6 +342,7 @@ pub struct ThreadTile<const TM: usize, const TN: usize> {
 impl<const TM: usize, const TN: usize> ThreadTile<TM, TN> {
     #[inline(always)]
     pub fn zero() -> Self {
+        const { assert!(TM <= crate::unroll::UNROLL_SHORT_MAX && TN <= crate::unroll::UNROLL_SHORT_MAX, "thread tiles of at most 16 × 16") };
         ThreadTile { acc: [[0.0; TN]; TM] }
     }
 
@@ -349,11 +351,12 @@ impl<const TM: usize, const TN: usize> ThreadTile<TM, TN> {
     #[inline(always)]
     // ANCHOR: outer_product
     pub fn outer_product(&mut self, a: &[f32; TM], b: &[f32; TN]) {
-        for i in 0..TM {
-            for j in 0..TN {
+        // Unrolled for certain: with a run-time index the accumulators would live in local memory.
+        unroll_short!(TM, |i| {
+            unroll_short!(TN, |j| {
                 self.acc[i][j] = crate::device::fma(a[i], b[j], self.acc[i][j]);
-            }
-        }
+            });
+        });
     }
     // ANCHOR_END: outer_product
 

@@ -13,9 +13,15 @@
 //! });
 //! ```
 //! `n` must be at most 64 (the kernels check this with their other shape assertions).
+//!
+//! `unroll_short!` is the same for `n` at most [`UNROLL_SHORT_MAX`] (16 copies): short enough to
+//! nest, as a thread tile's loops over its rows and columns do (16 × 16 copies of the body).
 
 /// The largest trip count `unroll!` supports.
 pub const UNROLL_MAX: usize = 64;
+
+/// The largest trip count `unroll_short!` supports.
+pub const UNROLL_SHORT_MAX: usize = 16;
 
 #[allow(unused_macros)] // only GPU code unrolls
 macro_rules! unroll {
@@ -34,4 +40,13 @@ macro_rules! unroll {
             if $i < $n $body
         } )*
     };
+}
+
+#[allow(unused_macros)] // only GPU code unrolls
+macro_rules! unroll_short {
+    ($n:expr, |$i:ident| $body:block) => {{
+        let n: usize = $n;
+        unroll!(@inner n, $i, $body, 0; 0 1 2 3 4 5 6 7);
+        unroll!(@inner n, $i, $body, 1; 0 1 2 3 4 5 6 7);
+    }};
 }

@@ -194,20 +194,22 @@ pub(crate) fn four_steps<const TM: usize, const TN: usize>(
     k: usize,
     place: &Place,
 ) {
-    for u in 0..4 {
+    // Unrolled for certain (`unroll_short!`): `a[i][u]` with a run-time `u` would send `a` to
+    // local memory, as LLVM leaves these loops rolled for thread tiles of 128 accumulators.
+    unroll_short!(4, |u| {
         let mut b_row = [0.0f32; TN];
-        for q in 0..TN / 4 {
+        unroll_short!(TN / 4, |q| {
             // SAFETY: inside the shared tile (the loop bounds are the tile's), at a
             // 16-byte-aligned float4.
             let v = unsafe { ld_shared_v4(b.ptr(k + u, place.col4(q))) };
             b_row[4 * q..4 * q + 4].copy_from_slice(&v);
-        }
+        });
         let mut a_col = [0.0f32; TM];
-        for i in 0..TM {
+        unroll_short!(TM, |i| {
             a_col[i] = a[i][u];
-        }
+        });
         acc.outer_product(&a_col, &b_row);
-    }
+    });
 }
 
 /// Rung 9's A operands for 4 K-steps from the transposed tile `at`: `a[i][u]` = `Aᵀ(k + u, row i)`.
