@@ -17,12 +17,6 @@
 //! **Cost.** One block of `(BM/WM)·(BN/WN) + 1` warps per SM (the consumers' registers allow no
 //! more), whose consumers spend their issue slots on FMAs and shared reads only.
 //!
-//! **Without the producer warp** ([`LeadCopies`], tag `_lc`): the first computing thread asks
-//! for each K-slice itself, once every consumer has released the stage it refills. A block of 8
-//! warps instead of 9 puts two on each of the SM's four schedulers, whose quarters of the register
-//! file then allow 255 registers per thread (9 warps: 168), enough for the 128 accumulators of an
-//! 8 × 16 thread tile.
-//!
 //! The ring, the resources, one XOR per chunk, what was tried and dropped, and the measured speed:
 //! `book/src/rung-11-tma.md` (and `book/src/mbarrier-tma.md`).
 
@@ -39,10 +33,9 @@ const BOX_K: usize = 32;
 /// buffers; `Acc` = [`ThreadTile<TM, TN>`], a thread's accumulators.
 /// `R` ([`PerThread`] or [`PerWarp`]): one arrival per consumer thread on `empty[s]`, or one per
 /// consumer warp (after `bar.warp.sync`).
-/// `P` ([`ProducerWarp`] or [`LeadCopies`]): who asks the copy engine for the tiles.
-pub struct Tma<const T: Tile, Acc, R: Release = PerThread, P: Copier = ProducerWarp>(PhantomData<(Acc, R, P)>);
+pub struct Tma<const T: Tile, Acc, R: Release = PerThread>(PhantomData<(Acc, R)>);
 
-impl<const T: Tile, const TM: usize, const TN: usize, R: Release, P: Copier> Tma<T, ThreadTile<TM, TN>, R, P> {
+impl<const T: Tile, const TM: usize, const TN: usize, R: Release> Tma<T, ThreadTile<TM, TN>, R> {
     const BM: usize = T.bm as usize;
     const BN: usize = T.bn as usize;
     const WM: usize = T.wm as usize;
@@ -50,10 +43,9 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release, P: Copier> Tma
     const STAGES: usize = T.stages as usize;
     const WARP_ARRIVE: bool = R::PER_WARP;
     const TILING: WarpTiling = WarpTiling::new(Self::BM, Self::BN, Self::WM, Self::WN, TM, TN, ALayout::Swizzled);
-    /// Computing threads; the producer warp, if any, comes after them.
+    /// Computing threads; the producer warp comes after them.
     const CONSUMERS: usize = Self::TILING.threads();
-    const PRODUCER_WARP: bool = P::PRODUCER_WARP;
-    const THREADS: usize = Self::CONSUMERS + if Self::PRODUCER_WARP { 32 } else { 0 };
+    const THREADS: usize = Self::CONSUMERS + 32;
     const A_BYTES: usize = Self::BM * BOX_K * 4;
     const STAGE_BYTES: usize = Self::A_BYTES + BOX_K * Self::BN * 4;
     /// Barriers (16 bytes per stage) and up to 1023 bytes of alignment padding before the stages.
@@ -69,38 +61,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release, P: Copier> Tma
     };
 }
 
-impl<const T: Tile, const TM: usize, const TN: usize, R: Release, P: Copier> Tma<T, ThreadTile<TM, TN>, R, P> {
-    /// Fetches the tensor maps of A and B into the copy engine's cache (a hint).
-    #[inline(always)]
-    fn prefetch_maps(gemm: &Gemm<f32>) {
-        // SAFETY: the two maps are the host's tensor maps of A and B, passed in `gemm`.
-        unsafe {
-            tma_prefetch_map(gemm.tensor_maps);
-            tma_prefetch_map(gemm.tensor_maps.wrapping_add(1));
-        }
-    }
-
-    /// Asks the copy engine for K-slice `kt` of the block's rows of A and columns of B: A's
-    /// `BM × 32` box at `stage` and B's `32 × BN` box after it, both completing on `full`, which
-    /// expects their bytes (whole boxes, the zeros past an edge included).
-    ///
-    /// # Safety
-    /// The stage at `stage` is free (no thread reads it until `full` completes), and `gemm`
-    /// carries the host's tensor maps of A and B.
-    #[inline(always)]
-    unsafe fn load(gemm: &Gemm<f32>, kt: u32, stage: u32, full: u32, row0: u32, col0: u32) {
-        let (map_a, map_b) = (gemm.tensor_maps, gemm.tensor_maps.wrapping_add(1));
-        let k0 = (kt * BOX_K as u32) as i32;
-        // SAFETY: the caller's guarantee; the boxes fit the stage's buffers.
-        unsafe {
-            mbarrier_arrive_expect_tx(full, Self::STAGE_BYTES as u32);
-            tma_load_3d(stage, map_a, k0, row0 as i32, gemm.plane_a(gemm.z), full);
-            tma_load_3d(stage + Self::A_BYTES as u32, map_b, col0 as i32, k0, gemm.plane_b(gemm.z), full);
-        }
-    }
-}
-
-impl<const T: Tile, const TM: usize, const TN: usize, R: Release, P: Copier> GemmKernel for Tma<T, ThreadTile<TM, TN>, R, P> {
+impl<const T: Tile, const TM: usize, const TN: usize, R: Release> GemmKernel for Tma<T, ThreadTile<TM, TN>, R> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::CHECKS;
@@ -111,10 +72,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release, P: Copier> Gem
             Self::THREADS as u32,
             Self::SMEM_BYTES as u32,
         )
-        .with_tile_rules({
-            let rules = TileRules::THREAD_TILES.vector_reads().warp_tiled();
-            if Self::PRODUCER_WARP { rules.tma_producer() } else { rules.tma_copies() }
-        })
+        .with_tile_rules(TileRules::THREAD_TILES.vector_reads().warp_tiled().tma_producer())
         .with_tensor_maps(TensorMaps {
             a_box: (Self::BM as u32, BOX_K as u32),
             a_span: crate::spec::BoxSpan::One,
@@ -136,8 +94,9 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release, P: Copier> Gem
         // The stages start at the first 1024-byte boundary after the barriers. The pointer stays
         // derived from the shared base, so reads through it remain `ld.shared`.
         let stages_addr = (smem_addr + 16 * Self::STAGES as u32 + 1023) & !1023;
-        let stages_ptr = smem.wrapping_add((stages_addr - smem_addr) as usize);
+        let stages = smem.wrapping_add((stages_addr - smem_addr) as usize);
         let a_addr = |s: usize| stages_addr + (s * Self::STAGE_BYTES) as u32;
+        let b_addr = |s: usize| a_addr(s) + Self::A_BYTES as u32;
 
         let t = thread_idx() as usize;
         if t == 0 {
@@ -155,51 +114,55 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release, P: Copier> Gem
 
         let (row0, col0) = (block_row() * Self::BM as u32, block_col() * Self::BN as u32);
         let k_tiles = gemm.k.div_ceil(BOX_K as u32);
-        let stages = Self::STAGES as u32;
-        // K-slice `kt` into its stage (`kt mod STAGES`), completing on that stage's `full`.
-        // SAFETY (of each call below): the stage is free: its `empty` phase of the previous round
-        // has completed, or this is its first round.
-        let load = |kt: u32| unsafe { Self::load(gemm, kt, a_addr((kt % stages) as usize), full((kt % stages) as usize), row0, col0) };
 
         // ANCHOR: producer
         if t >= Self::CONSUMERS {
             // The producer warp: lane 0 issues every copy, the other lanes have nothing to do.
             if t == Self::CONSUMERS {
-                Self::prefetch_maps(gemm);
+                let (map_a, map_b) = (gemm.tensor_maps, gemm.tensor_maps.wrapping_add(1));
+                // SAFETY: the two maps are the host's tensor maps of A and B, passed in `gemm`.
+                unsafe {
+                    tma_prefetch_map(map_a);
+                    tma_prefetch_map(map_b);
+                }
+                let (mut s, mut round) = (0usize, 0u32);
                 for kt in 0..k_tiles {
-                    let round = kt / stages;
                     if round > 0 {
                         // Every consumer has finished with the slice this stage held last round.
                         // SAFETY: the stage barriers were initialised by one thread and published
                         // by the block barrier before the loop.
-                        unsafe { mbarrier_wait(empty((kt % stages) as usize), (round - 1) & 1) };
+                        unsafe { mbarrier_wait(empty(s), (round - 1) & 1) };
                     }
-                    load(kt);
+                    let k0 = (kt * BOX_K as u32) as i32;
+                    // SAFETY: stage `s` is free (the `empty` wait above); the boxes fit its buffer
+                    // and `full(s)` expects their bytes.
+                    unsafe {
+                        // Whole boxes, zero-filled parts included, count as transaction bytes.
+                        mbarrier_arrive_expect_tx(full(s), Self::STAGE_BYTES as u32);
+                        tma_load_3d(a_addr(s), map_a, k0, row0 as i32, gemm.plane_a(gemm.z), full(s));
+                        tma_load_3d(b_addr(s), map_b, col0 as i32, k0, gemm.plane_b(gemm.z), full(s));
+                    }
+                    s += 1;
+                    if s == Self::STAGES {
+                        s = 0;
+                        round += 1;
+                    }
                 }
             }
             return;
         }
         // ANCHOR_END: producer
 
-        // Without a producer warp the first consumer thread fills the ring before the loop, and
-        // refills it inside ([`LeadCopies`]).
-        let lead = !Self::PRODUCER_WARP && t == 0;
-        if lead {
-            Self::prefetch_maps(gemm);
-            for kt in 0..k_tiles.min(stages) {
-                load(kt);
-            }
-        }
         let place = Self::TILING.place(t);
         let reader = SwizzledReader::<TM>::new(&place, BOX_K);
         let mut acc = ThreadTile::<TM, TN>::zero();
         // ANCHOR: consumer
         let (mut s, mut round) = (0usize, 0u32);
-        for kt in 0..k_tiles {
+        for _ in 0..k_tiles {
             // SAFETY: the stage barriers were initialised by one thread and published by the block
             // barrier before the loop.
             unsafe { mbarrier_wait(full(s), round & 1) };
-            let a_ptr = stages_ptr.wrapping_add(s * Self::STAGE_BYTES);
+            let a_ptr = stages.wrapping_add(s * Self::STAGE_BYTES);
             // SAFETY: the spec's shared-memory size holds every stage; this tile lies inside the
             // current stage's buffer.
             let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, Self::BN) };
@@ -226,14 +189,6 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release, P: Copier> Gem
                 // SAFETY: the stage barriers were initialised by one thread and published by the
                 // block barrier before the loop.
                 unsafe { mbarrier_arrive(empty(s)) };
-            }
-            // The lead thread refills the stage of the slice before this one (K-slice kt - 1 +
-            // STAGES): the other consumers released it a slice ago, so the wait rarely waits.
-            if lead && kt >= 1 && kt - 1 + stages < k_tiles {
-                let previous = kt - 1;
-                // SAFETY: as for the waits above.
-                unsafe { mbarrier_wait(empty((previous % stages) as usize), (previous / stages) & 1) };
-                load(previous + stages);
             }
             s += 1;
             if s == Self::STAGES {
@@ -262,21 +217,6 @@ impl Release for PerWarp {
     const PER_WARP: bool = true;
 }
 
-/// Who asks the copy engine for the tiles: the last parameter of [`Tma`].
-pub trait Copier {
-    const PRODUCER_WARP: bool;
-}
-/// A warp of its own after the consumers, whose first lane issues every copy.
-pub struct ProducerWarp;
-/// The first consumer thread, between its K-slices (`_lc`): no producer warp.
-pub struct LeadCopies;
-impl Copier for ProducerWarp {
-    const PRODUCER_WARP: bool = true;
-}
-impl Copier for LeadCopies {
-    const PRODUCER_WARP: bool = false;
-}
-
 entries! {
     elem = f32;
     sgemm_11_tma_128x128x32_w64x32_t8x8_s3 => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>>,
@@ -285,9 +225,4 @@ entries! {
     sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<{ Tile::block(128, 128, 32).with_warp(32, 32).with_stages(4) }, ThreadTile<4, 8>>,
     sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, PerWarp>,
     sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, PerWarp>,
-    // 128 accumulators per thread: a 128 × 256 block of 8 warps, no producer warp (see the
-    // module doc), so that each thread may use 255 registers.
-    sgemm_11_tma_128x256x32_w64x64_t8x16_s4_wa_lc => Tma<{ Tile::block(128, 256, 32).with_warp(64, 64).with_stages(4) }, ThreadTile<8, 16>, PerWarp, LeadCopies>,
-    sgemm_11_tma_128x256x32_w64x64_t16x8_s4_wa_lc => Tma<{ Tile::block(128, 256, 32).with_warp(64, 64).with_stages(4) }, ThreadTile<16, 8>, PerWarp, LeadCopies>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa_lc => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, PerWarp, LeadCopies>,
 }

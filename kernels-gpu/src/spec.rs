@@ -417,13 +417,6 @@ impl TileRules {
         TileRules { producer_warps: 1, copy: TileCopy::Tma, ..self }
     }
 
-    /// This rule set with the copy engine filling the tiles, asked by a computing thread (no
-    /// producer warp).
-    #[inline]
-    pub const fn tma_copies(self) -> Self {
-        TileRules { producer_warps: 0, copy: TileCopy::Tma, ..self }
-    }
-
     /// Why `tile` run by `threads` threads breaks these rules, if it does.
     #[inline]
     pub const fn check(&self, t: &Tile, threads: u32) -> Result<(), &'static str> {
