@@ -58,9 +58,9 @@ impl Launch {
         self.grid.0 as u64 * self.grid.1 as u64 * self.grid.2 as u64
     }
 
-    /// The launch a persistent kernel actually uses: one block per SM (`sms` of them), at most
-    /// one per tile unless it cuts tiles by K (stream-K: the idle SMs take slices of the last
-    /// round's tiles), in a one-dimensional grid; other kernels' launches are returned unchanged.
+    /// The launch a persistent kernel actually uses: at most one block per SM (`sms` of them),
+    /// as many as [`persistent_blocks`] says, in a one-dimensional grid; other kernels' launches
+    /// are returned unchanged.
     pub fn on_device(self, kernel: &Kernel, sms: u32) -> Launch {
         if !kernel.spec.persistent {
             return self;
@@ -70,12 +70,20 @@ impl Launch {
 }
 
 /// Blocks of a persistent kernel's launch over `tiles` tiles (of every product of a batch) on
-/// `sms` SMs: one per SM, at most one per tile, unless the kernel cuts tiles by K (stream-K: the
-/// idle SMs take slices of the last round's tiles, so it keeps every SM). The GPU launch
+/// `sms` SMs: the fewest that take the tiles in as many rounds as one block per SM would, so
+/// that every block has the same number of tiles (or one fewer) — 512 tiles on 132 SMs are four
+/// rounds either way, and 128 blocks of four tiles leave four SMs idle throughout instead of
+/// sixteen in the last round, which under the power limit lets the others clock a little higher
+/// (run 146 of `docs/perf/2026-11-27-h100.md`). A kernel that cuts tiles by K keeps one block
+/// per SM: stream-K's idle SMs take slices of the last round's tiles. The GPU launch
 /// ([`Launch::on_device`]) and the emulator's (`emulate::EMULATED_SMS` SMs) both follow it.
 pub fn persistent_blocks(spec: &KernelSpec, tiles: u64, sms: u32) -> u32 {
     let sms = sms.max(1) as u64;
-    (if spec.stream_k.is_some() { sms } else { tiles.min(sms) }) as u32
+    if spec.stream_k.is_some() {
+        return sms as u32;
+    }
+    let rounds = tiles.div_ceil(sms).max(1);
+    tiles.div_ceil(rounds).max(1) as u32
 }
 
 /// Entry points of the PTX module that are not GEMMs of the catalog: the split-K reduction

@@ -351,14 +351,26 @@ fn every_catalog_configuration_passes_the_shape_check() {
 }
 
 #[test]
-fn persistent_kernels_get_one_block_per_sm_at_most_one_per_tile() {
+fn persistent_kernels_get_the_fewest_blocks_that_keep_the_rounds() {
     for kernel in catalog::all() {
         let p = Problem::new(4096, 4096, 64, 1.0, 0.0).unwrap();
         let Ok(launch) = kernel.geometry(&p) else { continue };
         let tiles = launch.grid.0 * launch.grid.1;
         let on_132 = launch.on_device(&kernel, 132);
         if kernel.spec.persistent {
-            assert_eq!(on_132.grid, (tiles.min(132), 1, 1), "{}", kernel.name());
+            let (blocks, rest) = (on_132.grid.0, (on_132.grid.1, on_132.grid.2));
+            assert_eq!(rest, (1, 1), "{}: one-dimensional", kernel.name());
+            if kernel.spec.stream_k.is_some() {
+                assert_eq!(blocks, 132, "{}: stream-K keeps every SM", kernel.name());
+            } else {
+                // As many rounds as one block per SM takes, on as few blocks as take them.
+                let rounds = tiles.div_ceil(132);
+                assert!(blocks <= 132 && blocks * rounds >= tiles, "{}: {blocks} blocks", kernel.name());
+                assert!((blocks - 1) * rounds < tiles, "{}: {blocks} blocks, one fewer would do", kernel.name());
+            }
+            if kernel.name() == "bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast" {
+                assert_eq!((tiles, blocks), (512, 128), "4096² in 128 × 256 tiles: four rounds of 128 blocks");
+            }
             // One tile: one block, but a stream-K kernel keeps every SM for slices of it.
             let small = Problem::new(1, 8, 8, 1.0, 0.0).unwrap();
             let blocks = if kernel.spec.stream_k.is_some() { 132 } else { 1 };
