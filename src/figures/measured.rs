@@ -22,7 +22,7 @@ pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/
 /// the kernels timed in turn; and, from runs 59 (bf16) and 35 (f32) of 2026-11-26, each alone
 /// after two seconds of its own launches (two).
 pub const PROCESS_RUNS: [&str; 4] = [
-    "docs/perf/2026-11-27-h100-run139/bf16",
+    "docs/perf/2026-11-27-h100-run147/bf16",
     "docs/perf/2026-11-27-h100-run134/f32",
     "docs/perf/2026-11-26-h100-run59/bf16-sustained",
     "docs/perf/2026-11-26-h100-run35/f32-sustained",
