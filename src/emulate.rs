@@ -30,8 +30,8 @@ pub fn entry(kernel: Kernel) -> EmulatedEntry {
     specs.zip(entries).find(|(s, _)| s.name == kernel.name()).map(|(_, &e)| e).expect("every catalog kernel has an emulated entry")
 }
 
-/// Multiprocessors the emulator pretends to have, for persistent kernels (one block per SM): few,
-/// so that small test problems still give each block several tiles.
+/// Multiprocessors the emulator pretends to have, for persistent kernels (at most one block per
+/// SM): few, so that small test problems still give each block several tiles.
 pub const EMULATED_SMS: u32 = 3;
 
 /// Runs `kernel` on the emulator: `C = alpha·A·B + beta·C` on the CPU. `a` and `b` hold values

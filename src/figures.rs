@@ -712,7 +712,7 @@ fn persistent() -> String {
         s.text(x0 + load[j] as f64 * w + 2.0, 44.0, 10.0, "start", &format!("tile {tile}"));
     }
     let cap = [
-        format!("{}: one block per SM walks C tiles i, i + blocks, …; a ring of {stages} stages joins consecutive tiles.", sp.name),
+        format!("{}: at most one block per SM walks C tiles i, i + blocks, …; a ring of {stages} stages joins consecutive tiles.", sp.name),
         "Each colour is one C tile (6 K-tiles drawn). While the consumers store C (red), the producer already fills".to_string(),
         "the free stages with the next tile's K-tiles, so the next tile's arithmetic starts without a cold pipeline.".to_string(),
         "Schematic timing: 2 steps per copy, 1 per K-tile of arithmetic, 2 for the epilogue.".to_string(),

@@ -43,7 +43,7 @@ pub const RUNG: Rung = Rung {
 /// Tile `T`: a `bm × bn` block tile (`bm / 64` consumer warpgroups of 64 rows each, plus the
 /// producer), K-tiles of `bk` = 64, `stages` buffers.
 ///
-/// `S` ([`Schedule`]) is the launch: [`Grid`], [`Persistent`] (one block per SM; only the launch
+/// `S` ([`Schedule`]) is the launch: [`Grid`], [`Persistent`] (at most one block per SM; only the launch
 /// changes, the kernel loops over tiles either way), or [`Clusters`]`<C>`: `C` (1 or 2) blocks of
 /// neighbouring block rows form a cluster, each loads `1 / C` of the B panels and the copy engine
 /// writes them into every block of the cluster.
@@ -454,8 +454,9 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
 /// group, so blocks running at the same time share rows of A and columns of B in L2.
 const GROUP_M: u32 = 8;
 
-/// Block rows per tile group of a persistent launch. One round of tiles (one per SM) then spans
-/// about as many bytes of A as of B (16 block rows of 128 by 8 block columns of 256 on 132 SMs)
+/// Block rows per tile group of a persistent launch. One round of tiles (one per block, at most
+/// one block per SM) then spans about as many bytes of A as of B (16 block rows of 128 by 8 block
+/// columns of 256 at 4096³)
 /// instead of all of B's columns for eight block rows, so less of each round comes from DRAM;
 /// what it changed is in the book's rung-14 chapter.
 const PERSISTENT_GROUP_M: u32 = 16;

@@ -1,7 +1,7 @@
 //! Stream-K: the tiles of the last round cut by K, so that no SM idles at the end.
 //!
-//! **Idea.** A persistent launch gives `blocks` blocks (one per SM) the tiles of C in rounds: 288
-//! tiles on 132 SMs are 2.18 rounds of work that take 3, the last with 108 SMs idle. Stream-K
+//! **Idea.** A persistent launch gives `blocks` blocks (stream-K: one per SM) the tiles of C in
+//! rounds: 288 tiles on 132 SMs are 2.18 rounds of work that take 3, the last with 108 SMs idle. Stream-K
 //! cuts each tile of the last round into equal slices of K, as many as the idle blocks allow:
 //! here each of the 24 tiles into 5 slices, 120 blocks computing one *piece* (a partial sum over
 //! some of the tile's K-tiles) each, and the round takes about a fifth of the time. The blocks

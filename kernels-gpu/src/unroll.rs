@@ -45,6 +45,7 @@ macro_rules! unroll {
 #[allow(unused_macros)] // only GPU code unrolls
 macro_rules! unroll_short {
     ($n:expr, |$i:ident| $body:block) => {{
+        const { assert!($n <= $crate::unroll::UNROLL_SHORT_MAX, "unroll_short! writes out at most 16 copies") };
         let n: usize = $n;
         unroll!(@inner n, $i, $body, 0; 0 1 2 3 4 5 6 7);
         unroll!(@inner n, $i, $body, 1; 0 1 2 3 4 5 6 7);
