@@ -154,6 +154,11 @@ impl Outcome {
 pub struct Stats {
     /// Milliseconds of every timed launch, sorted.
     pub samples_ms: Vec<f64>,
+    /// The same milliseconds in round order where the run timed its contenders in turn (the i-th
+    /// of each in the same round: [`crate::timing::Timing::rounds_ms`]); empty otherwise and in
+    /// reports written before they were kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounds_ms: Vec<f64>,
     pub median_ms: f64,
     pub min_ms: f64,
     pub max_ms: f64,
@@ -168,7 +173,7 @@ impl Stats {
     /// can scale to).
     pub fn is_plausible(&self) -> bool {
         let time_ok = |ms: f64| ms.is_finite() && ms > 0.0;
-        time_ok(self.median_ms) && time_ok(self.min_ms) && time_ok(self.max_ms) && self.samples_ms.iter().all(|&ms| time_ok(ms))
+        time_ok(self.median_ms) && time_ok(self.min_ms) && time_ok(self.max_ms) && self.samples_ms.iter().chain(&self.rounds_ms).all(|&ms| time_ok(ms))
             && (0.0..1e6).contains(&self.tflops)
     }
 
@@ -176,6 +181,7 @@ impl Stats {
         let median_ms = timing.median_ms();
         Stats {
             samples_ms: timing.samples_ms.clone(),
+            rounds_ms: timing.rounds_ms.clone(),
             median_ms,
             min_ms: timing.min_ms(),
             max_ms: timing.max_ms(),
@@ -219,6 +225,13 @@ impl SizeRecord {
     /// Kernel time as a fraction of cuBLAS's speed (1.0 = as fast as cuBLAS).
     pub fn fraction_of_cublas(&self, run: &RunRecord) -> Option<f64> {
         Some(self.cublas.as_ref()?.median_ms / run.timing.as_ref()?.median_ms)
+    }
+
+    /// [`Self::fraction_of_cublas`] round by round: the median over the rounds of cuBLAS's time
+    /// over the kernel's in the same round ([`crate::timing::paired_ratio`]). `None` where the two
+    /// were not timed in turn or the report predates round order.
+    pub fn paired_fraction_of_cublas(&self, run: &RunRecord) -> Option<f64> {
+        crate::timing::paired_ratio(&self.cublas.as_ref()?.rounds_ms, &run.timing.as_ref()?.rounds_ms)
     }
 }
 
@@ -300,6 +313,7 @@ impl Report {
                     cublas_median_ms: size.cublas.as_ref().map(|c| c.median_ms),
                     cublas_tflops: size.cublas.as_ref().map(|c| c.tflops),
                     percent_of_cublas: size.fraction_of_cublas(run).map(|f| 100.0 * f),
+                    percent_of_cublas_per_round: size.paired_fraction_of_cublas(run).map(|f| 100.0 * f),
                     percent_of_peak: t.filter(|_| peak > 0.0).map(|t| 100.0 * t.tflops / peak),
                     samples: t.map(|t| t.samples_ms.len()).unwrap_or(0),
                     note: run.note.clone().or_else(|| run.check.clone()).unwrap_or_default(),
@@ -337,6 +351,8 @@ pub struct CsvRow {
     pub cublas_median_ms: Option<f64>,
     pub cublas_tflops: Option<f64>,
     pub percent_of_cublas: Option<f64>,
+    /// The same ratio taken round by round (`SizeRecord::paired_fraction_of_cublas`).
+    pub percent_of_cublas_per_round: Option<f64>,
     pub percent_of_peak: Option<f64>,
     pub samples: usize,
     /// The validation verdict, or why the kernel was skipped.
@@ -440,7 +456,9 @@ pub fn header(report: &Report) -> String {
     out
 }
 
-const TABLE_HEADER: &str = "kernel                                        TFLOP/s   median ms    spread  % cuBLAS    % peak  check";
+/// `% cuBLAS` is cuBLAS's median time over the kernel's; `per round` the median of that ratio
+/// taken round by round where the two were timed in turn (`SizeRecord::paired_fraction_of_cublas`).
+const TABLE_HEADER: &str = "kernel                                        TFLOP/s   median ms    spread  % cuBLAS per round    % peak  check";
 
 fn row(report: &Report, size: &SizeRecord, run: &RunRecord, marker: &str) -> String {
     let t = run.timing.as_ref();
@@ -453,12 +471,13 @@ fn row(report: &Report, size: &SizeRecord, run: &RunRecord, marker: &str) -> Str
         Outcome::Timed => "timed (not validated)".to_string(),
     };
     format!(
-        "{:<44}{marker}{:>8} {:>11} {:>9} {:>9} {:>9}  {verdict}",
+        "{:<44}{marker}{:>8} {:>11} {:>9} {:>9} {:>9} {:>9}  {verdict}",
         run.kernel,
         fmt_opt(t.map(|t| t.tflops), |v| format!("{v:.2}")),
         fmt_opt(t.map(|t| t.median_ms), |v| format!("{v:.4}")),
         fmt_opt(t.map(|t| t.spread), |v| format!("±{:.1}%", 100.0 * v)),
         fmt_opt(size.fraction_of_cublas(run), |v| format!("{:.1}%", 100.0 * v)),
+        fmt_opt(size.paired_fraction_of_cublas(run), |v| format!("{:.1}%", 100.0 * v)),
         fmt_opt(t.map(|t| t.tflops).filter(|_| peak > 0.0), |v| format!("{:.1}%", 100.0 * v / peak)),
     )
 }
@@ -473,15 +492,16 @@ fn cublas_row(report: &Report, size: &SizeRecord) -> String {
     };
     match (&size.cublas, &size.cublas_error) {
         (Some(c), _) => format!(
-            "{name:<44} {:>8.2} {:>11.4} {:>9} {:>9} {:>9}",
+            "{name:<44} {:>8.2} {:>11.4} {:>9} {:>9} {:>9} {:>9}",
             c.tflops,
             c.median_ms,
             format!("±{:.1}%", 100.0 * c.spread),
             "100.0%",
+            if c.rounds_ms.is_empty() { "-" } else { "100.0%" },
             if peak > 0.0 { format!("{:.1}%", 100.0 * c.tflops / peak) } else { "-".into() }
         ),
-        (None, Some(e)) => format!("{name:<44} {:>8} {:>11} {:>9} {:>9} {:>9}  ERROR: {e}", "-", "-", "-", "-", "-"),
-        (None, None) => format!("{name:<44} {:>8} {:>11} {:>9} {:>9} {:>9}  not timed", "-", "-", "-", "-", "-"),
+        (None, Some(e)) => format!("{name:<44} {:>8} {:>11} {:>9} {:>9} {:>9} {:>9}  ERROR: {e}", "-", "-", "-", "-", "-", "-"),
+        (None, None) => format!("{name:<44} {:>8} {:>11} {:>9} {:>9} {:>9} {:>9}  not timed", "-", "-", "-", "-", "-", "-"),
     }
 }
 

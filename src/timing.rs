@@ -16,6 +16,10 @@ use crate::gpu::{Buffer, Gpu};
 pub struct Timing {
     /// Milliseconds of each timed launch, sorted.
     pub samples_ms: Vec<f64>,
+    /// The same milliseconds in the order of the rounds of [`time_interleaved`]: the i-th of each
+    /// contender ran in the same round, next to one another, at the same clock. Empty where the
+    /// contenders were not timed in turn ([`time_sustained`]).
+    pub rounds_ms: Vec<f64>,
 }
 
 /// The median of `sorted` (ascending; NaN when empty).
@@ -53,6 +57,21 @@ impl Timing {
 pub fn time(gpu: &Gpu, warmup: usize, iters: usize, mut launch: impl FnMut() -> Result<()>) -> Result<Timing> {
     let [timing] = time_in_turn(gpu, warmup, iters, None, [&mut launch])?;
     timing
+}
+
+/// The median over rounds of `baseline`'s time over `contender`'s, both timed in turn in the same
+/// rounds: the contender's speed relative to the baseline at the clock of each round. Where the
+/// clock changes between rounds (a GPU at its power limit switches between a few clocks), each
+/// round's ratio still compares the two at one clock, while the ratio of the two medians can
+/// compare one's fast rounds with the other's slow ones. `None` unless both have the same
+/// number of rounds (> 0).
+pub fn paired_ratio(baseline: &[f64], contender: &[f64]) -> Option<f64> {
+    if baseline.is_empty() || baseline.len() != contender.len() {
+        return None;
+    }
+    let mut ratios: Vec<f64> = baseline.iter().zip(contender).map(|(b, c)| b / c).collect();
+    ratios.sort_by(f64::total_cmp);
+    Some(median(&ratios))
 }
 
 /// How launches compared with one another are timed.
@@ -102,7 +121,8 @@ pub fn time_sustained(gpu: &Gpu, warm_ms: u32, iters: usize, mut flush: Option<&
             Some(e) => Err(e),
             None => {
                 let [timing] = time_in_turn(gpu, 0, iters, flush.as_deref_mut(), [&mut **launch])?;
-                timing
+                // Timed alone: its rounds share no clock with the other contenders' rounds.
+                timing.map(|t| Timing { rounds_ms: Vec::new(), ..t })
             }
         });
     }
@@ -152,9 +172,10 @@ pub fn time_interleaved(gpu: &Gpu, warmup: usize, iters: usize, mut flush: Optio
         out.push(match failure {
             Some(e) => Err(e),
             None => {
-                let mut samples_ms = pairs.iter().map(|(s, e)| s.elapsed_ms(e).map(f64::from)).collect::<Result<Vec<f64>, _>>()?;
+                let rounds_ms = pairs.iter().map(|(s, e)| s.elapsed_ms(e).map(f64::from)).collect::<Result<Vec<f64>, _>>()?;
+                let mut samples_ms = rounds_ms.clone();
                 samples_ms.sort_by(f64::total_cmp);
-                Ok(Timing { samples_ms })
+                Ok(Timing { samples_ms, rounds_ms })
             }
         });
     }

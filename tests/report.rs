@@ -13,7 +13,7 @@ fn stats(samples_ms: &[f64], flops: f64) -> Stats {
     let mut s = samples_ms.to_vec();
     s.sort_by(f64::total_cmp);
     let median_ms = s[s.len() / 2];
-    Stats { samples_ms: s.clone(), median_ms, min_ms: s[0], max_ms: s[s.len() - 1], spread: 0.01, tflops: flops / (median_ms * 1e-3) / 1e12 }
+    Stats { samples_ms: s.clone(), rounds_ms: samples_ms.to_vec(), median_ms, min_ms: s[0], max_ms: s[s.len() - 1], spread: 0.01, tflops: flops / (median_ms * 1e-3) / 1e12 }
 }
 
 fn run(kernel: &str, outcome: Outcome, samples: Option<&[f64]>, flops: f64, note: Option<&str>) -> RunRecord {
@@ -178,6 +178,7 @@ fn csv_round_trips_with_derived_columns() {
     let pct = r.percent_of_cublas.unwrap();
     assert!((pct - 100.0 * 2.66 / 15.91).abs() < 1e-9, "{pct}");
     assert!((r.percent_of_peak.unwrap() - 100.0 * r.tflops.unwrap() / 66.9).abs() < 1e-9);
+    assert!(r.percent_of_cublas_per_round.is_some());
     assert_eq!(r.samples, 5);
     assert_eq!(rows[3].outcome, Outcome::Skipped);
     assert_eq!(rows[3].tflops, None);
@@ -343,4 +344,31 @@ fn a_report_says_how_it_was_timed_and_older_ones_read_as_one_after_another() {
     assert_eq!(old.timing, "one after another");
     // And the text report names it.
     assert!(report::header(&report).contains("timed in turn"), "{}", report::header(&report));
+}
+
+/// Timed in turn on a GPU that switches between two clocks: the ratio of the medians depends on
+/// which clock each median falls in; the ratio round by round does not.
+#[test]
+fn per_round_ratio_compares_at_one_clock() {
+    use rgemm::timing::paired_ratio;
+    // Ten rounds: the first five at a high clock, the rest 10% slower. cuBLAS takes 1.02× the
+    // kernel's time in every round.
+    let kernel: Vec<f64> = (0..10).map(|i| if i < 5 { 1.0 } else { 1.1 }).collect();
+    let mut cublas: Vec<f64> = kernel.iter().map(|k| 1.02 * k).collect();
+    // One cuBLAS launch in a slow round ran at the high clock: its median moves to the fast side,
+    // the kernel's stays between the two.
+    cublas[5] = 1.02;
+    let mut record = SizeRecord::new(&rgemm::problem::Problem::new(64, 64, 64, 1.0, 0.0).unwrap());
+    record.cublas = Some(stats(&cublas, 1e9));
+    let k = run("sgemm_01_naive_32x32x1", Outcome::Pass, Some(&kernel), 1e9, None);
+    let of_medians = record.fraction_of_cublas(&k).unwrap();
+    let per_round = record.paired_fraction_of_cublas(&k).unwrap();
+    assert!((per_round - 1.02).abs() < 1e-12, "{per_round}");
+    assert!((of_medians - 1.02).abs() > 0.01, "{of_medians}");
+    // Not timed in turn (or an older report): no round-by-round ratio.
+    record.cublas.as_mut().unwrap().rounds_ms.clear();
+    assert_eq!(record.paired_fraction_of_cublas(&k), None);
+    assert_eq!(paired_ratio(&[1.0, 2.0], &[1.0]), None);
+    assert_eq!(paired_ratio(&[], &[]), None);
+    assert_eq!(paired_ratio(&[2.0, 3.0, 4.0], &[1.0, 1.0, 1.0]), Some(3.0));
 }

@@ -286,7 +286,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 #[test]
 fn chart_draws_a_report_without_a_gpu() {
     use rgemm::report::{self, DeviceRecord, KernelRecord, Outcome, Report, RunRecord, SizeRecord, Stats};
-    let stats = |ms: f64, tflops: f64| Stats { samples_ms: vec![ms; 3], median_ms: ms, min_ms: ms, max_ms: ms, spread: 0.0, tflops };
+    let stats = |ms: f64, tflops: f64| Stats { samples_ms: vec![ms; 3], rounds_ms: vec![ms; 3], median_ms: ms, min_ms: ms, max_ms: ms, spread: 0.0, tflops };
     let report = Report {
         schema: report::SCHEMA,
         command: "bench".into(),

@@ -121,7 +121,12 @@ pub fn suites(repo: &Path) -> Result<String, String> {
 /// Per type, kernel and size: the median, lowest and highest % of the best cuBLAS over the
 /// processes of [`PROCESS_RUNS`].
 pub fn processes(repo: &Path) -> Result<String, String> {
-    let mut t = String::from("| type | kernel | size | timed | processes | median | lowest | highest |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n");
+    // Each process's % of cuBLAS from the two medians, and (where the report kept round order)
+    // round by round: `SizeRecord::paired_fraction_of_cublas`.
+    let mut t = String::from(
+        "| type | kernel | size | timed | processes | median | lowest | highest | per round: median | lowest | highest |\n\
+         | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
     let mut sources = String::new();
     for prefix in PROCESS_RUNS {
         let mut reports = Vec::new();
@@ -148,16 +153,26 @@ pub fn processes(repo: &Path) -> Result<String, String> {
             }
         }
         for (size, kernel) in keys {
-            let pcts: Vec<f64> = reports
-                .iter()
-                .filter_map(|r| {
-                    let s = r.sizes.iter().find(|s| s.name() == size)?;
-                    let x = s.runs.iter().find(|x| x.kernel == kernel && x.outcome == Outcome::Pass)?;
-                    Some(100.0 * s.fraction_of_cublas(x)?)
-                })
-                .collect();
-            let (lo, hi) = pcts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &p| (lo.min(p), hi.max(p)));
-            t += &format!("| {dtype} | `{kernel}` | {size} | {} | {} | **{:.1}%** | {lo:.1}% | {hi:.1}% |\n", first.timing, pcts.len(), median(pcts.clone()));
+            let percents = |ratio: fn(&SizeRecord, &crate::report::RunRecord) -> Option<f64>| -> Vec<f64> {
+                reports
+                    .iter()
+                    .filter_map(|r| {
+                        let s = r.sizes.iter().find(|s| s.name() == size)?;
+                        let x = s.runs.iter().find(|x| x.kernel == kernel && x.outcome == Outcome::Pass)?;
+                        Some(100.0 * ratio(s, x)?)
+                    })
+                    .collect()
+            };
+            let summary = |pcts: Vec<f64>| -> String {
+                if pcts.is_empty() {
+                    return "– | – | –".into();
+                }
+                let (lo, hi) = pcts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+                format!("**{:.1}%** | {lo:.1}% | {hi:.1}%", median(pcts))
+            };
+            let of_medians = percents(SizeRecord::fraction_of_cublas);
+            let n = of_medians.len();
+            t += &format!("| {dtype} | `{kernel}` | {size} | {} | {n} | {} | {} |\n", first.timing, summary(of_medians), summary(percents(SizeRecord::paired_fraction_of_cublas)));
         }
         sources += &format!("{dtype}: {} processes (each row counts those that ran its size), {} (kernels the catalog no longer has are left out).  \n", reports.len(), source(first, &format!("{prefix}-p*.json")));
     }
