@@ -17,12 +17,12 @@ pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run102/layouts-bf
 pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/results.json", "docs/perf/2026-11-27-h100-run138/suite-f32/results.json"];
 
 /// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type
-/// and way of timing: the files `<prefix>-p<i>.json`. bf16 from run 147 of 2026-11-27 (five
-/// processes) and f32 from run 134 (four; rung 15 in every layout, one load per tile): cuBLAS and
-/// the kernels timed in turn; and, from runs 59 (bf16) and 35 (f32) of 2026-11-26, each alone
+/// and way of timing: the files `<prefix>-p<i>.json`. bf16 from run 149 of 2026-11-27 (ten
+/// processes, round order kept) and f32 from run 134 (four; rung 15 in every layout, one load per
+/// tile): cuBLAS and the kernels timed in turn; and, from runs 59 (bf16) and 35 (f32) of 2026-11-26, each alone
 /// after two seconds of its own launches (two).
 pub const PROCESS_RUNS: [&str; 4] = [
-    "docs/perf/2026-11-27-h100-run147/bf16",
+    "docs/perf/2026-11-27-h100-run149/bf16",
     "docs/perf/2026-11-27-h100-run134/f32",
     "docs/perf/2026-11-26-h100-run59/bf16-sustained",
     "docs/perf/2026-11-26-h100-run35/f32-sustained",
