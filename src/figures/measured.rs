@@ -17,15 +17,17 @@ pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run102/layouts-bf
 pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/results.json", "docs/perf/2026-11-27-h100-run138/suite-f32/results.json"];
 
 /// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type
-/// and way of timing: the files `<prefix>-p<i>.json`. bf16 from run 149 of 2026-11-27 (ten
-/// processes, round order kept) and f32 from run 134 (four; rung 15 in every layout, one load per
-/// tile): cuBLAS and the kernels timed in turn; and, from runs 59 (bf16) and 35 (f32) of 2026-11-26, each alone
-/// after two seconds of its own launches (two).
-pub const PROCESS_RUNS: [&str; 4] = [
-    "docs/perf/2026-11-27-h100-run149/bf16",
-    "docs/perf/2026-11-27-h100-run134/f32",
-    "docs/perf/2026-11-26-h100-run59/bf16-sustained",
-    "docs/perf/2026-11-26-h100-run35/f32-sustained",
+/// and way of timing: the files `<prefix>-p<i>.json`. Timed in turn, round order kept: bf16, f16
+/// and f32 (rung 15's 3×TF32 and rung 11) from the five processes of run 150 of 2026-11-27, the
+/// three types in turn within each process; each alone after two seconds of its own launches:
+/// the same kernels but rung 11 in the three processes of run 151.
+pub const PROCESS_RUNS: [&str; 6] = [
+    "docs/perf/2026-11-27-h100-run150/bf16",
+    "docs/perf/2026-11-27-h100-run150/f16",
+    "docs/perf/2026-11-27-h100-run150/f32",
+    "docs/perf/2026-11-27-h100-run151/bf16-sustained",
+    "docs/perf/2026-11-27-h100-run151/f16-sustained",
+    "docs/perf/2026-11-27-h100-run151/f32-sustained",
 ];
 
 fn read(repo: &Path, file: &str) -> Result<Report, String> {
