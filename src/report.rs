@@ -169,11 +169,12 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Finite, positive times and a speed below 10⁶ TFLOP/s (what a report can hold and a chart
-    /// can scale to).
+    /// Finite, positive times (in round order too, where kept: one per sample) and a speed below
+    /// 10⁶ TFLOP/s (what a report can hold and a chart can scale to).
     pub fn is_plausible(&self) -> bool {
         let time_ok = |ms: f64| ms.is_finite() && ms > 0.0;
         time_ok(self.median_ms) && time_ok(self.min_ms) && time_ok(self.max_ms) && self.samples_ms.iter().chain(&self.rounds_ms).all(|&ms| time_ok(ms))
+            && (self.rounds_ms.is_empty() || self.rounds_ms.len() == self.samples_ms.len())
             && (0.0..1e6).contains(&self.tflops)
     }
 

@@ -371,4 +371,9 @@ fn per_round_ratio_compares_at_one_clock() {
     assert_eq!(paired_ratio(&[1.0, 2.0], &[1.0]), None);
     assert_eq!(paired_ratio(&[], &[]), None);
     assert_eq!(paired_ratio(&[2.0, 3.0, 4.0], &[1.0, 1.0, 1.0]), Some(3.0));
+    // A report whose round order does not hold every sample is not a measurement.
+    let mut short = stats(&kernel, 1e9);
+    assert!(short.is_plausible());
+    short.rounds_ms.pop();
+    assert!(!short.is_plausible());
 }

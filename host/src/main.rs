@@ -531,7 +531,8 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     }
     let (best, best_timing) = cmp.best_cublas();
     let c_ms = best_timing.median_ms();
-    println!("ratio    {:.1}% of the best cuBLAS ({}; median of {} launches each)", 100.0 * c_ms / k_ms, best.name(), args.iters);
+    let per_round = rgemm::timing::paired_ratio(&best_timing.rounds_ms, &cmp.kernel.rounds_ms).map_or(String::new(), |r| format!(", {:.1}% round by round", 100.0 * r));
+    println!("ratio    {:.1}% of the best cuBLAS ({}; median of {} launches each{per_round})", 100.0 * c_ms / k_ms, best.name(), args.iters);
     println!("check    {verdict}");
     Ok(if verdict.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
