@@ -33,9 +33,11 @@ const BOX_K: usize = 32;
 /// buffers; `Acc` = [`ThreadTile<TM, TN>`], a thread's accumulators.
 /// `R` ([`PerThread`] or [`PerWarp`]): one arrival per consumer thread on `empty[s]`, or one per
 /// consumer warp (after `bar.warp.sync`).
-pub struct Tma<const T: Tile, Acc, R: Release = PerThread>(PhantomData<(Acc, R)>);
+/// `F` ([`Single`] or [`Double`]): A's registers for four K-steps at a time, or for the next four
+/// as well, read while the current four are multiplied.
+pub struct Tma<const T: Tile, Acc, R: Release = PerThread, F: Fragments = Single>(PhantomData<(Acc, R, F)>);
 
-impl<const T: Tile, const TM: usize, const TN: usize, R: Release> Tma<T, ThreadTile<TM, TN>, R> {
+impl<const T: Tile, const TM: usize, const TN: usize, R: Release, F: Fragments> Tma<T, ThreadTile<TM, TN>, R, F> {
     const BM: usize = T.bm as usize;
     const BN: usize = T.bn as usize;
     const WM: usize = T.wm as usize;
@@ -61,7 +63,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release> Tma<T, ThreadT
     };
 }
 
-impl<const T: Tile, const TM: usize, const TN: usize, R: Release> GemmKernel for Tma<T, ThreadTile<TM, TN>, R> {
+impl<const T: Tile, const TM: usize, const TN: usize, R: Release, F: Fragments> GemmKernel for Tma<T, ThreadTile<TM, TN>, R, F> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::CHECKS;
@@ -166,13 +168,31 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release> GemmKernel for
             // SAFETY: the spec's shared-memory size holds every stage; this tile lies inside the
             // current stage's buffer.
             let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, Self::BN) };
-            for chunk in 0..BOX_K / 8 {
-                for g in 0..2 {
-                    let k = chunk * 8 + 4 * g;
-                    // SAFETY: the caller's guarantee for `gemm` and this block's shared memory,
-                    // passed on.
-                    let a_vals = unsafe { reader.load(a_ptr, k / 4) };
-                    four_steps(&mut acc, &a_vals, &b_tile, k, &place);
+            if F::DOUBLE {
+                // The next four steps' A is read before this four's products: its latency hides
+                // behind them.
+                // SAFETY: the caller's guarantee for `gemm` and this block's shared memory,
+                // passed on (as below).
+                // Written out for all eight quads of the stage, so that the two buffers are
+                // renamed registers rather than copies.
+                let mut a_next = unsafe { reader.load(a_ptr, 0) };
+                unroll_short!(BOX_K / 4, |quad| {
+                    let a_vals = a_next;
+                    if quad + 1 < BOX_K / 4 {
+                        // SAFETY: as above.
+                        a_next = unsafe { reader.load(a_ptr, quad + 1) };
+                    }
+                    four_steps(&mut acc, &a_vals, &b_tile, 4 * quad, &place);
+                });
+            } else {
+                for chunk in 0..BOX_K / 8 {
+                    for g in 0..2 {
+                        let k = chunk * 8 + 4 * g;
+                        // SAFETY: the caller's guarantee for `gemm` and this block's shared memory,
+                        // passed on.
+                        let a_vals = unsafe { reader.load(a_ptr, k / 4) };
+                        four_steps(&mut acc, &a_vals, &b_tile, k, &place);
+                    }
                 }
             }
             // This thread's reads of stage s are done (they are in registers): the producer may
@@ -217,6 +237,21 @@ impl Release for PerWarp {
     const PER_WARP: bool = true;
 }
 
+/// How many K-steps of A a consumer holds in registers: the last parameter of [`Tma`].
+pub trait Fragments {
+    const DOUBLE: bool;
+}
+/// Four steps, read just before they are multiplied.
+pub struct Single;
+/// Four steps and the next four, read while these are multiplied (`_df`).
+pub struct Double;
+impl Fragments for Single {
+    const DOUBLE: bool = false;
+}
+impl Fragments for Double {
+    const DOUBLE: bool = true;
+}
+
 entries! {
     elem = f32;
     sgemm_11_tma_128x128x32_w64x32_t8x8_s3 => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>>,
@@ -225,4 +260,5 @@ entries! {
     sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<{ Tile::block(128, 128, 32).with_warp(32, 32).with_stages(4) }, ThreadTile<4, 8>>,
     sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, PerWarp>,
     sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, PerWarp>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa_df => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, PerWarp, Double>,
 }
