@@ -87,6 +87,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release, F: Fragments> 
         })
     };
 
+    #[inline(always)]
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
         let smem: *mut u8 = dynamic_shared();
