@@ -288,7 +288,8 @@ impl Kernel {
 /// are in `docs/perf/` and the book's chapter `book/src/numbers.md`. Rung 15 (3×TF32, fp32 accuracy on
 /// the tensor cores) ranks first for f32 from its own run of the next day, with the split that
 /// rounds nothing (`_raw`) since 2026-11-25 (its chapter and `docs/perf/`); it needs K and N
-/// multiples of 4, else `best` falls back to rung 11. Its entries
+/// multiples of 4, else `best` falls back to rung 11 (with double fragments, `_df`, a point ahead
+/// of `_wa` over four processes timed in turn: run 153 of 2026-11-27). Its entries
 /// for the other layouts (`_nt`, `_tn`, `_tt`) are not listed: [`auto_candidates`] tries them
 /// right after this list (rung 15 is the highest fp32 rung), ahead of the general kernel.
 /// `rgemm tune` prints a replacement for this table from a fresh
@@ -305,7 +306,7 @@ pub const BEST: &[&str] = &[
     "bgemm_12_mma_sync_128x128x64_w64x64_s3_fp",
     "hgemm_12_mma_sync_128x128x64_w64x64_s3_fp",
     "sgemm_15_tf32x3_128x128x32_s4_raw",
-    "sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa",
+    "sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa_df",
     "sgemm_10_cp_async_128x128x8_w64x32_t8x8_s4_at",
     "sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior",
     "sgemm_08_double_buffer_128x128x8_t8x8_s2",

@@ -114,7 +114,7 @@ fn tools() -> (std::path::PathBuf, std::path::PathBuf) {
 #[test]
 fn the_fastest_simt_rungs_keep_their_inner_loops_ffma() {
     let (ptxas, cuobjdump) = tools();
-    for (kernel, at_least) in [("sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior", 0.85), ("sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa", 0.90)] {
+    for (kernel, at_least) in [("sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior", 0.85), ("sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa", 0.90), ("sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa_df", 0.90)] {
         let listing = sass::disassemble(&ptxas, &cuobjdump, kernel).unwrap_or_else(|e| panic!("{e}"));
         let l = sass::hottest_loop(&listing).unwrap_or_else(|| panic!("{kernel}: no loop with FFMA"));
         // A thread tile of 8×8: 64 FFMA per k, the loop unrolled over whole k-steps.
