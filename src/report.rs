@@ -352,7 +352,9 @@ pub struct CsvRow {
     pub cublas_median_ms: Option<f64>,
     pub cublas_tflops: Option<f64>,
     pub percent_of_cublas: Option<f64>,
-    /// The same ratio taken round by round (`SizeRecord::paired_fraction_of_cublas`).
+    /// The same ratio taken round by round (`SizeRecord::paired_fraction_of_cublas`); absent
+    /// from files written before it was kept.
+    #[serde(default)]
     pub percent_of_cublas_per_round: Option<f64>,
     pub percent_of_peak: Option<f64>,
     pub samples: usize,

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use rgemm::catalog::{self, Dtype, KernelSpec, MAX_GRID_Y};
 use rgemm::{Error, Problem};
 
-/// The naming scheme: `{sgemm|bgemm|hgemm}_{NN}_{slug}_{BM}x{BN}x{BK}[_w{WM}x{WN}][_t{TM}x{TN}][_s{S}][_c{C}][_persistent][_tag][_{layout}]`
+/// The naming scheme: `{sgemm|bgemm|hgemm}_{NN}_{slug}_{BM}x{BN}x{BK}[_w{WM}x{WN}][_t{TM}x{TN}][_s{S}][_c{C}][_persistent][_tag…][_{layout}]`
 /// (the layout suffix `nt`, `tn` or `tt` exactly when the kernel reads that layout).
 fn canonical_name(s: &KernelSpec) -> String {
     let t = &s.tile;
@@ -38,8 +38,9 @@ fn canonical_name(s: &KernelSpec) -> String {
 fn every_kernel_is_named_by_the_scheme_and_unique() {
     let mut seen = std::collections::HashSet::new();
     for k in catalog::all() {
-        // A rung may add one lowercase variant tag for what the tile shape does not say (rung
-        // 10: `_at` transposed A, `_sw` swizzled A).
+        // A rung may add lowercase variant tags, one per choice the tile shape does not say (rung
+        // 10: `_at` transposed A, `_sw` swizzled A; rung 11: `_wa` one arrival per warp, then
+        // `_df` double fragments).
         let canonical = canonical_name(k.spec);
         let layout = k.spec.layout;
         let name = if layout == rgemm::Layout::NN {
@@ -49,8 +50,8 @@ fn every_kernel_is_named_by_the_scheme_and_unique() {
             k.name().strip_suffix(suffix.as_str()).unwrap_or_else(|| panic!("{} reads {} and must end in {suffix}", k.name(), layout.name()))
         };
         let variant = name.strip_prefix(canonical.as_str()).unwrap_or(name);
-        let tagged = variant.is_empty() || (variant.len() > 1 && variant.starts_with('_') && variant[1..].chars().all(|c| c.is_ascii_lowercase()));
-        assert!(k.name().starts_with(&canonical) && tagged, "kernel name {} does not follow the scheme {canonical}[_tag]", k.name());
+        let tagged = variant.is_empty() || (variant.starts_with('_') && variant[1..].split('_').all(|tag| !tag.is_empty() && tag.chars().all(|c| c.is_ascii_lowercase())));
+        assert!(k.name().starts_with(&canonical) && tagged, "kernel name {} does not follow the scheme {canonical}[_tag…]", k.name());
         assert!(seen.insert(k.name()), "{} appears twice", k.name());
     }
     assert!(seen.len() >= 3);

@@ -15,7 +15,10 @@
 //! rejects K or N not multiples of 4 before launch. Every wait traps after 20 s instead of hanging.
 //!
 //! **Cost.** One block of `(BM/WM)·(BN/WN) + 1` warps per SM (the consumers' registers allow no
-//! more), whose consumers spend their issue slots on FMAs and shared reads only.
+//! more), whose consumers spend their issue slots on FMAs and shared reads only. With [`Double`]
+//! fragments (tag `_df`) a consumer reads the next four K-steps of A while it multiplies the
+//! current four, the stage written out: `4·TM` more live registers (within the one block per SM's
+//! budget) and a stage's worth of code, for reads whose latency no longer starts each quad.
 //!
 //! The ring, the resources, one XOR per chunk, what was tried and dropped, and the measured speed:
 //! `book/src/rung-11-tma.md` (and `book/src/mbarrier-tma.md`).
@@ -171,11 +174,10 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release, F: Fragments> 
             let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, Self::BN) };
             if F::DOUBLE {
                 // The next four steps' A is read before this four's products: its latency hides
-                // behind them.
+                // behind them. Written out for all eight quads of the stage, so that the two
+                // buffers are renamed registers rather than copies.
                 // SAFETY: the caller's guarantee for `gemm` and this block's shared memory,
                 // passed on (as below).
-                // Written out for all eight quads of the stage, so that the two buffers are
-                // renamed registers rather than copies.
                 let mut a_next = unsafe { reader.load(a_ptr, 0) };
                 unroll_short!(BOX_K / 4, |quad| {
                     let a_vals = a_next;
