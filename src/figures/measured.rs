@@ -18,13 +18,13 @@ pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/
 
 /// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type
 /// and way of timing: the files `<prefix>-p<i>.json`. Timed in turn, round order kept: bf16, f16
-/// and f32 (rung 15's 3×TF32 and rung 11) from the five processes of run 150 of 2026-11-27, the
-/// three types in turn within each process; each alone after two seconds of its own launches:
-/// the same kernels but rung 11 in the three processes of run 151.
+/// and f32 (rung 15's 3×TF32 `_presplit` and rung 11 `_wa_df`, the entries `best` runs) from the
+/// five processes of run 155 of 2026-11-27, the three types in turn within each process; each
+/// alone after two seconds of its own launches: rungs 14 and 15 in the three processes of run 151.
 pub const PROCESS_RUNS: [&str; 6] = [
-    "docs/perf/2026-11-27-h100-run150/bf16",
-    "docs/perf/2026-11-27-h100-run150/f16",
-    "docs/perf/2026-11-27-h100-run150/f32",
+    "docs/perf/2026-11-27-h100-run155/bf16",
+    "docs/perf/2026-11-27-h100-run155/f16",
+    "docs/perf/2026-11-27-h100-run155/f32",
     "docs/perf/2026-11-27-h100-run151/bf16-sustained",
     "docs/perf/2026-11-27-h100-run151/f16-sustained",
     "docs/perf/2026-11-27-h100-run151/f32-sustained",
