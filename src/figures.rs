@@ -85,6 +85,7 @@ pub fn generate(repo: &Path) -> Result<Vec<Generated>, String> {
     fig("suite-bf16", suite(repo, measured::SUITE_RUNS[0])?);
     fig("suite-f32", suite(repo, measured::SUITE_RUNS[1])?);
     fig("decode-bandwidth", decode_bandwidth(repo)?);
+    fig("rounds-8192", rounds(repo)?);
     fig("ladder", ladder(&bench));
     fig("roofline", roofline(&bench, repo)?);
     for (name, text) in tables::markdown(&bench) {
@@ -1093,6 +1094,82 @@ fn decode_bandwidth(repo: &Path) -> Result<String, String> {
         ],
     );
     Ok(s.finish("Decode shapes: bandwidth of the memory-bound cases of the suites"))
+}
+
+/// One process of `rgemm bench` at 8192³ round by round ([`measured::ROUNDS_RUN`]): each round's
+/// time of the kernel and of cuBLAS (the two launches of a round side by side, at one clock), and
+/// their ratio per round against the ratio of the two medians.
+fn rounds(repo: &Path) -> Result<String, String> {
+    let file = measured::ROUNDS_RUN;
+    let report = crate::report::Report::read(&repo.join(file)).map_err(|e| format!("{file}: {e}"))?;
+    let size = report.sizes.iter().find(|s| s.m == 8192).ok_or(format!("{file}: no 8192³"))?;
+    let (Some(cublas), Some(kernel)) = (size.cublas.as_ref(), size.runs.first().and_then(|r| r.timing.as_ref())) else {
+        return Err(format!("{file}: 8192³ without both timings"));
+    };
+    let (c, k) = (&cublas.rounds_ms, &kernel.rounds_ms);
+    if c.is_empty() || c.len() != k.len() {
+        return Err(format!("{file}: no round order"));
+    }
+    let n = c.len();
+    let (x0, w, h) = (80.0, 640.0, 180.0);
+    let px = |i: usize| x0 + (i as f64 + 0.5) / n as f64 * w;
+    // Top panel: milliseconds of each launch, by round.
+    let (lo, hi) = c.iter().chain(k).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let (lo, hi) = ((lo * 20.0).floor() / 20.0, (hi * 20.0).ceil() / 20.0);
+    let top = 40.0;
+    let py = |ms: f64| top + h - (ms - lo) / (hi - lo) * h;
+    let mut s = Svg::new(1000.0, 2.0 * h + 190.0);
+    let mut tick = lo;
+    while tick <= hi + 1e-9 {
+        s.line(x0, py(tick), x0 + w, py(tick), GRID, 0.4);
+        s.text(x0 - 6.0, py(tick) + 3.0, 9.0, "end", &format!("{tick:.2} ms"));
+        tick += 0.05;
+    }
+    for (times, colour, name) in [(c, INK, "cuBLAS"), (k, PALETTE[0], "rgemm")] {
+        let points: Vec<(f64, f64)> = times.iter().enumerate().map(|(i, &ms)| (px(i), py(ms))).collect();
+        s.polyline(&points, colour, 1.4);
+        for &(x, y) in &points {
+            s.circle(x, y, 2.2, colour);
+        }
+        s.text(x0 + w + 8.0, py(times[n - 1]) + 3.0, 10.0, "start", name);
+    }
+    // Bottom panel: cuBLAS's time over the kernel's, per round, in percent.
+    let ratios: Vec<f64> = c.iter().zip(k).map(|(c, k)| 100.0 * c / k).collect();
+    let per_round = 100.0 * crate::timing::paired_ratio(c, k).unwrap_or(f64::NAN);
+    let of_medians = 100.0 * cublas.median_ms / kernel.median_ms;
+    let (rlo, rhi) = ratios.iter().chain([&of_medians]).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let (rlo, rhi) = (rlo.floor() - 1.0, rhi.ceil() + 1.0);
+    let bottom = top + h + 50.0;
+    let pr = |pct: f64| bottom + h - (pct - rlo) / (rhi - rlo) * h;
+    let mut tick = rlo;
+    while tick <= rhi + 1e-9 {
+        s.line(x0, pr(tick), x0 + w, pr(tick), GRID, 0.4);
+        s.text(x0 - 6.0, pr(tick) + 3.0, 9.0, "end", &format!("{tick:.0}%"));
+        tick += 1.0;
+    }
+    let points: Vec<(f64, f64)> = ratios.iter().enumerate().map(|(i, &p)| (px(i), pr(p))).collect();
+    s.polyline(&points, PALETTE[2], 1.4);
+    for &(x, y) in &points {
+        s.circle(x, y, 2.2, PALETTE[2]);
+    }
+    s.line(x0, pr(per_round), x0 + w, pr(per_round), PALETTE[2], 1.2);
+    s.text(x0 + w + 8.0, pr(per_round) + 3.0, 10.0, "start", &format!("round by round {per_round:.1}%"));
+    s.dashed(x0, pr(of_medians), x0 + w, pr(of_medians), PALETTE[3]);
+    s.text(x0 + w + 8.0, pr(of_medians) + 3.0, 10.0, "start", &format!("ratio of the medians {of_medians:.1}%"));
+    for i in (0..n).step_by(5) {
+        s.text(px(i), bottom + h + 14.0, 9.0, "middle", &format!("{i}"));
+    }
+    s.text(x0 + w / 2.0, bottom + h + 28.0, 10.0, "middle", "round");
+    caption(
+        &mut s,
+        bottom + h + 50.0,
+        &[
+            format!("Top: each round's time of {} and of the best cuBLAS at 8192³, launched side by side in the round.", size.runs[0].kernel),
+            "Bottom: cuBLAS's time over the kernel's in each round; the line is their median, the dashes the ratio of the two medians.".to_string(),
+            format!("{}, {}, commit {}; `{file}`.", report.device.name, report.date_utc, report.git_commit.clone().unwrap_or_default()),
+        ],
+    );
+    Ok(s.finish("One process at 8192³, round by round"))
 }
 
 /// Rung 14's stage for each of the four layouts, drawn from the catalog's specs: the boxes the

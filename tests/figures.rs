@@ -43,7 +43,7 @@ fn the_staleness_check_notices_a_changed_figure() {
         let folder = Path::new(file).parent().expect("a later run lies in a folder of docs/perf");
         copy(&repo().join("docs/perf").join(folder), &dir.join("docs/perf").join(folder));
     }
-    let measured = figures::measured::SUITE_RUNS.iter().chain(&figures::measured::LAYOUT_RUNS).chain(&figures::measured::PROCESS_RUNS);
+    let measured = figures::measured::SUITE_RUNS.iter().chain(&figures::measured::LAYOUT_RUNS).chain(&figures::measured::PROCESS_RUNS).chain([&figures::measured::ROUNDS_RUN]);
     for path in measured {
         // A JSON file or a process prefix (`…/f32-main` of `…/f32-main-p<i>.json`): its folder.
         let folder = Path::new(path).parent().expect("a run lies in a folder");

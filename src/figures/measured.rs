@@ -30,6 +30,10 @@ pub const PROCESS_RUNS: [&str; 6] = [
     "docs/perf/2026-11-27-h100-run151/f32-sustained",
 ];
 
+/// One process whose two medians at 8192³ landed on different clock steps (the ratio of the
+/// medians 105.8%): the variance appendix's figure of the rounds, drawn from its `rounds_ms`.
+pub const ROUNDS_RUN: &str = "docs/perf/2026-11-27-h100-run149/bf16-p3.json";
+
 fn read(repo: &Path, file: &str) -> Result<Report, String> {
     Report::read(&repo.join(file)).map_err(|e| format!("{file}: {e}"))
 }
