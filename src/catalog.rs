@@ -288,8 +288,8 @@ impl Kernel {
 /// are in `docs/perf/` and the book's chapter `book/src/numbers.md`. Rung 15 (3×TF32, fp32 accuracy on
 /// the tensor cores) ranks first for f32 from its own run of the next day, with the split that
 /// rounds nothing (`_raw`) since 2026-11-25 (its chapter and `docs/perf/`); it needs K and N
-/// multiples of 4, else `best` falls back to rung 11 (with double fragments, `_df`, a point ahead
-/// of `_wa` over four processes timed in turn: run 153 of 2026-11-27). Its entries
+/// multiples of 4, else `best` falls back to rung 11 (with double fragments, `_df`, faster than
+/// `_wa` in every process of run 153 of 2026-11-27). Its entries
 /// for the other layouts (`_nt`, `_tn`, `_tt`) are not listed: [`auto_candidates`] tries them
 /// right after this list (rung 15 is the highest fp32 rung), ahead of the general kernel.
 /// `rgemm tune` prints a replacement for this table from a fresh

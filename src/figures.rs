@@ -1119,18 +1119,26 @@ fn rounds(repo: &Path) -> Result<String, String> {
     let top = 40.0;
     let py = |ms: f64| top + h - (ms - lo) / (hi - lo) * h;
     let mut s = Svg::new(1000.0, 2.0 * h + 190.0);
-    let mut tick = lo;
-    while tick <= hi + 1e-9 {
-        s.line(x0, py(tick), x0 + w, py(tick), GRID, 0.4);
-        s.text(x0 - 6.0, py(tick) + 3.0, 9.0, "end", &format!("{tick:.2} ms"));
-        tick += 0.05;
-    }
-    for (times, colour, name) in [(c, INK, "cuBLAS"), (k, PALETTE[0], "rgemm")] {
-        let points: Vec<(f64, f64)> = times.iter().enumerate().map(|(i, &ms)| (px(i), py(ms))).collect();
+    // Horizontal grid lines from `lo` to `hi` every `step`, labelled on the left.
+    let grid = |s: &mut Svg, (lo, hi, step): (f64, f64, f64), y: &dyn Fn(f64) -> f64, label: &dyn Fn(f64) -> String| {
+        let mut tick = lo;
+        while tick <= hi + 1e-9 {
+            s.line(x0, y(tick), x0 + w, y(tick), GRID, 0.4);
+            s.text(x0 - 6.0, y(tick) + 3.0, 9.0, "end", &label(tick));
+            tick += step;
+        }
+    };
+    // One value per round, joined and dotted.
+    let series = |s: &mut Svg, values: &[f64], y: &dyn Fn(f64) -> f64, colour: &str| {
+        let points: Vec<(f64, f64)> = values.iter().enumerate().map(|(i, &v)| (px(i), y(v))).collect();
         s.polyline(&points, colour, 1.4);
         for &(x, y) in &points {
             s.circle(x, y, 2.2, colour);
         }
+    };
+    grid(&mut s, (lo, hi, 0.05), &py, &|ms| format!("{ms:.2} ms"));
+    for (times, colour, name) in [(c, INK, "cuBLAS"), (k, PALETTE[0], "rgemm")] {
+        series(&mut s, times, &py, colour);
         s.text(x0 + w + 8.0, py(times[n - 1]) + 3.0, 10.0, "start", name);
     }
     // Bottom panel: cuBLAS's time over the kernel's, per round, in percent.
@@ -1141,17 +1149,8 @@ fn rounds(repo: &Path) -> Result<String, String> {
     let (rlo, rhi) = (rlo.floor() - 1.0, rhi.ceil() + 1.0);
     let bottom = top + h + 50.0;
     let pr = |pct: f64| bottom + h - (pct - rlo) / (rhi - rlo) * h;
-    let mut tick = rlo;
-    while tick <= rhi + 1e-9 {
-        s.line(x0, pr(tick), x0 + w, pr(tick), GRID, 0.4);
-        s.text(x0 - 6.0, pr(tick) + 3.0, 9.0, "end", &format!("{tick:.0}%"));
-        tick += 1.0;
-    }
-    let points: Vec<(f64, f64)> = ratios.iter().enumerate().map(|(i, &p)| (px(i), pr(p))).collect();
-    s.polyline(&points, PALETTE[2], 1.4);
-    for &(x, y) in &points {
-        s.circle(x, y, 2.2, PALETTE[2]);
-    }
+    grid(&mut s, (rlo, rhi, 1.0), &pr, &|pct| format!("{pct:.0}%"));
+    series(&mut s, &ratios, &pr, PALETTE[2]);
     s.line(x0, pr(per_round), x0 + w, pr(per_round), PALETTE[2], 1.2);
     s.text(x0 + w + 8.0, pr(per_round) + 3.0, 10.0, "start", &format!("round by round {per_round:.1}%"));
     s.dashed(x0, pr(of_medians), x0 + w, pr(of_medians), PALETTE[3]);
