@@ -48,19 +48,24 @@ fn run() -> rgemm::Result<()> {
     let geometry = kernel.geometry(&problem)?;
     let f = gpu.entry(kernel.name(), geometry.smem_bytes)?;
     let cfg = LaunchConfig { grid_dim: geometry.grid, block_dim: geometry.block, shared_mem_bytes: geometry.smem_bytes };
-    // The kernel's parameters, in the order of `Gemm`'s fields: three device addresses, the sizes,
-    // the scalars, the tensor-map pointer (null: rung 1 does not use the copy engine), the
-    // leading dimensions (row-major, tight: K, N, N) and the batch (one product; its strides
-    // are never used).
-    let (a_addr, b_addr, c_addr, no_maps) = (a_dev.addr(&gpu), b_dev.addr(&gpu), c_dev.addr(&gpu), 0u64);
+    // The kernel's seventeen parameters, in the order `entries!` declares them: three device
+    // addresses, the sizes, the scalars, the tensor-map pointer (null: rung 1 does not use the
+    // copy engine), the leading dimensions (row-major, tight: K, N, N), the batch (one product;
+    // its strides are never used) and the workspace (null: only stream-K kernels use one).
+    // cudarc does not count them: the driver reads as many as the entry declares, so a missing
+    // one would be read from past the end of the list.
+    let (a_addr, b_addr, c_addr) = (a_dev.addr(&gpu), b_dev.addr(&gpu), c_dev.addr(&gpu));
+    let (no_maps, no_workspace) = (0u64, 0u64);
     let mut args = gpu.stream().launch_builder(&f);
     args.arg(&a_addr).arg(&b_addr).arg(&c_addr);
     args.arg(&problem.m).arg(&problem.n).arg(&problem.k).arg(&problem.alpha).arg(&problem.beta);
     args.arg(&no_maps);
     args.arg(&problem.lda).arg(&problem.ldb).arg(&problem.ldc).arg(&problem.batch);
     args.arg(&problem.stride_a).arg(&problem.stride_b).arg(&problem.stride_c);
-    // SAFETY: the addresses hold M×K, K×N and M×N floats, the types and order match the entry's
-    // parameters (`entries!` in kernels-gpu/src/entry.rs), and the configuration is the one the
+    args.arg(&no_workspace);
+    // SAFETY: the addresses hold M×K, K×N and M×N floats; the seventeen arguments match the
+    // entry's parameters in number, type and order (`entries!` in kernels-gpu/src/entry.rs;
+    // `launch_product` in src/gpu.rs passes the same list); and the configuration is the one the
     // catalog computed for this kernel.
     unsafe { args.launch(cfg) }?;
     // ANCHOR_END: launch
