@@ -31,7 +31,8 @@
 //! `book/src/rung-14-wgmma-tma.md` and `docs/perf/`.
 
 use crate::prelude::*;
-use crate::stream_k::{PART_THREADS, Plan, Workspace};
+use crate::spec::StreamKWorkspace;
+use crate::stream_k::{PART_THREADS, Plan};
 use core::marker::PhantomData;
 
 pub const RUNG: Rung = Rung {
@@ -92,7 +93,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
     const SMEM_BYTES: usize = Self::FLAGS + if Self::STREAM_K { 4 * Self::CONSUMERS } else { 0 };
     /// With stream-K, each consumer warpgroup is one part of a tile: 128 threads × 128
     /// accumulators.
-    const WORKSPACE: Workspace = Workspace { parts: Self::CONSUMERS as u32, part_floats: PART_THREADS * 128 };
+    const WORKSPACE: StreamKWorkspace = StreamKWorkspace { parts: Self::CONSUMERS as u32, part_floats: PART_THREADS * 128 };
 
     const VALID: () = {
         assert!(Self::BM == 64 || Self::BM == 128, "one or two consumer warpgroups of 64 rows");

@@ -33,6 +33,7 @@
 //! last round it saves. The workspace: one slot per block and a counter per sliced tile and part.
 
 use crate::device::*;
+use crate::spec::StreamKWorkspace;
 
 /// A slice is at least this many K-tiles: shorter ones would cost more in partial sums than the
 /// idle SMs they save.
@@ -71,33 +72,6 @@ pub struct Pieces {
     block: u32,
     next_whole: u32,
     slice_done: bool,
-}
-
-/// The workspace one stream-K kernel needs per block: its parts per tile and the floats of one
-/// part's partial sum. The kernel's spec carries it; the host sizes the workspace with it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Workspace {
-    pub parts: u32,
-    pub part_floats: u32,
-}
-
-impl Workspace {
-    /// Counters at the start, rounded up to 256 bytes so that the slots after them start aligned.
-    const fn counter_words(&self, blocks: u32) -> u64 {
-        (self.counters(blocks) as u64).next_multiple_of(64)
-    }
-
-    /// The counters of a launch of `blocks` blocks, one per part of each sliced tile (fewer
-    /// tiles than blocks); zero before and after every launch.
-    pub const fn counters(&self, blocks: u32) -> usize {
-        blocks as usize * self.parts as usize
-    }
-
-    /// Bytes of the workspace for a launch of `blocks` blocks: the counters, then one slot per
-    /// block of `parts · part_floats` floats. The counters must be zero before the first launch.
-    pub const fn bytes(&self, blocks: u32) -> u64 {
-        4 * (self.counter_words(blocks) + blocks as u64 * self.parts as u64 * self.part_floats as u64)
-    }
 }
 
 impl Plan {
@@ -145,13 +119,13 @@ impl Plan {
     }
 
     /// Where block `b`'s partial sum of part `part` goes in workspace `ws`.
-    fn partial(&self, ws: *mut u32, w: Workspace, b: u32, part: u32) -> *mut f32 {
+    fn partial(&self, ws: *mut u32, w: StreamKWorkspace, b: u32, part: u32) -> *mut f32 {
         let slot = (b as u64 * w.parts as u64 + part as u64) * w.part_floats as u64;
         ws.wrapping_add((w.counter_words(self.blocks) + slot) as usize) as *mut f32
     }
 
     /// The counter of part `part` of sliced tile `tile`.
-    fn counter(&self, ws: *mut u32, w: Workspace, tile: u32, part: u32) -> *mut u32 {
+    fn counter(&self, ws: *mut u32, w: StreamKWorkspace, tile: u32, part: u32) -> *mut u32 {
         ws.wrapping_add(((tile - self.whole) * w.parts + part) as usize)
     }
 
@@ -169,7 +143,7 @@ impl Plan {
     /// is the part's named barrier; `flag` a word of shared memory that only this part uses.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn combine<const N: usize>(&self, ws: *mut u32, w: Workspace, block: u32, piece: &Piece, part: u32, acc: &mut [f32; N], flag: *mut u32, barrier: u32) -> bool {
+    pub unsafe fn combine<const N: usize>(&self, ws: *mut u32, w: StreamKWorkspace, block: u32, piece: &Piece, part: u32, acc: &mut [f32; N], flag: *mut u32, barrier: u32) -> bool {
         let me = (thread_idx() % PART_THREADS) as usize;
         let at = |p: *mut f32, j: usize| p.wrapping_add(4 * (j * PART_THREADS as usize + me));
         let own = self.partial(ws, w, block, part);
