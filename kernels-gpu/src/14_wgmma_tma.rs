@@ -31,8 +31,8 @@
 //! `book/src/rung-14-wgmma-tma.md` and `docs/perf/`.
 
 use crate::prelude::*;
-use crate::spec::StreamKWorkspace;
-use crate::stream_k::{PART_THREADS, Plan};
+use crate::spec::stream_k::StreamKWorkspace;
+use crate::stream_k::{self, PART_THREADS, StreamKSchedule};
 use core::marker::PhantomData;
 
 pub const RUNG: Rung = Rung {
@@ -88,7 +88,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
     /// The mbarriers sit after the stages (and C buffers): `full[0..STAGES]`, then `empty[0..STAGES]`.
     const BARRIERS: usize = Self::C_BUFFERS + Self::C_BUFFERS_BYTES;
     /// With stream-K, one word per consumer warpgroup after the barriers: whether it was the last
-    /// to finish a shared tile ([`Plan::combine`]).
+    /// to finish a shared tile ([`stream_k::combine`]).
     const FLAGS: usize = Self::BARRIERS + 2 * 8 * Self::STAGES;
     const SMEM_BYTES: usize = Self::FLAGS + if Self::STREAM_K { 4 * Self::CONSUMERS } else { 0 };
     /// With stream-K, each consumer warpgroup is one part of a tile: 128 threads × 128
@@ -307,7 +307,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
         let (block, blocks) = if Self::CLUSTER > 1 { cluster_linear() } else { block_linear() };
         // Block `block` takes tiles `block, block + blocks, …` whole; with stream-K the tiles of
         // a last round at most half full are cut into slices of K for the idle blocks.
-        let plan = if Self::STREAM_K { Plan::new(all_tiles, k_tiles, blocks) } else { Plan::whole_tiles(all_tiles, k_tiles, blocks) };
+        let plan = if Self::STREAM_K { StreamKSchedule::new(all_tiles, k_tiles, blocks) } else { StreamKSchedule::whole_tiles(all_tiles, k_tiles, blocks) };
         let rank = if Self::CLUSTER > 1 { cluster_rank() } else { 0 };
         let stage_of = |it: u32| it % Self::STAGES as u32;
         let round_of = |it: u32| it / Self::STAGES as u32;
@@ -421,7 +421,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
                     // SAFETY: all 128 threads of this warpgroup call it; the workspace is the
                     // host's, sized by the spec's `WORKSPACE` for this launch; the flag word and
                     // named barrier `1 + cw` are this warpgroup's.
-                    if !unsafe { plan.combine(gemm.workspace, Self::WORKSPACE, block, &piece, cw, &mut acc, flag, 1 + cw) } {
+                    if !unsafe { stream_k::combine(&plan, gemm.workspace, Self::WORKSPACE, block, &piece, cw, &mut acc, flag, 1 + cw) } {
                         // Another block finishes the tile.
                         continue;
                     }

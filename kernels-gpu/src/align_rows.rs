@@ -17,8 +17,7 @@
 
 use crate::device::*;
 
-/// Threads per block of the copies: consecutive elements of one row.
-pub const COPY_THREADS: u32 = 256;
+pub use rgemm_spec::helpers::COPY_THREADS;
 
 /// Rows a thread copies at once: its loads of them all issued before its stores.
 pub const COPY_ROWS_AT_ONCE: u32 = 8;

@@ -18,13 +18,7 @@
 
 use crate::device::*;
 
-/// Side of the square tile a block splits: 32 × 32 elements.
-pub const SPLIT_TILE: u32 = 32;
-/// Threads per block: 32 columns × 8 rows, each thread four elements of the tile.
-pub const SPLIT_THREADS: u32 = 256;
-/// Shared memory of the transposing split: one 32 × 33 tile of f32 (the extra column moves each
-/// row to another bank, so reading a column meets no conflicts).
-pub const SPLIT_SMEM_BYTES: u32 = SPLIT_TILE * (SPLIT_TILE + 1) * 4;
+pub use rgemm_spec::helpers::{SPLIT_SMEM_BYTES, SPLIT_THREADS, SPLIT_TILE, presplit_layout, split_launch};
 
 /// `x` as the tensor cores read it: its low 13 bits cleared (truncated to tf32).
 #[inline(always)]
@@ -37,22 +31,6 @@ pub fn trunc_tf32(x: f32) -> f32 {
 #[inline(always)]
 pub fn raw_parts(x: f32) -> (f32, f32) {
     (x, x - trunc_tf32(x))
-}
-
-/// Floats of the workspace for `matrices` matrices of `rows × cols`, and its leading dimension
-/// (whole 16-byte rows). `None` when it would not fit in `u64`.
-pub fn presplit_layout(matrices: u64, rows: u64, cols: u32) -> Option<(u64, u32)> {
-    let ld = cols.next_multiple_of(4);
-    Some((matrices.checked_mul(2)?.checked_mul(rows)?.checked_mul(ld as u64)?, ld))
-}
-
-/// How the host launches the split of a `rows × cols` result (one plane of the grid per matrix,
-/// [`SPLIT_THREADS`] threads): the entry, the grid's columns and rows (at most `max_grid_rows`:
-/// the blocks walk the rest) and the shared memory. The GPU's launch and the emulator's both
-/// take it from here.
-pub fn split_launch(transposed: bool, rows: u32, cols: u32, max_grid_rows: u32) -> (&'static str, (u32, u32), u32) {
-    let grid = (cols.div_ceil(SPLIT_TILE), rows.div_ceil(SPLIT_TILE).min(max_grid_rows));
-    if transposed { ("split_tf32_transposed", grid, SPLIT_SMEM_BYTES) } else { ("split_tf32_rows", grid, 0) }
 }
 
 /// Splits A stored row by row (`rows × cols`, K-major: `nn`, `nt`) into the workspace.

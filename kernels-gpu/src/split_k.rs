@@ -14,8 +14,7 @@
 
 use crate::device::*;
 
-/// Threads per block of `reduce_splits`: one column of C each.
-pub const REDUCE_THREADS: u32 = 256;
+pub use rgemm_spec::helpers::REDUCE_THREADS;
 
 /// `C = alpha·Σ_s W[s] + beta·C` over the `splits` partial products in `ws` (M×N each, `plane`
 /// floats apart),

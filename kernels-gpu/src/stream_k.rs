@@ -33,187 +33,84 @@
 //! last round it saves. The workspace: one slot per block and a counter per sliced tile and part.
 
 use crate::device::*;
-use crate::spec::StreamKWorkspace;
-
-/// A slice is at least this many K-tiles: shorter ones would cost more in partial sums than the
-/// idle SMs they save.
-pub const MIN_SLICE_K_TILES: u32 = 4;
 
 /// Threads that own one part of a tile and meet at its named barrier (one warpgroup).
 pub const PART_THREADS: u32 = 128;
 
-/// How a launch's tiles are shared out: whole tiles round by round, then the tiles of the last
-/// round in slices of K.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Plan {
-    /// K-tiles per tile.
-    k_tiles: u32,
-    /// Blocks of the launch: whole tile `t` is block `t mod blocks`'s.
-    blocks: u32,
-    /// Tiles `0 .. whole` are computed whole; each of the others is cut into `slices` slices.
-    whole: u32,
-    slices: u32,
-    /// Blocks `0 .. sliced` take one slice each: block `b` slice `b mod slices` of tile
-    /// `whole + b / slices`.
-    sliced: u32,
+pub use rgemm_spec::stream_k::{MIN_SLICE_K_TILES, Piece, Pieces, StreamKSchedule, StreamKWorkspace};
+
+/// Where block `b`'s partial sum of part `part` goes in workspace `ws`.
+fn partial(schedule: &StreamKSchedule, ws: *mut u32, w: StreamKWorkspace, b: u32, part: u32) -> *mut f32 {
+    let slot = (b as u64 * w.parts as u64 + part as u64) * w.part_floats as u64;
+    ws.wrapping_add((w.counter_words(schedule.blocks()) + slot) as usize) as *mut f32
 }
 
-/// What a block computes next: K-tiles `k_begin .. k_end` of `tile`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Piece {
-    pub tile: u32,
-    pub k_begin: u32,
-    pub k_end: u32,
+/// The counter of part `part` of sliced tile `tile`.
+fn counter(schedule: &StreamKSchedule, ws: *mut u32, w: StreamKWorkspace, tile: u32, part: u32) -> *mut u32 {
+    ws.wrapping_add(((tile - schedule.whole()) * w.parts + part) as usize)
 }
 
-/// The pieces of one block, in the order it computes them.
-pub struct Pieces {
-    plan: Plan,
-    block: u32,
-    next_whole: u32,
-    slice_done: bool,
-}
-
-impl Plan {
-    /// Every tile whole: block `b` takes tiles `b, b + blocks, …` (a plain persistent launch).
-    pub const fn whole_tiles(tiles: u32, k_tiles: u32, blocks: u32) -> Plan {
-        Plan { k_tiles, blocks, whole: tiles, slices: 1, sliced: 0 }
-    }
-
-    /// `tiles` tiles of `k_tiles` K-tiles on `blocks` blocks: the tiles of a last round at most
-    /// half full cut into equal slices of K, else every tile whole.
-    pub const fn new(tiles: u32, k_tiles: u32, blocks: u32) -> Plan {
-        let whole = Plan::whole_tiles(tiles, k_tiles, blocks);
-        if blocks < 2 || tiles % blocks == 0 {
-            return whole;
+/// Adds this block's partial sum `acc` of part `part` of `piece`'s tile to the others'.
+/// Returns `true` for the last of the tile's blocks to arrive, with the whole sum in `acc`
+/// (added in K order): it writes C. The others return `false`, their part handed over.
+///
+/// Thread `i` of the part's [`PART_THREADS`] keeps its `N` accumulators as floats
+/// `(4j + c)` ↦ `4·(j·PART_THREADS + i) + c` of the partial: each group of four is one
+/// coalesced 16-byte access per thread.
+///
+/// # Safety
+/// Called by all [`PART_THREADS`] threads of the part (and only them) with the same
+/// arguments; `ws` is the launch's workspace, sized by `w` for this plan's blocks; `barrier`
+/// is the part's named barrier; `flag` a word of shared memory that only this part uses.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn combine<const N: usize>(schedule: &StreamKSchedule, ws: *mut u32, w: StreamKWorkspace, block: u32, piece: &Piece, part: u32, acc: &mut [f32; N], flag: *mut u32, barrier: u32) -> bool {
+    let me = (thread_idx() % PART_THREADS) as usize;
+    let at = |p: *mut f32, j: usize| p.wrapping_add(4 * (j * PART_THREADS as usize + me));
+    let own = partial(schedule, ws, w, block, part);
+    unroll!(N / 4, |j| {
+        // SAFETY: inside this block's slot (`part_floats ≥ N · PART_THREADS`), 16-byte aligned.
+        unsafe { st_global_v4(at(own, j), [acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]]) };
+    });
+    // Release: the partial is written before the arrival below (every thread's stores).
+    fence_acq_rel_gpu();
+    named_barrier_sync::<PART_THREADS>(barrier);
+    let (first, last) = schedule.sharers(piece.tile);
+    if me == 0 {
+        let counter = counter(schedule, ws, w, piece.tile, part);
+        let sharers = last - first + 1;
+        // SAFETY: the counter is inside the workspace's counters (at most 2·blocks shared
+        // tiles); only these atomics touch it.
+        let done = unsafe { atom_add_acq_rel_gpu(counter, 1) } + 1 == sharers;
+        if done {
+            // Every sharer has arrived; none touches the counter again in this launch.
+            // SAFETY: as above.
+            unsafe { atom_add_acq_rel_gpu(counter, sharers.wrapping_neg()) };
         }
-        // As many slices as the idle blocks allow, each at least `MIN_SLICE_K_TILES` long.
-        let last_round = tiles % blocks;
-        let (by_blocks, by_size) = (blocks / last_round, k_tiles / MIN_SLICE_K_TILES);
-        let slices = if by_blocks < by_size { by_blocks } else { by_size };
-        if slices < 2 {
-            return whole;
-        }
-        Plan { k_tiles, blocks, whole: tiles - last_round, slices, sliced: last_round * slices }
+        // SAFETY: the part's own word of shared memory (the caller's guarantee).
+        unsafe { store(flag, done as u32) };
     }
-
-    /// The pieces block `block` computes.
-    pub fn pieces(&self, block: u32) -> Pieces {
-        Pieces { plan: *self, block, next_whole: block, slice_done: block >= self.sliced }
+    named_barrier_sync::<PART_THREADS>(barrier);
+    // SAFETY: written by the part's first thread before the barrier above.
+    if unsafe { load(flag) } == 0 {
+        return false;
     }
-
-    /// Whether `piece` is part of a tile (its partial sum must be added to the others').
-    pub fn is_partial(&self, piece: &Piece) -> bool {
-        piece.k_begin > 0 || piece.k_end < self.k_tiles
-    }
-
-    /// The first K-tile of slice `i` of a tile (`i ≤ slices`).
-    fn slice_start(&self, i: u32) -> u32 {
-        (i as u64 * self.k_tiles as u64 / self.slices as u64) as u32
-    }
-
-    /// The blocks holding the slices of sliced tile `tile`, first and last, in K order.
-    pub fn sharers(&self, tile: u32) -> (u32, u32) {
-        let first = (tile - self.whole) * self.slices;
-        (first, first + self.slices - 1)
-    }
-
-    /// Where block `b`'s partial sum of part `part` goes in workspace `ws`.
-    fn partial(&self, ws: *mut u32, w: StreamKWorkspace, b: u32, part: u32) -> *mut f32 {
-        let slot = (b as u64 * w.parts as u64 + part as u64) * w.part_floats as u64;
-        ws.wrapping_add((w.counter_words(self.blocks) + slot) as usize) as *mut f32
-    }
-
-    /// The counter of part `part` of sliced tile `tile`.
-    fn counter(&self, ws: *mut u32, w: StreamKWorkspace, tile: u32, part: u32) -> *mut u32 {
-        ws.wrapping_add(((tile - self.whole) * w.parts + part) as usize)
-    }
-
-    /// Adds this block's partial sum `acc` of part `part` of `piece`'s tile to the others'.
-    /// Returns `true` for the last of the tile's blocks to arrive, with the whole sum in `acc`
-    /// (added in K order): it writes C. The others return `false`, their part handed over.
-    ///
-    /// Thread `i` of the part's [`PART_THREADS`] keeps its `N` accumulators as floats
-    /// `(4j + c)` ↦ `4·(j·PART_THREADS + i) + c` of the partial: each group of four is one
-    /// coalesced 16-byte access per thread.
-    ///
-    /// # Safety
-    /// Called by all [`PART_THREADS`] threads of the part (and only them) with the same
-    /// arguments; `ws` is the launch's workspace, sized by `w` for this plan's blocks; `barrier`
-    /// is the part's named barrier; `flag` a word of shared memory that only this part uses.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub unsafe fn combine<const N: usize>(&self, ws: *mut u32, w: StreamKWorkspace, block: u32, piece: &Piece, part: u32, acc: &mut [f32; N], flag: *mut u32, barrier: u32) -> bool {
-        let me = (thread_idx() % PART_THREADS) as usize;
-        let at = |p: *mut f32, j: usize| p.wrapping_add(4 * (j * PART_THREADS as usize + me));
-        let own = self.partial(ws, w, block, part);
+    // Acquire: the other partials are read after the counter said they were written.
+    fence_acq_rel_gpu();
+    // The sum in K order, this block's own partial read back like the others': the same
+    // result whichever block arrived last.
+    *acc = [0.0; N];
+    for b in first..=last {
+        let partial = partial(schedule, ws, w, b, part);
         unroll!(N / 4, |j| {
-            // SAFETY: inside this block's slot (`part_floats ≥ N · PART_THREADS`), 16-byte aligned.
-            unsafe { st_global_v4(at(own, j), [acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]]) };
-        });
-        // Release: the partial is written before the arrival below (every thread's stores).
-        fence_acq_rel_gpu();
-        named_barrier_sync::<PART_THREADS>(barrier);
-        let (first, last) = self.sharers(piece.tile);
-        if me == 0 {
-            let counter = self.counter(ws, w, piece.tile, part);
-            let sharers = last - first + 1;
-            // SAFETY: the counter is inside the workspace's counters (at most 2·blocks shared
-            // tiles); only these atomics touch it.
-            let done = unsafe { atom_add_acq_rel_gpu(counter, 1) } + 1 == sharers;
-            if done {
-                // Every sharer has arrived; none touches the counter again in this launch.
-                // SAFETY: as above.
-                unsafe { atom_add_acq_rel_gpu(counter, sharers.wrapping_neg()) };
+            // SAFETY: block b's slot for this tile, written and released before its arrival.
+            let v = unsafe { ld_global_v4(at(partial, j)) };
+            for c in 0..4 {
+                acc[4 * j + c] += v[c];
             }
-            // SAFETY: the part's own word of shared memory (the caller's guarantee).
-            unsafe { store(flag, done as u32) };
-        }
-        named_barrier_sync::<PART_THREADS>(barrier);
-        // SAFETY: written by the part's first thread before the barrier above.
-        if unsafe { load(flag) } == 0 {
-            return false;
-        }
-        // Acquire: the other partials are read after the counter said they were written.
-        fence_acq_rel_gpu();
-        // The sum in K order, this block's own partial read back like the others': the same
-        // result whichever block arrived last.
-        *acc = [0.0; N];
-        for b in first..=last {
-            let partial = self.partial(ws, w, b, part);
-            unroll!(N / 4, |j| {
-                // SAFETY: block b's slot for this tile, written and released before its arrival.
-                let v = unsafe { ld_global_v4(at(partial, j)) };
-                for c in 0..4 {
-                    acc[4 * j + c] += v[c];
-                }
-            });
-        }
-        true
+        });
     }
-}
-
-impl Iterator for Pieces {
-    type Item = Piece;
-
-    /// Whole tiles first (`block, block + blocks, …`), then the block's slice, if it has one.
-    #[inline(always)]
-    fn next(&mut self) -> Option<Piece> {
-        let p = &self.plan;
-        if self.next_whole < p.whole {
-            let tile = self.next_whole;
-            self.next_whole = self.next_whole.saturating_add(p.blocks);
-            return Some(Piece { tile, k_begin: 0, k_end: p.k_tiles });
-        }
-        if !self.slice_done {
-            self.slice_done = true;
-            // `max(1)`: a plan with slices has them, but the compiler cannot know that.
-            let (slices, i) = (p.slices.max(1), self.block % p.slices.max(1));
-            let tile = p.whole + self.block / slices;
-            return Some(Piece { tile, k_begin: p.slice_start(i), k_end: p.slice_start(i + 1) });
-        }
-        None
-    }
+    true
 }
 
 #[cfg(test)]
@@ -228,7 +125,7 @@ mod tests {
         for blocks in [1u32, 2, 3, 7, 132] {
             for tiles in [1u32, 2, 3, 5, 64, 131, 132, 133, 263, 512, 2048] {
                 for k_tiles in [0u32, 1, 3, 64, 2048] {
-                    let plan = Plan::new(tiles, k_tiles, blocks);
+                    let plan = StreamKSchedule::new(tiles, k_tiles, blocks);
                     let mut seen = vec![vec![u32::MAX; k_tiles as usize]; tiles as usize];
                     let mut whole_seen = vec![0u32; tiles as usize];
                     for b in 0..blocks {
@@ -270,13 +167,13 @@ mod tests {
     /// more than half full (512 tiles: 116 in the last round) is left whole.
     #[test]
     fn cuts_the_last_round() {
-        let plan = Plan::new(288, 48, 132);
+        let plan = StreamKSchedule::new(288, 48, 132);
         assert_eq!((plan.whole, plan.slices, plan.sliced), (264, 5, 120));
-        assert_eq!(Plan::new(512, 64, 132), Plan::whole_tiles(512, 64, 132));
-        assert_eq!(Plan::new(528, 64, 132).whole, 528, "four full rounds: nothing to share");
-        let few = Plan::new(2, 64, 132);
+        assert_eq!(StreamKSchedule::new(512, 64, 132), StreamKSchedule::whole_tiles(512, 64, 132));
+        assert_eq!(StreamKSchedule::new(528, 64, 132).whole, 528, "four full rounds: nothing to share");
+        let few = StreamKSchedule::new(2, 64, 132);
         assert_eq!((few.whole, few.sliced), (0, 2 * 64 / MIN_SLICE_K_TILES), "slices of at least the minimum");
-        assert_eq!(Plan::new(2, 3, 132).whole, 2, "too little K to share: whole tiles");
+        assert_eq!(StreamKSchedule::new(2, 3, 132).whole, 2, "too little K to share: whole tiles");
         // Every block's slice lies inside one tile and starts where its neighbour's ended.
         for b in 0..plan.sliced {
             let pieces: Vec<Piece> = plan.pieces(b).skip_while(|p| !plan.is_partial(p)).collect();

@@ -7,6 +7,9 @@
 #![no_std]
 #![cfg_attr(feature = "const-tile", feature(adt_const_params))]
 
+pub mod helpers;
+pub mod stream_k;
+
 /// Element type of the A and B operands (C and the accumulators are always `f32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dtype {
@@ -264,7 +267,7 @@ pub struct KernelSpec {
     /// (the stream-K schedule of `kernels-gpu`): the workspace it needs per block. The host passes a workspace of
     /// [`Workspace::bytes`](StreamKWorkspace::bytes) for the launch's blocks, its
     /// counters zero.
-    pub stream_k: Option<StreamKWorkspace>,
+    pub stream_k: Option<stream_k::StreamKWorkspace>,
     /// The kernel reads A split ahead of the product (3×TF32, the split-ahead pass of `kernels-gpu`): the host
     /// first writes A's high part and remainder, K-major, into a workspace and passes that as A
     /// (one tensor map of two planes per matrix), whatever the layout says A is stored as.
@@ -483,7 +486,7 @@ impl KernelSpec {
 
     /// This spec for a persistent kernel that cuts its last round's tiles by K, with `workspace`.
     #[inline]
-    pub const fn with_stream_k(self, workspace: StreamKWorkspace) -> Self {
+    pub const fn with_stream_k(self, workspace: stream_k::StreamKWorkspace) -> Self {
         KernelSpec { persistent: true, stream_k: Some(workspace), ..self }
     }
 }
@@ -496,34 +499,4 @@ impl KernelSpec {
 pub const fn register_cap(threads: u32, blocks: u32) -> u32 {
     let share = 65536 / (threads * if blocks > 1 { blocks } else { 1 }) / 8 * 8;
     if share < 248 { share } else { 248 }
-}
-
-/// The workspace one stream-K kernel needs per block: its parts per tile and the floats of one
-/// part's partial sum. The kernel's spec carries it; the host sizes the workspace with it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct StreamKWorkspace {
-    pub parts: u32,
-    pub part_floats: u32,
-}
-
-impl StreamKWorkspace {
-    /// Counters at the start, rounded up to 256 bytes so that the slots after them start aligned.
-    #[inline]
-    const fn counter_words(&self, blocks: u32) -> u64 {
-        (self.counters(blocks) as u64).next_multiple_of(64)
-    }
-
-    /// The counters of a launch of `blocks` blocks, one per part of each sliced tile (fewer
-    /// tiles than blocks); zero before and after every launch.
-    #[inline]
-    pub const fn counters(&self, blocks: u32) -> usize {
-        blocks as usize * self.parts as usize
-    }
-
-    /// Bytes of the workspace for a launch of `blocks` blocks: the counters, then one slot per
-    /// block of `parts · part_floats` floats. The counters must be zero before the first launch.
-    #[inline]
-    pub const fn bytes(&self, blocks: u32) -> u64 {
-        4 * (self.counter_words(blocks) + blocks as u64 * self.parts as u64 * self.part_floats as u64)
-    }
 }
