@@ -1,14 +1,18 @@
 //! What the host must know about a kernel to launch it: its rung, element type, tile shape,
-//! block size and shared-memory bytes. Plain data, shared by the kernels (compiled to PTX) and
-//! the host library (compiled on stable Rust): `no_std`, no dependencies.
+//! block size and shared-memory bytes, and the typed key that names it ([`key`]). Plain data,
+//! shared by the kernels (compiled to PTX) and the host library (compiled on stable Rust):
+//! `no_std`, no dependencies.
 //!
-//! With the `const-tile` feature (nightly Rust) a [`Tile`] can be a const generic parameter, as
-//! the kernels take it.
+//! With the `const-tile` feature (nightly Rust) a [`Tile`] and the key's choices ([`Schedule`],
+//! [`Epilogue`], the rungs' variants) can be const generic parameters, as the kernels take them.
 #![no_std]
 #![cfg_attr(feature = "const-tile", feature(adt_const_params))]
 
 pub mod helpers;
+pub mod key;
 pub mod stream_k;
+
+pub use key::{AStaging, Epilogue, Fragments, KLoop, KernelKey, KernelKind, OperandSplit, Schedule, StageRelease, Variant, TF32X3_FLUSH_EVERY};
 
 /// Element type of the A and B operands (C and the accumulators are always `f32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -25,6 +29,16 @@ impl Dtype {
             Dtype::F32 => "f32",
             Dtype::Bf16 => "bf16",
             Dtype::F16 => "f16",
+        }
+    }
+
+    /// The first part of a kernel's name: `sgemm`, `bgemm` or `hgemm`.
+    #[inline]
+    pub const fn gemm_name(self) -> &'static str {
+        match self {
+            Dtype::F32 => "sgemm",
+            Dtype::Bf16 => "bgemm",
+            Dtype::F16 => "hgemm",
         }
     }
 
@@ -88,15 +102,39 @@ impl Layout {
     }
 }
 
-/// One rung of the ladder: a lesson, and the file that holds it.
+/// One rung of the ladder: a lesson, and the file that holds it; or, with another
+/// [`KernelKind`], one of the kernels beside the ladder (number 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rung {
-    /// Position in the ladder; the kernel file is `NN_<slug>.rs`.
+    /// A rung of the ladder, or which kernel beside it.
+    pub kind: KernelKind,
+    /// Position in the ladder, the kernel file being `NN_<slug>.rs`; 0 for the kernels beside
+    /// it ([`KernelKind::Gemv`], [`KernelKind::Fallback`]).
     pub number: u8,
     /// Short identifier used in kernel names.
     pub slug: &'static str,
     /// One line saying what the rung adds.
     pub idea: &'static str,
+}
+
+impl Rung {
+    /// Rung `number` of the ladder.
+    #[inline]
+    pub const fn ladder(number: u8, slug: &'static str, idea: &'static str) -> Rung {
+        Rung { kind: KernelKind::Ladder, number, slug, idea }
+    }
+
+    /// A kernel beside the ladder (`kind` is not [`KernelKind::Ladder`]): number 0.
+    #[inline]
+    pub const fn beside(kind: KernelKind, slug: &'static str, idea: &'static str) -> Rung {
+        Rung { kind, number: 0, slug, idea }
+    }
+
+    /// A rung of the ladder (not the GEMV or the fallback).
+    #[inline]
+    pub const fn is_ladder(&self) -> bool {
+        matches!(self.kind, KernelKind::Ladder)
+    }
 }
 
 /// The tile hierarchy of a kernel. Fields a rung does not use are 1.
@@ -228,9 +266,12 @@ impl TensorMaps {
 }
 
 /// Everything the host needs to launch one PTX entry point.
+///
+/// What tells the entry from its siblings is typed data here ([`KernelSpec::key`]); the name is
+/// that key written out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KernelSpec {
-    /// The `.entry` name in the PTX.
+    /// The `.entry` name in the PTX: [`key`](KernelSpec::key)`().to_string()`.
     pub name: &'static str,
     pub rung: Rung,
     pub dtype: Dtype,
@@ -272,6 +313,10 @@ pub struct KernelSpec {
     /// first writes A's high part and remainder, K-major, into a workspace and passes that as A
     /// (one tensor map of two planes per matrix), whatever the layout says A is stored as.
     pub split_ahead: bool,
+    /// How the kernel writes C ([`Epilogue::Scalar`] for every kernel without the choice).
+    pub epilogue: Epilogue,
+    /// The rung's own choices ([`Variant::Plain`] for a rung without any).
+    pub variant: Variant,
 }
 
 /// How a register-tiled kernel maps its block tile onto threads and copies its tiles into shared
@@ -428,7 +473,49 @@ impl KernelSpec {
             tile_rules: None,
             stream_k: None,
             split_ahead: false,
+            epilogue: Epilogue::Scalar,
+            variant: Variant::Plain,
         }
+    }
+
+    /// Every choice that tells this kernel from its siblings; its `Display` is [`name`](Self::name).
+    #[inline]
+    pub const fn key(&self) -> KernelKey {
+        KernelKey {
+            dtype: self.dtype,
+            rung: self.rung,
+            tile: self.tile,
+            cluster_m: self.cluster_m,
+            schedule: self.schedule(),
+            epilogue: self.epilogue,
+            variant: self.variant,
+            layout: self.layout,
+        }
+    }
+
+    /// How the kernel's blocks cover the tiles of C: [`persistent`](Self::persistent) and
+    /// [`stream_k`](Self::stream_k) as one value.
+    #[inline]
+    pub const fn schedule(&self) -> Schedule {
+        if self.stream_k.is_some() {
+            Schedule::StreamK
+        } else if self.persistent {
+            Schedule::Persistent
+        } else {
+            Schedule::DataParallel
+        }
+    }
+
+    /// This spec for a kernel that writes C with `epilogue`.
+    #[inline]
+    pub const fn with_epilogue(self, epilogue: Epilogue) -> Self {
+        KernelSpec { epilogue, ..self }
+    }
+
+    /// This spec for a kernel with the rung's choices `variant`.
+    #[inline]
+    pub const fn with_variant(self, variant: Variant) -> Self {
+        KernelSpec { variant, ..self }
     }
 
     /// This spec for a kernel whose tile shape follows `rules`; its tile and threads are checked
