@@ -14,7 +14,7 @@
 
 use crate::prelude::*;
 
-pub const RUNG: Rung = Rung { number: 1, slug: "naive", idea: "one thread per element of C" };
+pub const RUNG: Rung = Rung::ladder(1, "naive", "one thread per element of C");
 
 /// A `BS × BS` block of C per thread block, `BS²` threads; thread `t` takes row `t % BS`.
 pub struct Naive<const BS: usize>;

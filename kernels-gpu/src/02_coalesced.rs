@@ -13,7 +13,7 @@
 
 use crate::prelude::*;
 
-pub const RUNG: Rung = Rung { number: 2, slug: "coalesced", idea: "neighbouring threads take neighbouring columns" };
+pub const RUNG: Rung = Rung::ladder(2, "coalesced", "neighbouring threads take neighbouring columns");
 
 /// A `BS × BS` block of C per thread block, `BS²` threads; thread `t` takes column `t % BS`.
 pub struct Coalesced<const BS: usize>;

@@ -17,7 +17,7 @@
 
 use crate::prelude::*;
 
-pub const RUNG: Rung = Rung { number: 3, slug: "smem_tiling", idea: "stage BS×BS tiles of A and B in shared memory" };
+pub const RUNG: Rung = Rung::ladder(3, "smem_tiling", "stage BS×BS tiles of A and B in shared memory");
 
 /// `BS × BS` tiles of A, B and C; `BS²` threads, one element of each per thread.
 pub struct SmemTiling<const BS: usize>;

@@ -21,7 +21,7 @@
 
 use crate::prelude::*;
 
-pub const RUNG: Rung = Rung { number: 4, slug: "blocktile_1d", idea: "each thread computes a TM×1 column strip of C" };
+pub const RUNG: Rung = Rung::ladder(4, "blocktile_1d", "each thread computes a TM×1 column strip of C");
 
 /// A `BM × BN` block tile, K-slices of `BK`, `TM × 1` outputs per thread, `BM·BN/TM` threads.
 pub struct Blocktile1d<const BM: usize, const BN: usize, const BK: usize, const TM: usize>;

@@ -22,7 +22,7 @@
 
 use crate::prelude::*;
 
-pub const RUNG: Rung = Rung { number: 5, slug: "blocktile_2d", idea: "each thread computes a TM×TN tile of C as register outer products" };
+pub const RUNG: Rung = Rung::ladder(5, "blocktile_2d", "each thread computes a TM×TN tile of C as register outer products");
 
 /// A `BM × BN` block tile, K-slices of `BK`, `TM × TN` outputs per thread, `BM·BN/(TM·TN)`
 /// threads.

@@ -25,7 +25,7 @@
 use crate::copy::{store_thread_tile, RowMajorCopy};
 use crate::prelude::*;
 
-pub const RUNG: Rung = Rung { number: 6, slug: "vectorized", idea: "float4 global loads and stores, float4 shared reads of B" };
+pub const RUNG: Rung = Rung::ladder(6, "vectorized", "float4 global loads and stores, float4 shared reads of B");
 
 /// Rung 5's kernel with float4 copies, float4 reads of B and float4 stores of C.
 pub struct Vectorized<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const TN: usize>;

@@ -29,7 +29,7 @@
 use crate::prelude::*;
 use crate::copy::{store_thread_tile, RowMajorCopy, TransposedCopy};
 
-pub const RUNG: Rung = Rung { number: 7, slug: "transposed_a", idea: "A tile transposed in shared memory: float4 reads of A and B" };
+pub const RUNG: Rung = Rung::ladder(7, "transposed_a", "A tile transposed in shared memory: float4 reads of A and B");
 
 /// Rung 6's kernel with A stored transposed, so both operands are read as float4s.
 pub struct TransposedA<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const TN: usize>;

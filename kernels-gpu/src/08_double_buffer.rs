@@ -23,7 +23,7 @@
 use crate::prelude::*;
 use crate::copy::{store_thread_tile, RowMajorCopy, TransposedCopy};
 
-pub const RUNG: Rung = Rung { number: 8, slug: "double_buffer", idea: "two shared stages; global loads of the next slice overlap compute" };
+pub const RUNG: Rung = Rung::ladder(8, "double_buffer", "two shared stages; global loads of the next slice overlap compute");
 
 /// Rung 7's kernel with two shared stages and the next slice prefetched into registers.
 pub struct DoubleBuffer<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const TN: usize>;

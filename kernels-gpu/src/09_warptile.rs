@@ -10,8 +10,8 @@
 //!
 //! **Invariants.** The K-steps of a slice run as fully unrolled chunks of about 512 multiply-adds,
 //! so every shared address is a constant offset. The spec asks for two blocks per SM
-//! (`.minnctapersm 2`) only when the register estimate fits in 128. With the [`Interior`] and
-//! [`MidStore`] loops (tags `_interior`, `_midstore`), a block whose slices all lie inside aligned
+//! (`.minnctapersm 2`) only when the register estimate fits in 128. With the [`KLoop::Interior`] and
+//! [`KLoop::MidStore`] loops (tags `_interior`, `_midstore`), a block whose slices all lie inside aligned
 //! matrices runs a branch-free loop of plain float4 copies; blocks on an edge run a checked one.
 //!
 //! **Cost.** Instruction issue: with 8×8 thread tiles the 64 FMAs of a step share the scheduler
@@ -25,21 +25,21 @@ use crate::prelude::*;
 use core::marker::PhantomData;
 use crate::copy::{store4, RowMajorCopy, TransposedCopy};
 
-pub const RUNG: Rung = Rung { number: 9, slug: "warptile", idea: "block → warp → thread tiles; conflict-free float4 reads" };
+pub const RUNG: Rung = Rung::ladder(9, "warptile", "block → warp → thread tiles; conflict-free float4 reads");
 
 /// Tile `T`: block tile `bm × bn`, K-slices of `bk`, warp tiles `wm × wn`, `(bm/wm)·(bn/wn)` warps,
 /// two shared stages; `Acc` = [`ThreadTile<TM, TN>`]: the `TM × TN` accumulators of a thread, in
-/// 4×4 blocks (a type, as `TM` and `TN` size register arrays); `L` picks the K loop ([`Checked`],
-/// [`Interior`] or [`MidStore`]).
-pub struct Warptile<const T: Tile, Acc, L = Checked>(PhantomData<(Acc, L)>);
+/// 4×4 blocks (a type, as `TM` and `TN` size register arrays); `L` picks the K loop
+/// ([`KLoop::Checked`], [`KLoop::Interior`] or [`KLoop::MidStore`]).
+pub struct Warptile<const T: Tile, Acc, const L: KLoop = { KLoop::Checked }>(PhantomData<Acc>);
 
-impl<const T: Tile, const TM: usize, const TN: usize, L: KLoop> Warptile<T, ThreadTile<TM, TN>, L> {
+impl<const T: Tile, const TM: usize, const TN: usize, const L: KLoop> Warptile<T, ThreadTile<TM, TN>, L> {
     const BM: usize = T.bm as usize;
     const BN: usize = T.bn as usize;
     const BK: usize = T.bk as usize;
     const WM: usize = T.wm as usize;
     const WN: usize = T.wn as usize;
-    const LOOP: u8 = L::KIND;
+    const LOOP: KLoop = L;
     const THREADS: usize = (Self::BM / Self::WM) * (Self::BN / Self::WN) * 32;
     /// Lanes along a warp tile's rows and columns.
     const LANES_M: usize = Self::WM / TM;
@@ -71,7 +71,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, L: KLoop> Warptile<T, Thre
     const CHECKS: () = {
         assert!(T.tm == 1 && T.tn == 1 && T.stages == 1, "the thread tile is the Acc type; the stages are two");
         assert!(Self::THREADS <= 1024, "at most 1024 threads");
-        assert!(Self::LOOP != MIDSTORE || Self::BK % 2 == 0, "the store splits a slice in halves");
+        assert!(!matches!(Self::LOOP, KLoop::MidStore) || Self::BK % 2 == 0, "the store splits a slice in halves");
         let _ = (Self::A_COPY, Self::B_COPY);
     };
 
@@ -177,7 +177,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, L: KLoop> Warptile<T, Thre
             && b.covers(k, Self::BN as u32)
     }
 
-    /// The kernel with the [`Interior`] or [`MidStore`] K loop.
+    /// The kernel with the [`KLoop::Interior`] or [`KLoop::MidStore`] K loop.
     #[inline(always)]
     unsafe fn run_split(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
@@ -204,7 +204,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, L: KLoop> Warptile<T, Thre
                 let sb = Self::B_COPY.fetch_inside(t, &b_next);
                 // The next stage was last read before the previous barrier: it may be written
                 // at any point of this slice.
-                let first = if Self::LOOP == MIDSTORE { Self::BK / 2 } else { Self::BK };
+                let first = if matches!(Self::LOOP, KLoop::MidStore) { Self::BK / 2 } else { Self::BK };
                 Self::compute_steps(&at_cur, &b_cur, m0, n0, &mut acc, 0, first);
                 Self::A_COPY.store(t, &sa, &at_next);
                 Self::B_COPY.store(t, &sb, &b_next_tile);
@@ -234,7 +234,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, L: KLoop> Warptile<T, Thre
     }
 }
 
-impl<const T: Tile, const TM: usize, const TN: usize, L: KLoop> GemmKernel for Warptile<T, ThreadTile<TM, TN>, L> {
+impl<const T: Tile, const TM: usize, const TN: usize, const L: KLoop> GemmKernel for Warptile<T, ThreadTile<TM, TN>, L> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::CHECKS;
@@ -247,11 +247,12 @@ impl<const T: Tile, const TM: usize, const TN: usize, L: KLoop> GemmKernel for W
         )
         .with_tile_rules(TileRules::THREAD_TILES.float4_copies().vector_reads().warp_tiled())
         .with_min_blocks_per_sm(Self::MIN_BLOCKS)
+        .with_variant(Variant::Warptile(L))
     };
 
     unsafe fn run(gemm: &Gemm<f32>) {
         let () = Self::CHECKS;
-        if Self::LOOP != CHECKED {
+        if !matches!(Self::LOOP, KLoop::Checked) {
             // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
             unsafe { Self::run_split(gemm) };
             return;
@@ -287,33 +288,6 @@ impl<const T: Tile, const TM: usize, const TN: usize, L: KLoop> GemmKernel for W
     }
 }
 
-/// How a kernel runs its K loop: the last parameter of [`Warptile`].
-pub trait KLoop {
-    const KIND: u8;
-}
-/// Every block through the checked loop, whose copies test each slice against the matrix edges.
-pub struct Checked;
-/// Blocks whose every slice lies inside aligned matrices (K a multiple of BK) run a loop with
-/// unchecked float4 copies from windows that advance one slice per step, and the last slice
-/// outside the loop, so the loop body has no branch; other blocks run the checked loop
-/// (`_interior`).
-pub struct Interior;
-/// [`Interior`], with the prefetched slice written to shared memory halfway through the
-/// arithmetic of the current one rather than after it (`_midstore`).
-pub struct MidStore;
-const CHECKED: u8 = 0;
-const INTERIOR: u8 = 1;
-const MIDSTORE: u8 = 2;
-impl KLoop for Checked {
-    const KIND: u8 = CHECKED;
-}
-impl KLoop for Interior {
-    const KIND: u8 = INTERIOR;
-}
-impl KLoop for MidStore {
-    const KIND: u8 = MIDSTORE;
-}
-
 entries! {
     elem = f32;
     sgemm_09_warptile_128x128x16_w32x64_t8x8_s2 => Warptile<{ Tile::block(128, 128, 16).with_warp(32, 64) }, ThreadTile<8, 8>>,
@@ -325,7 +299,7 @@ entries! {
     sgemm_09_warptile_128x256x8_w64x64_t8x16_s2 => Warptile<{ Tile::block(128, 256, 8).with_warp(64, 64) }, ThreadTile<8, 16>>,
     sgemm_09_warptile_64x128x16_w32x64_t8x8_s2 => Warptile<{ Tile::block(64, 128, 16).with_warp(32, 64) }, ThreadTile<8, 8>>,
     sgemm_09_warptile_128x128x8_w64x64_t8x16_s2 => Warptile<{ Tile::block(128, 128, 8).with_warp(64, 64) }, ThreadTile<8, 16>>,
-    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior => Warptile<{ Tile::block(128, 128, 8).with_warp(64, 32) }, ThreadTile<8, 8>, Interior>,
-    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_midstore => Warptile<{ Tile::block(128, 128, 8).with_warp(64, 32) }, ThreadTile<8, 8>, MidStore>,
-    sgemm_09_warptile_64x128x8_w32x64_t8x8_s2_interior => Warptile<{ Tile::block(64, 128, 8).with_warp(32, 64) }, ThreadTile<8, 8>, Interior>,
+    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior => Warptile<{ Tile::block(128, 128, 8).with_warp(64, 32) }, ThreadTile<8, 8>, { KLoop::Interior }>,
+    sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_midstore => Warptile<{ Tile::block(128, 128, 8).with_warp(64, 32) }, ThreadTile<8, 8>, { KLoop::MidStore }>,
+    sgemm_09_warptile_64x128x8_w32x64_t8x8_s2_interior => Warptile<{ Tile::block(64, 128, 8).with_warp(32, 64) }, ThreadTile<8, 8>, { KLoop::Interior }>,
 }

@@ -4,7 +4,7 @@
 //! rung 9's one slice parked in registers the block keeps `STAGES` shared buffers and slices
 //! `kt + 1 .. kt + STAGES - 1` in flight while slice `kt` is computed with rung 9's warp tiles
 //! (`warp_compute.rs`). A 16-byte copy cannot transpose A on the way, hence two variants: `_at`
-//! ([`ATransposed`]) copies A float by float into rung 9's transposed tile; `_sw` ([`ASwizzled`])
+//! ([`AStaging::Transposed`]) copies A float by float into rung 9's transposed tile; `_sw` ([`AStaging::Swizzled`])
 //! copies 16-byte chunks into a 128-byte-swizzled tile read as float4s along K.
 //!
 //! **Invariants.** Every thread commits exactly one async-group per slice (empty past the end), so
@@ -25,23 +25,23 @@ use crate::prelude::*;
 use crate::warp_compute::*;
 use core::marker::PhantomData;
 
-pub const RUNG: Rung = Rung { number: 10, slug: "cp_async", idea: "cp.async multi-stage pipeline: async-groups, zero-fill tails" };
+pub const RUNG: Rung = Rung::ladder(10, "cp_async", "cp.async multi-stage pipeline: async-groups, zero-fill tails");
 
 /// Tile `T`: block tile `bm × bn`, K-slices of `bk`, warp tiles `wm × wn`, `stages` shared buffers
-/// (2..=4); `Acc` = [`ThreadTile<TM, TN>`], a thread's accumulators; `A` ([`ATransposed`] or
-/// [`ASwizzled`]) picks the A layout (see the module docs).
-pub struct CpAsync<const T: Tile, Acc, A: ATile>(PhantomData<(Acc, A)>);
+/// (2..=4); `Acc` = [`ThreadTile<TM, TN>`], a thread's accumulators; `A` ([`AStaging::Transposed`]
+/// or [`AStaging::Swizzled`]) picks how the A slice lies in shared memory (see the module docs).
+pub struct CpAsync<const T: Tile, Acc, const A: AStaging>(PhantomData<Acc>);
 
-impl<const T: Tile, const TM: usize, const TN: usize, A: ATile> CpAsync<T, ThreadTile<TM, TN>, A> {
+impl<const T: Tile, const TM: usize, const TN: usize, const A: AStaging> CpAsync<T, ThreadTile<TM, TN>, A> {
     const BM: usize = T.bm as usize;
     const BN: usize = T.bn as usize;
     const BK: usize = T.bk as usize;
     const WM: usize = T.wm as usize;
     const WN: usize = T.wn as usize;
     const STAGES: usize = T.stages as usize;
-    const SWIZZLED: bool = A::SWIZZLED;
+    const SWIZZLED: bool = matches!(A, AStaging::Swizzled);
     const TILING: WarpTiling =
-        WarpTiling::new(Self::BM, Self::BN, Self::WM, Self::WN, TM, TN, if Self::SWIZZLED { ALayout::Swizzled } else { ALayout::Transposed });
+        WarpTiling::new(Self::BM, Self::BN, Self::WM, Self::WN, TM, TN, A);
     const THREADS: usize = Self::TILING.threads();
     /// Floats per row of the transposed A tile (rung 7's pad of 4).
     const AT_STRIDE: usize = Self::BM + 4;
@@ -64,7 +64,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, A: ATile> CpAsync<T, Threa
     };
 }
 
-impl<const T: Tile, const TM: usize, const TN: usize, A: ATile> GemmKernel for CpAsync<T, ThreadTile<TM, TN>, A> {
+impl<const T: Tile, const TM: usize, const TN: usize, const A: AStaging> GemmKernel for CpAsync<T, ThreadTile<TM, TN>, A> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::CHECKS;
@@ -77,6 +77,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, A: ATile> GemmKernel for C
         )
         .with_tile_rules(TileRules::THREAD_TILES.float4_copies().vector_reads().warp_tiled())
         .with_min_blocks_per_sm(Self::MIN_BLOCKS)
+        .with_variant(Variant::CpAsync(A))
     };
 
     unsafe fn run(gemm: &Gemm<f32>) {
@@ -267,28 +268,13 @@ fn copy_transposed(base: u32, src: &Matrix<f32>, bm: usize, bk: usize, stride: u
 }
 // ANCHOR_END: copy_transposed
 
-/// How the A slice lies in shared memory: the last parameter of [`CpAsync`].
-pub trait ATile {
-    const SWIZZLED: bool;
-}
-/// Transposed and padded, copied element by element (`_at`).
-pub struct ATransposed;
-/// Row-major and 128-byte swizzled, copied in 16-byte chunks (`_sw`).
-pub struct ASwizzled;
-impl ATile for ATransposed {
-    const SWIZZLED: bool = false;
-}
-impl ATile for ASwizzled {
-    const SWIZZLED: bool = true;
-}
-
 entries! {
     elem = f32;
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s2_at => CpAsync<{ Tile::block(128, 128, 8).with_warp(64, 32).with_stages(2) }, ThreadTile<8, 8>, ATransposed>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_at => CpAsync<{ Tile::block(128, 128, 8).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, ATransposed>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s4_at => CpAsync<{ Tile::block(128, 128, 8).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, ATransposed>,
-    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_sw => CpAsync<{ Tile::block(128, 128, 8).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, ASwizzled>,
-    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s3_sw => CpAsync<{ Tile::block(128, 128, 16).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, ASwizzled>,
-    sgemm_10_cp_async_128x128x32_w64x32_t8x8_s3_sw => CpAsync<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, ASwizzled>,
-    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s4_sw => CpAsync<{ Tile::block(128, 128, 16).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, ASwizzled>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s2_at => CpAsync<{ Tile::block(128, 128, 8).with_warp(64, 32).with_stages(2) }, ThreadTile<8, 8>, { AStaging::Transposed }>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_at => CpAsync<{ Tile::block(128, 128, 8).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, { AStaging::Transposed }>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s4_at => CpAsync<{ Tile::block(128, 128, 8).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, { AStaging::Transposed }>,
+    sgemm_10_cp_async_128x128x8_w64x32_t8x8_s3_sw => CpAsync<{ Tile::block(128, 128, 8).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, { AStaging::Swizzled }>,
+    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s3_sw => CpAsync<{ Tile::block(128, 128, 16).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, { AStaging::Swizzled }>,
+    sgemm_10_cp_async_128x128x32_w64x32_t8x8_s3_sw => CpAsync<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, { AStaging::Swizzled }>,
+    sgemm_10_cp_async_128x128x16_w64x32_t8x8_s4_sw => CpAsync<{ Tile::block(128, 128, 16).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, { AStaging::Swizzled }>,
 }

@@ -8,14 +8,14 @@
 //!
 //! **Invariants.** Stage `s` of a ring of `STAGES` has `full[s]` (one arrival, the producer's
 //! `expect_tx` of the stage's bytes, whole boxes including the zeros past an edge) and `empty[s]`
-//! (one arrival per consumer thread, or per consumer warp with [`PerWarp`], tag `_wa`); a waiter for
+//! (one arrival per consumer thread, or per consumer warp with [`StageRelease::PerWarp`], tag `_wa`); a waiter for
 //! round `r` names parity `r & 1`. A is a `BM × 32` box with 128-byte swizzle, so stages start on
 //! 1024-byte boundaries; B is a `32 × BN` box, unswizzled. The engine reads zeros outside the
 //! matrices, so only the epilogue checks edges; it needs 16-byte row strides, and the catalog
 //! rejects K or N not multiples of 4 before launch. Every wait traps after 20 s instead of hanging.
 //!
 //! **Cost.** One block of `(BM/WM)·(BN/WN) + 1` warps per SM (the consumers' registers allow no
-//! more), whose consumers spend their issue slots on FMAs and shared reads only. With [`Double`]
+//! more), whose consumers spend their issue slots on FMAs and shared reads only. With [`Fragments::Double`]
 //! fragments (tag `_df`) a consumer reads the next four K-steps of A while it multiplies the
 //! current four, the stage written out: `4·TM` more live registers (within the one block per SM's
 //! budget) and a stage's worth of code, for reads whose latency no longer starts each quad.
@@ -27,27 +27,27 @@ use crate::prelude::*;
 use crate::warp_compute::*;
 use core::marker::PhantomData;
 
-pub const RUNG: Rung = Rung { number: 11, slug: "tma", idea: "TMA box loads by a producer warp into an mbarrier-guarded ring" };
+pub const RUNG: Rung = Rung::ladder(11, "tma", "TMA box loads by a producer warp into an mbarrier-guarded ring");
 
 /// Box width along K: one 128-byte swizzle line of f32.
 const BOX_K: usize = 32;
 
 /// Tile `T`: block tile `bm × bn`, K-slices of `bk` = 32 (one box), warp tiles `wm × wn`, `stages`
 /// buffers; `Acc` = [`ThreadTile<TM, TN>`], a thread's accumulators.
-/// `R` ([`PerThread`] or [`PerWarp`]): one arrival per consumer thread on `empty[s]`, or one per
-/// consumer warp (after `bar.warp.sync`).
-/// `F` ([`Single`] or [`Double`]): A's registers for four K-steps at a time, or for the next four
-/// as well, read while the current four are multiplied.
-pub struct Tma<const T: Tile, Acc, R: Release = PerThread, F: Fragments = Single>(PhantomData<(Acc, R, F)>);
+/// `R` ([`StageRelease::PerThread`] or [`StageRelease::PerWarp`]): one arrival per consumer thread
+/// on `empty[s]`, or one per consumer warp (after `bar.warp.sync`).
+/// `F` ([`Fragments::Single`] or [`Fragments::Double`]): A's registers for four K-steps at a
+/// time, or for the next four as well, read while the current four are multiplied.
+pub struct Tma<const T: Tile, Acc, const R: StageRelease = { StageRelease::PerThread }, const F: Fragments = { Fragments::Single }>(PhantomData<Acc>);
 
-impl<const T: Tile, const TM: usize, const TN: usize, R: Release, F: Fragments> Tma<T, ThreadTile<TM, TN>, R, F> {
+impl<const T: Tile, const TM: usize, const TN: usize, const R: StageRelease, const F: Fragments> Tma<T, ThreadTile<TM, TN>, R, F> {
     const BM: usize = T.bm as usize;
     const BN: usize = T.bn as usize;
     const WM: usize = T.wm as usize;
     const WN: usize = T.wn as usize;
     const STAGES: usize = T.stages as usize;
-    const WARP_ARRIVE: bool = R::PER_WARP;
-    const TILING: WarpTiling = WarpTiling::new(Self::BM, Self::BN, Self::WM, Self::WN, TM, TN, ALayout::Swizzled);
+    const WARP_ARRIVE: bool = matches!(R, StageRelease::PerWarp);
+    const TILING: WarpTiling = WarpTiling::new(Self::BM, Self::BN, Self::WM, Self::WN, TM, TN, AStaging::Swizzled);
     /// Computing threads; the producer warp comes after them.
     const CONSUMERS: usize = Self::TILING.threads();
     const THREADS: usize = Self::CONSUMERS + 32;
@@ -66,7 +66,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release, F: Fragments> 
     };
 }
 
-impl<const T: Tile, const TM: usize, const TN: usize, R: Release, F: Fragments> GemmKernel for Tma<T, ThreadTile<TM, TN>, R, F> {
+impl<const T: Tile, const TM: usize, const TN: usize, const R: StageRelease, const F: Fragments> GemmKernel for Tma<T, ThreadTile<TM, TN>, R, F> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::CHECKS;
@@ -88,6 +88,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release, F: Fragments> 
             c_box: None,
             c_swizzle: crate::spec::Swizzle::None,
         })
+        .with_variant(Variant::Tma(R, F))
     };
 
     #[inline(always)]
@@ -172,7 +173,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release, F: Fragments> 
             // SAFETY: the spec's shared-memory size holds every stage; this tile lies inside the
             // current stage's buffer.
             let b_tile = unsafe { SmemTile::new(a_ptr.wrapping_add(Self::A_BYTES) as *mut f32, BOX_K, Self::BN) };
-            if F::DOUBLE {
+            if matches!(F, Fragments::Double) {
                 // The next four steps' A is read before this four's products: its latency hides
                 // behind them. Written out for all eight quads of the stage, so that the two
                 // buffers are renamed registers rather than copies.
@@ -225,43 +226,13 @@ impl<const T: Tile, const TM: usize, const TN: usize, R: Release, F: Fragments> 
     }
 }
 
-/// Who arrives on `empty[s]` when a stage is read: the last parameter of [`Tma`].
-pub trait Release {
-    const PER_WARP: bool;
-}
-/// Every consumer thread arrives.
-pub struct PerThread;
-/// Each consumer warp arrives once, after `bar.warp.sync` (`_wa`).
-pub struct PerWarp;
-impl Release for PerThread {
-    const PER_WARP: bool = false;
-}
-impl Release for PerWarp {
-    const PER_WARP: bool = true;
-}
-
-/// How many K-steps of A a consumer holds in registers: the last parameter of [`Tma`].
-pub trait Fragments {
-    const DOUBLE: bool;
-}
-/// Four steps, read just before they are multiplied.
-pub struct Single;
-/// Four steps and the next four, read while these are multiplied (`_df`).
-pub struct Double;
-impl Fragments for Single {
-    const DOUBLE: bool = false;
-}
-impl Fragments for Double {
-    const DOUBLE: bool = true;
-}
-
 entries! {
     elem = f32;
     sgemm_11_tma_128x128x32_w64x32_t8x8_s3 => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>>,
     sgemm_11_tma_128x128x32_w64x32_t8x8_s4 => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>>,
     sgemm_11_tma_128x64x32_w64x32_t8x8_s4 => Tma<{ Tile::block(128, 64, 32).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>>,
     sgemm_11_tma_128x128x32_w32x32_t4x8_s4 => Tma<{ Tile::block(128, 128, 32).with_warp(32, 32).with_stages(4) }, ThreadTile<4, 8>>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, PerWarp>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, PerWarp>,
-    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa_df => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, PerWarp, Double>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, { StageRelease::PerWarp }>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s3_wa => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(3) }, ThreadTile<8, 8>, { StageRelease::PerWarp }>,
+    sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa_df => Tma<{ Tile::block(128, 128, 32).with_warp(64, 32).with_stages(4) }, ThreadTile<8, 8>, { StageRelease::PerWarp }, { Fragments::Double }>,
 }

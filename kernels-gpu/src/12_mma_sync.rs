@@ -30,7 +30,7 @@ use core::marker::PhantomData;
 /// Rung 12's plain kernel under a short name, for the variants that reuse its parts.
 type Basic<E, const T: Tile, W> = MmaSync<E, T, W>;
 
-pub const RUNG: Rung = Rung { number: 12, slug: "mma_sync", idea: "tensor cores: ldmatrix + mma.sync from swizzled, cp.async-pipelined tiles" };
+pub const RUNG: Rung = Rung::ladder(12, "mma_sync", "tensor cores: ldmatrix + mma.sync from swizzled, cp.async-pipelined tiles");
 
 /// A warp's tile as `MT × NT` mma tiles of 16×8: a warp tile of `16·MT × 8·NT`, `MT·NT·4` f32
 /// accumulators per thread. A type rather than part of the [`Tile`] value, because `MT` and `NT`
@@ -412,7 +412,8 @@ impl<E: HalfElem, const T: Tile, const MT: usize, const NT: usize, const MIN_BLO
             T.with_warp(Self::WM as u32, Self::WN as u32),
             Self::THREADS as u32,
             (Self::STAGES * Self::STAGE_BYTES) as u32,
-        );
+        )
+        .with_variant(Variant::MmaSyncPipelined);
         if MIN_BLOCKS > 1 { spec.with_min_blocks_per_sm(MIN_BLOCKS as u32) } else { spec }
     };
 
@@ -443,28 +444,22 @@ impl<E: HalfElem, const T: Tile, const MT: usize, const NT: usize, const MIN_BLO
     }
 }
 
-
-
 entries! {
-    elem = Bf16;
-    bgemm_12_mma_sync_128x128x32_w64x32_s4 => MmaSync<Bf16, { Tile::block(128, 128, 32).with_stages(4) }, WarpMmas<4, 4>>,
-    bgemm_12_mma_sync_128x256x32_w64x64_s3 => MmaSync<Bf16, { Tile::block(128, 256, 32).with_stages(3) }, WarpMmas<4, 8>>,
-    bgemm_12_mma_sync_128x256x32_w64x64_s4 => MmaSync<Bf16, { Tile::block(128, 256, 32).with_stages(4) }, WarpMmas<4, 8>>,
-    bgemm_12_mma_sync_128x256x32_w64x64_s4_fp => MmaSyncPipelined<Bf16, { Tile::block(128, 256, 32).with_stages(4) }, WarpMmas<4, 8>>,
-    bgemm_12_mma_sync_128x256x64_w64x64_s3_fp => MmaSyncPipelined<Bf16, { Tile::block(128, 256, 64).with_stages(3) }, WarpMmas<4, 8>>,
-    bgemm_12_mma_sync_128x256x64_w64x64_s4_fp => MmaSyncPipelined<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, WarpMmas<4, 8>>,
-    bgemm_12_mma_sync_256x128x64_w64x64_s4_fp => MmaSyncPipelined<Bf16, { Tile::block(256, 128, 64).with_stages(4) }, WarpMmas<4, 8>>,
-    bgemm_12_mma_sync_128x128x64_w64x64_s3_fp => MmaSyncPipelined<Bf16, { Tile::block(128, 128, 64).with_stages(3) }, WarpMmas<4, 8>, 2>,
-}
-
-/// The f16 instantiation: same kernel, the f16 mma.
-pub mod f16 {
-    use super::{MmaSync, MmaSyncPipelined, WarpMmas};
-    use crate::spec::{F16, Tile};
-
-    entries! {
-        elem = F16;
-        hgemm_12_mma_sync_128x128x32_w64x32_s4 => MmaSync<F16, { Tile::block(128, 128, 32).with_stages(4) }, WarpMmas<4, 4>>,
-        hgemm_12_mma_sync_128x128x64_w64x64_s3_fp => MmaSyncPipelined<F16, { Tile::block(128, 128, 64).with_stages(3) }, WarpMmas<4, 8>, 2>,
-    }
+    for E in (bgemm: Bf16, hgemm: F16);
+    bgemm_12_mma_sync_128x128x32_w64x32_s4 | hgemm_12_mma_sync_128x128x32_w64x32_s4
+        => MmaSync<E, { Tile::block(128, 128, 32).with_stages(4) }, WarpMmas<4, 4>>,
+    bgemm_12_mma_sync_128x256x32_w64x64_s3 | _
+        => MmaSync<E, { Tile::block(128, 256, 32).with_stages(3) }, WarpMmas<4, 8>>,
+    bgemm_12_mma_sync_128x256x32_w64x64_s4 | _
+        => MmaSync<E, { Tile::block(128, 256, 32).with_stages(4) }, WarpMmas<4, 8>>,
+    bgemm_12_mma_sync_128x256x32_w64x64_s4_fp | _
+        => MmaSyncPipelined<E, { Tile::block(128, 256, 32).with_stages(4) }, WarpMmas<4, 8>>,
+    bgemm_12_mma_sync_128x256x64_w64x64_s3_fp | _
+        => MmaSyncPipelined<E, { Tile::block(128, 256, 64).with_stages(3) }, WarpMmas<4, 8>>,
+    bgemm_12_mma_sync_128x256x64_w64x64_s4_fp | _
+        => MmaSyncPipelined<E, { Tile::block(128, 256, 64).with_stages(4) }, WarpMmas<4, 8>>,
+    bgemm_12_mma_sync_256x128x64_w64x64_s4_fp | _
+        => MmaSyncPipelined<E, { Tile::block(256, 128, 64).with_stages(4) }, WarpMmas<4, 8>>,
+    bgemm_12_mma_sync_128x128x64_w64x64_s3_fp | hgemm_12_mma_sync_128x128x64_w64x64_s3_fp
+        => MmaSyncPipelined<E, { Tile::block(128, 128, 64).with_stages(3) }, WarpMmas<4, 8>, 2>,
 }

@@ -24,7 +24,7 @@ use crate::tile_loader::{TileLoader, aligned_rows};
 use crate::prelude::*;
 use core::marker::PhantomData;
 
-pub const RUNG: Rung = Rung { number: 13, slug: "wgmma", idea: "Hopper wgmma: 64xNx16 per warpgroup, operands read from swizzled shared memory" };
+pub const RUNG: Rung = Rung::ladder(13, "wgmma", "Hopper wgmma: 64xNx16 per warpgroup, operands read from swizzled shared memory");
 
 /// Elements `E`, tile `T`: a `bm × bn` block tile (`bm / 64` warpgroups, one `m64nBNk16` per
 /// warpgroup and 16-slice of K), K-tiles of `bk = 64` (one 128-byte swizzle row), `stages`
@@ -149,19 +149,8 @@ impl<E: HalfElem, const T: Tile> GemmKernel for Wgmma<E, T> {
 
 // ANCHOR: entries
 entries! {
-    elem = Bf16;
-    bgemm_13_wgmma_128x256x64_s4 => Wgmma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }>,
-    bgemm_13_wgmma_128x128x64_s4 => Wgmma<Bf16, { Tile::block(128, 128, 64).with_stages(4) }>,
+    for E in (bgemm: Bf16, hgemm: F16);
+    bgemm_13_wgmma_128x256x64_s4 | hgemm_13_wgmma_128x256x64_s4 => Wgmma<E, { Tile::block(128, 256, 64).with_stages(4) }>,
+    bgemm_13_wgmma_128x128x64_s4 | _ => Wgmma<E, { Tile::block(128, 128, 64).with_stages(4) }>,
 }
 // ANCHOR_END: entries
-
-/// The f16 instantiation: same kernel, the f16 wgmma.
-pub mod f16 {
-    use super::Wgmma;
-    use crate::spec::{F16, Tile};
-
-    entries! {
-        elem = F16;
-        hgemm_13_wgmma_128x256x64_s4 => Wgmma<F16, { Tile::block(128, 256, 64).with_stages(4) }>,
-    }
-}

@@ -26,7 +26,7 @@
 //! remains is the epilogue, a per-tile cost (consumers cannot multiply while they store C), which
 //! pair stores, TMA stores and the persistent launch cut.
 //!
-//! The parameters (`S`: [`Schedule`], `Ep`: [`Epilogue`], `L`: the storage of A and B), the
+//! The parameters (`S`: [`Schedule`], `EP`: [`Epilogue`], `L`: the storage of A and B, clusters), the
 //! persistent tile order, the epilogues and clusters in detail, and what was measured:
 //! `book/src/rung-14-wgmma-tma.md` and `docs/perf/`.
 
@@ -35,35 +35,45 @@ use crate::spec::stream_k::StreamKWorkspace;
 use crate::stream_k::{self, PART_THREADS, StreamKSchedule};
 use core::marker::PhantomData;
 
-pub const RUNG: Rung = Rung {
-    number: 14,
-    slug: "wgmma_tma",
-    idea: "TMA loads into an mbarrier ring, one producer warpgroup and wgmma consumer warpgroups",
-};
+pub const RUNG: Rung = Rung::ladder(
+    14,
+    "wgmma_tma",
+    "TMA loads into an mbarrier ring, one producer warpgroup and wgmma consumer warpgroups",
+);
 
 /// Tile `T`: a `bm × bn` block tile (`bm / 64` consumer warpgroups of 64 rows each, plus the
 /// producer), K-tiles of `bk` = 64, `stages` buffers.
 ///
-/// `S` ([`Schedule`]) is the launch: [`Grid`], [`Persistent`] (at most one block per SM; only the launch
-/// changes, the kernel loops over tiles either way), or [`Clusters`]`<C>`: `C` (1 or 2) blocks of
-/// neighbouring block rows form a cluster, each loads `1 / C` of the B panels and the copy engine
-/// writes them into every block of the cluster.
+/// `S` ([`Schedule`]) is the launch: [`Schedule::DataParallel`] (one block per tile),
+/// [`Schedule::Persistent`] (at most one block per SM; only the launch changes, the kernel loops
+/// over tiles either way) or [`Schedule::StreamK`] (persistent, a last round's tiles cut by K).
 ///
-/// `Ep` ([`Epilogue`]) picks how C is written: [`ScalarStores`], [`PairStores`], [`TmaStores`].
+/// `EP` ([`Epilogue`]) picks how C is written: [`Epilogue::Scalar`], [`Epilogue::Pairs`],
+/// [`Epilogue::TmaStore`].
 ///
 /// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]): K-major operands arrive as
 /// boxes of 128-byte rows, MN-major ones as 64 × 64 panels ([`Major`]); the loop, the ring and
 /// the epilogue are the same for all four.
-pub struct WgmmaTma<E, const T: Tile, S = Grid, Ep = ScalarStores, L = Nn>(PhantomData<(E, S, Ep, L)>);
+///
+/// `CLUSTER_M` (1 or 2, not persistent): blocks of neighbouring block rows that form a cluster;
+/// each loads `1 / CLUSTER_M` of the B panels and the copy engine writes them into every block of
+/// the cluster.
+pub struct WgmmaTma<E, const T: Tile, const S: Schedule = { Schedule::DataParallel }, const EP: Epilogue = { Epilogue::Scalar }, L = Nn, const CLUSTER_M: u32 = 1>(
+    PhantomData<(E, L)>,
+);
 
-impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma<E, T, S, Ep, L> {
+impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Storage, const CLUSTER_M: u32> WgmmaTma<E, T, S, EP, L, CLUSTER_M> {
     const BM: usize = T.bm as usize;
     const BN: usize = T.bn as usize;
     const STAGES: usize = T.stages as usize;
-    const CLUSTER: u32 = S::CLUSTER;
-    const PERSISTENT: bool = S::PERSISTENT;
-    const STREAM_K: bool = S::STREAM_K;
-    const EPILOGUE: u32 = Ep::KIND;
+    const CLUSTER: u32 = CLUSTER_M;
+    const PERSISTENT: bool = S.is_persistent();
+    const STREAM_K: bool = matches!(S, Schedule::StreamK);
+    /// C is written by the copy engine ([`Epilogue::TmaStore`]) where beta is 0.
+    const TMA_STORE: bool = matches!(EP, Epilogue::TmaStore);
+    /// Block rows per group of the tile order: [`PERSISTENT_GROUP_M`] for a persistent launch,
+    /// [`GROUP_M`] otherwise.
+    const GROUP_ROWS: u32 = if Self::PERSISTENT { PERSISTENT_GROUP_M } else { GROUP_M };
     const BK: usize = T.bk as usize;
     const CONSUMERS: usize = Self::BM / 64;
     const THREADS: usize = 128 * (1 + Self::CONSUMERS);
@@ -84,7 +94,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
     const C_SLICE: usize = 32;
     const C_SLICE_BYTES: usize = SwizzledF32Rows::bytes(64);
     const C_BUFFERS: usize = Self::STAGES * Self::STAGE_BYTES;
-    const C_BUFFERS_BYTES: usize = if Self::EPILOGUE == TMA_STORE { Self::CONSUMERS * 2 * Self::C_SLICE_BYTES } else { 0 };
+    const C_BUFFERS_BYTES: usize = if Self::TMA_STORE { Self::CONSUMERS * 2 * Self::C_SLICE_BYTES } else { 0 };
     /// The mbarriers sit after the stages (and C buffers): `full[0..STAGES]`, then `empty[0..STAGES]`.
     const BARRIERS: usize = Self::C_BUFFERS + Self::C_BUFFERS_BYTES;
     /// With stream-K, one word per consumer warpgroup after the barriers: whether it was the last
@@ -106,7 +116,6 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
         assert!(!Self::PERSISTENT || Self::CLUSTER == 1, "the persistent launch is one-dimensional, clusters are along M");
         assert!(Self::STAGE_BYTES % 1024 == 0, "every stage starts on a 1024-byte swizzle block");
         assert!(128 * PRODUCER_REGS + 128 * Self::CONSUMERS as u32 * CONSUMER_REGS <= Self::THREADS as u32 * crate::spec::register_cap(Self::THREADS as u32, MIN_BLOCKS_PER_SM), "the register exchange fits what the block holds");
-        assert!(Self::EPILOGUE == SCALAR || Self::EPILOGUE == PAIRS || Self::EPILOGUE == TMA_STORE);
         assert!(Self::BN % Self::C_SLICE == 0 && (Self::BN / Self::C_SLICE) % 2 == 0, "every tile ends on the second C buffer");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
     };
@@ -144,12 +153,12 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
         }
     }
 
-    /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `S::GROUP_ROWS` block
+    /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `GROUP_ROWS` block
     /// rows, column-major inside a group.
     #[inline(always)]
     fn tile_coords(t: u32, tiles_m: u32, tiles_n: u32) -> (u32, u32) {
         // `max(1)`: never zero for a tile that exists, but the compiler cannot know that.
-        let group = S::GROUP_ROWS;
+        let group = Self::GROUP_ROWS;
         let per_group = (group * tiles_n).max(1);
         let first_row = t / per_group * group;
         let rows = tiles_m.saturating_sub(first_row).clamp(1, group);
@@ -166,7 +175,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
         let c = c.window(row0 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2);
         unroll!(Self::BN / 8, |j| {
             let col = (j * 8) as u32;
-            if Self::EPILOGUE == SCALAR {
+            if matches!(EP, Epilogue::Scalar) {
                 c.store(0, col, acc[4 * j]);
                 c.store(0, col + 1, acc[4 * j + 1]);
                 c.store(8, col, acc[4 * j + 2]);
@@ -222,8 +231,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> WgmmaTma
     }
 }
 
-impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKernel for WgmmaTma<E, T, S, Ep, L>
-{
+impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Storage, const CLUSTER_M: u32> GemmKernel for WgmmaTma<E, T, S, EP, L, CLUSTER_M> {
     type Elem = E;
     const SPEC: KernelSpec = {
         let () = Self::VALID;
@@ -243,11 +251,12 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
             b_box: if Self::B_T { (Self::BN as u32, 64) } else { (64, 64) },
             b_span: BoxSpan::One,
             b_swizzle: Swizzle::B128,
-            c_box: if Self::EPILOGUE == TMA_STORE { Some((64, Self::C_SLICE as u32)) } else { None },
+            c_box: if Self::TMA_STORE { Some((64, Self::C_SLICE as u32)) } else { None },
             c_swizzle: Swizzle::B128,
         })
         .with_min_blocks_per_sm(MIN_BLOCKS_PER_SM)
-        .with_layout(L::LAYOUT);
+        .with_layout(L::LAYOUT)
+        .with_epilogue(EP);
         let spec = spec.with_cluster_m(Self::CLUSTER);
         if Self::STREAM_K {
             spec.with_stream_k(Self::WORKSPACE)
@@ -283,7 +292,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
             unsafe {
                 tma_prefetch_map(map_a);
                 tma_prefetch_map(map_b);
-                if Self::EPILOGUE == TMA_STORE {
+                if Self::TMA_STORE {
                     tma_prefetch_map(map_c);
                 }
             }
@@ -429,7 +438,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
 
                 let (row0, col0) = (tile_row * Self::BM as u32 + cw * 64, tile_col * Self::BN as u32);
                 let c = if Self::PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
-                if Self::EPILOGUE == TMA_STORE && c.beta == 0.0 {
+                if Self::TMA_STORE && c.beta == 0.0 {
                     // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and
                     // the buffers are this block's.
                     unsafe { Self::store_through_tma(map_c, c.alpha, &acc, cw, row0, col0, z) };
@@ -437,7 +446,7 @@ impl<E: HalfElem, const T: Tile, S: Schedule, Ep: Epilogue, L: Storage> GemmKern
                     Self::store_from_registers(&c, &acc, row0, col0);
                 }
             }
-            if Self::EPILOGUE == TMA_STORE && thread_idx() % 128 == 0 {
+            if Self::TMA_STORE && thread_idx() % 128 == 0 {
                 // The block's shared memory must outlive the stores that read it.
                 bulk_wait_group_read::<0>();
             }
@@ -462,81 +471,6 @@ const GROUP_M: u32 = 8;
 /// what it changed is in the book's rung-14 chapter.
 const PERSISTENT_GROUP_M: u32 = 16;
 
-/// How the consumers write their tile of C: the kinds behind [`Epilogue`].
-pub mod epilogue {
-    /// From the registers, one predicated `st.global.f32` per element.
-    pub const SCALAR: u32 = 0;
-    /// From the registers, one `st.global.v2.f32` per pair of neighbouring columns when the pair
-    /// lies inside C and its row is 8-byte aligned, two scalar stores otherwise.
-    pub const PAIRS: u32 = 1;
-    /// Through shared memory: slices of 64 rows × 32 columns, written to a swizzled buffer and
-    /// stored by the copy engine (`cp.async.bulk.tensor` store), which drops what lies outside C.
-    /// With beta ≠ 0 (C must be read) the consumers use [`PAIRS`] instead.
-    pub const TMA_STORE: u32 = 2;
-}
-use epilogue::{PAIRS, SCALAR, TMA_STORE};
-
-/// How the consumers write their tile of C: the kernel's `Ep` parameter (the kinds are in
-/// [`epilogue`]).
-pub trait Epilogue {
-    const KIND: u32;
-}
-/// One predicated scalar store per element ([`epilogue::SCALAR`]; entries without a tag).
-pub struct ScalarStores;
-/// Pair stores where both elements lie inside C ([`epilogue::PAIRS`]; `_pairs`).
-pub struct PairStores;
-/// Stores by the copy engine from swizzled shared buffers ([`epilogue::TMA_STORE`]; `_tmast`).
-pub struct TmaStores;
-impl Epilogue for ScalarStores {
-    const KIND: u32 = SCALAR;
-}
-impl Epilogue for PairStores {
-    const KIND: u32 = PAIRS;
-}
-impl Epilogue for TmaStores {
-    const KIND: u32 = TMA_STORE;
-}
-
-/// How the blocks of a launch cover the tiles of C: the kernel's `S` parameter. A persistent
-/// launch is one-dimensional, so it has no clusters.
-pub trait Schedule {
-    /// One block per SM walks the tiles (the host reads it from the spec).
-    const PERSISTENT: bool;
-    /// The last round's tiles are cut by K ([`crate::stream_k`]; persistent).
-    const STREAM_K: bool = false;
-    /// Block rows per cluster (1: no clusters).
-    const CLUSTER: u32;
-    /// Block rows per group of the tile order: `PERSISTENT_GROUP_M` for a persistent launch,
-    /// `GROUP_M` otherwise.
-    const GROUP_ROWS: u32 = if Self::PERSISTENT { PERSISTENT_GROUP_M } else { GROUP_M };
-}
-/// One block per tile of C.
-pub struct Grid;
-/// One block per SM, each walking tiles `i, i + blocks, ...` (`_persistent`).
-pub struct Persistent;
-/// One block per SM like [`Persistent`], the tiles of a last round at most half full cut into
-/// slices of K for the SMs that would idle (`_streamk`, [`crate::stream_k`]).
-pub struct StreamK;
-/// One block per tile, in clusters of `C` neighbouring block rows that share B's tile (`_c2`).
-pub struct Clusters<const C: u32>;
-impl Schedule for Grid {
-    const PERSISTENT: bool = false;
-    const CLUSTER: u32 = 1;
-}
-impl Schedule for Persistent {
-    const PERSISTENT: bool = true;
-    const CLUSTER: u32 = 1;
-}
-impl Schedule for StreamK {
-    const PERSISTENT: bool = true;
-    const STREAM_K: bool = true;
-    const CLUSTER: u32 = 1;
-}
-impl<const C: u32> Schedule for Clusters<C> {
-    const PERSISTENT: bool = false;
-    const CLUSTER: u32 = C;
-}
-
 /// Registers per thread of the producer warpgroup and of each consumer warpgroup.
 const PRODUCER_REGS: u32 = 40;
 const CONSUMER_REGS: u32 = 232;
@@ -545,92 +479,83 @@ const CONSUMER_REGS: u32 = 232;
 /// itself).
 const MIN_BLOCKS_PER_SM: u32 = 1;
 
+// Every configuration in both element types (f16 has no rows of its own in the dispatch table: it
+// takes the twin of every bf16 row), but the persistent kernel with scalar stores.
 entries! {
-    elem = Bf16;
-    bgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Grid>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent>,
-    bgemm_14_wgmma_tma_128x128x64_s6 => WgmmaTma<Bf16, { Tile::block(128, 128, 64).with_stages(6) }, Grid>,
-    bgemm_14_wgmma_tma_128x256x64_s4_pairs => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Grid, PairStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Grid, TmaStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Nt>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tn>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tt>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_nt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Nt>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tn => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Tn>,
-    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Tt>,
-    bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_nt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Nt>,
-    bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tn => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Tn>,
-    bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tt => WgmmaTma<Bf16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Tt>,
+    for E in (bgemm: Bf16, hgemm: F16);
+    bgemm_14_wgmma_tma_128x256x64_s4 | hgemm_14_wgmma_tma_128x256x64_s4
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent | _
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }>,
+    bgemm_14_wgmma_tma_128x128x64_s6 | hgemm_14_wgmma_tma_128x128x64_s6
+        => WgmmaTma<E, { Tile::block(128, 128, 64).with_stages(6) }>,
+    bgemm_14_wgmma_tma_128x256x64_s4_pairs | hgemm_14_wgmma_tma_128x256x64_s4_pairs
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::DataParallel }, { Epilogue::Pairs }>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs | hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::Pairs }>,
+    bgemm_14_wgmma_tma_128x256x64_s4_tmast | hgemm_14_wgmma_tma_128x256x64_s4_tmast
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::DataParallel }, { Epilogue::TmaStore }>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast | hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::TmaStore }>,
+    bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast | hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::StreamK }, { Epilogue::TmaStore }>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt | hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::Pairs }, Nt>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn | hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::Pairs }, Tn>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt | hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::Pairs }, Tt>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_nt | hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_nt
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::TmaStore }, Nt>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tn | hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tn
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::TmaStore }, Tn>,
+    bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tt | hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tt
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::TmaStore }, Tt>,
+    bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_nt | hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_nt
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::StreamK }, { Epilogue::TmaStore }, Nt>,
+    bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tn | hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tn
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::StreamK }, { Epilogue::TmaStore }, Tn>,
+    bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tt | hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tt
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::StreamK }, { Epilogue::TmaStore }, Tt>,
     // Narrower tiles for linear layers of few rows (more tiles for the SMs; `rgemm tune` decides).
-    bgemm_14_wgmma_tma_128x128x64_s6_pairs_nt => WgmmaTma<Bf16, { Tile::block(128, 128, 64).with_stages(6) }, Grid, PairStores, Nt>,
-    bgemm_14_wgmma_tma_64x256x64_s4_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 256, 64).with_stages(4) }, Grid, PairStores, Nt>,
-    bgemm_14_wgmma_tma_64x128x64_s4_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores, Nt>,
+    bgemm_14_wgmma_tma_128x128x64_s6_pairs_nt | hgemm_14_wgmma_tma_128x128x64_s6_pairs_nt
+        => WgmmaTma<E, { Tile::block(128, 128, 64).with_stages(6) }, { Schedule::DataParallel }, { Epilogue::Pairs }, Nt>,
+    bgemm_14_wgmma_tma_64x256x64_s4_pairs_nt | hgemm_14_wgmma_tma_64x256x64_s4_pairs_nt
+        => WgmmaTma<E, { Tile::block(64, 256, 64).with_stages(4) }, { Schedule::DataParallel }, { Epilogue::Pairs }, Nt>,
+    bgemm_14_wgmma_tma_64x128x64_s4_pairs_nt | hgemm_14_wgmma_tma_64x128x64_s4_pairs_nt
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(4) }, { Schedule::DataParallel }, { Epilogue::Pairs }, Nt>,
     // Linear layers of 3 to 128 rows are bound by reading the weight once: 64 × 64 (or 64 × 128)
     // tiles give the SMs enough blocks without splitting K (no partial sums, no second launch),
     // and a ring of 12 (or 8) stages keeps that many K-tiles of the weight in flight per SM.
-    bgemm_14_wgmma_tma_64x128x64_s8_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, PairStores, Nt>,
-    bgemm_14_wgmma_tma_64x64x64_s12_pairs_nt => WgmmaTma<Bf16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, PairStores, Nt>,
-    bgemm_14_wgmma_tma_64x64x64_s12_tmast_nt => WgmmaTma<Bf16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, TmaStores, Nt>,
+    bgemm_14_wgmma_tma_64x128x64_s8_pairs_nt | hgemm_14_wgmma_tma_64x128x64_s8_pairs_nt
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { Epilogue::Pairs }, Nt>,
+    bgemm_14_wgmma_tma_64x64x64_s12_pairs_nt | hgemm_14_wgmma_tma_64x64x64_s12_pairs_nt
+        => WgmmaTma<E, { Tile::block(64, 64, 64).with_stages(12) }, { Schedule::DataParallel }, { Epilogue::Pairs }, Nt>,
+    bgemm_14_wgmma_tma_64x64x64_s12_tmast_nt | hgemm_14_wgmma_tma_64x64x64_s12_tmast_nt
+        => WgmmaTma<E, { Tile::block(64, 64, 64).with_stages(12) }, { Schedule::DataParallel }, { Epilogue::TmaStore }, Nt>,
     // The same narrow tile for small square-ish products (1000³: 128 tiles of 64 × 128 where
     // 128 × 128 makes 64 for 132 SMs); with K of a thousand or so a block's whole life is the
     // ring filling, so the 8-stage ring has half of K in flight at once.
-    bgemm_14_wgmma_tma_64x128x64_s4_pairs => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores>,
-    bgemm_14_wgmma_tma_64x128x64_s8_pairs => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, PairStores>,
-    bgemm_14_wgmma_tma_64x128x64_s8_tmast => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores>,
+    bgemm_14_wgmma_tma_64x128x64_s4_pairs | hgemm_14_wgmma_tma_64x128x64_s4_pairs
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(4) }, { Schedule::DataParallel }, { Epilogue::Pairs }>,
+    bgemm_14_wgmma_tma_64x128x64_s8_pairs | hgemm_14_wgmma_tma_64x128x64_s8_pairs
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { Epilogue::Pairs }>,
+    bgemm_14_wgmma_tma_64x128x64_s8_tmast | hgemm_14_wgmma_tma_64x128x64_s8_tmast
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { Epilogue::TmaStore }>,
     // The narrow tiles for A stored K×M (`tn`, `tt`): thin products (4096 × 16 × 4096 `tn`) make
     // 32 tiles of 128 × 256 for 132 SMs, 64 of 64 × 64 or 64 × 128.
-    bgemm_14_wgmma_tma_64x128x64_s8_tmast_tn => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores, Tn>,
-    bgemm_14_wgmma_tma_64x128x64_s8_tmast_tt => WgmmaTma<Bf16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores, Tt>,
-    bgemm_14_wgmma_tma_64x64x64_s12_tmast_tn => WgmmaTma<Bf16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, TmaStores, Tn>,
-    bgemm_14_wgmma_tma_64x64x64_s12_tmast_tt => WgmmaTma<Bf16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, TmaStores, Tt>,
+    bgemm_14_wgmma_tma_64x128x64_s8_tmast_tn | hgemm_14_wgmma_tma_64x128x64_s8_tmast_tn
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { Epilogue::TmaStore }, Tn>,
+    bgemm_14_wgmma_tma_64x128x64_s8_tmast_tt | hgemm_14_wgmma_tma_64x128x64_s8_tmast_tt
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { Epilogue::TmaStore }, Tt>,
+    bgemm_14_wgmma_tma_64x64x64_s12_tmast_tn | hgemm_14_wgmma_tma_64x64x64_s12_tmast_tn
+        => WgmmaTma<E, { Tile::block(64, 64, 64).with_stages(12) }, { Schedule::DataParallel }, { Epilogue::TmaStore }, Tn>,
+    bgemm_14_wgmma_tma_64x64x64_s12_tmast_tt | hgemm_14_wgmma_tma_64x64x64_s12_tmast_tt
+        => WgmmaTma<E, { Tile::block(64, 64, 64).with_stages(12) }, { Schedule::DataParallel }, { Epilogue::TmaStore }, Tt>,
     // Tiles 192 wide (wgmma n192) for the sizes that are multiples of 192 (1536, 2304, 3072): 64
     // or 96 tiles a round where 128 × 256 leaves SMs idle or takes a third round.
-    bgemm_14_wgmma_tma_128x192x64_s4_tmast => WgmmaTma<Bf16, { Tile::block(128, 192, 64).with_stages(4) }, Grid, TmaStores>,
-    bgemm_14_wgmma_tma_128x192x64_s4_persistent_tmast => WgmmaTma<Bf16, { Tile::block(128, 192, 64).with_stages(4) }, Persistent, TmaStores>,
-}
-
-/// The f16 instantiation: same kernel, the f16 wgmma.
-pub mod f16 {
-    use super::{Grid, PairStores, Persistent, StreamK, TmaStores, WgmmaTma};
-    use crate::spec::{F16, Nt, Tile, Tn, Tt};
-
-    entries! {
-        elem = F16;
-        hgemm_14_wgmma_tma_128x256x64_s4 => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Grid>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Nt>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tn>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, PairStores, Tt>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores>,
-        hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_nt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Nt>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tn => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Tn>,
-        hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Persistent, TmaStores, Tt>,
-        hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_nt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Nt>,
-        hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tn => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Tn>,
-        hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tt => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, StreamK, TmaStores, Tt>,
-        // The twins of the other bf16 configurations the dispatch table names, so that f16 (which
-        // has no rows of its own) takes the kernel of every bf16 row.
-        hgemm_14_wgmma_tma_128x256x64_s4_pairs => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Grid, PairStores>,
-        hgemm_14_wgmma_tma_128x256x64_s4_tmast => WgmmaTma<F16, { Tile::block(128, 256, 64).with_stages(4) }, Grid, TmaStores>,
-        hgemm_14_wgmma_tma_128x128x64_s6 => WgmmaTma<F16, { Tile::block(128, 128, 64).with_stages(6) }, Grid>,
-        hgemm_14_wgmma_tma_128x128x64_s6_pairs_nt => WgmmaTma<F16, { Tile::block(128, 128, 64).with_stages(6) }, Grid, PairStores, Nt>,
-        hgemm_14_wgmma_tma_64x256x64_s4_pairs_nt => WgmmaTma<F16, { Tile::block(64, 256, 64).with_stages(4) }, Grid, PairStores, Nt>,
-        hgemm_14_wgmma_tma_64x128x64_s4_pairs_nt => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores, Nt>,
-        hgemm_14_wgmma_tma_64x128x64_s8_pairs_nt => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, PairStores, Nt>,
-        hgemm_14_wgmma_tma_64x64x64_s12_pairs_nt => WgmmaTma<F16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, PairStores, Nt>,
-        hgemm_14_wgmma_tma_64x64x64_s12_tmast_nt => WgmmaTma<F16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, TmaStores, Nt>,
-        hgemm_14_wgmma_tma_64x128x64_s4_pairs => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(4) }, Grid, PairStores>,
-        hgemm_14_wgmma_tma_64x128x64_s8_pairs => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, PairStores>,
-        hgemm_14_wgmma_tma_64x128x64_s8_tmast => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores>,
-        hgemm_14_wgmma_tma_64x128x64_s8_tmast_tn => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores, Tn>,
-        hgemm_14_wgmma_tma_64x128x64_s8_tmast_tt => WgmmaTma<F16, { Tile::block(64, 128, 64).with_stages(8) }, Grid, TmaStores, Tt>,
-        hgemm_14_wgmma_tma_64x64x64_s12_tmast_tn => WgmmaTma<F16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, TmaStores, Tn>,
-        hgemm_14_wgmma_tma_64x64x64_s12_tmast_tt => WgmmaTma<F16, { Tile::block(64, 64, 64).with_stages(12) }, Grid, TmaStores, Tt>,
-        hgemm_14_wgmma_tma_128x192x64_s4_tmast => WgmmaTma<F16, { Tile::block(128, 192, 64).with_stages(4) }, Grid, TmaStores>,
-        hgemm_14_wgmma_tma_128x192x64_s4_persistent_tmast => WgmmaTma<F16, { Tile::block(128, 192, 64).with_stages(4) }, Persistent, TmaStores>,
-    }
+    bgemm_14_wgmma_tma_128x192x64_s4_tmast | hgemm_14_wgmma_tma_128x192x64_s4_tmast
+        => WgmmaTma<E, { Tile::block(128, 192, 64).with_stages(4) }, { Schedule::DataParallel }, { Epilogue::TmaStore }>,
+    bgemm_14_wgmma_tma_128x192x64_s4_persistent_tmast | hgemm_14_wgmma_tma_128x192x64_s4_persistent_tmast
+        => WgmmaTma<E, { Tile::block(128, 192, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::TmaStore }>,
 }

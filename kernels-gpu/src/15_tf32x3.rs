@@ -4,12 +4,12 @@
 //! input into `hi = rna(x)` and `lo = rna(x − hi)`, both tf32, and compute
 //! `a·b ≈ hi_a·hi_b + hi_a·lo_b + lo_a·hi_b` with three tf32 `wgmma` products, dropping only
 //! `lo_a·lo_b` (at most 2⁻²²·|a·b|): fp32 accuracy at tensor-core speed. The tensor cores
-//! truncate what they read, so the roundings may be left to them ([`Split`]): [`Raw`] computes
+//! truncate what they read, so the roundings may be left to them ([`OperandSplit`]): [`OperandSplit::Raw`] computes
 //! only `hi = trunc(x)` and the exact `lo = x − hi`, two instructions per value, at a looser bound.
 //!
 //! **Invariants.** `wgmma` reads tf32 only K-major from shared memory, so the kernel computes
-//! `Cᵀ = Bᵀ·Aᵀ` (or `C` for `tt` without [`Presplit`]): the K-major operand S is split in shared memory (`lo` beside it,
-//! `hi` over it, or left for the tensor cores to truncate with [`Truncated`] and [`Raw`]; `tn`
+//! `Cᵀ = Bᵀ·Aᵀ` (or `C` for `tt` without [`OperandSplit::Presplit`]): the K-major operand S is split in shared memory (`lo` beside it,
+//! `hi` over it, or left for the tensor cores to truncate with [`OperandSplit::Truncated`] and [`OperandSplit::Raw`]; `tn`
 //! transposes it on the way), the other, R, is loaded into registers and split there into the
 //! wgmma fragments, every fragment a value computed after the wait for the previous group. The
 //! tensor cores' sums are cut toward zero, so every few K-tiles ([`FlushEvery`]) the chunk is
@@ -22,7 +22,7 @@
 //! too, and each load costs its warpgroup time whatever its size, so a tile comes in one load
 //! where it can: an MN-major tile's four panels through a four-dimensional tensor map (where the
 //! matrix's columns are whole panels, [`whole_panels`]), a split-ahead A's two planes as one box
-//! ([`BoxSpan`]). With [`Presplit`] the
+//! ([`BoxSpan`]). With [`OperandSplit::Presplit`] the
 //! host splits S (A) ahead of the product into a workspace, K-major in every layout
 //! ([`crate::split_ahead`]), and the copy engine loads both parts: no split and no barrier in the
 //! K-loop, for a pass over A before it.
@@ -37,39 +37,41 @@
 use crate::prelude::*;
 use core::marker::PhantomData;
 
-pub const RUNG: Rung = Rung {
-    number: 15,
-    slug: "tf32x3",
-    idea: "fp32 on tf32 tensor cores: each operand split into a tf32 high part and a remainder, three wgmma products",
-};
+pub const RUNG: Rung = Rung::ladder(
+    15,
+    "tf32x3",
+    "fp32 on tf32 tensor cores: each operand split into a tf32 high part and a remainder, three wgmma products",
+);
 
 /// Tile `T`: a 128 × 128 block tile of C (two warpgroups of 64 columns each), K-tiles of
 /// `bk` = 32, `stages` buffers.
 ///
 /// `F` ([`Flush`]): every [`FlushEvery`]`<n>` K-tiles the tensor cores' accumulators are added
-/// into fp32 registers (see the module documentation). `Sp` ([`Split`]) is how the operands are
-/// split: [`Rounded`], [`Truncated`] (the shared operand) or [`Raw`] (both, without rounding).
+/// into fp32 registers (see the module documentation). `SP` ([`OperandSplit`]) is how the operands are
+/// split: [`OperandSplit::Rounded`], [`OperandSplit::Truncated`] (the shared operand) or [`OperandSplit::Raw`] (both, without rounding).
 /// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]; see *Layouts* in the rung's
 /// book chapter).
-pub struct Tf32x3<const T: Tile, F, Sp = Rounded, L = Nn>(PhantomData<(F, Sp, L)>);
+pub struct Tf32x3<const T: Tile, F, const SP: OperandSplit = { OperandSplit::Rounded }, L = Nn>(PhantomData<(F, L)>);
 
-impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
+impl<const T: Tile, F: Flush, const SP: OperandSplit, L: Storage> Tf32x3<T, F, SP, L> {
     /// Rows of the tile: the wgmma's N.
     const BM: usize = T.bm as usize;
     const BN: usize = T.bn as usize;
     const BK: usize = T.bk as usize;
     const STAGES: usize = T.stages as usize;
     const FLUSH: u32 = F::INTERVAL;
-    const TRUNCATED: bool = Sp::TRUNCATED;
+    const TRUNCATED: bool = SP.truncated();
+    const ROUNDED_LO: bool = SP.rounded_lo();
+    const PRESPLIT: bool = SP.presplit();
     const WARPGROUPS: usize = Self::BN / 64;
     const THREADS: usize = 128 * Self::WARPGROUPS;
     /// The shared operand S is B (stored N×K) and the register operand R is A: the tensor cores
     /// compute C itself (`tt`, A not split ahead). Otherwise S is A, R is B, and they compute Cᵀ.
-    const S_IS_B: bool = L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t() && !Sp::PRESPLIT;
+    const S_IS_B: bool = L::LAYOUT.a.is_t() && L::LAYOUT.b.is_t() && !Self::PRESPLIT;
     /// S stored K-major (rows of K: one box of 128 rows, split in place); else MN-major (`tn`: four
     /// panels, transposed by the split).
-    /// With [`Presplit`] S is A, split and made K-major by the host whatever its layout.
-    const S_K_MAJOR: bool = if Sp::PRESPLIT { true } else if Self::S_IS_B { L::LAYOUT.b.is_t() } else { !L::LAYOUT.a.is_t() };
+    /// With [`OperandSplit::Presplit`] S is A, split and made K-major by the host whatever its layout.
+    const S_K_MAJOR: bool = if Self::PRESPLIT { true } else if Self::S_IS_B { L::LAYOUT.b.is_t() } else { !L::LAYOUT.a.is_t() };
     /// R stored K-major (`nt`: one box of 128 rows of K); else MN-major panels.
     const R_K_MAJOR: bool = if Self::S_IS_B { !L::LAYOUT.a.is_t() } else { L::LAYOUT.b.is_t() };
     /// One operand's K-tile: 128 rows of M or N by 32 of K, 128-byte swizzled (K-major: 128
@@ -81,21 +83,21 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     /// where the matrix's columns are whole panels (`whole_panels`), else one load each.
     const PANELS_SPAN: BoxSpan = BoxSpan::Panels((Self::BM / Self::PANEL) as u32);
     /// A is stored MN-major and loaded as it is (not split ahead).
-    const A_PANELS: bool = L::LAYOUT.a.is_t() && !Sp::PRESPLIT;
+    const A_PANELS: bool = L::LAYOUT.a.is_t() && !Self::PRESPLIT;
     /// What one load of A spans (the spec's tensor maps; see `load_tile`): an MN-major tile's
     /// panels, or a split-ahead A's two planes.
-    const A_SPAN: BoxSpan = if Self::A_PANELS { Self::PANELS_SPAN } else if Sp::PRESPLIT { BoxSpan::Planes(2) } else { BoxSpan::One };
+    const A_SPAN: BoxSpan = if Self::A_PANELS { Self::PANELS_SPAN } else if Self::PRESPLIT { BoxSpan::Planes(2) } else { BoxSpan::One };
     /// What one load of B spans: its panels where it is MN-major, except in `nn` without the
     /// split ahead (`_raw` and the rounded splits), where B's tile in one load measured slower
     /// than panel by panel (the book's *One load per tile*).
-    const B_SPAN: BoxSpan = if L::LAYOUT.b.is_t() || (!L::LAYOUT.a.is_t() && !Sp::PRESPLIT) { BoxSpan::One } else { Self::PANELS_SPAN };
+    const B_SPAN: BoxSpan = if L::LAYOUT.b.is_t() || (!L::LAYOUT.a.is_t() && !Self::PRESPLIT) { BoxSpan::One } else { Self::PANELS_SPAN };
     /// A stage: S (raw, then its high part) | S's low part | R.
     const LO: usize = Self::TILE_BYTES;
     const R: usize = 2 * Self::TILE_BYTES;
     const STAGE_BYTES: usize = 3 * Self::TILE_BYTES;
     /// What the copy engine writes per stage (and what `full` expects): S and R, and with
-    /// [`Presplit`] S's low part.
-    const TMA_BYTES: usize = if Sp::PRESPLIT { 3 } else { 2 } * Self::TILE_BYTES;
+    /// [`OperandSplit::Presplit`] S's low part.
+    const TMA_BYTES: usize = if Self::PRESPLIT { 3 } else { 2 } * Self::TILE_BYTES;
     /// float4s of S per K-tile each thread splits.
     const SPLITS_PER_THREAD: usize = Self::TILE_BYTES / 16 / Self::THREADS;
     /// The mbarriers sit after the stages: `full[0..STAGES]`, then `empty[0..STAGES]`.
@@ -141,9 +143,9 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         crate::split_ahead::trunc_tf32(x)
     }
 
-    /// `x` as the tensor cores' two parts under [`Split`]: with [`Rounded`]
-    /// `(rna(x), rna(x − rna(x)))`, with [`Truncated`] `(trunc(x), rna(x − trunc(x)))`, with
-    /// [`Raw`] `(trunc(x), x − trunc(x))`. The tensor cores truncate what they read to its high 19
+    /// `x` as the tensor cores' two parts under [`OperandSplit`]: with [`OperandSplit::Rounded`]
+    /// `(rna(x), rna(x − rna(x)))`, with [`OperandSplit::Truncated`] `(trunc(x), rna(x − trunc(x)))`, with
+    /// [`OperandSplit::Raw`] `(trunc(x), x − trunc(x))`. The tensor cores truncate what they read to its high 19
     /// bits, so `trunc(x)` reads as `x` would; it is already computed for `lo`, and a transposing
     /// split stores it straight from that instruction instead of copying `x` into place.
     #[inline(always)]
@@ -153,12 +155,12 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         } else {
             let hi = Self::trunc(x);
             let lo = x - hi;
-            (hi, if Sp::ROUNDED_LO { cvt_rna_tf32(lo) } else { lo })
+            (hi, if Self::ROUNDED_LO { cvt_rna_tf32(lo) } else { lo })
         }
     }
 
     /// Thread `tid` splits its float4s of the stage's K-major tile of S at `stage`: `lo` into the
-    /// tile after it, and with [`Rounded`] `hi` over the raw values.
+    /// tile after it, and with [`OperandSplit::Rounded`] `hi` over the raw values.
     #[inline(always)]
     unsafe fn split_in_place(stage: *mut u8, tid: u32) {
         for i in 0..Self::SPLITS_PER_THREAD {
@@ -255,12 +257,12 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     }
 
     /// The fragments of [`r_values`](Self::r_values), split: `(hi[kk], lo[kk])` as bit patterns
-    /// ([`split`](Self::split), or with [`Raw`] `(trunc(x), x − trunc(x))`).
+    /// ([`split`](Self::split), or with [`OperandSplit::Raw`] `(trunc(x), x − trunc(x))`).
     ///
     /// Every fragment is a value computed here, after the wait for the previous group, never a
     /// loaded value itself: the loop's next loads of R are issued before that wait and, in PTX,
     /// land in the same registers each iteration, which a `wgmma` still in flight may be reading.
-    /// With [`Raw`] the high part is masked to what the tensor cores would read anyway.
+    /// With [`OperandSplit::Raw`] the high part is masked to what the tensor cores would read anyway.
     #[inline(always)]
     fn split_fragments(x: &[f32; 16]) -> ([[u32; 4]; 4], [[u32; 4]; 4]) {
         let mut hi = [[0u32; 4]; 4];
@@ -268,7 +270,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         for kk in 0..4 {
             for i in 0..4 {
                 let x = x[4 * kk + i];
-                let (h, l) = if Sp::ROUNDED_LO {
+                let (h, l) = if Self::ROUNDED_LO {
                     Self::split(x)
                 } else {
                     let hi = Self::trunc(x);
@@ -327,7 +329,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     #[inline(always)]
     fn refill(it: u32, kt: u32, k_tiles: u32, tid: u32, (tm, tn): (u32, u32), src: Sources, base: u32) {
         let stages = Self::STAGES as u32;
-        let issuer = if Sp::PRESPLIT { 128 * (kt % Self::WARPGROUPS as u32) } else { 0 };
+        let issuer = if Self::PRESPLIT { 128 * (kt % Self::WARPGROUPS as u32) } else { 0 };
         if tid == issuer && kt >= 2 && kt - 2 + stages < k_tiles {
             // SAFETY: see `load`.
             unsafe { Self::load(it - 2 + stages, kt - 2 + stages, tm, tn, src, base) };
@@ -357,7 +359,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
         // (map, plane, first row of M or N, whole panels) of A and of B, then of S and of R.
         // Split ahead, A's matrix p is planes 2p (high part) and 2p + 1 (remainder) of the host's
         // workspace, which one load brings side by side (`BoxSpan::Planes(2)`).
-        let plane_a = if Sp::PRESPLIT { 2 * planes.0 } else { planes.0 };
+        let plane_a = if Self::PRESPLIT { 2 * planes.0 } else { planes.0 };
         let (a, b) = ((maps, plane_a, row0, whole.0), (maps.wrapping_add(1), planes.1, col0, whole.1));
         let (s_op, r_op) = if Self::S_IS_B { (b, a) } else { (a, b) };
         // SAFETY: the stage and its barriers are this block's; the previous contents were
@@ -435,7 +437,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> Tf32x3<T, F, Sp, L> {
     }
 }
 
-impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F, Sp, L> {
+impl<const T: Tile, F: Flush, const SP: OperandSplit, L: Storage> GemmKernel for Tf32x3<T, F, SP, L> {
     type Elem = f32;
     const SPEC: KernelSpec = {
         let () = Self::VALID;
@@ -460,7 +462,8 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
         })
         .with_min_blocks_per_sm(1)
         .with_layout(L::LAYOUT)
-        .with_split_ahead(Sp::PRESPLIT)
+        .with_split_ahead(Self::PRESPLIT)
+        .with_variant(Variant::Tf32x3(SP, F::INTERVAL))
     };
 
     #[inline(always)]
@@ -527,7 +530,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
                 // SAFETY: the stage is filled and no wgmma reads it (its last readers released
                 // it before the refill).
                 let mut r = unsafe {
-                    if Sp::PRESPLIT {
+                    if Self::PRESPLIT {
                         // S arrived split.
                     } else if Self::S_K_MAJOR {
                         Self::split_in_place(stage_ptr, tid);
@@ -538,7 +541,7 @@ impl<const T: Tile, F: Flush, Sp: Split, L: Storage> GemmKernel for Tf32x3<T, F,
                 };
                 // The split tile of S is the tensor cores' to read once both warpgroups have
                 // written their halves (split ahead, once the copy engine has: `full`).
-                if !Sp::PRESPLIT {
+                if !Self::PRESPLIT {
                     fence_proxy_async_shared();
                     named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
                 }
@@ -594,58 +597,6 @@ const SPLIT_BARRIER: u32 = 1;
 /// transpose panel `p` meet between reading it and writing over it.
 const PANEL_BARRIER: u32 = 2;
 
-/// How the operands are split: the kernel's `Sp` parameter. With [`Rounded`] and [`Truncated`]
-/// it is how the tile of S (A, or B for `tt`) is split in shared memory, and the fragments of R
-/// are split in registers, rounded; with [`Raw`] nothing is rounded on either side.
-pub trait Split {
-    /// The tensor cores truncate the raw values of S to their high part ([`Truncated`], [`Raw`]).
-    const TRUNCATED: bool;
-    /// `lo` is rounded to the nearest tf32 (`cvt.rna`) rather than truncated by the tensor cores
-    /// as they read it (false only for [`Raw`]).
-    const ROUNDED_LO: bool;
-    /// S arrives split: the host splits A ahead of the product ([`crate::split_ahead`]) and the
-    /// copy engine loads both parts (only [`Presplit`]).
-    const PRESPLIT: bool = false;
-}
-/// `hi = rna(a)` written over `a`, `lo = rna(a − hi)` beside it: two stores per float4 (entries
-/// without a tag).
-pub struct Rounded;
-/// `a` stays as the copy engine wrote it and the tensor cores truncate it to `hi = trunc(a)`
-/// (they ignore its low 13 bits); `lo = rna(a − trunc(a))` beside it: one store per float4
-/// (`_trunc`). `lo` is then up to one tf32 ulp of `a` instead of half of one, which makes the
-/// dropped `lo·lo` term up to four times larger (at most 2⁻²⁰·|a·b|).
-pub struct Truncated;
-/// Both operands, S in shared memory and R in registers, as [`Truncated`] without any rounding:
-/// `hi` is the raw value and `lo = a − trunc(a)` (exact), and the tensor cores truncate both as
-/// they read them (`_raw`). Two instructions per value (a mask and a subtraction) where
-/// [`Truncated`] takes a `cvt.rna` more in S and the rounded split of R two. The cost is in the
-/// error: `lo` loses up to one tf32 ulp of itself (2⁻²⁰·|a|), so each product is within
-/// 3·2⁻²⁰·|a·b| (see the rung's chapter), every term with the sign of `a·b`.
-pub struct Raw;
-impl Split for Rounded {
-    const TRUNCATED: bool = false;
-    const ROUNDED_LO: bool = true;
-}
-impl Split for Truncated {
-    const TRUNCATED: bool = true;
-    const ROUNDED_LO: bool = true;
-}
-impl Split for Raw {
-    const TRUNCATED: bool = true;
-    const ROUNDED_LO: bool = false;
-}
-/// [`Raw`]'s values, with S (always A) split ahead by the host into a workspace, K-major in every
-/// layout ([`crate::split_ahead`]): the copy engine loads `hi` and `lo` into the stage, and the
-/// K-loop has no split and no barrier (`_presplit`). For `tn` and `tt` the host's split does the
-/// transposing the loop would otherwise do in shared memory (in `tt` B, stored N×K, is then a
-/// K-major R, as in `nt`). Costs a pass over A and a workspace twice its size.
-pub struct Presplit;
-impl Split for Presplit {
-    const TRUNCATED: bool = true;
-    const ROUNDED_LO: bool = false;
-    const PRESPLIT: bool = true;
-}
-
 /// How often the tensor cores' sums are added into fp32 registers: the kernel's `F` parameter.
 pub trait Flush {
     /// K-tiles per chunk.
@@ -660,14 +611,14 @@ impl<const N: u32> Flush for FlushEvery<N> {
 entries! {
     elem = f32;
     sgemm_15_tf32x3_128x128x32_s4 => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>>,
-    sgemm_15_tf32x3_128x128x32_s4_trunc => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Truncated>,
+    sgemm_15_tf32x3_128x128x32_s4_trunc => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, { OperandSplit::Truncated }>,
     sgemm_15_tf32x3_128x128x32_s4_short => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<2>>,
-    sgemm_15_tf32x3_128x128x32_s4_raw => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw>,
-    sgemm_15_tf32x3_128x128x32_s4_raw_nt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Nt>,
-    sgemm_15_tf32x3_128x128x32_s4_raw_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tn>,
-    sgemm_15_tf32x3_128x128x32_s4_raw_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Raw, Tt>,
-    sgemm_15_tf32x3_128x128x32_s4_presplit => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit>,
-    sgemm_15_tf32x3_128x128x32_s4_presplit_nt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit, Nt>,
-    sgemm_15_tf32x3_128x128x32_s4_presplit_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit, Tn>,
-    sgemm_15_tf32x3_128x128x32_s4_presplit_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, Presplit, Tt>,
+    sgemm_15_tf32x3_128x128x32_s4_raw => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, { OperandSplit::Raw }>,
+    sgemm_15_tf32x3_128x128x32_s4_raw_nt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, { OperandSplit::Raw }, Nt>,
+    sgemm_15_tf32x3_128x128x32_s4_raw_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, { OperandSplit::Raw }, Tn>,
+    sgemm_15_tf32x3_128x128x32_s4_raw_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, { OperandSplit::Raw }, Tt>,
+    sgemm_15_tf32x3_128x128x32_s4_presplit => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, { OperandSplit::Presplit }>,
+    sgemm_15_tf32x3_128x128x32_s4_presplit_nt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, { OperandSplit::Presplit }, Nt>,
+    sgemm_15_tf32x3_128x128x32_s4_presplit_tn => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, { OperandSplit::Presplit }, Tn>,
+    sgemm_15_tf32x3_128x128x32_s4_presplit_tt => Tf32x3<{ Tile::block(128, 128, 32).with_stages(4) }, FlushEvery<4>, { OperandSplit::Presplit }, Tt>,
 }

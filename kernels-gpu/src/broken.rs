@@ -5,7 +5,7 @@
 
 use crate::prelude::*;
 
-const RUNG: Rung = Rung { number: 0, slug: "broken", idea: "deliberately wrong kernels for the emulator's tests" };
+const RUNG: Rung = Rung::beside(KernelKind::Fixture, "broken", "deliberately wrong kernels for the emulator's tests");
 
 const BS: usize = 16;
 const SPEC: KernelSpec = KernelSpec::unnamed(RUNG, Dtype::F32, Tile::block(16, 16, 16), 256, (2 * BS * BS * 4) as u32);

@@ -12,6 +12,20 @@
 //! holding `SmemTiling::<32>::SPEC` under that name, and on the host `pub const EMULATED` with
 //! one [`EmulatedEntry`] per entry (same order) that runs it on the device emulator. Rust cannot
 //! give a generic function an unmangled symbol, so each configuration is named here, once.
+//!
+//! One list can instantiate several element types:
+//!
+//! ```ignore
+//! entries! {
+//!     for E in (bgemm: Bf16, hgemm: F16);
+//!     bgemm_13_wgmma_128x256x64_s4 | hgemm_13_wgmma_128x256x64_s4 => Wgmma<E, { Tile::block(128, 256, 64).with_stages(4) }>,
+//!     bgemm_13_wgmma_128x128x64_s4 | _ => Wgmma<E, { Tile::block(128, 128, 64).with_stages(4) }>,
+//! }
+//! ```
+//! makes the modules `bgemm` (`E` = `Bf16`, both entries) and `hgemm` (`E` = `F16`, the first):
+//! each row is a configuration, written once, with its entry's name per element type (`_` for
+//! none; a macro cannot build the names, since an entry's name is an identifier). Each name must
+//! be its spec's [`KernelKey`](crate::spec::KernelKey) written out, which the crate's tests check.
 
 /// A kernel entry on the host: the PTX entry's parameters, A and B untyped (their element type is
 /// the kernel's `Dtype`). The caller runs it inside [`crate::device::emulator::launch`].
@@ -20,6 +34,33 @@ pub type EmulatedEntry = unsafe fn(args: &crate::layout::Gemm<u8>);
 
 // ANCHOR: macro
 macro_rules! entries {
+    // Several element types from one list of configurations: one module per element type (named
+    // in the header), in which `$E` is that type; each row names its entry in every module, in
+    // the header's order, `_` where a configuration has no entry of that type.
+    (for $E:ident in ($($module:ident: $elem:ty),+ $(,)?); $($rows:tt)*) => {
+        entries!(@column $E [$($module: $elem),+] [] [] $($rows)*);
+    };
+    // Every row seen: the first type's module, then the next type's column of the same rows.
+    (@column $E:ident [$module:ident: $elem:ty $(, $more:ident: $more_elem:ty)*] [$($entries:tt)*] [$($rest:tt)*]) => {
+        #[doc = concat!("The entries of `", stringify!($elem), "` A and B.")]
+        pub mod $module {
+            #[allow(unused_imports)]
+            use super::*;
+            type $E = $elem;
+            entries! { elem = $elem; $($entries)* }
+        }
+        entries!(@column $E [$($more: $more_elem),*] [] [] $($rest)*);
+    };
+    // No type left.
+    (@column $E:ident [] [] [] $($rows:tt)*) => {};
+    // A row without an entry of this type.
+    (@column $E:ident $elems:tt [$($entries:tt)*] [$($rest:tt)*] _ $(| $others:tt)* => $kernel:ty $(, $($rows:tt)*)?) => {
+        entries!(@column $E $elems [$($entries)*] [$($rest)* $($others)|* => $kernel,] $($($rows)*)?);
+    };
+    // A row's entry of this type.
+    (@column $E:ident $elems:tt [$($entries:tt)*] [$($rest:tt)*] $name:ident $(| $others:tt)* => $kernel:ty $(, $($rows:tt)*)?) => {
+        entries!(@column $E $elems [$($entries)* $name => $kernel,] [$($rest)* $($others)|* => $kernel,] $($($rows)*)?);
+    };
     (elem = $elem:ty; $($name:ident => $kernel:ty),+ $(,)?) => {
         $(
             // The element type is spelled out for the ABI; this checks it is the kernel's.

@@ -17,7 +17,7 @@
 use crate::prelude::*;
 use core::marker::PhantomData;
 
-pub const RUNG: Rung = Rung { number: 0, slug: "gemv", idea: "a few rows of x against W stored N×K: one warp per column of C, W read once" };
+pub const RUNG: Rung = Rung::beside(KernelKind::Gemv, "gemv", "a few rows of x against W stored N×K: one warp per column of C, W read once");
 
 /// Warps per block; each computes one column of C.
 const WARPS: usize = 8;
@@ -149,35 +149,10 @@ impl<E: Packed, const MT: usize> Gemv<E, MT> {
     }
 }
 
+// A block reads 16 bytes per lane and step: 128 elements of f32 per warp, 256 of bf16 or f16.
 entries! {
-    elem = f32;
-    sgemm_00_gemv_1x8x128_nt => Gemv<f32, 1>,
-    sgemm_00_gemv_4x8x128_nt => Gemv<f32, 4>,
-    sgemm_00_gemv_16x8x128_nt => Gemv<f32, 16>,
-}
-
-/// The bf16 instantiations.
-pub mod bf16 {
-    use super::Gemv;
-    use crate::spec::Bf16;
-
-    entries! {
-        elem = Bf16;
-        bgemm_00_gemv_1x8x256_nt => Gemv<Bf16, 1>,
-        bgemm_00_gemv_4x8x256_nt => Gemv<Bf16, 4>,
-        bgemm_00_gemv_16x8x256_nt => Gemv<Bf16, 16>,
-    }
-}
-
-/// The f16 instantiations.
-pub mod f16 {
-    use super::Gemv;
-    use crate::spec::F16;
-
-    entries! {
-        elem = F16;
-        hgemm_00_gemv_1x8x256_nt => Gemv<F16, 1>,
-        hgemm_00_gemv_4x8x256_nt => Gemv<F16, 4>,
-        hgemm_00_gemv_16x8x256_nt => Gemv<F16, 16>,
-    }
+    for E in (sgemm: f32, bgemm: Bf16, hgemm: F16);
+    sgemm_00_gemv_1x8x128_nt | bgemm_00_gemv_1x8x256_nt | hgemm_00_gemv_1x8x256_nt => Gemv<E, 1>,
+    sgemm_00_gemv_4x8x128_nt | bgemm_00_gemv_4x8x256_nt | hgemm_00_gemv_4x8x256_nt => Gemv<E, 4>,
+    sgemm_00_gemv_16x8x128_nt | bgemm_00_gemv_16x8x256_nt | hgemm_00_gemv_16x8x256_nt => Gemv<E, 16>,
 }

@@ -16,7 +16,7 @@
 use crate::prelude::*;
 use core::marker::PhantomData;
 
-pub const RUNG: Rung = Rung { number: 0, slug: "general", idea: "any layout, leading dimension and alignment: the fallback" };
+pub const RUNG: Rung = Rung::beside(KernelKind::Fallback, "general", "any layout, leading dimension and alignment: the fallback");
 
 /// Edge of the square tiles of A, B and C; one thread per element of C's tile.
 const BS: usize = 16;
@@ -85,37 +85,9 @@ impl<E: Widen + ElemType, L: Storage> General<E, L> {
 }
 
 entries! {
-    elem = f32;
-    sgemm_00_general_16x16x16 => General<f32, Nn>,
-    sgemm_00_general_16x16x16_nt => General<f32, Nt>,
-    sgemm_00_general_16x16x16_tn => General<f32, Tn>,
-    sgemm_00_general_16x16x16_tt => General<f32, Tt>,
-}
-
-/// The bf16 instantiations.
-pub mod bf16 {
-    use super::General;
-    use crate::spec::{Bf16, Nn, Nt, Tn, Tt};
-
-    entries! {
-        elem = Bf16;
-        bgemm_00_general_16x16x16 => General<Bf16, Nn>,
-        bgemm_00_general_16x16x16_nt => General<Bf16, Nt>,
-        bgemm_00_general_16x16x16_tn => General<Bf16, Tn>,
-        bgemm_00_general_16x16x16_tt => General<Bf16, Tt>,
-    }
-}
-
-/// The f16 instantiations.
-pub mod f16 {
-    use super::General;
-    use crate::spec::{F16, Nn, Nt, Tn, Tt};
-
-    entries! {
-        elem = F16;
-        hgemm_00_general_16x16x16 => General<F16, Nn>,
-        hgemm_00_general_16x16x16_nt => General<F16, Nt>,
-        hgemm_00_general_16x16x16_tn => General<F16, Tn>,
-        hgemm_00_general_16x16x16_tt => General<F16, Tt>,
-    }
+    for E in (sgemm: f32, bgemm: Bf16, hgemm: F16);
+    sgemm_00_general_16x16x16 | bgemm_00_general_16x16x16 | hgemm_00_general_16x16x16 => General<E, Nn>,
+    sgemm_00_general_16x16x16_nt | bgemm_00_general_16x16x16_nt | hgemm_00_general_16x16x16_nt => General<E, Nt>,
+    sgemm_00_general_16x16x16_tn | bgemm_00_general_16x16x16_tn | hgemm_00_general_16x16x16_tn => General<E, Tn>,
+    sgemm_00_general_16x16x16_tt | bgemm_00_general_16x16x16_tt | hgemm_00_general_16x16x16_tt => General<E, Tt>,
 }

@@ -97,12 +97,12 @@ macro_rules! rungs {
 }
 
 rungs!(
-    general,
-    general::bf16,
-    general::f16,
-    gemv,
-    gemv::bf16,
-    gemv::f16,
+    general::sgemm,
+    general::bgemm,
+    general::hgemm,
+    gemv::sgemm,
+    gemv::bgemm,
+    gemv::hgemm,
     naive,
     coalesced,
     smem_tiling,
@@ -114,17 +114,24 @@ rungs!(
     warptile,
     cp_async,
     tma,
-    mma_sync,
-    mma_sync::f16,
-    wgmma,
-    wgmma::f16,
-    wgmma_tma,
-    wgmma_tma::f16,
+    mma_sync::bgemm,
+    mma_sync::hgemm,
+    wgmma::bgemm,
+    wgmma::hgemm,
+    wgmma_tma::bgemm,
+    wgmma_tma::hgemm,
     tf32x3,
 );
 
 #[cfg(not(target_arch = "nvptx64"))]
 pub use entry::EmulatedEntry;
+
+/// The kernel of the catalog whose key is `key`, if the module has one: how to find a kernel's
+/// twin, e.g. `by_key(&spec.key().with_schedule(Schedule::StreamK))` for a persistent kernel's
+/// stream-K twin, `with_dtype(Dtype::F16)` for a bf16 kernel's f16 one.
+pub fn by_key(key: &spec::KernelKey) -> Option<&'static KernelSpec> {
+    CATALOG.iter().flat_map(|rung| rung.iter()).find(|spec| spec.key() == *key)
+}
 
 /// Kernels that are wrong on purpose, for the emulator's tests: each must be caught.
 #[cfg(not(target_arch = "nvptx64"))]
@@ -144,4 +151,49 @@ mod prelude {
     pub use crate::layout::*;
     pub use crate::spec::*;
     pub use crate::swizzle::*;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{Epilogue, Schedule};
+
+    /// Every entry is named by its key, and no two entries share one: the name is a function of
+    /// the typed data, and the typed data tells every entry apart.
+    #[test]
+    fn every_name_is_its_key() {
+        let mut keys = std::collections::HashSet::new();
+        for spec in CATALOG.iter().flat_map(|rung| rung.iter()) {
+            assert_eq!(spec.name, spec.key().to_string(), "the name of {spec:?}");
+            assert!(keys.insert(spec.key()), "{} shares its key with another entry", spec.name);
+        }
+        assert_eq!(keys.len(), CATALOG.iter().map(|rung| rung.len()).sum::<usize>());
+    }
+
+    /// The emulated entries line up with the catalog, rung by rung.
+    #[test]
+    fn every_entry_is_emulated() {
+        assert_eq!(CATALOG.len(), EMULATED.len());
+        for (specs, entries) in CATALOG.iter().zip(EMULATED) {
+            assert_eq!(specs.len(), entries.len());
+        }
+    }
+
+    /// Twins are found by key: a persistent kernel's stream-K schedule, a bf16 kernel's f16
+    /// instantiation, another layout.
+    #[test]
+    fn twins_by_key() {
+        let name = |key| by_key(&key).map(|spec| spec.name);
+        let persistent = by_key_name("bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast");
+        assert_eq!(name(persistent.with_schedule(Schedule::StreamK)), Some("bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast"));
+        assert_eq!(name(persistent.with_dtype(Dtype::F16)), Some("hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast"));
+        assert_eq!(name(persistent.with_layout(Layout::TN)), Some("bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tn"));
+        assert_eq!(name(persistent.with_epilogue(Epilogue::Pairs)), Some("bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs"));
+        assert_eq!(name(persistent.with_tile(Tile::block(128, 192, 64).with_stages(4))), Some("bgemm_14_wgmma_tma_128x192x64_s4_persistent_tmast"));
+        assert_eq!(name(persistent.with_schedule(Schedule::StreamK).with_tile(Tile::block(128, 192, 64).with_stages(4))), None);
+    }
+
+    fn by_key_name(name: &str) -> spec::KernelKey {
+        CATALOG.iter().flat_map(|rung| rung.iter()).find(|spec| spec.name == name).unwrap().key()
+    }
 }

@@ -6,9 +6,9 @@
 //! them by broadcast). What changes from rung 10 on is only *how A reaches shared memory*, and so
 //! how a lane reads its `TM` values of A:
 //!
-//! - [`ALayout::Transposed`]: rung 9's `Aᵀ` tile (`BK × (BM + 4)`), a lane's rows are `TM/4`
+//! - [`AStaging::Transposed`]: rung 9's `Aᵀ` tile (`BK × (BM + 4)`), a lane's rows are `TM/4`
 //!   blocks of 4 consecutive rows (`SUB_M` apart), read per step `kk` as `TM/4` float4s along M.
-//! - [`ALayout::Swizzled`]: A kept row-major, as a copy that cannot transpose (16-byte `cp.async`,
+//! - [`AStaging::Swizzled`]: A kept row-major, as a copy that cannot transpose (16-byte `cp.async`,
 //!   the TMA engine) leaves it, stored with the 128-byte XOR swizzle of [`swizzle_128b`]. A float4
 //!   now runs along K: one `ld.shared.v4` gives a row's values for 4 steps, so a lane reads its
 //!   `TM` rows once per 4 steps: `TM` float4s per 4 steps, the same `TM/4` per step as the
@@ -24,15 +24,6 @@
 
 use crate::prelude::*;
 
-/// How the A tile is laid out in shared memory, which decides which rows of C a lane owns.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ALayout {
-    /// `Aᵀ`, `BK × (BM + 4)` floats, rows of the tile are K (rung 7's padding).
-    Transposed,
-    /// Row-major `BM × BK`, 16-byte chunks XOR-swizzled within each 128-byte line.
-    Swizzled,
-}
-
 /// The block → warp → thread mapping of rung 9, for a block tile `bm × bn`, warp tiles `wm × wn`
 /// and thread tiles `tm × tn`.
 #[derive(Clone, Copy)]
@@ -44,13 +35,13 @@ pub(crate) struct WarpTiling {
     pub wn: usize,
     pub tm: usize,
     pub tn: usize,
-    pub layout: ALayout,
+    pub layout: AStaging,
 }
 
 impl WarpTiling {
     /// Checked at compile time, when a kernel's `SPEC` is evaluated.
     #[inline(always)]
-    pub(crate) const fn new(bm: usize, bn: usize, wm: usize, wn: usize, tm: usize, tn: usize, layout: ALayout) -> Self {
+    pub(crate) const fn new(bm: usize, bn: usize, wm: usize, wn: usize, tm: usize, tn: usize, layout: AStaging) -> Self {
         let tile = Tile::block(bm as u32, bn as u32, 1).with_warp(wm as u32, wn as u32).with_thread(tm as u32, tn as u32);
         if let Err(reason) = TileRules::check_warp_tiles(&tile) {
             panic!("{}", reason);
@@ -68,8 +59,8 @@ impl WarpTiling {
     /// steps of A with the swizzled layout), and about 24 for addresses and loop state.
     pub(crate) const fn regs_estimate(&self) -> usize {
         let a = match self.layout {
-            ALayout::Transposed => 2 * self.tm,
-            ALayout::Swizzled => 4 * self.tm,
+            AStaging::Transposed => 2 * self.tm,
+            AStaging::Swizzled => 4 * self.tm,
         };
         self.tm * self.tn + a + 2 * self.tn + 24
     }
@@ -90,8 +81,8 @@ impl WarpTiling {
         let warp_n = warp % (self.bn / self.wn) * self.wn;
         let (lr, lc) = (lane / self.lanes_n(), lane % self.lanes_n());
         let (m0, m_step) = match self.layout {
-            ALayout::Transposed => (warp_m + lr * 4, 4 * self.lanes_m()),
-            ALayout::Swizzled => (warp_m + lr, self.lanes_m()),
+            AStaging::Transposed => (warp_m + lr * 4, 4 * self.lanes_m()),
+            AStaging::Swizzled => (warp_m + lr, self.lanes_m()),
         };
         Place { m0, m_step, n0: warp_n + lc * 4, n_step: 4 * self.lanes_n(), layout: self.layout }
     }
@@ -106,7 +97,7 @@ pub(crate) struct Place {
     pub m_step: usize,
     pub n0: usize,
     pub n_step: usize,
-    layout: ALayout,
+    layout: AStaging,
 }
 
 impl Place {
@@ -114,8 +105,8 @@ impl Place {
     #[inline(always)]
     pub(crate) fn row(&self, i: usize) -> usize {
         match self.layout {
-            ALayout::Transposed => self.m0 + i / 4 * self.m_step + i % 4,
-            ALayout::Swizzled => self.m0 + i * self.m_step,
+            AStaging::Transposed => self.m0 + i / 4 * self.m_step + i % 4,
+            AStaging::Swizzled => self.m0 + i * self.m_step,
         }
     }
 

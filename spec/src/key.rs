@@ -31,6 +31,8 @@ pub enum KernelKind {
     Gemv,
     /// The general kernel: every layout, leading dimension and alignment, tried last.
     Fallback,
+    /// A kernel wrong on purpose, for the emulator's tests: never in the PTX module.
+    Fixture,
 }
 
 /// How the blocks of a launch cover the tiles of C.
@@ -137,21 +139,58 @@ pub enum Fragments {
     Double,
 }
 
-/// How rung 15 splits each fp32 operand into the tf32 parts the tensor cores multiply.
+/// How rung 15 splits each fp32 operand into the tf32 parts the tensor cores multiply. With
+/// [`OperandSplit::Rounded`] and [`OperandSplit::Truncated`] it is how the tile of the shared
+/// operand S (A, or B for `tt`) is split in shared memory, the register operand R's fragments
+/// being split rounded; with [`OperandSplit::Raw`] nothing is rounded on either side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "const-tile", derive(core::marker::ConstParamTy))]
 pub enum OperandSplit {
-    /// `hi = rna(x)`, `lo = rna(x − hi)` (no tag).
+    /// `hi = rna(a)` written over `a`, `lo = rna(a − hi)` beside it: two stores per float4 (no
+    /// tag).
     Rounded,
-    /// `hi = trunc(x)` left to the tensor cores, `lo = rna(x − trunc(x))` (`_trunc`).
+    /// `a` stays as the copy engine wrote it and the tensor cores truncate it to `hi = trunc(a)`
+    /// (they ignore its low 13 bits); `lo = rna(a − trunc(a))` beside it: one store per float4
+    /// (`_trunc`). `lo` is then up to one tf32 ulp of `a` instead of half of one, which makes the
+    /// dropped `lo·lo` term up to four times larger (at most 2⁻²⁰·|a·b|).
     Truncated,
-    /// `hi = trunc(x)`, `lo = x − trunc(x)`, nothing rounded on either side (`_raw`).
+    /// Both operands, S in shared memory and R in registers, as [`OperandSplit::Truncated`]
+    /// without any rounding: `hi` is the raw value and `lo = a − trunc(a)` (exact), and the tensor
+    /// cores truncate both as they read them (`_raw`). Two instructions per value (a mask and a
+    /// subtraction) where `Truncated` takes a `cvt.rna` more in S and the rounded split of R two.
+    /// The cost is in the error: `lo` loses up to one tf32 ulp of itself (2⁻²⁰·|a|), so each
+    /// product is within 3·2⁻²⁰·|a·b|, every term with the sign of `a·b`.
     Raw,
-    /// [`OperandSplit::Raw`]'s parts of A, split by the host ahead of the product (`_presplit`).
+    /// [`OperandSplit::Raw`]'s values, with S (always A) split ahead by the host into a workspace,
+    /// K-major in every layout: the copy engine loads `hi` and `lo` into the stage, and the K-loop
+    /// has no split and no barrier (`_presplit`). For `tn` and `tt` the host's split does the
+    /// transposing the loop would otherwise do in shared memory (in `tt` B, stored N×K, is then a
+    /// K-major R, as in `nt`). Costs a pass over A and a workspace twice its size.
     Presplit,
 }
 
 impl OperandSplit {
+    /// The tensor cores truncate the raw values of S to their high part (all but
+    /// [`OperandSplit::Rounded`]).
+    #[inline]
+    pub const fn truncated(self) -> bool {
+        !matches!(self, OperandSplit::Rounded)
+    }
+
+    /// `lo` is rounded to the nearest tf32 (`cvt.rna`) rather than truncated by the tensor cores
+    /// as they read it ([`OperandSplit::Rounded`], [`OperandSplit::Truncated`]).
+    #[inline]
+    pub const fn rounded_lo(self) -> bool {
+        matches!(self, OperandSplit::Rounded | OperandSplit::Truncated)
+    }
+
+    /// S arrives split: the host splits A ahead of the product and the copy engine loads both
+    /// parts ([`OperandSplit::Presplit`]).
+    #[inline]
+    pub const fn presplit(self) -> bool {
+        matches!(self, OperandSplit::Presplit)
+    }
+
     /// The name's tag: empty for [`OperandSplit::Rounded`].
     #[inline]
     pub const fn tag(self) -> &'static str {

@@ -154,3 +154,77 @@ impl StreamKWorkspace {
         4 * (self.counter_words(blocks) + blocks as u64 * self.parts as u64 * self.part_floats as u64)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+    use std::vec;
+    use std::vec::Vec;
+
+    /// Every (tile, K-tile) is computed by exactly one block, whole tiles by one block, sliced
+    /// tiles by consecutive blocks in K order as `sharers` says, and no block has more than one
+    /// partial piece (its slot), for many shapes of launch.
+    #[test]
+    fn pieces_cover_every_unit_once() {
+        for blocks in [1u32, 2, 3, 7, 132] {
+            for tiles in [1u32, 2, 3, 5, 64, 131, 132, 133, 263, 512, 2048] {
+                for k_tiles in [0u32, 1, 3, 64, 2048] {
+                    let plan = StreamKSchedule::new(tiles, k_tiles, blocks);
+                    let mut seen = vec![vec![u32::MAX; k_tiles as usize]; tiles as usize];
+                    let mut whole_seen = vec![0u32; tiles as usize];
+                    for b in 0..blocks {
+                        let mut partial = 0;
+                        for piece in plan.pieces(b) {
+                            assert!(piece.k_begin < piece.k_end || k_tiles == 0, "{plan:?} {piece:?}");
+                            whole_seen[piece.tile as usize] += 1;
+                            for k in piece.k_begin..piece.k_end {
+                                let s = &mut seen[piece.tile as usize][k as usize];
+                                assert_eq!(*s, u32::MAX, "{plan:?}: K-tile {k} of tile {} twice", piece.tile);
+                                *s = b;
+                            }
+                            if plan.is_partial(&piece) {
+                                partial += 1;
+                                let (first, last) = plan.sharers(piece.tile);
+                                assert!(first <= b && b <= last && first < last, "{plan:?} {piece:?} {b}");
+                            }
+                        }
+                        assert!(partial <= 1, "{plan:?}: block {b} has {partial} partial pieces");
+                    }
+                    for (t, ks) in seen.iter().enumerate() {
+                        if k_tiles == 0 {
+                            assert_eq!(whole_seen[t], 1, "{plan:?}: tile {t}");
+                            continue;
+                        }
+                        assert!(ks.iter().all(|&b| b != u32::MAX), "{plan:?}: tile {t} not covered");
+                        assert!(ks.windows(2).all(|w| w[0] <= w[1]), "{plan:?}: tile {t} out of K order");
+                        if ks[0] != ks[ks.len() - 1] {
+                            assert_eq!(plan.sharers(t as u32), (ks[0], ks[ks.len() - 1]), "{plan:?}: tile {t}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The shapes the plan exists for: 288 tiles on 132 blocks (3072³ in 128 × 256 tiles) keep
+    /// two whole rounds and cut the other 24 tiles into 5 slices of K each; a last round that is
+    /// more than half full (512 tiles: 116 in the last round) is left whole.
+    #[test]
+    fn cuts_the_last_round() {
+        let plan = StreamKSchedule::new(288, 48, 132);
+        assert_eq!((plan.whole, plan.slices, plan.sliced), (264, 5, 120));
+        assert_eq!(StreamKSchedule::new(512, 64, 132), StreamKSchedule::whole_tiles(512, 64, 132));
+        assert_eq!(StreamKSchedule::new(528, 64, 132).whole, 528, "four full rounds: nothing to share");
+        let few = StreamKSchedule::new(2, 64, 132);
+        assert_eq!((few.whole, few.sliced), (0, 2 * 64 / MIN_SLICE_K_TILES), "slices of at least the minimum");
+        assert_eq!(StreamKSchedule::new(2, 3, 132).whole, 2, "too little K to share: whole tiles");
+        // Every block's slice lies inside one tile and starts where its neighbour's ended.
+        for b in 0..plan.sliced {
+            let pieces: Vec<Piece> = plan.pieces(b).skip_while(|p| !plan.is_partial(p)).collect();
+            assert_eq!(pieces.len(), 1, "block {b}: {pieces:?}");
+            assert_eq!(pieces[0].k_begin, (b % 5) * 48 / 5);
+        }
+    }
+}
