@@ -128,7 +128,9 @@ pub use entry::EmulatedEntry;
 
 /// The kernel of the catalog whose key is `key`, if the module has one: how to find a kernel's
 /// twin, e.g. `by_key(&spec.key().with_schedule(Schedule::StreamK))` for a persistent kernel's
-/// stream-K twin, `with_dtype(Dtype::F16)` for a bf16 kernel's f16 one.
+/// stream-K twin, `with_dtype(Dtype::F16)` for a bf16 kernel's f16 one. Host only (the PTX
+/// module holds the kernels, not the catalog).
+#[cfg(not(target_arch = "nvptx64"))]
 pub fn by_key(key: &spec::KernelKey) -> Option<&'static KernelSpec> {
     CATALOG.iter().flat_map(|rung| rung.iter()).find(|spec| spec.key() == *key)
 }
