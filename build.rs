@@ -1,4 +1,5 @@
-//! Compiles `kernels-gpu` to PTX with rustc's nvptx64 backend and hands it to the library.
+//! With the `build-ptx` feature, compiles `kernels-gpu` to PTX with rustc's nvptx64 backend and
+//! hands it to the library (without it, the library uses the shipped `ptx/kernels.ptx`).
 //!
 //! This is the role `cuda_builder` plays in the rust-cuda project: a nested `cargo` builds the
 //! kernel crate for `nvptx64-nvidia-cuda` (sm_90a) with `core` rebuilt from source, and
@@ -16,11 +17,17 @@ const GPU_ARCH: &str = "sm_90a";
 const RUSTFLAGS: &[&str] = &["-C", "target-cpu=sm_90a", "-C", "llvm-args=-unroll-threshold=1000"];
 
 fn main() {
+    // Without `build-ptx` the shipped `ptx/kernels.ptx` is used: nothing to build.
+    if env::var_os("CARGO_FEATURE_BUILD_PTX").is_none() {
+        println!("cargo:rerun-if-changed=build.rs");
+        return;
+    }
     let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
     let kernels = root.join("kernels-gpu");
     println!("cargo:rerun-if-changed={}", kernels.join("src").display());
     println!("cargo:rerun-if-changed={}", kernels.join("Cargo.toml").display());
     println!("cargo:rerun-if-changed={}", root.join("rust-toolchain.toml").display());
+    println!("cargo:rerun-if-changed={}", root.join("spec/src").display());
 
     let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
     let ptx_path = out_dir.join("kernels.ptx");

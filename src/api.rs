@@ -31,12 +31,15 @@
 use std::borrow::Cow;
 
 use cudarc::driver::{DevicePtr, DevicePtrMut, DeviceRepr};
+#[cfg(feature = "ndarray")]
 use ndarray::{Array2, ArrayView2};
 
 use crate::catalog::{self, Dtype, Kernel, Launch};
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
-use crate::problem::{Batch, Layout, LeadingDims, Op, Problem};
+use crate::problem::{Batch, Layout, LeadingDims, Problem};
+#[cfg(feature = "ndarray")]
+use crate::problem::Op;
 
 /// An element type of A and B: f32, bf16 or f16 (`half`'s types).
 pub trait Element: DeviceRepr + Copy {
@@ -548,10 +551,11 @@ fn overlaps((a, la): (u64, u64), (b, lb): (u64, u64)) -> bool {
     la > 0 && lb > 0 && a < b.saturating_add(lb) && b < a.saturating_add(la)
 }
 
-/// `alpha·op(A)·op(B)` of host matrices through the GPU, f32 out. `A` is M×K and `B` K×N as the
+/// `alpha·op(A)·op(B)` of host matrices through the GPU (feature `ndarray`), f32 out. `A` is M×K and `B` K×N as the
 /// product sees them: a standard (row-major) view goes up as it is, a transposed view of a
 /// standard array (`w.t()`) as the transposed layout without a copy, any other view is copied
 /// first. Element type `T` is what the GPU multiplies; `to_elem` rounds an `f32` to it.
+#[cfg(feature = "ndarray")]
 pub fn ndarray_gemm<T: Element>(gpu: &Gpu, a: ArrayView2<'_, T>, b: ArrayView2<'_, T>, alpha: f32, choice: KernelChoice) -> Result<Array2<f32>> {
     let (m, k) = a.dim();
     let (k2, n) = b.dim();
@@ -574,6 +578,7 @@ pub fn ndarray_gemm<T: Element>(gpu: &Gpu, a: ArrayView2<'_, T>, b: ArrayView2<'
 
 /// The elements of an operand view in memory order and how they are stored: a standard layout
 /// as `N`, the transpose of a standard layout as `T`, anything else copied into a standard one.
+#[cfg(feature = "ndarray")]
 fn host_operand<T: Copy>(view: ArrayView2<'_, T>) -> (Vec<T>, Op) {
     if view.is_standard_layout() {
         return (view.iter().copied().collect(), Op::N);

@@ -2,10 +2,11 @@
 //! launch it, and which problems it accepts. The list itself comes from `kernels-gpu`, so a kernel
 //! added there appears here, in the CLI and in the tests without further edits.
 
+use crate::entries;
 use crate::error::{Error, Result};
 use crate::problem::Problem;
-pub use kernels_gpu::spec::{Swizzle, TensorMaps, TileCopy, TileRules};
-pub use kernels_gpu::{Dtype, KernelSpec, Layout, Rung, Tile};
+pub use rgemm_spec::{Swizzle, TensorMaps, TileCopy, TileRules};
+pub use rgemm_spec::{Dtype, KernelSpec, Layout, Rung, Tile};
 
 /// Hopper's limits, checked before launch so that a bad configuration is a clear error.
 pub const MAX_THREADS_PER_BLOCK: u32 = 1024;
@@ -91,7 +92,7 @@ pub fn persistent_blocks(spec: &KernelSpec, tiles: u64, sms: u32) -> u32 {
 /// 16-byte rows (kernels-gpu/src/align_rows.rs) and the splits of A for the kernels that read it
 /// split ahead (kernels-gpu/src/split_ahead.rs). (The lessons' entries are named `lesson_*`.)
 pub const HELPER_ENTRIES: &[(&str, u32)] = {
-    use kernels_gpu::{align_rows::COPY_THREADS, split_ahead::SPLIT_THREADS, split_k::REDUCE_THREADS};
+    use rgemm_spec::helpers::{COPY_THREADS, REDUCE_THREADS, SPLIT_THREADS};
     // (entry, threads per block: its launch bound, [`crate::ptx::with_launch_bounds`])
     &[
         ("reduce_splits", REDUCE_THREADS),
@@ -109,7 +110,7 @@ pub fn helper_threads(name: &str) -> Option<u32> {
 
 /// Every kernel, in ladder order.
 pub fn all() -> impl Iterator<Item = Kernel> {
-    kernels_gpu::CATALOG.iter().flat_map(|rung| rung.iter()).map(|spec| Kernel { spec })
+    entries::ENTRIES.iter().map(|spec| Kernel { spec })
 }
 
 /// The kernel called `name`, or an error that suggests the closest names.
@@ -409,9 +410,12 @@ fn decode_candidates(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
     gemvs_holding(dtype, problem)
 }
 
+/// The slug of the decode GEMVs' rung (`kernels-gpu/src/gemv.rs`).
+const GEMV_SLUG: &str = "gemv";
+
 /// Whether `kernel` is a decode GEMV (`kernels-gpu/src/gemv.rs`).
 pub fn is_gemv(kernel: Kernel) -> bool {
-    kernel.spec.rung.slug == kernels_gpu::gemv::RUNG.slug
+    kernel.spec.rung.slug == GEMV_SLUG
 }
 
 /// The decode GEMVs of `dtype` whose block holds all of `problem`'s rows, fewest rows first, for
@@ -482,8 +486,8 @@ pub fn stream_k_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kern
     let twin = find(&kernel.name().replacen("_persistent", "_streamk", 1)).ok()?;
     let tiles = u32::try_from(twin.geometry(problem).ok()?.tiles()).ok()?;
     let k_tiles = problem.k.div_ceil(twin.spec.tile.bk);
-    let plan = kernels_gpu::stream_k::Plan::new(tiles, k_tiles, sms);
-    (plan != kernels_gpu::stream_k::Plan::whole_tiles(tiles, k_tiles, sms)).then_some(twin)
+    let plan = rgemm_spec::stream_k::StreamKSchedule::new(tiles, k_tiles, sms);
+    (plan != rgemm_spec::stream_k::StreamKSchedule::whole_tiles(tiles, k_tiles, sms)).then_some(twin)
 }
 
 /// For a decode step (`nt`, at most [`decode_rows`] rows): [`gemv_for`], the first GEMV whose

@@ -28,7 +28,6 @@ use std::sync::{Arc, OnceLock, RwLock};
 use crate::catalog::{self, Dtype, Kernel};
 use crate::error::{Error, Result};
 use crate::problem::{Layout, Problem};
-use crate::report::{Outcome, Report};
 
 /// The table measured on the device rgemm was tuned on (see the file's header).
 pub const BUILTIN: &str = include_str!("../dispatch/h100.tsv");
@@ -280,40 +279,6 @@ impl Table {
             );
         }
         out
-    }
-
-    /// The rows a `rgemm tune` report measures: per shape, the fastest plan that passed its
-    /// check, as a percentage of that shape's best cuBLAS. Shapes without a passing plan or a
-    /// cuBLAS timing give no row.
-    pub fn rows_of(report: &Report) -> Result<Vec<Row>> {
-        let dtype = catalog::dtype_named(&report.dtype).ok_or_else(|| Error::InvalidArgument(format!("the report's type '{}' is unknown", report.dtype)))?;
-        let mut rows = Vec::new();
-        for size in &report.sizes {
-            let Some(cublas) = &size.cublas else { continue };
-            let best = size
-                .runs
-                .iter()
-                .filter(|r| r.outcome == Outcome::Pass)
-                .filter_map(|r| r.timing.as_ref().map(|t| (t.median_ms, r)))
-                .min_by(|x, y| x.0.total_cmp(&y.0));
-            let Some((ms, run)) = best else { continue };
-            let problem = size.case().problem(crate::problem::LeadingDims::default())?;
-            let (kernel, staged, splits) = split_plan_name(&run.kernel);
-            rows.push(Row {
-                dtype,
-                layout: problem.layout,
-                batch: problem.batch,
-                m: problem.m,
-                n: problem.n,
-                k: problem.k,
-                aligned: aligned(dtype, &problem),
-                kernel,
-                staged,
-                splits,
-                percent: 100.0 * cublas.median_ms / ms,
-            });
-        }
-        Ok(rows)
     }
 
     /// This table with `rows` in place of the rows of the same shapes (type, layout, batch, size

@@ -12,8 +12,6 @@ pub enum Error {
     NoDevice(String),
     #[error("the GPU is {name} (compute capability {major}.{minor}); rgemm's kernels are built for sm_90a and need a Hopper GPU (compute capability 9.0, e.g. H100 or H200)")]
     UnsupportedDevice { name: String, major: i32, minor: i32 },
-    #[error("cuBLAS could not be loaded (libcublas not found); it is the baseline every run is compared with: install the CUDA toolkit or put libcublas on LD_LIBRARY_PATH")]
-    NoCublas,
     #[error("unknown kernel '{name}'{}", Suggestions(suggestions))]
     UnknownKernel { name: String, suggestions: Vec<String> },
     #[error("invalid problem: {0}")]
@@ -25,23 +23,8 @@ pub enum Error {
     Unsupported { kernel: String, reason: String },
     #[error("not enough GPU memory: this run needs {need_mib} MiB and {free_mib} MiB are free")]
     OutOfMemory { need_mib: u64, free_mib: u64 },
-    #[error("not enough host memory: this check needs {need} and {available_mib} MiB are available")]
-    OutOfHostMemory { need: String, available_mib: u64 },
-    #[error("the emulator caught a fault in {0}")]
-    Fault(String),
     #[error("CUDA error: {0}")]
     Cuda(String),
-    #[error("cuBLAS error: {0}")]
-    Cublas(String),
-    /// A file could not be read or written; the message names the file.
-    #[error("{0}")]
-    Io(String),
-    #[error("invalid report {path}: {message}")]
-    InvalidReport { path: String, message: String },
-    #[error("chart: {0}")]
-    Chart(String),
-    #[error("ptxas: {0}")]
-    Ptxas(String),
 }
 
 struct Suggestions<'a>(&'a [String]);
@@ -72,11 +55,5 @@ pub(crate) fn driver_message(e: &cudarc::driver::DriverError) -> String {
     match e.error_string() {
         Ok(text) => format!("{name}: {}", text.to_string_lossy()),
         Err(_) => name,
-    }
-}
-
-impl From<cudarc::cublas::result::CublasError> for Error {
-    fn from(e: cudarc::cublas::result::CublasError) -> Self {
-        Error::Cublas(format!("{:?}", e.0))
     }
 }

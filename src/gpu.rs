@@ -8,12 +8,10 @@ use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex};
 
-use cudarc::cublas::{CudaBlas, sys as blas_sys};
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute, CUevent_flags};
 use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig, ValidAsZeroBits};
 use cudarc::nvrtc::Ptx;
 
-use crate::baseline::{self, CublasLt, Library};
 use crate::catalog::{Dtype, Kernel, Launch};
 use crate::error::{Error, Result};
 use crate::problem::Problem;
@@ -45,40 +43,6 @@ pub struct DeviceInfo {
     pub memory_gbps: f64,
 }
 
-impl DeviceInfo {
-    /// FP32 CUDA-core peak: SMs × 128 lanes × 2 flops per FMA × clock.
-    pub fn fp32_peak_tflops(&self) -> f64 {
-        fp32_peak_tflops(self.multiprocessors, self.clock_khz)
-    }
-
-    /// Dense bf16/f16 tensor-core peak: SMs × 4096 flops per clock × clock.
-    pub fn tensor_peak_tflops(&self) -> f64 {
-        tensor_peak_tflops(self.multiprocessors, self.clock_khz)
-    }
-
-    /// The peak that kernels of `dtype` are measured against.
-    pub fn peak_tflops(&self, dtype: Dtype) -> f64 {
-        peak_tflops(dtype, self.multiprocessors, self.clock_khz)
-    }
-}
-
-/// FP32 CUDA-core peak: SMs × 128 lanes × 2 flops per FMA × clock (kHz).
-pub fn fp32_peak_tflops(multiprocessors: u32, clock_khz: u32) -> f64 {
-    multiprocessors as f64 * 128.0 * 2.0 * clock_khz as f64 * 1e3 / 1e12
-}
-
-/// Dense bf16/f16 tensor-core peak of Hopper: SMs × 4096 flops per clock × clock (kHz).
-pub fn tensor_peak_tflops(multiprocessors: u32, clock_khz: u32) -> f64 {
-    multiprocessors as f64 * 4096.0 * clock_khz as f64 * 1e3 / 1e12
-}
-
-/// fp32 kernels run on the CUDA cores; bf16/f16 kernels against the tensor-core peak.
-pub fn peak_tflops(dtype: Dtype, multiprocessors: u32, clock_khz: u32) -> f64 {
-    match dtype {
-        Dtype::F32 => fp32_peak_tflops(multiprocessors, clock_khz),
-        Dtype::Bf16 | Dtype::F16 => tensor_peak_tflops(multiprocessors, clock_khz),
-    }
-}
 
 /// A buffer in device memory.
 pub struct Buffer<T> {
@@ -116,7 +80,6 @@ fn driver_cuda_version() -> Option<String> {
 pub struct Gpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
-    blas: CudaBlas,
     /// The split-K workspace, grown to the largest need so far and kept (see [`Gpu::workspace`]).
     workspace: Mutex<Option<CudaSlice<f32>>>,
     /// The stream-K workspace (kernels-gpu/src/stream_k.rs): tile counters, zero between
@@ -125,8 +88,6 @@ pub struct Gpu {
     stream_k: Mutex<Option<CudaSlice<u32>>>,
     /// The workspace of the kernels that read A split ahead (`KernelSpec::split_ahead`).
     split_ahead: Mutex<Option<CudaSlice<f32>>>,
-    /// cuBLASLt, made on first use (it allocates a 32 MiB workspace).
-    blas_lt: std::sync::OnceLock<CublasLt>,
     functions: Mutex<HashMap<&'static str, CudaFunction>>,
     /// Tensor maps already in device memory, by (kernel, A, B, C, M, N, K): encoding and copying
     /// them on every launch would put a host-to-device copy inside the timed region.
@@ -174,16 +135,9 @@ impl Gpu {
         if (major, minor) != (9, 0) {
             return Err(Error::UnsupportedDevice { name: info.name, major, minor });
         }
-        // SAFETY: only probes whether cuBLAS can be loaded.
-        if !unsafe { blas_sys::is_culib_present() } {
-            return Err(Error::NoCublas);
-        }
-        let blas = CudaBlas::new(stream.clone())?;
         Ok(Gpu {
             ctx,
             stream,
-            blas,
-            blas_lt: std::sync::OnceLock::new(),
             workspace: Mutex::new(None),
             stream_k: Mutex::new(None),
             split_ahead: Mutex::new(None),
@@ -361,7 +315,7 @@ impl Gpu {
     /// # Safety
     /// `a` must hold the problem's A and `ws` the workspace of its [`Problem::split_ahead`].
     unsafe fn split_a(&self, problem: &Problem, a: u64, split: &Problem, ws: u64) -> Result<()> {
-        use kernels_gpu::split_ahead::{SPLIT_THREADS, split_launch};
+        use rgemm_spec::helpers::{SPLIT_THREADS, split_launch};
         let (name, (grid_x, grid_y), smem) = split_launch(problem.layout.a.is_t(), problem.m, problem.k, crate::catalog::MAX_GRID_Y as u32);
         let f = self.cached_entry(name, smem)?;
         // A broadcast A is one matrix (and its split one).
@@ -458,7 +412,7 @@ impl Gpu {
     /// # Safety
     /// `src` must hold the matrices as `from` describes them and `dst` room for them as `to` does.
     pub unsafe fn copy_rows(&self, dtype: Dtype, src: u64, dst: u64, (rows, cols): (u64, u64), from: (u32, u64), to: (u32, u64), batch: u32) -> Result<()> {
-        use kernels_gpu::align_rows::{COPY_THREADS, copy_grid};
+        use rgemm_spec::helpers::{COPY_THREADS, copy_grid};
         let f = self.cached_entry(if dtype.bytes() == 2 { "copy_rows_b16" } else { "copy_rows_b32" }, 0)?;
         let count = if from.1 == 0 { 1 } else { batch };
         let (rows, cols) = (rows as u32, cols as u32);
@@ -480,7 +434,7 @@ impl Gpu {
     /// `ws` must hold `splits` M×N matrices `plane ≥ M·N` floats apart and `c` the problem's C
     /// (rows `ldc` apart), one product.
     pub unsafe fn reduce_splits(&self, problem: &Problem, splits: u32, plane: u64, ws: u64, c: u64) -> Result<()> {
-        use kernels_gpu::split_k::REDUCE_THREADS;
+        use rgemm_spec::helpers::REDUCE_THREADS;
         let f = self.cached_entry("reduce_splits", 0)?;
         let rows = problem.m.min(crate::catalog::MAX_GRID_Y as u32);
         let cfg = LaunchConfig { grid_dim: (problem.n.div_ceil(REDUCE_THREADS), rows, 1), block_dim: (REDUCE_THREADS, 1, 1), shared_mem_bytes: 0 };
@@ -489,37 +443,6 @@ impl Gpu {
         // SAFETY: the arguments match `reduce_splits`'s parameters; the caller guarantees the
         // buffers.
         unsafe { self.launch_dependent(&f, cfg, &mut args) }
-    }
-
-    /// cuBLAS on the row-major problem: the classic call or cuBLASLt (see [`baseline`]).
-    ///
-    /// # Safety
-    /// As for [`Gpu::launch`], with A and B of element type `dtype`.
-    pub unsafe fn cublas(&self, library: Library, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
-        match library {
-            // SAFETY: the caller's guarantee, passed on.
-            Library::Classic => unsafe { baseline::classic(*self.blas.handle(), dtype, problem, a, b, c) },
-            Library::Lt => {
-                let lt = match self.blas_lt.get() {
-                    Some(lt) => lt,
-                    None => {
-                        let made = CublasLt::new(&self.stream)?;
-                        self.blas_lt.get_or_init(|| made)
-                    }
-                };
-                // SAFETY: as above.
-                unsafe { lt.gemm(&self.stream, dtype, problem, a, b, c) }
-            }
-        }
-    }
-
-    /// The classic cuBLAS call (see [`Gpu::cublas`]).
-    ///
-    /// # Safety
-    /// As for [`Gpu::cublas`].
-    pub unsafe fn cublas_gemm(&self, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
-        // SAFETY: the caller's guarantee, passed on.
-        unsafe { self.cublas(Library::Classic, dtype, problem, a, b, c) }
     }
 
     /// A CUDA event that records time.

@@ -6,8 +6,8 @@ use cudarc::driver::sys::{
     CUtensorMapL2promotion, CUtensorMapSwizzle,
 };
 
-use kernels_gpu::Dtype;
-use kernels_gpu::spec::{BoxSpan, Swizzle};
+use rgemm_spec::Dtype;
+use rgemm_spec::{BoxSpan, Swizzle};
 use crate::error::{Error, Result};
 
 /// The row-major matrices of a batch, as a tensor map sees them.
@@ -123,7 +123,7 @@ pub fn stored(problem: &crate::problem::Problem) -> [Stored; 3] {
 /// As [`stored`], as the kernel of `spec` sees the matrices of `problem`: a kernel that reads A
 /// split ahead (`problem` then being [`Problem::split_ahead`](crate::problem::Problem::split_ahead)'s)
 /// sees two planes per matrix of A, its high part and its remainder, one plane apart.
-pub fn stored_for(spec: &kernels_gpu::KernelSpec, problem: &crate::problem::Problem) -> [Stored; 3] {
+pub fn stored_for(spec: &rgemm_spec::KernelSpec, problem: &crate::problem::Problem) -> [Stored; 3] {
     let mut stored = stored(problem);
     if spec.split_ahead {
         let a = &mut stored[0];

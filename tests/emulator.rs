@@ -5,7 +5,8 @@ use kernels_gpu::device::emulator::{self, Launch, Region};
 use kernels_gpu::layout::TensorMap;
 use proptest::prelude::*;
 use rgemm::catalog::{self, Dtype, KernelSpec, Swizzle};
-use rgemm::{Error, Problem, emulate};
+use rgemm::Problem;
+use rgemm_tools::emulate;
 
 /// Random cases per kernel; each runs the kernel on one random problem.
 const CASES_PER_KERNEL: u32 = 8;
@@ -101,7 +102,7 @@ fn every_catalog_kernel_passes_on_exact_and_ragged_tiles() {
 /// against the f64 reference: the partial sums of every slice are added once, in K order.
 #[test]
 fn stream_k_kernels_pass_where_they_cut_the_last_round() {
-    use kernels_gpu::stream_k::Plan;
+    use kernels_gpu::stream_k::StreamKSchedule;
     let kernels: Vec<catalog::Kernel> = catalog::all().filter(|k| k.spec.stream_k.is_some()).collect();
     assert!(!kernels.is_empty(), "the catalog has stream-K kernels");
     for kernel in kernels {
@@ -110,8 +111,8 @@ fn stream_k_kernels_pass_where_they_cut_the_last_round() {
             let p = Problem::general(m, n, k, 1.0, beta, kernel.spec.layout, Default::default(), rgemm::Batch::packed(batch)).unwrap();
             let tiles = (m.div_ceil(t.bm as u64) * n.div_ceil(t.bn as u64) * batch) as u32;
             let k_tiles = (k as u32).div_ceil(t.bk);
-            let plan = Plan::new(tiles, k_tiles, emulate::EMULATED_SMS);
-            assert_ne!(plan, Plan::whole_tiles(tiles, k_tiles, emulate::EMULATED_SMS), "{p}: the last round is cut");
+            let plan = StreamKSchedule::new(tiles, k_tiles, emulate::EMULATED_SMS);
+            assert_ne!(plan, StreamKSchedule::whole_tiles(tiles, k_tiles, emulate::EMULATED_SMS), "{p}: the last round is cut");
             let verdict = emulate::verify(kernel, &p, 11).unwrap_or_else(|e| panic!("{}: {p}: {e}", kernel.name()));
             assert!(verdict.passed(), "{}: {p}: {verdict}", kernel.name());
         }
@@ -129,7 +130,7 @@ fn fault_of(name: &str, p: &Problem) -> String {
     let (spec, entry) = fixture(name);
     // SAFETY: the fixtures' specs and entries come from one `entries!` invocation.
     match unsafe { emulate::verify_entry(spec, entry, p, 1) } {
-        Err(Error::Fault(fault)) => {
+        Err(rgemm_tools::Error::Fault(fault)) => {
             assert!(fault.starts_with(name), "the report names the kernel first: {fault}");
             assert!(fault.contains("block (") && fault.contains("thread "), "the report names block and thread: {fault}");
             fault
@@ -655,7 +656,7 @@ fn a_panic_or_trap_in_one_thread_is_a_fault_of_that_thread() {
 #[test]
 fn ldmatrix_lesson_fragments_follow_the_documented_layout() {
     // The GPU lesson (tests/lessons.rs), on the emulator: same kernel body, same expectations.
-    for pattern in rgemm::lesson::ldmatrix_patterns() {
+    for pattern in rgemm_tools::lesson::ldmatrix_patterns() {
         let mut out = [0u32; 64];
         let regions = [
             Region { name: "offsets", start: pattern.offsets.as_ptr() as usize, len: 128, writable: false },

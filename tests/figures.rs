@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use rgemm::figures::{self, probe};
+use rgemm_tools::figures::{self, probe};
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -8,9 +8,9 @@ mod common;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use rgemm::catalog::{self, Dtype, Kernel};
-use rgemm::check::{self, Inputs};
-use rgemm::baseline::Library;
-use rgemm::verify::{verify, verify_with, Operands, Reference, MIN_GUARD_BYTES};
+use rgemm_tools::check::{self, Inputs};
+use rgemm_tools::baseline::{CublasExt, Library};
+use rgemm_tools::verify::{verify, verify_with, Operands, Reference, MIN_GUARD_BYTES};
 use rgemm::{Gpu, Problem};
 
 /// The problem a kernel is tested on, in the kernel's layout: kernels that load through the copy
@@ -56,7 +56,7 @@ fn the_check_catches_wrong_results() {
                 let (a, b, c) = ops.addresses(gpu);
                 // SAFETY: deliberately wrong sizes; the guard bands around C and the NaN-free
                 // operands absorb the overrun of one row or one K (that is what is tested).
-                unsafe { gpu.launch(kernel, &kernel.geometry(&q)?, &q, a, b, c) }
+                Ok(unsafe { gpu.launch(kernel, &kernel.geometry(&q)?, &q, a, b, c) }?)
             }
         };
         let skipped = verify_with(gpu, &p, kernel.spec.dtype, 7, |_| Ok(())).unwrap().0;
@@ -84,14 +84,14 @@ fn stray_writes_far_past_c_and_into_the_inputs_are_caught() {
         let c_bytes = 4 * (m * n) as u64;
         let row = 4 * n as u64;
         for past in [8 << 10, MIN_GUARD_BYTES - 4, row + 4] {
-            if past + 4 > rgemm::verify::guard_bytes(row) {
+            if past + 4 > rgemm_tools::verify::guard_bytes(row) {
                 continue;
             }
             let verdict = verify_with(gpu, &p, Dtype::F32, 3, |ops| {
                 ops.launch(gpu, kernel, &kernel.geometry(&p)?)?;
                 let (a, b, c) = ops.addresses(gpu);
                 // SAFETY: one float at `past` bytes beyond C, inside C's guard band.
-                unsafe { gpu.launch(kernel, &kernel.geometry(&one)?, &one, a, b, c + c_bytes + past) }
+                Ok(unsafe { gpu.launch(kernel, &kernel.geometry(&one)?, &one, a, b, c + c_bytes + past) }?)
             })
             .unwrap()
             .0;
@@ -103,7 +103,7 @@ fn stray_writes_far_past_c_and_into_the_inputs_are_caught() {
                 let (a, b, _) = ops.addresses(gpu);
                 let target = if into == 0 { a } else { b };
                 // SAFETY: one float written at element 1 of A or B, which hold at least 9 floats.
-                unsafe { gpu.launch(kernel, &kernel.geometry(&one)?, &one, a, b, target + 4) }
+                Ok(unsafe { gpu.launch(kernel, &kernel.geometry(&one)?, &one, a, b, target + 4) }?)
             })
             .unwrap()
             .0;
@@ -184,7 +184,7 @@ fn operands_launch_their_own_problem_only() {
     let kernel = catalog::all().next().unwrap();
     let other = Problem::new(71, 50, 30, 1.0, 0.0).unwrap();
     assert!(ops.launch(&gpu, kernel, &kernel.geometry(&other).unwrap()).is_err() || kernel.geometry(&other).unwrap() == kernel.geometry(&p).unwrap());
-    let timed = rgemm::verify::time_against_cublas(&gpu, kernel, &ops, 1, 2).unwrap();
+    let timed = rgemm_tools::verify::time_against_cublas(&gpu, kernel, &ops, 1, 2).unwrap();
     assert!(timed.kernel.median_ms() > 0.0 && timed.best_cublas().1.median_ms() > 0.0);
     let outcome = ops.inspect(&gpu).unwrap();
     assert_eq!((outcome.c.len(), outcome.guard_writes, outcome.input_writes), (70 * 50, 0, 0));

@@ -47,8 +47,8 @@ fn tma_box_reads_zeros_outside_the_matrix() {
 #[ignore = "needs a GPU"]
 fn ldmatrix_x2_fragments_follow_the_documented_layout() {
     let gpu = common::gpu("ldmatrix_x2_fragments_follow_the_documented_layout");
-    for pattern in rgemm::lesson::ldmatrix_patterns() {
-        let regs = rgemm::lesson::ldmatrix_x2(&gpu, &pattern, 4).unwrap();
+    for pattern in rgemm_tools::lesson::ldmatrix_patterns() {
+        let regs = rgemm_tools::lesson::ldmatrix_x2(&gpu, &pattern, 4).unwrap();
         for lane in 0..32usize {
             for (i, &reg) in regs[lane].iter().enumerate() {
                 let row_start = pattern.offsets[8 * i + lane / 4];

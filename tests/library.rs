@@ -9,10 +9,11 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rgemm::api::{self, Gemm, KernelChoice};
 use rgemm::catalog::{self, Dtype};
-use rgemm::check::{self, Inputs};
-use rgemm::problem::{self, Batch, Layout, LeadingDims, Problem};
-use rgemm::storage::{self, Operand};
-use rgemm::{Error, emulate};
+use rgemm_tools::check::{self, Inputs};
+use rgemm::problem::{Batch, Layout, LeadingDims, Problem};
+use rgemm_tools::storage::{self, Operand};
+use rgemm::Error;
+use rgemm_tools::emulate;
 
 fn general(m: u64, n: u64, k: u64, layout: Layout, ld: LeadingDims, batch: Batch) -> Result<Problem, Error> {
     Problem::general(m, n, k, 1.0, 0.0, layout, ld, batch)
@@ -52,12 +53,12 @@ fn bad_problems_are_clear_errors() {
 
 #[test]
 fn cases_parse_with_layout_and_batch() {
-    let c = problem::parse_case("64x512x512x64:nt").unwrap();
+    let c = rgemm_tools::suite::parse_case("64x512x512x64:nt").unwrap();
     assert_eq!((c.batch, c.shape, c.layout), (64, (512, 512, 64), Layout::NT));
     assert_eq!(c.to_string(), "64x512x512x64:nt");
-    assert!(problem::parse_case("4096:xy").is_err());
-    assert!(problem::parse_case("1x2x3x4x5").is_err());
-    assert_eq!(problem::real_suite().len(), 16 + 7 + 2 + 4);
+    assert!(rgemm_tools::suite::parse_case("4096:xy").is_err());
+    assert!(rgemm_tools::suite::parse_case("1x2x3x4x5").is_err());
+    assert_eq!(rgemm_tools::suite::real_suite().len(), 16 + 7 + 2 + 4);
 }
 
 /// Every kernel that reads a layout other than NN, and the general kernels, on the emulator:
@@ -201,8 +202,8 @@ fn both_cublas_baselines_are_right_on_the_gpu() {
     for case in 0..24 {
         let p = random_problem(&mut rng);
         let dtype = [Dtype::F32, Dtype::Bf16, Dtype::F16][case % 3];
-        for library in rgemm::baseline::Library::ALL {
-            let (verdict, _) = rgemm::verify::verify_with(gpu, &p, dtype, case as u64, |ops| ops.cublas(gpu, library)).unwrap();
+        for library in rgemm_tools::baseline::Library::ALL {
+            let (verdict, _) = rgemm_tools::verify::verify_with(gpu, &p, dtype, case as u64, |ops| ops.cublas(gpu, library)).unwrap();
             assert!(verdict.passed(), "{} {} on {p}: {verdict}", library.name(), dtype.name());
         }
     }

@@ -33,14 +33,14 @@ fn launch_bounds_are_added_to_every_entry() {
 #[test]
 fn ptxas_assembles_every_entry_without_spills_or_stack() {
     // ptxas is a requirement of the tests (README): missing, this fails rather than skips.
-    let ptxas = ptx::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
+    let ptxas = rgemm_tools::ptxas::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
     let bounded = ptx::with_launch_bounds(ptx::PTX);
     // RGEMM_DUMP_PTX=path keeps a copy of what ptxas reads (e.g. to assemble it on the GPU
     // machine and check the SASS with cuobjdump).
     if let Ok(path) = std::env::var("RGEMM_DUMP_PTX") {
         std::fs::write(path, &bounded).unwrap();
     }
-    let assembly = ptx::assemble(&ptxas, &bounded).unwrap_or_else(|e| panic!("{e}"));
+    let assembly = rgemm_tools::ptxas::assemble(&ptxas, &bounded).unwrap_or_else(|e| panic!("{e}"));
     let report = &assembly.report;
     assert!(!report.contains("warning"), "ptxas warned:\n{report}");
     let entries = assembly.entries;
@@ -67,12 +67,12 @@ ptxas info    : Used 168 registers, used 1 barriers\n\
 ptxas info    : Compiling entry function 'k_two' for 'sm_90a'\n\
     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n\
 ptxas info    : Used 40 registers\n";
-    let entries = ptx::parse_report(report);
+    let entries = rgemm_tools::ptxas::parse_report(report);
     assert_eq!(
         entries,
         vec![
-            ("k_one".to_string(), ptx::Resources { registers: 168, stack_bytes: 16, spill_bytes: 12 }),
-            ("k_two".to_string(), ptx::Resources { registers: 40, stack_bytes: 0, spill_bytes: 0 }),
+            ("k_one".to_string(), rgemm_tools::ptxas::Resources { registers: 168, stack_bytes: 16, spill_bytes: 12 }),
+            ("k_two".to_string(), rgemm_tools::ptxas::Resources { registers: 40, stack_bytes: 0, spill_bytes: 0 }),
         ]
     );
 }
@@ -92,10 +92,10 @@ fn every_entry_stands_alone_in_its_module() {
     }
     assert!(ptx::entry_module(ptx::PTX, "no_such_entry").is_none());
     // The first entry, one from the middle and the last (which runs to the end of the PTX).
-    let ptxas = ptx::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
-    let whole = ptx::assemble(&ptxas, &ptx::with_launch_bounds(ptx::PTX)).unwrap_or_else(|e| panic!("{e}")).entries;
+    let ptxas = rgemm_tools::ptxas::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
+    let whole = rgemm_tools::ptxas::assemble(&ptxas, &ptx::with_launch_bounds(ptx::PTX)).unwrap_or_else(|e| panic!("{e}")).entries;
     for name in [names[0], names[names.len() / 2], names[names.len() - 1]] {
-        let alone = ptx::assemble(&ptxas, &ptx::entry_module(ptx::PTX, name).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}")).entries;
+        let alone = rgemm_tools::ptxas::assemble(&ptxas, &ptx::entry_module(ptx::PTX, name).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}")).entries;
         assert_eq!(alone.len(), 1, "{name}");
         let whole_r = whole.iter().find(|(n, _)| n == name).map(|(_, r)| *r);
         assert_eq!(Some(alone[0].1), whole_r, "{name}: assembled alone and in the module");

@@ -40,7 +40,7 @@ ptxas info    : Compiling entry function 'k_a' for 'sm_90a'\n";
 #[test]
 fn wgmma_kernels_have_only_the_expected_ptxas_notes() {
     // ptxas is a requirement of the tests (README): missing, this fails rather than skips.
-    let ptxas = ptx::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
+    let ptxas = rgemm_tools::ptxas::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
     let wgmma: Vec<&str> = catalog::all().filter(|k| k.spec.rung.number >= 13).map(|k| k.name()).collect();
     assert!(!wgmma.is_empty());
     let dir = std::env::temp_dir().join(format!("rgemm-ptxas-notes-{}", std::process::id()));

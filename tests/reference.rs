@@ -3,8 +3,8 @@
 use proptest::prelude::*;
 use rgemm::Problem;
 use rgemm::catalog::Dtype;
-use rgemm::verify::{Reference, Verdict};
-use rgemm::check::{self, Comparison, ErrorModel, Inputs, Sample, POISON};
+use rgemm_tools::verify::{Reference, Verdict};
+use rgemm_tools::check::{self, Comparison, ErrorModel, Inputs, Sample, POISON};
 
 /// The definition of C = alpha·A·B + beta·C as three loops, in f64.
 fn triple_loop(p: &Problem, x: &Inputs) -> Vec<f64> {
@@ -201,7 +201,7 @@ fn host_memory_needs_are_computed_without_overflow() {
     let e = check::require_host_memory(Some(need)).unwrap_err().to_string();
     assert!(e.contains("not enough host memory"), "{e}");
     assert!(check::require_host_memory(None).unwrap_err().to_string().contains("more than 2"));
-    assert!(rgemm::verify::Operands::bytes(&Problem::new(1 << 30, 1 << 30, 1, 1.0, 0.0).unwrap()) > 1 << 62);
+    assert!(rgemm_tools::verify::Operands::bytes(&Problem::new(1 << 30, 1 << 30, 1, 1.0, 0.0).unwrap()) > 1 << 62);
 }
 
 #[test]
@@ -220,7 +220,7 @@ fn half_precision_inputs_are_rounded_before_the_reference_sees_them() {
 /// alignment behind its leading band).
 #[test]
 fn guard_bands_cover_a_row_and_64_kib() {
-    use rgemm::verify::{guard_bytes, MIN_GUARD_BYTES};
+    use rgemm_tools::verify::{guard_bytes, MIN_GUARD_BYTES};
     assert_eq!(MIN_GUARD_BYTES, 64 << 10);
     for row in [4u64, 68, 4096, 65536, 80_000, 1 << 30] {
         let g = guard_bytes(row);

@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 
 use rgemm::catalog;
-use rgemm::chart;
-use rgemm::problem::{parse_shape, parse_shapes, shape_name};
-use rgemm::report::{self, DeviceRecord, KernelRecord, Outcome, Report, RunRecord, SizeRecord, Stats};
-use rgemm::Error;
+use rgemm_tools::chart;
+use rgemm_tools::suite::{parse_shape, parse_shapes, shape_name};
+use rgemm_tools::report::{self, DeviceRecord, KernelRecord, Outcome, Report, RunRecord, SizeRecord, Stats};
+use rgemm_tools::Error;
 
 fn stats(samples_ms: &[f64], flops: f64) -> Stats {
     let mut s = samples_ms.to_vec();
@@ -266,9 +266,9 @@ fn timestamps_are_utc_civil_dates() {
 #[test]
 fn peaks_follow_the_formulas() {
     // H100 SXM: 132 SMs at 1980 MHz.
-    assert!((rgemm::gpu::fp32_peak_tflops(132, 1_980_000) - 66.908).abs() < 0.01);
-    assert!((rgemm::gpu::tensor_peak_tflops(132, 1_980_000) - 1070.53).abs() < 0.01);
-    assert_eq!(rgemm::gpu::peak_tflops(catalog::Dtype::Bf16, 132, 1_980_000), rgemm::gpu::tensor_peak_tflops(132, 1_980_000));
+    assert!((rgemm_tools::peaks::fp32_peak_tflops(132, 1_980_000) - 66.908).abs() < 0.01);
+    assert!((rgemm_tools::peaks::tensor_peak_tflops(132, 1_980_000) - 1070.53).abs() < 0.01);
+    assert_eq!(rgemm_tools::peaks::peak_tflops_at(catalog::Dtype::Bf16, 132, 1_980_000), rgemm_tools::peaks::tensor_peak_tflops(132, 1_980_000));
 }
 
 #[test]
@@ -350,7 +350,7 @@ fn a_report_says_how_it_was_timed_and_older_ones_read_as_one_after_another() {
 /// which clock each median falls in; the ratio round by round does not.
 #[test]
 fn per_round_ratio_compares_at_one_clock() {
-    use rgemm::timing::paired_ratio;
+    use rgemm_tools::timing::paired_ratio;
     // Ten rounds: the first five at a high clock, the rest 10% slower. cuBLAS takes 1.02× the
     // kernel's time in every round.
     let kernel: Vec<f64> = (0..10).map(|i| if i < 5 { 1.0 } else { 1.1 }).collect();

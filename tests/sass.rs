@@ -3,7 +3,8 @@
 //! kernels that feed wgmma register fragments, which must not overwrite one in flight (ptxas and
 //! cuobjdump, no GPU).
 
-use rgemm::{catalog, ptx, sass};
+use rgemm::{catalog, ptx};
+use rgemm_tools::sass;
 
 const LISTING: &str = "
         /*0000*/                   LDC R1, c[0x0][0x28] ;                 /* 0x00000a00ff017b82 */
@@ -103,7 +104,7 @@ fn the_hottest_loop_is_the_inner_one() {
 /// `ptxas` and `cuobjdump`. Requirements of the tests (README): missing, this fails rather than
 /// skips.
 fn tools() -> (std::path::PathBuf, std::path::PathBuf) {
-    let ptxas = ptx::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
+    let ptxas = rgemm_tools::ptxas::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
     let cuobjdump = sass::find_cuobjdump(&ptxas).expect("cuobjdump not found: pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm, or set RGEMM_CUOBJDUMP");
     (ptxas, cuobjdump)
 }

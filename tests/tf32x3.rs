@@ -1,18 +1,19 @@
 //! Rung 15 (3×TF32) against fp32's own accuracy: on the CPU emulator against a sequential fp32
 //! dot product, on the GPU against cuBLAS SGEMM on the same inputs, with exponents spread over
-//! six orders of magnitude as well as uniform inputs (see `rgemm::accuracy`).
+//! six orders of magnitude as well as uniform inputs (see `rgemm_tools::accuracy`).
 
 mod common;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use rgemm::accuracy::{self, Judgement};
+use rgemm_tools::accuracy::{self, Judgement};
 use rgemm::catalog::{self, Dtype, Kernel};
-use rgemm::check::{self, Inputs, Sample};
-use rgemm::baseline::Library;
+use rgemm_tools::check::{self, Inputs, Sample};
+use rgemm_tools::baseline::Library;
 use rgemm::problem::{Batch, LeadingDims};
-use rgemm::verify::Operands;
-use rgemm::{Gpu, Layout, Problem, emulate};
+use rgemm_tools::verify::Operands;
+use rgemm::{Gpu, Layout, Problem};
+use rgemm_tools::emulate;
 
 fn tf32x3_kernels() -> Vec<Kernel> {
     let kernels: Vec<Kernel> = catalog::all().filter(|k| k.spec.rung.number == 15).collect();

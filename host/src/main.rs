@@ -6,13 +6,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use rgemm::bench::{self, Order, Plan, Runs};
+use rgemm_tools::bench::{self, Order, Plan, Runs};
 use rgemm::catalog::{self, Dtype, Kernel};
-use rgemm::baseline::Library;
-use rgemm::problem::{self, Batch, Case, Layout, LeadingDims, Shape};
-use rgemm::report::{self, Report};
-use rgemm::verify;
-use rgemm::{api, chart, dispatch, emulate, ptx, Error, Gpu, Problem};
+use rgemm_tools::baseline::Library;
+use rgemm::problem::{Batch, Layout, LeadingDims};
+use rgemm_tools::suite::{self, Case, Shape};
+use rgemm_tools::ptxas;
+use rgemm_tools::report::{self, Report};
+use rgemm_tools::verify;
+use rgemm::{api, dispatch, Gpu, Problem};
+use rgemm_tools::{chart, emulate, Error};
 
 #[derive(Parser)]
 #[command(name = "rgemm", version, about = "GEMM kernels in Rust on the GPU, checked and timed against cuBLAS")]
@@ -54,6 +57,14 @@ enum Command {
     /// Draw the book's figures and measured-number tables from the kernels' code and the bench
     /// JSON in docs/perf (no GPU needed); writes book/src/figures and book/src/generated.
     Figures {
+        /// Repository root.
+        #[arg(long, default_value = ".")]
+        repo: PathBuf,
+    },
+    /// Write the files the library ships so that a dependent builds on stable Rust: the PTX
+    /// module (ptx/kernels.ptx) and the catalog (src/entries.rs), from the kernels just built
+    /// (no GPU needed).
+    Generate {
         /// Repository root.
         #[arg(long, default_value = ".")]
         repo: PathBuf,
@@ -211,7 +222,7 @@ struct ShapeArgs {
 
 impl ShapeArgs {
     fn problem(&self, m: u64, n: u64, k: u64, alpha: f32, beta: f32) -> Result<Problem, Error> {
-        Problem::general(m, n, k, alpha, beta, self.layout, self.ld.dims(), Batch::packed(self.batch))
+        Ok(Problem::general(m, n, k, alpha, beta, self.layout, self.ld.dims(), Batch::packed(self.batch))?)
     }
 }
 
@@ -320,7 +331,7 @@ fn parse_size(s: &str) -> Result<u64, String> {
 struct CaseList(Vec<Case>);
 
 fn parse_cases(s: &str) -> Result<CaseList, String> {
-    problem::parse_cases(s).map(CaseList).map_err(|e| e.to_string())
+    suite::parse_cases(s).map(CaseList).map_err(|e| e.to_string())
 }
 
 fn parse_layout(s: &str) -> Result<Layout, String> {
@@ -328,7 +339,7 @@ fn parse_layout(s: &str) -> Result<Layout, String> {
 }
 
 fn parse_shape(s: &str) -> Result<Shape, String> {
-    problem::parse_shape(s).map_err(|e| e.to_string())
+    suite::parse_shape(s).map_err(|e| e.to_string())
 }
 
 fn parse_dtype(s: &str) -> Result<Dtype, String> {
@@ -381,7 +392,16 @@ fn main() -> ExitCode {
         Command::Lesson { name: LessonName::Ldmatrix, blocks } => lesson_ldmatrix(blocks),
         Command::Lesson { name: LessonName::CpAsyncNoBarrier, .. } => lesson("cp_async_no_barrier"),
         Command::Lesson { name: LessonName::CpAsyncWithBarrier, .. } => lesson("cp_async_with_barrier"),
-        Command::Figures { repo } => rgemm::figures::write(&repo).map_err(Error::InvalidArgument).map(|written| {
+        Command::Generate { repo } => rgemm_tools::generate::write(&repo).map(|changed| {
+            for path in &changed {
+                println!("wrote {}", path.display());
+            }
+            if changed.is_empty() {
+                println!("the generated files are current");
+            }
+            ExitCode::SUCCESS
+        }),
+        Command::Figures { repo } => rgemm_tools::figures::write(&repo).map_err(Error::InvalidArgument).map(|written| {
             println!("wrote {} files under {}", written.len(), repo.display());
             ExitCode::SUCCESS
         }),
@@ -457,16 +477,16 @@ fn list(args: &ListArgs) -> Result<ExitCode, Error> {
 
 /// Every entry's resources as ptxas assembles the PTX the host loads, and where they come from;
 /// none (with the reason) when ptxas is missing or fails, since the list is useful without them.
-fn ptxas_resources() -> (Vec<(String, ptx::Resources)>, String) {
-    let Some(ptxas) = ptx::find_ptxas() else {
+fn ptxas_resources() -> (Vec<(String, ptxas::Resources)>, String) {
+    let Some(ptxas) = ptxas::find_ptxas() else {
         return (Vec::new(), "- (ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS)".into());
     };
     let source = |version: &str| format!("ptxas {version}, sm_90a, the PTX as loaded (launch bounds included)");
-    let version = match ptx::ptxas_version(&ptxas) {
+    let version = match ptxas::ptxas_version(&ptxas) {
         Ok(v) => v,
         Err(e) => return (Vec::new(), format!("- ({e})")),
     };
-    match ptx::loaded_module_resources(&ptxas, &version, || eprintln!("assembling the kernels with {} ...", ptxas.display())) {
+    match ptxas::loaded_module_resources(&ptxas, &version, || eprintln!("assembling the kernels with {} ...", ptxas.display())) {
         Ok(entries) => (entries, source(&version)),
         Err(e) => (Vec::new(), format!("- ({e})")),
     }
@@ -475,16 +495,16 @@ fn ptxas_resources() -> (Vec<(String, ptx::Resources)>, String) {
 /// `rgemm list --sass`: each kernel's hottest loop, its size and its instruction mix.
 fn sass_mix(names: &[String]) -> Result<ExitCode, Error> {
     let kernels = names.iter().map(|n| catalog::find(n)).collect::<Result<Vec<_>, _>>()?;
-    let ptxas = ptx::find_ptxas().ok_or_else(|| Error::Ptxas("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS".into()))?;
-    let cuobjdump = rgemm::sass::find_cuobjdump(&ptxas)
+    let ptxas = ptxas::find_ptxas().ok_or_else(|| Error::Ptxas("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS".into()))?;
+    let cuobjdump = rgemm_tools::sass::find_cuobjdump(&ptxas)
         .ok_or_else(|| Error::Ptxas("cuobjdump not found: pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm, or set RGEMM_CUOBJDUMP".into()))?;
-    println!("SASS of ptxas {} for sm_90a, disassembled by {}", ptx::ptxas_version(&ptxas)?, cuobjdump.display());
+    println!("SASS of ptxas {} for sm_90a, disassembled by {}", ptxas::ptxas_version(&ptxas)?, cuobjdump.display());
     for kernel in kernels {
-        let sass = rgemm::sass::disassemble(&ptxas, &cuobjdump, kernel.name())?;
-        match rgemm::sass::hottest_loop(&sass) {
+        let sass = rgemm_tools::sass::disassemble(&ptxas, &cuobjdump, kernel.name())?;
+        match rgemm_tools::sass::hottest_loop(&sass) {
             Some(l) => {
                 let mix: Vec<String> = l.counts.iter().take(8).map(|(op, n)| format!("{op} {n}")).collect();
-                let math: Vec<String> = rgemm::sass::MATH.iter().filter(|m| l.count(m) > 0).map(|m| format!("{m} {:.1}%", 100.0 * l.share(m))).collect();
+                let math: Vec<String> = rgemm_tools::sass::MATH.iter().filter(|m| l.count(m) > 0).map(|m| format!("{m} {:.1}%", 100.0 * l.share(m))).collect();
                 println!("{}: hottest loop {:#x}..{:#x}, {} instructions; {}; {}", kernel.name(), l.first, l.last, l.instructions, math.join(", "), mix.join(", "));
             }
             None => println!("{}: no loop with FFMA, HMMA or HGMMA", kernel.name()),
@@ -531,7 +551,7 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     }
     let (best, best_timing) = cmp.best_cublas();
     let c_ms = best_timing.median_ms();
-    let per_round = rgemm::timing::paired_ratio(&best_timing.rounds_ms, &cmp.kernel.rounds_ms).map_or(String::new(), |r| format!(", {:.1}% round by round", 100.0 * r));
+    let per_round = rgemm_tools::timing::paired_ratio(&best_timing.rounds_ms, &cmp.kernel.rounds_ms).map_or(String::new(), |r| format!(", {:.1}% round by round", 100.0 * r));
     println!("ratio    {:.1}% of the best cuBLAS ({}; median of {} launches each{per_round})", 100.0 * c_ms / k_ms, best.name(), args.iters);
     println!("check    {verdict}");
     Ok(if verdict.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
@@ -611,8 +631,8 @@ fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
         match kernel.geometry(&problem) {
             Ok(_) => runnable.push(kernel),
             // Named kernels must run; the whole catalog skips what this size excludes, and says so.
-            Err(Error::Unsupported { reason, .. }) if args.skip_unsupported || args.kernel.is_empty() => println!("SKIPPED {}: {reason}", kernel.name()),
-            Err(e) => return Err(e),
+            Err(rgemm::Error::Unsupported { reason, .. }) if args.skip_unsupported || args.kernel.is_empty() => println!("SKIPPED {}: {reason}", kernel.name()),
+            Err(e) => return Err(e.into()),
         }
     }
     let kernels = runnable;
@@ -730,7 +750,7 @@ fn bench_command(args: &BenchArgs) -> Result<ExitCode, Error> {
     } else {
         bench_kernels(&args.kernel, args.dtype)?
     };
-    let mut sizes = if args.suite.is_some() { problem::real_suite() } else { args.sizes.clone().map_or_else(|| bench::DEFAULT_SIZES.to_vec(), |list| list.0) };
+    let mut sizes = if args.suite.is_some() { suite::real_suite() } else { args.sizes.clone().map_or_else(|| bench::DEFAULT_SIZES.to_vec(), |list| list.0) };
     for case in &mut sizes {
         if let Some(layout) = args.layout.filter(|_| case.layout == Layout::NN) {
             case.layout = layout;
@@ -782,7 +802,7 @@ fn print_charts(written: &chart::Written) {
 
 fn tune_command(args: &TuneArgs) -> Result<ExitCode, Error> {
     if args.suite.is_some() {
-        return tune_plans(args, problem::real_suite(), TableUpdate::Replace);
+        return tune_plans(args, suite::real_suite(), TableUpdate::Replace);
     }
     if let Some(cases) = &args.cases {
         return tune_plans(args, cases.0.clone(), TableUpdate::Merge);
@@ -851,7 +871,7 @@ fn tune_plans(args: &TuneArgs, cases: Vec<Case>, update: TableUpdate) -> Result<
     let mut plan = args.timing.plan("tune", args.dtype, Vec::new(), cases);
     plan.runs = Runs::Candidates;
     let report = run_plan(&gpu, &plan, args.json.as_deref())?;
-    let rows = dispatch::Table::rows_of(&report)?;
+    let rows = rgemm_tools::tune::rows_of(&report)?;
     println!("{:<24} {:<64} {:>9}", "case", "fastest plan", "% cuBLAS");
     for row in &rows {
         println!("{:<24} {:<64} {:>8.1}%", row.case_name(), row.plan_name(), row.percent);
@@ -902,8 +922,8 @@ fn lesson_ldmatrix(blocks: u32) -> Result<ExitCode, Error> {
     }
     let gpu = Gpu::open()?;
     println!("ldmatrix.sync.aligned.m8n8.x2.shared.b16 on a 128x16 tile of 16-bit integers, element i = i");
-    for pattern in rgemm::lesson::ldmatrix_patterns() {
-        let regs = rgemm::lesson::ldmatrix_x2(&gpu, &pattern, blocks)?;
+    for pattern in rgemm_tools::lesson::ldmatrix_patterns() {
+        let regs = rgemm_tools::lesson::ldmatrix_x2(&gpu, &pattern, blocks)?;
         println!("\n{}; lane offsets {:?}", pattern.name, &pattern.offsets[..16]);
         for (m, name) in ["r0 (matrix 0)", "r1 (matrix 1)"].iter().enumerate() {
             println!("  {name}: each lane's two elements, lanes 0-31 in rows of four");
@@ -917,10 +937,10 @@ fn lesson_ldmatrix(blocks: u32) -> Result<ExitCode, Error> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs one race lesson (see `rgemm::lesson`); meant to run under compute-sanitizer racecheck.
+/// Runs one race lesson (see `rgemm_tools::lesson`); meant to run under compute-sanitizer racecheck.
 fn lesson(name: &str) -> Result<ExitCode, Error> {
     let gpu = Gpu::open()?;
-    let right = rgemm::lesson::run_race_lesson(&gpu, name)?;
+    let right = rgemm_tools::lesson::run_race_lesson(&gpu, name)?;
     println!("lesson {name}: values read {} (racecheck decides whether it was a race)", if right { "right this time" } else { "WRONG" });
     Ok(ExitCode::SUCCESS)
 }

@@ -115,7 +115,7 @@ fn run_and_check_pass_on_the_gpu() {
 #[test]
 fn list_shows_every_kernel_with_its_resources_and_sizes() {
     // ptxas is a requirement of the tests (README): missing, it fails rather than skips.
-    assert!(rgemm::ptx::find_ptxas().is_some(), "ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
+    assert!(rgemm_tools::ptxas::find_ptxas().is_some(), "ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
     let with_ptxas = true;
     let out = rgemm(&["list"]);
     assert!(out.status.success());
@@ -285,7 +285,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn chart_draws_a_report_without_a_gpu() {
-    use rgemm::report::{self, DeviceRecord, KernelRecord, Outcome, Report, RunRecord, SizeRecord, Stats};
+    use rgemm_tools::report::{self, DeviceRecord, KernelRecord, Outcome, Report, RunRecord, SizeRecord, Stats};
     let stats = |ms: f64, tflops: f64| Stats { samples_ms: vec![ms; 3], rounds_ms: vec![ms; 3], median_ms: ms, min_ms: ms, max_ms: ms, spread: 0.0, tflops };
     let report = Report {
         schema: report::SCHEMA,

@@ -17,24 +17,8 @@
 
 use crate::device::*;
 
-pub use rgemm_spec::helpers::COPY_THREADS;
+pub use rgemm_spec::helpers::{COPY_ROWS_AT_ONCE, COPY_THREADS, copy_grid};
 
-/// Rows a thread copies at once: its loads of them all issued before its stores.
-pub const COPY_ROWS_AT_ONCE: u32 = 8;
-
-/// Threads a Hopper SM holds at once.
-const SM_THREADS: u32 = 2048;
-
-/// The grid of a copy of `planes` matrices of `rows × cols` on a GPU of `sms` SMs: columns of
-/// blocks across a row, and rows of blocks (at most `max_grid_rows`) such that the launch has
-/// about as many blocks as the SMs hold at once (`SM_THREADS` each), every block walking its rows
-/// [`COPY_ROWS_AT_ONCE`] at a time. The GPU's launch and the emulator's test take it from here.
-pub fn copy_grid(rows: u32, cols: u32, planes: u32, sms: u32, max_grid_rows: u32) -> (u32, u32) {
-    let x = cols.div_ceil(COPY_THREADS).max(1);
-    let resident = sms.max(1) * (SM_THREADS / COPY_THREADS);
-    let per_plane = resident.div_ceil(x.saturating_mul(planes.max(1))).max(1);
-    (x, rows.div_ceil(COPY_ROWS_AT_ONCE).min(per_plane).min(max_grid_rows).max(1))
-}
 
 /// Copies `rows × cols` 2-byte elements of matrix `block_batch()` from `src` (rows `src_ld`
 /// apart, matrices `src_stride` apart) to `dst` (rows `dst_ld`, matrices `dst_stride` apart).

@@ -8,6 +8,24 @@ pub const REDUCE_THREADS: u32 = 256;
 /// Threads per block of the copies to 16-byte rows (`copy_rows_b16`, `copy_rows_b32`).
 pub const COPY_THREADS: u32 = 256;
 
+/// Rows a thread copies at once: its loads of them all issued before its stores.
+pub const COPY_ROWS_AT_ONCE: u32 = 8;
+
+/// Threads a Hopper SM holds at once.
+const SM_THREADS: u32 = 2048;
+
+/// The grid of a copy of `planes` matrices of `rows × cols` on a GPU of `sms` SMs: columns of
+/// blocks across a row, and rows of blocks (at most `max_grid_rows`) such that the launch has
+/// about as many blocks as the SMs hold at once (`SM_THREADS` each), every block walking its rows
+/// [`COPY_ROWS_AT_ONCE`] at a time. The GPU's launch and the emulator's test take it from here.
+#[inline]
+pub fn copy_grid(rows: u32, cols: u32, planes: u32, sms: u32, max_grid_rows: u32) -> (u32, u32) {
+    let x = cols.div_ceil(COPY_THREADS).max(1);
+    let resident = sms.max(1) * (SM_THREADS / COPY_THREADS);
+    let per_plane = resident.div_ceil(x.saturating_mul(planes.max(1))).max(1);
+    (x, rows.div_ceil(COPY_ROWS_AT_ONCE).min(per_plane).min(max_grid_rows).max(1))
+}
+
 /// Side of the square tile a block of the split of A splits: 32 × 32 elements.
 pub const SPLIT_TILE: u32 = 32;
 /// Threads per block of the split of A: 32 columns × 8 rows, each thread four elements of the tile.

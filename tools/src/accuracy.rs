@@ -23,9 +23,9 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::catalog::Dtype;
+use rgemm::catalog::Dtype;
 use crate::check::{Inputs, POISON};
-use crate::problem::Problem;
+use rgemm::problem::Problem;
 
 /// Binades the spread inputs' exponents cover: 2⁻¹⁰ ≤ |x| < 2¹⁰.
 pub const SPREAD_BINADES: i32 = 20;

@@ -19,9 +19,10 @@ use cudarc::cublas::sys as blas_sys;
 use cudarc::cublaslt::{result as lt, sys as lt_sys};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
 
-use crate::catalog::Dtype;
+use rgemm::catalog::Dtype;
+use rgemm::Gpu;
 use crate::error::{Error, Result};
-use crate::problem::{Op, Problem};
+use rgemm::problem::{Op, Problem};
 
 /// Which cuBLAS entry point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -165,7 +166,7 @@ pub struct CublasLt {
     handle: lt_sys::cublasLtHandle_t,
     workspace: CudaSlice<u8>,
     /// Plans by element type and every field of the problem but the scalars' values.
-    plans: Mutex<HashMap<(Dtype, crate::problem::ShapeKey), Plan>>,
+    plans: Mutex<HashMap<(Dtype, rgemm::problem::ShapeKey), Plan>>,
 }
 
 // SAFETY: the handle and plans are only used under the plans' mutex or through `&self` calls
@@ -279,5 +280,77 @@ impl CublasLt {
             )
             .map_err(lt_error)
         }
+    }
+}
+
+/// cuBLAS on a [`Gpu`]'s stream: the classic handle, and cuBLASLt made on first use (it
+/// allocates a 32 MiB workspace). The library itself never loads cuBLAS; the tools that compare
+/// with it do, once per stream ([`CublasExt`]).
+pub struct Cublas {
+    blas: cudarc::cublas::CudaBlas,
+    lt: std::sync::OnceLock<CublasLt>,
+    stream: std::sync::Arc<CudaStream>,
+}
+
+impl Cublas {
+    /// cuBLAS on `stream`, or [`Error::NoCublas`] when libcublas cannot be loaded.
+    pub fn new(stream: &std::sync::Arc<CudaStream>) -> Result<Cublas> {
+        // SAFETY: only probes whether cuBLAS can be loaded.
+        if !unsafe { blas_sys::is_culib_present() } {
+            return Err(Error::NoCublas);
+        }
+        Ok(Cublas { blas: cudarc::cublas::CudaBlas::new(stream.clone())?, lt: std::sync::OnceLock::new(), stream: stream.clone() })
+    }
+
+    /// cuBLAS on the row-major problem: the classic call or cuBLASLt.
+    ///
+    /// # Safety
+    /// As for [`rgemm::Gpu::launch`], with A and B of element type `dtype`.
+    pub unsafe fn gemm(&self, library: Library, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+        match library {
+            // SAFETY: the caller's guarantee, passed on.
+            Library::Classic => unsafe { classic(*self.blas.handle(), dtype, problem, a, b, c) },
+            Library::Lt => {
+                let lt = match self.lt.get() {
+                    Some(lt) => lt,
+                    None => {
+                        let made = CublasLt::new(&self.stream)?;
+                        self.lt.get_or_init(|| made)
+                    }
+                };
+                // SAFETY: as above.
+                unsafe { lt.gemm(&self.stream, dtype, problem, a, b, c) }
+            }
+        }
+    }
+}
+
+/// cuBLAS as a method of [`Gpu`]: one [`Cublas`] per stream, made on first use and kept for the
+/// process.
+pub trait CublasExt {
+    /// cuBLAS on the row-major problem, on this GPU's stream (see [`Cublas::gemm`]).
+    ///
+    /// # Safety
+    /// As for [`Cublas::gemm`].
+    unsafe fn cublas(&self, library: Library, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()>;
+}
+
+impl CublasExt for Gpu {
+    unsafe fn cublas(&self, library: Library, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+        static HANDLES: std::sync::OnceLock<Mutex<HashMap<usize, std::sync::Arc<Cublas>>>> = std::sync::OnceLock::new();
+        let key = self.stream().cu_stream() as usize;
+        let cublas = {
+            let mut handles = HANDLES.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+            match handles.get(&key) {
+                Some(c) => c.clone(),
+                None => {
+                    let made = std::sync::Arc::new(Cublas::new(self.stream())?);
+                    handles.insert(key, made.clone());
+                    made
+                }
+            }
+        };
+        // SAFETY: the caller's guarantee, passed on.
+        unsafe { cublas.gemm(library, dtype, problem, a, b, c) }
     }
 }

@@ -2,12 +2,14 @@
 //! once, timed with cuBLAS on the same operands, L2 flushed between timed launches. The timing
 //! itself is [`crate::timing`] (re-exported here).
 
-use crate::catalog::{Dtype, Kernel};
+use rgemm::catalog::{Dtype, Kernel};
 use crate::check::Inputs;
 use crate::error::{Error, Result};
-use crate::gpu::Gpu;
+use rgemm::gpu::Gpu;
 use crate::baseline::Library;
-use crate::problem::{Case, LeadingDims, Problem};
+use rgemm::problem::{LeadingDims, Problem};
+
+use crate::suite::Case;
 use crate::report::{self, DeviceRecord, Outcome, Report, RunRecord, SizeRecord, Stats};
 use crate::verify::{self, Operands};
 
@@ -54,7 +56,7 @@ pub enum Runs {
     Listed,
     /// The plan the automatic choice makes for the case (kernel, split, staging).
     Auto,
-    /// Every candidate plan of the dispatch table's tuner ([`crate::api::candidate_plans`]),
+    /// Every candidate plan of the dispatch table's tuner ([`rgemm::api::candidate_plans`]),
     /// timed; only the fastest validated.
     Candidates,
 }
@@ -82,7 +84,7 @@ pub fn device_record(gpu: &Gpu, dtype: Dtype) -> DeviceRecord {
         l2_bytes: i.l2_bytes,
         memory_bytes: i.memory_bytes,
         driver_cuda_version: i.driver_cuda_version.clone(),
-        peak_tflops: i.peak_tflops(dtype),
+        peak_tflops: crate::peaks::peak_tflops(i, dtype),
         peak_formula: peak_formula.to_string(),
         memory_gbps: Some(i.memory_gbps),
     }
@@ -145,7 +147,7 @@ fn chosen_kernels(sizes: &[SizeRecord]) -> Vec<Kernel> {
     let mut out: Vec<Kernel> = Vec::new();
     // A split plan is recorded as `<kernel>_split<S>`: its kernel is the catalog's.
     let catalog_name = |name: &str| name.rsplit_once("_split").map_or(name.to_string(), |(k, s)| if s.parse::<u32>().is_ok() { k.to_string() } else { name.to_string() });
-    for kernel in sizes.iter().flat_map(|s| &s.runs).filter_map(|r| crate::catalog::find(&catalog_name(&r.kernel)).ok()) {
+    for kernel in sizes.iter().flat_map(|s| &s.runs).filter_map(|r| rgemm::catalog::find(&catalog_name(&r.kernel)).ok()) {
         if !out.contains(&kernel) {
             out.push(kernel);
         }
@@ -157,8 +159,8 @@ fn chosen_kernels(sizes: &[SizeRecord]) -> Vec<Kernel> {
 /// it does not fit in memory.
 fn skip_reason(e: &Error) -> Option<String> {
     match e {
-        Error::Unsupported { reason, .. } => Some(reason.clone()),
-        Error::OutOfMemory { .. } | Error::OutOfHostMemory { .. } => Some(e.to_string()),
+        Error::Library(rgemm::Error::Unsupported { reason, .. }) => Some(reason.clone()),
+        Error::Library(rgemm::Error::OutOfMemory { .. }) | Error::OutOfHostMemory { .. } => Some(e.to_string()),
         _ => None,
     }
 }
@@ -168,9 +170,9 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
     // one), the tuner every candidate plan; other runs each listed kernel directly.
     let chosen;
     let sms = gpu.info.multiprocessors;
-    let plans: Option<Vec<crate::api::Plan>> = match plan.runs {
-        Runs::Auto => Some(vec![crate::api::plan(plan.dtype, problem, &crate::api::KernelChoice::Auto, sms)?]),
-        Runs::Candidates => Some(crate::api::candidate_plans(plan.dtype, problem, sms)),
+    let plans: Option<Vec<rgemm::api::Plan>> = match plan.runs {
+        Runs::Auto => Some(vec![rgemm::api::plan(plan.dtype, problem, &rgemm::api::KernelChoice::Auto, sms)?]),
+        Runs::Candidates => Some(rgemm::api::candidate_plans(plan.dtype, problem, sms)),
         Runs::Listed => None,
     };
     let plan = match &plans {
@@ -309,7 +311,7 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
 
 /// The tuner's validation: the fastest timed plan is checked; if it fails, the next fastest,
 /// until one passes (the failures stay recorded).
-fn validate_fastest(gpu: &Gpu, plan: &Plan, plans: &[crate::api::Plan], runs: &mut [RunRecord]) -> Result<()> {
+fn validate_fastest(gpu: &Gpu, plan: &Plan, plans: &[rgemm::api::Plan], runs: &mut [RunRecord]) -> Result<()> {
     let mut order: Vec<usize> = (0..runs.len()).filter(|&i| runs[i].outcome == Outcome::Timed && runs[i].timing.is_some()).collect();
     let ms = |i: usize| runs[i].timing.as_ref().map_or(f64::INFINITY, |t| t.median_ms);
     order.sort_by(|&x, &y| ms(x).total_cmp(&ms(y)));

@@ -12,9 +12,9 @@ use ndarray::{Array2, ArrayView2, Zip};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::catalog::{Dtype, KernelSpec};
+use rgemm::catalog::{Dtype, KernelSpec};
 use crate::error::{Error, Result};
-use crate::problem::Problem;
+use rgemm::problem::Problem;
 
 /// λ of the probabilistic bound: each element's bound holds with probability at least
 /// `1 − 2·n·exp(−λ²(1−u)²/2)` (Higham and Mary, 2019), below 10⁻¹⁵ per element for n ≤ 2²⁰.

@@ -16,10 +16,10 @@ use kernels_gpu::layout::TensorMap;
 use kernels_gpu::spec::BoxSpan;
 use kernels_gpu::{EmulatedEntry, KernelSpec};
 
-use crate::catalog::Kernel;
+use rgemm::catalog::Kernel;
 use crate::check::{self, ErrorModel, Inputs, Sample};
 use crate::error::{Error, Result};
-use crate::problem::Problem;
+use rgemm::problem::Problem;
 use crate::storage::{self, Operand};
 use crate::verify::{FULL_REFERENCE_LIMIT, Reference, Verdict};
 
@@ -165,7 +165,7 @@ fn split_ahead(problem: &Problem, a: &[f32]) -> Result<(Problem, Vec<f32>)> {
     let transposed = problem.layout.a.is_t();
     let p = *problem;
     let (src, dst, ld) = (a.as_ptr() as usize, ws.as_mut_ptr() as usize, split_problem.lda);
-    let (kernel, (grid_x, grid_y), smem_bytes) = split_launch(transposed, p.m, p.k, crate::catalog::MAX_GRID_Y as u32);
+    let (kernel, (grid_x, grid_y), smem_bytes) = split_launch(transposed, p.m, p.k, rgemm::catalog::MAX_GRID_Y as u32);
     let launch = Launch { kernel, grid: (grid_x, grid_y, p.matrices_a() as u32), threads: SPLIT_THREADS, smem_bytes, regions: &regions };
     let body = move || {
         let (src, dst) = (src as *const f32, dst as *mut f32);
@@ -207,9 +207,9 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
     // (of every product of the batch), and a stream-K one every emulated SM; other kernels get
     // one grid plane per product.
     let grid = if spec.persistent {
-        (crate::catalog::persistent_blocks(spec, tiles.0 as u64 * tiles.1 as u64 * problem.batch as u64, EMULATED_SMS), 1, 1)
+        (rgemm::catalog::persistent_blocks(spec, tiles.0 as u64 * tiles.1 as u64 * problem.batch as u64, EMULATED_SMS), 1, 1)
     } else {
-        (tiles.0, tiles.1, problem.batch.min(crate::catalog::MAX_GRID_Z as u32))
+        (tiles.0, tiles.1, problem.batch.min(rgemm::catalog::MAX_GRID_Z as u32))
     };
     // A stream-K kernel's workspace for this many blocks (fresh pages: its counters are zero).
     let ws = spec.stream_k.map_or(0, |w| w.bytes(grid.0)) as usize;
@@ -227,12 +227,12 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
         std::ptr::copy_nonoverlapping(c_stored.as_ptr(), base.add(oc) as *mut f32, lc);
     }
     if let Some(t) = spec.tensor_maps {
-        let unsupported = |reason: String| Error::Unsupported { kernel: spec.name.into(), reason };
+        let unsupported = |reason: String| Error::Library(rgemm::Error::Unsupported { kernel: spec.name.into(), reason });
         let bytes = dtype.bytes();
-        let [sa, sb, sc] = crate::tma::stored_for(spec, problem);
+        let [sa, sb, sc] = rgemm::tma::stored_for(spec, problem);
         // As the GPU's encoding (`tma::encode_spanning`): panels in one load only where the
         // columns are whole panels.
-        let map = |addr: usize, bytes: u32, s: crate::tma::Stored, (rows, cols): (u32, u32), span: BoxSpan, swizzle| {
+        let map = |addr: usize, bytes: u32, s: rgemm::tma::Stored, (rows, cols): (u32, u32), span: BoxSpan, swizzle| {
             let span = span.on_columns(s.cols, cols);
             emulator::tensor_map_spanning(addr, bytes, (s.rows as u32, s.cols as u32, s.ld), (s.planes as u32, s.plane_stride), (rows, cols, span), swizzle)
         };

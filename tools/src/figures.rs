@@ -27,8 +27,8 @@ use kernels_gpu::spec::Swizzle;
 use kernels_gpu::swizzle::{SwizzledTile, swizzle_128b};
 use serde_json::Value;
 
-use crate::catalog::{self, Dtype, KernelSpec};
-use crate::problem::Problem;
+use rgemm::catalog::{self, Dtype, KernelSpec};
+use rgemm::problem::Problem;
 use svg::{GRID, INK, LIGHT, PALETTE, Svg};
 
 pub use tables::BenchRecord;

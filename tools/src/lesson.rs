@@ -4,8 +4,8 @@
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use kernels_gpu::lessons::LDMATRIX_TILE;
 
-use crate::error::{Error, Result};
-use crate::gpu::Gpu;
+use crate::error::Result;
+use rgemm::gpu::Gpu;
 
 /// The race lessons: (command-line name, PTX entry).
 pub const RACE_LESSONS: &[(&str, &str)] =
@@ -16,7 +16,7 @@ pub const RACE_LESSONS: &[(&str, &str)] =
 /// right this time (a race may still give right values; racecheck is the judge).
 pub fn run_race_lesson(gpu: &Gpu, name: &str) -> Result<bool> {
     let Some(&(_, entry)) = RACE_LESSONS.iter().find(|(n, _)| *n == name) else {
-        return Err(Error::UnknownKernel { name: name.into(), suggestions: RACE_LESSONS.iter().map(|(n, _)| n.to_string()).collect() });
+        return Err(rgemm::Error::UnknownKernel { name: name.into(), suggestions: RACE_LESSONS.iter().map(|(n, _)| n.to_string()).collect() }.into());
     };
     let input: Vec<f32> = (0..256).map(|i| i as f32).collect();
     let src = gpu.upload(&input)?;

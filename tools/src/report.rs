@@ -8,9 +8,11 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::timing::Timing;
-use crate::catalog::{Dtype, Kernel};
+use rgemm::catalog::{Dtype, Kernel};
 use crate::error::{Error, Result};
-use crate::problem::{Problem, Shape};
+use rgemm::problem::Problem;
+
+use crate::suite::{Case, Shape};
 
 /// Version of the JSON layout; bumped when a field changes meaning.
 pub const SCHEMA: u32 = 1;
@@ -198,7 +200,7 @@ impl SizeRecord {
             m: problem.m,
             n: problem.n,
             k: problem.k,
-            layout: (problem.layout != crate::problem::Layout::NN).then(|| problem.layout.name().to_string()),
+            layout: (problem.layout != rgemm::problem::Layout::NN).then(|| problem.layout.name().to_string()),
             batch: (problem.batch > 1).then_some(problem.batch),
             skipped: None,
             cublas: None,
@@ -210,9 +212,9 @@ impl SizeRecord {
     }
 
     /// The case this size is (shape, layout, batch).
-    pub fn case(&self) -> crate::problem::Case {
-        let layout = self.layout.as_deref().and_then(crate::problem::Layout::named).unwrap_or(crate::problem::Layout::NN);
-        crate::problem::Case { shape: self.shape(), layout, batch: self.batch.unwrap_or(1) as u64 }
+    pub fn case(&self) -> Case {
+        let layout = self.layout.as_deref().and_then(rgemm::problem::Layout::named).unwrap_or(rgemm::problem::Layout::NN);
+        Case { shape: self.shape(), layout, batch: self.batch.unwrap_or(1) as u64 }
     }
 
     pub fn shape(&self) -> Shape {
@@ -250,7 +252,7 @@ impl Report {
     }
 
     pub fn dtype(&self) -> Option<Dtype> {
-        crate::catalog::dtype_named(&self.dtype)
+        rgemm::catalog::dtype_named(&self.dtype)
     }
 
     /// The label of kernel `name` in this report (its name when it is not listed).
@@ -578,7 +580,7 @@ pub fn bandwidth_gbps(report: &Report, size: &SizeRecord, ms: f64) -> Option<f64
     if size.m.min(size.n) > MEMORY_BOUND_ROWS {
         return None;
     }
-    let elem = crate::catalog::dtype_named(&report.dtype)?.bytes() as u64;
+    let elem = rgemm::catalog::dtype_named(&report.dtype)?.bytes() as u64;
     Some(min_bytes(size, elem, false) as f64 / (ms * 1e-3) / 1e9)
 }
 

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::error::{Error, Result};
-use crate::ptx;
+use crate::ptxas;
+use rgemm::ptx;
 
 /// `cuobjdump`: `$RGEMM_CUOBJDUMP`, else the one beside `ptxas` (the wheels install both in the
 /// same folder), else `cuobjdump` on PATH.
@@ -33,7 +34,7 @@ pub fn disassemble(ptxas: &Path, cuobjdump: &Path, kernel: &str) -> Result<Strin
 pub fn disassemble_all(ptxas: &Path, cuobjdump: &Path, kernels: &[&str]) -> Result<String> {
     let kernel = kernels.join(",");
     let fail = |what: String| Error::Ptxas(format!("SASS of {kernel}: {what}"));
-    let dir = ptx::Scratch::new("sass").map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
+    let dir = ptxas::Scratch::new("sass").map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
     let (ptx_file, cubin) = (dir.join("kernels.ptx"), dir.join("kernel.cubin"));
     std::fs::write(&ptx_file, ptx::with_launch_bounds(ptx::PTX)).map_err(|e| fail(format!("cannot write the PTX: {e}")))?;
     let out = Command::new(ptxas).args(["-arch=sm_90a", "-e", &kernel, "-o"]).arg(&cubin).arg(&ptx_file).output().map_err(|e| fail(format!("{} could not be run: {e}", ptxas.display())))?;

@@ -6,7 +6,7 @@
 //! chooses: NaN for A and B (a kernel that reads padding computes NaN and fails), a sentinel for
 //! C (a kernel that writes padding changes it and fails).
 
-use crate::problem::{Op, Problem};
+use rgemm::problem::{Op, Problem};
 
 /// One of the three operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ pub fn unpack_c(problem: &Problem, stored: &[f32], fill: f32) -> (Vec<f32>, usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::{Batch, Layout, LeadingDims};
+    use rgemm::problem::{Batch, Layout, LeadingDims};
 
     #[test]
     fn transposed_padded_batched_round_trip() {

@@ -10,7 +10,7 @@
 //! on the order or on the moment (`book/src/variance.md` has the measurements).
 
 use crate::error::Result;
-use crate::gpu::{Buffer, Gpu};
+use rgemm::gpu::{Buffer, Gpu};
 
 #[derive(Clone, Debug)]
 pub struct Timing {
@@ -185,7 +185,7 @@ pub fn time_interleaved(gpu: &Gpu, warmup: usize, iters: usize, mut flush: Optio
 /// [`time_interleaved`] for a fixed number of launches: their results in the same order.
 pub fn time_in_turn<const N: usize>(gpu: &Gpu, warmup: usize, iters: usize, flush: Option<&mut L2Flush>, mut launches: [Contender<'_>; N]) -> Result<[Result<Timing>; N]> {
     let results = time_interleaved(gpu, warmup, iters, flush, &mut launches)?;
-    <[Result<Timing>; N]>::try_from(results).map_err(|r| crate::error::Error::Cuda(format!("{N} launches timed, {} results", r.len())))
+    <[Result<Timing>; N]>::try_from(results).map_err(|r| crate::error::Error::Library(rgemm::Error::Cuda(format!("{N} launches timed, {} results", r.len()))))
 }
 
 /// A scratch buffer twice the size of the L2 cache: writing it before a launch evicts whatever
@@ -212,7 +212,7 @@ impl L2Flush {
 
     /// Enqueues the write on the stream (outside any pair of timing events).
     pub fn flush(&mut self, gpu: &Gpu) -> Result<()> {
-        gpu.memset_zeros(&mut self.buffer)
+        Ok(gpu.memset_zeros(&mut self.buffer)?)
     }
 }
 

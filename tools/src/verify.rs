@@ -13,13 +13,14 @@
 //! [`Operands`] remember the problem and element type they were sized for, and the only safe ways
 //! to launch on them ([`Operands::launch`], [`Operands::cublas`]) launch that problem.
 
+use crate::baseline::CublasExt;
 use crate::baseline::Library;
 use crate::timing::{self, Timing};
-use crate::catalog::{Dtype, Kernel, Launch};
+use rgemm::catalog::{Dtype, Kernel, Launch};
 use crate::check::{self, ErrorModel, Inputs, Sample};
 use crate::error::{Error, Result};
-use crate::gpu::{Buffer, Gpu};
-use crate::problem::Problem;
+use rgemm::gpu::{Buffer, Gpu};
+use rgemm::problem::Problem;
 use crate::storage::{self, Operand};
 
 /// Largest M·N·K (of the whole batch) checked against the full f64 reference.
@@ -217,18 +218,18 @@ impl Operands {
         }
         // SAFETY: the buffers were sized for this problem and element type (checked above), and
         // the geometry is the kernel's own for it; every matrix starts on a 256-byte line.
-        unsafe { gpu.launch(kernel, geometry, &self.problem, self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu)) }
+        Ok(unsafe { gpu.launch(kernel, geometry, &self.problem, self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu)) }?)
     }
 
-    /// A library plan ([`crate::api::Plan`], split-K included) on these operands.
-    pub fn run_plan(&self, gpu: &Gpu, plan: &crate::api::Plan) -> Result<()> {
+    /// A library plan ([`rgemm::api::Plan`], split-K included) on these operands.
+    pub fn run_plan(&self, gpu: &Gpu, plan: &rgemm::api::Plan) -> Result<()> {
         if *plan.problem() != self.problem || plan.kernel().spec.dtype != self.dtype {
             return Err(Error::InvalidArgument(format!("the plan is for {} in {}, these operands for {} in {}", plan.problem(), plan.kernel().spec.dtype.name(), self.problem, self.dtype.name())));
         }
         let (a, b, c) = (self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu));
         // SAFETY: the buffers were sized for this problem and element type (checked above);
         // every matrix starts on a 256-byte line.
-        unsafe { plan.launch_at(gpu, a, b, c) }
+        Ok(unsafe { plan.launch_at(gpu, a, b, c) }?)
     }
 
     /// cuBLAS on these operands (overwrites C).
@@ -267,7 +268,7 @@ pub fn require_host_memory(problem: &Problem) -> Result<()> {
 /// Everything a check of `problem` needs, host and device, before anything is allocated.
 pub fn require_memory(gpu: &Gpu, problem: &Problem) -> Result<()> {
     require_host_memory(problem)?;
-    gpu.require_memory(Operands::bytes(problem))
+    Ok(gpu.require_memory(Operands::bytes(problem))?)
 }
 
 /// Runs `kernel` once on fresh random inputs drawn from `seed` and judges the result.
@@ -285,7 +286,7 @@ pub fn verify_with(gpu: &Gpu, problem: &Problem, dtype: Dtype, seed: u64, comput
 
 /// Judges a library plan on random operands of its problem, with the error model of the kernel
 /// it runs ([`ErrorModel::of`]).
-pub fn verify_plan(gpu: &Gpu, plan: &crate::api::Plan, seed: u64) -> Result<(Verdict, Operands)> {
+pub fn verify_plan(gpu: &Gpu, plan: &rgemm::api::Plan, seed: u64) -> Result<(Verdict, Operands)> {
     let spec = plan.kernel().spec;
     judge(gpu, plan.problem(), spec.dtype, &ErrorModel::of(spec), seed, |ops| ops.run_plan(gpu, plan))
 }

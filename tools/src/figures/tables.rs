@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::catalog::Dtype;
+use rgemm::catalog::Dtype;
 
 /// The recorded bench the book quotes: `rgemm bench` for f32, bf16 and f16, L2 flushed.
 pub const BENCH_DIR: &str = "2026-11-22-h100-bench";
@@ -76,7 +76,7 @@ pub fn load(repo: &Path) -> Result<Vec<BenchRecord>, String> {
                 let kernel = str_of(&r["kernel"]);
                 // A later run may hold configurations renamed or removed since: only the rung's
                 // kernels that the catalog still has are quoted.
-                let spec = match (crate::catalog::find(&kernel), only_rung) {
+                let spec = match (rgemm::catalog::find(&kernel), only_rung) {
                     (Ok(k), _) => k.spec,
                     (Err(_), Some(_)) => continue,
                     (Err(e), None) => return Err(format!("{file}: {e}")),
