@@ -34,7 +34,7 @@ use cudarc::driver::{DevicePtr, DevicePtrMut, DeviceRepr};
 #[cfg(feature = "ndarray")]
 use ndarray::{Array2, ArrayView2};
 
-use crate::catalog::{self, Dtype, Kernel, Launch};
+use crate::catalog::{Dtype, Kernel, Launch};
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::problem::{Batch, Layout, LeadingDims, Problem};
@@ -119,84 +119,20 @@ impl Gemm {
     /// Validates the problem and picks its kernel for element type `T` on `gpu` (whose SM
     /// count decides whether K is split).
     pub fn plan<T: Element>(&self, gpu: &Gpu, choice: KernelChoice) -> Result<Plan> {
-        plan(T::DTYPE, &self.problem()?, &choice, gpu.info.multiprocessors)
+        crate::choice::plan(T::DTYPE, &self.problem()?, &choice, gpu.info.multiprocessors)
     }
 }
 
-/// The plan for `problem` with operands of `dtype` on a GPU of `sms` multiprocessors. With
-/// [`KernelChoice::Auto`] the measured dispatch table ([`crate::dispatch`]) picks the kernel and
-/// whether K is split; where no measured row's kernel takes the problem, the catalog's order
-/// does ([`catalog::candidates_for`]), with the split rule [`split_k`].
-pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) -> Result<Plan> {
-    // The fields of a `Problem` are public: validate them again, so that a plan (whose `run` is
-    // safe) only ever holds a problem `Problem::general` accepts.
-    let p = problem;
-    let ld = LeadingDims { lda: Some(p.lda as u64), ldb: Some(p.ldb as u64), ldc: Some(p.ldc as u64) };
-    let batch = Batch { count: p.batch as u64, stride_a: Some(p.stride_a), stride_b: Some(p.stride_b), stride_c: Some(p.stride_c) };
-    let checked = Problem::general(p.m as u64, p.n as u64, p.k as u64, p.alpha, p.beta, p.layout, ld, batch)?;
-    let problem = &checked;
-    if let KernelChoice::Auto = choice {
-        if let Some(kernel) = catalog::decode_kernel(dtype, problem) {
-            let reason = format!("a decode step (nt, M ≤ {}): the GEMV whose block holds all M rows", catalog::decode_rows(dtype));
-            if let Some(plan) = Plan::new(problem, kernel, false, false, sms, reason) {
-                return Ok(plan);
-            }
-        }
-        let table = crate::dispatch::table();
-        if let Some(chosen) = table.choose(dtype, problem) {
-            let mut reason = chosen.reason(&table);
-            let mut kernel = chosen.kernel;
-            if !chosen.staged && !chosen.split {
-                if let Some(twin) = catalog::width_twin(kernel, problem, sms) {
-                    reason += &format!(
-                        "; the {}-wide tile, which takes it in less time by rounds of tiles on {sms} SMs (a last round that stream-K cuts and the narrower tile's rounds charged as measured)",
-                        twin.spec.tile.bn
-                    );
-                    kernel = twin;
-                }
-                if let Some(twin) = catalog::stream_k_twin(kernel, problem, sms) {
-                    reason += &format!("; its stream-K twin, which cuts the last round of tiles on {sms} SMs");
-                    kernel = twin;
-                }
-            }
-            if let Some(plan) = Plan::new(problem, kernel, chosen.staged, chosen.split, sms, reason) {
-                return Ok(plan);
-            }
-        }
-    }
-    let plan = |kernel, geometry, split, reason: &str, automatic| Plan { problem: *problem, kernel, geometry, staging: None, split, reason: reason.to_string(), automatic };
-    match choice {
-        KernelChoice::Auto => {
-            let (kernel, geometry) = catalog_choice(dtype, problem)?;
-            let split = split_k(dtype, problem, &geometry, sms);
-            Ok(plan(kernel, geometry, split, "no measured shape's kernel takes it: the first of the catalog's candidates that does", true))
-        }
-        KernelChoice::Named(_) => {
-            let (kernel, geometry) = choose(dtype, problem, choice)?;
-            Ok(plan(kernel, geometry, None, "named", false))
-        }
-    }
-}
 
-/// Every plan the tuner times for `problem`: each fast kernel of `dtype`
-/// ([`catalog::dispatch_candidates`]) that takes it, or else takes it on copies of A and B with
-/// 16-byte rows ([`Problem::with_aligned_rows`]), run directly and split when [`split_count`]
-/// would split it.
-pub fn candidate_plans(dtype: Dtype, problem: &Problem, sms: u32) -> Vec<Plan> {
-    let mut plans = Vec::new();
-    for kernel in catalog::dispatch_candidates(dtype) {
-        let staged = kernel.geometry(problem).is_err();
-        for split in [false, true] {
-            let reason = "tuning: every candidate".to_string();
-            if let Some(plan) = Plan::new(problem, kernel, staged, split, sms, reason) {
-                if plan.splits() > 1 || !split {
-                    plans.push(plan);
-                }
-            }
-        }
-    }
-    plans
-}
+
+
+
+
+
+
+
+
+
 
 /// A copy of A and B with 16-byte rows for a kernel that needs them: `problem` is what the
 /// kernel then reads ([`Problem::with_aligned_rows`]); `copy` says which operands are copied.
@@ -209,126 +145,27 @@ pub struct Staging {
 /// A problem computed as `splits` slices of K (see kernels-gpu/src/split_k.rs): `kernel` runs
 /// `problem`, the slices as a strided batch into a workspace, and the partials are summed into C.
 #[derive(Clone, Debug)]
-pub struct Split {
+pub struct SplitK {
     pub splits: u32,
     pub kernel: Kernel,
     pub problem: Problem,
     pub geometry: Launch,
 }
 
-/// Slices of K are at least this deep: fewer multiply-adds per partial and the workspace traffic
-/// outweighs the parallelism.
-pub const MIN_SLICE: u32 = 256;
-
-/// How many slices of K pay for `problem` launched as `geometry`: when the direct launch fills at
-/// most half the SMs and K holds at least two slices of [`MIN_SLICE`], the largest power of two
-/// `S` of slices that divides K into multiples of [`MIN_SLICE`], with `S` times the tiles still
-/// at most one per SM (at most 64 slices); `None` when no split pays. Only single products are
-/// split.
-pub fn split_count(problem: &Problem, geometry: &Launch, sms: u32) -> Option<u32> {
-    let tiles = geometry.tiles();
-    if problem.batch != 1 || tiles * 2 > sms as u64 {
-        return None;
-    }
-    let k = problem.k;
-    let mut splits = 1u32;
-    while splits < 64 && tiles * (2 * splits) as u64 <= sms as u64 && k % (2 * splits * MIN_SLICE) == 0 {
-        splits *= 2;
-    }
-    (splits >= 2).then_some(splits)
-}
-
-/// `problem` as `splits` slices of K run by `kernel`, if `kernel` takes the slices (the general
-/// kernel gains nothing from a split and is never used for one).
-pub fn split_with(kernel: Kernel, problem: &Problem, splits: u32) -> Option<Split> {
-    if kernel.spec.any_alignment || splits < 2 || problem.k % splits != 0 {
-        return None;
-    }
-    let slice = (problem.k / splits) as u64;
-    let (m, n) = (problem.m as u64, problem.n as u64);
-    let stride_a = if problem.layout.a.is_t() { slice * problem.lda as u64 } else { slice };
-    let stride_b = if problem.layout.b.is_t() { slice } else { slice * problem.ldb as u64 };
-    // Partials packed, each starting on a 16-byte boundary.
-    let stride_c = (m * n).next_multiple_of(4);
-    let ld = LeadingDims { lda: Some(problem.lda as u64), ldb: Some(problem.ldb as u64), ldc: Some(n) };
-    let batch = Batch { count: splits as u64, stride_a: Some(stride_a), stride_b: Some(stride_b), stride_c: Some(stride_c) };
-    let sliced = Problem::general(m, n, slice, 1.0, 0.0, problem.layout, ld, batch).ok()?;
-    let geometry = kernel.geometry(&sliced).ok()?;
-    Some(Split { splits, kernel, problem: sliced, geometry })
-}
-
-/// How to split `problem`'s K when the catalog's order (not the dispatch table) chose its kernel:
-/// [`split_count`] slices, run by the first candidate that takes them.
-pub fn split_k(dtype: Dtype, problem: &Problem, geometry: &Launch, sms: u32) -> Option<Split> {
-    let splits = split_count(problem, geometry, sms)?;
-    catalog::candidates_for(dtype, problem).into_iter().find_map(|kernel| split_with(kernel, problem, splits))
-}
-
-/// The kernel for `problem` as given: the named one, the decode GEMV for a decode step
-/// ([`catalog::decode_kernel`]), or the dispatch table's choice among its
-/// unstaged rows ([`crate::dispatch::Table::choose_direct`]),
-/// else the first of the type's candidates that takes it ([`catalog::candidates_for`]: for a
-/// linear layer of at most [`catalog::decode_rows`] rows the decode GEMV first, the general
-/// kernel of its layout last).
-pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<(Kernel, Launch)> {
-    match choice {
-        KernelChoice::Named(name) => {
-            let kernel = catalog::find(name)?;
-            if kernel.spec.dtype != dtype {
-                return Err(Error::Unsupported {
-                    kernel: name.clone(),
-                    reason: format!("it multiplies {}, the operands are {}", kernel.spec.dtype.name(), dtype.name()),
-                });
-            }
-            let geometry = kernel.geometry(problem)?;
-            Ok((kernel, geometry))
-        }
-        KernelChoice::Auto => {
-            if let Some(kernel) = catalog::decode_kernel(dtype, problem) {
-                let geometry = kernel.geometry(problem)?;
-                return Ok((kernel, geometry));
-            }
-            if let Some(chosen) = crate::dispatch::table().choose_direct(dtype, problem) {
-                let geometry = chosen.kernel.geometry(problem)?;
-                return Ok((chosen.kernel, geometry));
-            }
-            catalog_choice(dtype, problem)
-        }
-    }
-}
-
-/// The first of the catalog's candidates for `problem` that takes it
-/// ([`catalog::candidates_for`]), with its launch: the automatic choice where the dispatch table
-/// has no kernel for the problem.
-fn catalog_choice(dtype: Dtype, problem: &Problem) -> Result<(Kernel, Launch)> {
-    let kernel = catalog::first_supporting(&catalog::candidates_for(dtype, problem), problem, "auto")?;
-    let geometry = kernel.geometry(problem)?;
-    Ok((kernel, geometry))
-}
-
-/// A kernel by name, where the `best` aliases stand for the automatic choice's kernel for
-/// `problem` (the dispatch table's, see [`choose`]).
-pub fn resolve(name: &str, problem: &Problem) -> Result<Kernel> {
-    match catalog::best_alias(name) {
-        Some(dtype) => choose(dtype, problem, &KernelChoice::Auto).map(|(kernel, _)| kernel),
-        None => catalog::find(name),
-    }
-}
-
 /// A planned GEMM: the problem, its kernel and launch, and the split of K if any.
 #[derive(Clone, Debug)]
 pub struct Plan {
     /// The problem as the caller's operands hold it.
-    problem: Problem,
-    kernel: Kernel,
+    pub(crate) problem: Problem,
+    pub(crate) kernel: Kernel,
     /// The kernel's launch for the problem it reads (the staged one, with staging).
-    geometry: Launch,
-    staging: Option<Staging>,
-    split: Option<Split>,
+    pub(crate) geometry: Launch,
+    pub(crate) staging: Option<Staging>,
+    pub(crate) split: Option<SplitK>,
     /// Why this kernel (and split): the dispatch table's row, the catalog's order, or named.
-    reason: String,
+    pub(crate) reason: String,
     /// Chosen by the library (not named): [`Plan::run`] may adapt it to where the operands lie.
-    automatic: bool,
+    pub(crate) automatic: bool,
 }
 
 impl Plan {
@@ -344,7 +181,7 @@ impl Plan {
         };
         let reads = staging.as_ref().map_or(problem, |s| &s.problem);
         let geometry = kernel.geometry(reads).ok()?;
-        let split = if split { split_count(reads, &geometry, sms).and_then(|s| split_with(kernel, reads, s)) } else { None };
+        let split = if split { crate::choice::split_count(reads, &geometry, sms).and_then(|s| crate::choice::split_with(kernel, reads, s)) } else { None };
         Some(Plan { problem: *problem, kernel, geometry, staging, split, reason, automatic: true })
     }
 
@@ -389,7 +226,7 @@ impl Plan {
         let mut plan = self.clone();
         if plan.aligned_starts()[2] && !starts[2] {
             let reads = *plan.reads();
-            let kernel = catalog::candidates_for(self.kernel.spec.dtype, &self.problem).into_iter().find(|k| !k.stores_c_by_copy_engine() && k.geometry(&reads).is_ok())?;
+            let kernel = crate::choice::candidates_for(self.kernel.spec.dtype, &self.problem).into_iter().find(|k| !k.stores_c_by_copy_engine() && k.geometry(&reads).is_ok())?;
             plan = plan.on(kernel, plan.staging.clone())?;
             plan.reason += &format!("; C starts off a 16-byte boundary, which {} cannot store to: the catalog's first candidate that stores C with its threads", self.kernel.name());
         }
@@ -411,7 +248,7 @@ impl Plan {
         let reads = staging.as_ref().map_or(&self.problem, |s| &s.problem);
         let geometry = kernel.geometry(reads).ok()?;
         let split = match &self.split {
-            Some(s) => Some(split_with(kernel, reads, s.splits)?),
+            Some(s) => Some(crate::choice::split_with(kernel, reads, s.splits)?),
             None => None,
         };
         Some(Plan { kernel, geometry, staging, split, ..self.clone() })

@@ -6,7 +6,7 @@ use crate::entries;
 use crate::error::{Error, Result};
 use crate::problem::Problem;
 pub use rgemm_spec::{Swizzle, TensorMaps, TileCopy, TileRules};
-pub use rgemm_spec::{Dtype, KernelSpec, Layout, Rung, Tile};
+pub use rgemm_spec::{Dtype, KernelKey, KernelSpec, Layout, Rung, Tile};
 
 /// Hopper's limits, checked before launch so that a bad configuration is a clear error.
 pub const MAX_THREADS_PER_BLOCK: u32 = 1024;
@@ -111,6 +111,12 @@ pub fn helper_threads(name: &str) -> Option<u32> {
 /// Every kernel, in ladder order.
 pub fn all() -> impl Iterator<Item = Kernel> {
     entries::ENTRIES.iter().map(|spec| Kernel { spec })
+}
+
+/// The kernel whose key is `key` ([`KernelSpec::key`]), if the catalog has it: how a kernel's
+/// twin (another layout, type, width or schedule) is found.
+pub fn find_key(key: KernelKey) -> Option<Kernel> {
+    all().find(|k| k.spec.key() == key)
 }
 
 /// The kernel called `name`, or an error that suggests the closest names.
@@ -320,13 +326,7 @@ pub const BEST: &[&str] = &[
     "sgemm_01_naive_32x32x1",
 ];
 
-/// The aliases `best` (fp32), `best-bf16` and `best-f16`, and the element type each stands for.
-pub const BEST_ALIASES: &[(&str, Dtype)] = &[("best", Dtype::F32), ("best-bf16", Dtype::Bf16), ("best-f16", Dtype::F16)];
 
-/// The element type a `best` alias stands for, or `None` when `name` is not an alias.
-pub fn best_alias(name: &str) -> Option<Dtype> {
-    BEST_ALIASES.iter().find(|(alias, _)| *alias == name).map(|&(_, dtype)| dtype)
-}
 
 /// The rung numbers that have kernels of `dtype`, in ladder order (the general kernel, number 0,
 /// is not a rung).
@@ -353,202 +353,24 @@ pub fn ladder(dtype: Dtype) -> Vec<Kernel> {
     rungs(dtype).into_iter().filter_map(|number| best_of_rung(number, dtype)).collect()
 }
 
-/// The kernels `best` tries for `dtype`, in order: the [`BEST`] entries of that type as listed,
-/// then the representative of each rung without an entry, highest rung first.
-pub fn best_candidates(dtype: Dtype) -> Vec<Kernel> {
-    let mut out: Vec<Kernel> = BEST.iter().filter_map(|name| find(name).ok()).filter(|k| k.spec.dtype == dtype).collect();
-    for number in rungs(dtype).into_iter().rev() {
-        if !out.iter().any(|k| k.spec.rung.number == number) {
-            out.extend(best_of_rung(number, dtype));
-        }
-    }
-    out
-}
 
-/// Every kernel of `dtype` in the order the automatic choice tries them: [`best_candidates`],
-/// then the remaining configurations (layout variants among them), highest rung first, the
-/// general kernel (which takes every problem) last.
-pub fn auto_candidates(dtype: Dtype) -> Vec<Kernel> {
-    let mut out = best_candidates(dtype);
-    let mut rest: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && !out.contains(k)).collect();
-    rest.sort_by_key(|k| std::cmp::Reverse(k.spec.rung.number));
-    out.extend(rest);
-    out
-}
 
-/// Rungs below this one teach (naive loops to shared-memory tiles) and are never the fastest
-/// kernel of a shape: the tuner ([`crate::api::candidate_plans`]) leaves them out.
-pub const FIRST_DISPATCH_RUNG: u8 = 9;
 
-/// The kernels the tuner times for the dispatch table: every kernel of `dtype` from
-/// [`FIRST_DISPATCH_RUNG`] up, and the general and decode kernels (number 0), in
-/// [`auto_candidates`] order.
-pub fn dispatch_candidates(dtype: Dtype) -> Vec<Kernel> {
-    auto_candidates(dtype).into_iter().filter(|k| k.spec.rung.number == 0 || k.spec.rung.number >= FIRST_DISPATCH_RUNG).collect()
-}
 
-/// Rows of x up to which the automatic choice runs a decode GEMV (`kernels-gpu/src/gemv.rs`) on
-/// a linear layer (`nt`) of `dtype`: the weight is read once and each element is used at most
-/// this many times, so the product is bound by memory. A GEMV warp reads its row of W once for
-/// all the block's rows of x but does their multiply-adds one after another, so its time grows
-/// with M, while a 64-row tile kernel's stays that of reading W: for bf16 and f16 the 64 × 64
-/// tile with a deep ring is the faster from 3 rows on (the dispatch table's rows at M = 4 and
-/// 16); fp32 keeps the GEMV up to 4 rows, where its table has no row between 1 and 16.
-pub const fn decode_rows(dtype: Dtype) -> u32 {
-    match dtype {
-        Dtype::F32 => 4,
-        Dtype::Bf16 | Dtype::F16 => 2,
-    }
-}
 
-/// For a decode step (a linear layer, `nt`, of at most [`decode_rows`] rows): the decode GEMVs
-/// whose block holds all of M, fewest rows first (empty for any other problem).
-fn decode_candidates(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
-    if problem.m > decode_rows(dtype) {
-        return Vec::new();
-    }
-    gemvs_holding(dtype, problem)
-}
 
-/// The slug of the decode GEMVs' rung (`kernels-gpu/src/gemv.rs`).
-const GEMV_SLUG: &str = "gemv";
 
-/// Whether `kernel` is a decode GEMV (`kernels-gpu/src/gemv.rs`).
-pub fn is_gemv(kernel: Kernel) -> bool {
-    kernel.spec.rung.slug == GEMV_SLUG
-}
 
-/// The decode GEMVs of `dtype` whose block holds all of `problem`'s rows, fewest rows first, for
-/// a linear layer (`nt`; empty for any other layout).
-fn gemvs_holding(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
-    if problem.layout != Layout::NT {
-        return Vec::new();
-    }
-    let mut gemvs: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && is_gemv(*k) && k.spec.tile.bm >= problem.m).collect();
-    gemvs.sort_by_key(|k| k.spec.tile.bm);
-    gemvs
-}
 
-/// The decode GEMV to run where a dispatch-table row names one: the first GEMV whose block holds
-/// all of M and takes the problem (a row measured at one row of x may be nearest to three or
-/// four). `None` when no GEMV holds M rows.
-pub fn gemv_for(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
-    gemvs_holding(dtype, problem).into_iter().find(|k| k.geometry(problem).is_ok())
-}
 
-/// What the width rule charges a round of 192-wide tiles per column of C, in percent of a round
-/// of 256-wide ones: the narrower tile copies more bytes per element of C and spreads its costs
-/// per tile over fewer columns (1.5% to 13% slower per column and round in runs 79 and 83 of
-/// 2026-11-26 in `docs/perf/`, the more the smaller the product).
-pub const NARROW_ROUND_PERCENT: u64 = 105;
 
-/// What the width rule charges a last round that the stream-K twin cuts into slices, in percent
-/// of a whole round (67% to 84% in the same runs, with two to five slices).
-pub const CUT_ROUND_PERCENT: u64 = 80;
 
-/// Rung 14's persistent TMA-store tile in its other width (`_128x192x64_s4_persistent_tmast` ↔
-/// `_128x256x64_s4_persistent_tmast`, same element type and layout) when that width takes
-/// `problem` in less time by rounds: the columns of C the busiest SM computes per block row (the
-/// tiles' rows and K are the same), `⌈tiles / sms⌉ × BN`, with a last round that the kernel's
-/// stream-K twin would cut counted as [`CUT_ROUND_PERCENT`] of a round and the narrower tile's
-/// rounds at [`NARROW_ROUND_PERCENT`]. Ties go to the wider tile. The dispatch table's rows say
-/// which width was fastest at a measured size; between rows this keeps a size the nearest row's
-/// width divides badly (1760³ near the 1536³ row: two rounds of 192-wide tiles or one of 256)
-/// from taking it. `None` when `kernel` is neither or the other width is not in the catalog.
-pub fn width_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kernel> {
-    const WIDTHS: [&str; 2] = ["_128x192x64_s4_persistent_tmast", "_128x256x64_s4_persistent_tmast"];
-    let name = kernel.name();
-    let (from, to) = if name.contains(WIDTHS[0]) { (WIDTHS[0], WIDTHS[1]) } else if name.contains(WIDTHS[1]) { (WIDTHS[1], WIDTHS[0]) } else { return None };
-    let other = find(&name.replacen(from, to, 1)).ok()?;
-    let widest = kernel.spec.tile.bn.max(other.spec.tile.bn);
-    let cost = |k: Kernel| {
-        let (tiles, sms) = (k.geometry(problem).ok()?.tiles(), sms.max(1) as u64);
-        let rounds_percent = match stream_k_twin(k, problem, sms as u32) {
-            Some(_) => tiles / sms * 100 + CUT_ROUND_PERCENT,
-            None => tiles.div_ceil(sms) * 100,
-        };
-        let per_column = if k.spec.tile.bn < widest { NARROW_ROUND_PERCENT } else { 100 };
-        Some(rounds_percent * k.spec.tile.bn as u64 * per_column)
-    };
-    let (mine, theirs) = (cost(kernel)?, cost(other)?);
-    (theirs < mine || (theirs == mine && other.spec.tile.bn > kernel.spec.tile.bn)).then_some(other)
-}
 
-/// The stream-K twin of a persistent kernel (the same kernel named `_streamk` for `_persistent`,
-/// kernels-gpu/src/stream_k.rs) when it would cut the last round of `problem`'s tiles on `sms`
-/// SMs; `None` when there is no twin or it would leave every tile whole. Where it cuts, the twin
-/// was faster (run 43 of 2026-11-26 in `docs/perf/`); where it does not, the persistent kernel
-/// is, by a little: the automatic choice asks this after the dispatch table has chosen.
-pub fn stream_k_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kernel> {
-    if !kernel.spec.persistent || kernel.spec.stream_k.is_some() {
-        return None;
-    }
-    let twin = find(&kernel.name().replacen("_persistent", "_streamk", 1)).ok()?;
-    let tiles = u32::try_from(twin.geometry(problem).ok()?.tiles()).ok()?;
-    let k_tiles = problem.k.div_ceil(twin.spec.tile.bk);
-    let plan = rgemm_spec::stream_k::StreamKSchedule::new(tiles, k_tiles, sms);
-    (plan != rgemm_spec::stream_k::StreamKSchedule::whole_tiles(tiles, k_tiles, sms)).then_some(twin)
-}
 
-/// For a decode step (`nt`, at most [`decode_rows`] rows): [`gemv_for`], the first GEMV whose
-/// block holds all of M and takes the problem. The automatic choice runs it ahead of the dispatch
-/// table, whose nearest measured row may be a one-row GEMV's: the GEMV of a block of M rows reads
-/// the weight once, one of fewer rows once per block row.
-pub fn decode_kernel(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
-    if problem.m > decode_rows(dtype) {
-        return None;
-    }
-    gemv_for(dtype, problem)
-}
 
-/// The kernels the automatic choice (and `best`) tries for `problem`, in order: for a linear
-/// layer of at most [`decode_rows`] rows the decode kernels whose block takes all its rows,
-/// fewest rows first; then [`auto_candidates`].
-pub fn candidates_for(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
-    let mut out = decode_candidates(dtype, problem);
-    out.extend(auto_candidates(dtype));
-    out
-}
 
-/// The first of `candidates` that can run `problem`; if none can, why the first one cannot.
-pub fn first_supporting(candidates: &[Kernel], problem: &Problem, what: &str) -> Result<Kernel> {
-    let mut first_reason = None;
-    for kernel in candidates {
-        match kernel.geometry(problem) {
-            Ok(_) => return Ok(*kernel),
-            Err(Error::Unsupported { reason, .. }) => {
-                first_reason.get_or_insert(format!("{}: {reason}", kernel.name()));
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    Err(Error::Unsupported {
-        kernel: what.to_string(),
-        reason: first_reason.map_or_else(|| "the catalog has no kernel of this type".to_string(), |r| format!("no candidate supports it ({r})")),
-    })
-}
 
-/// Why each kernel tried before `chosen` in `candidates` was passed over for `problem`: (name,
-/// the catalog's reason), in the order they were tried.
-pub fn passed_over(candidates: &[Kernel], chosen: Kernel, problem: &Problem) -> Vec<(&'static str, String)> {
-    candidates
-        .iter()
-        .take_while(|k| **k != chosen)
-        .filter_map(|k| match k.geometry(problem) {
-            Err(Error::Unsupported { reason, .. }) => Some((k.name(), reason)),
-            _ => None,
-        })
-        .collect()
-}
 
-/// A kernel by name, where the `best` aliases resolve to the fastest kernel of their type that
-/// supports `problem` (falling back down [`best_candidates`]).
-pub fn resolve(name: &str, problem: &Problem) -> Result<Kernel> {
-    match best_alias(name) {
-        Some(dtype) => first_supporting(&candidates_for(dtype, problem), problem, name),
-        None => find(name),
-    }
-}
 
 /// Element types by name, as the command line and reports spell them.
 pub const DTYPES: &[Dtype] = &[Dtype::F32, Dtype::Bf16, Dtype::F16];

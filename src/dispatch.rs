@@ -27,7 +27,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 
 use crate::catalog::{self, Dtype, Kernel};
 use crate::error::{Error, Result};
-use crate::problem::{Layout, Problem};
+use crate::problem::Layout;
 
 /// The table measured on the device rgemm was tuned on (see the file's header).
 pub const BUILTIN: &str = include_str!("../dispatch/h100.tsv");
@@ -47,7 +47,7 @@ pub struct Row {
     /// Whether A's and B's rows (and batch strides) were whole 16-byte units.
     pub aligned: bool,
     /// The catalog kernel.
-    pub kernel: String,
+    pub kernel: Kernel,
     /// Whether the kernel read copies of A and B with 16-byte rows ([`Problem::with_aligned_rows`]).
     pub staged: bool,
     /// Slices of K (1: not split).
@@ -59,7 +59,7 @@ pub struct Row {
 impl Row {
     /// The plan as reports name it (`kernel`, `kernel_staged`, `kernel_split8`, ...).
     pub fn plan_name(&self) -> String {
-        plan_name(&self.kernel, self.staged, self.splits)
+        plan_name(self.kernel.name(), self.staged, self.splits)
     }
 
     /// The shape as the suite writes it (`16x4096x4096:nt`).
@@ -78,122 +78,17 @@ pub struct Table {
     pub rows: Vec<Row>,
 }
 
-/// Whether `problem`'s A and B rows (and batch strides) are whole 16-byte units for `dtype`,
-/// which the copy-engine kernels need.
-pub fn aligned(dtype: Dtype, problem: &Problem) -> bool {
-    let per = 16 / dtype.bytes() as u64;
-    let strides_ok = problem.batch == 1 || (problem.stride_a % per == 0 && problem.stride_b % per == 0);
-    problem.lda as u64 % per == 0 && problem.ldb as u64 % per == 0 && strides_ok
-}
 
-/// How far a measured row is from a problem: log₂ distances of M, N, K and the batch count,
-/// plus 4 when the alignment differs and 0.25 when the layout does.
-pub fn distance(row: &Row, dtype: Dtype, problem: &Problem) -> f64 {
-    let log = |x: u32| (x.max(1) as f64).log2();
-    let d = |a: u32, b: u32| (log(a) - log(b)).abs();
-    let mut total = d(row.m, problem.m) + d(row.n, problem.n) + d(row.k, problem.k) + d(row.batch, problem.batch);
-    if row.aligned != aligned(dtype, problem) {
-        total += 4.0;
-    }
-    if row.layout != problem.layout {
-        total += 0.25;
-    }
-    total
-}
 
-/// How much farther than the nearest measured row (in [`distance`] units: a factor of 16 in one
-/// size, or the other alignment) a row may be and still decide for a problem.
-pub const WINDOW: f64 = 4.0;
 
-/// `kernel`'s configuration in `layout`: the same name with the layout's suffix (`_nt`, `_tn`,
-/// `_tt`; none for `nn`), if the catalog has it.
-pub fn in_layout(kernel: &str, layout: Layout) -> Option<Kernel> {
-    let base = Layout::ALL.iter().filter(|l| **l != Layout::NN).find_map(|l| kernel.strip_suffix(&format!("_{}", l.name()))).unwrap_or(kernel);
-    let name = if layout == Layout::NN { base.to_string() } else { format!("{base}_{}", layout.name()) };
-    catalog::find(&name).ok()
-}
 
-/// The kernel of `dtype` a row's kernel stands for: itself, or for f16 its f16 twin when the row
-/// is bf16's.
-fn for_dtype(kernel: &str, row: Dtype, dtype: Dtype) -> Option<String> {
-    match (row, dtype) {
-        (r, d) if r == d => Some(kernel.to_string()),
-        (Dtype::Bf16, Dtype::F16) => kernel.strip_prefix("bgemm_").map(|rest| format!("hgemm_{rest}")),
-        _ => None,
-    }
-}
 
-/// What the table says for `problem`: the kernel, whether it reads aligned copies of A and B and
-/// whether K is split (as in its row), and the row.
-pub struct Choice<'t> {
-    pub kernel: Kernel,
-    pub staged: bool,
-    pub split: bool,
-    pub row: &'t Row,
-    pub distance: f64,
-}
 
-impl Choice<'_> {
-    /// Why: the nearest measured shape whose plan takes the problem.
-    pub fn reason(&self, table: &Table) -> String {
-        let r = self.row;
-        let at = [table.note("device"), table.note("date")].into_iter().flatten().collect::<Vec<_>>().join(", ");
-        // A GEMV row run with the GEMV that holds all of the problem's rows says so.
-        let holding = catalog::is_gemv(self.kernel) && for_dtype(&r.kernel, r.dtype, self.kernel.spec.dtype).as_deref() != Some(self.kernel.name());
-        format!(
-            "nearest measured shape {} ({}, distance {:.2}): {} ran at {:.1}% of the best cuBLAS there{}{}",
-            r.case_name(),
-            r.dtype.name(),
-            self.distance,
-            r.plan_name(),
-            r.percent,
-            if at.is_empty() { String::new() } else { format!(" ({at})") },
-            if holding { "; run as the GEMV whose block holds all M rows" } else { "" }
-        )
-    }
-}
 
 impl Table {
     /// A header note (`device`, `date`, `commit`, `command`).
     pub fn note(&self, key: &str) -> Option<&str> {
         self.notes.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
-    }
-
-    /// The table's choice for `problem` in `dtype` (see the module documentation), or `None`
-    /// when no row's kernel takes it.
-    pub fn choose(&self, dtype: Dtype, problem: &Problem) -> Option<Choice<'_>> {
-        self.choose_among(dtype, problem, true)
-    }
-
-    /// As [`Table::choose`], among the rows that run the problem as given (not staged): the kernel
-    /// for a caller that launches one kernel on the operands it has.
-    pub fn choose_direct(&self, dtype: Dtype, problem: &Problem) -> Option<Choice<'_>> {
-        self.choose_among(dtype, problem, false)
-    }
-
-    fn choose_among(&self, dtype: Dtype, problem: &Problem, staged_rows: bool) -> Option<Choice<'_>> {
-        let own = self.rows.iter().any(|r| r.dtype == dtype);
-        let mut rows: Vec<(f64, &Row)> = self
-            .rows
-            .iter()
-            .filter(|r| staged_rows || !r.staged)
-            .filter(|r| if own { r.dtype == dtype } else { for_dtype(&r.kernel, r.dtype, dtype).is_some() })
-            .map(|r| (distance(r, dtype, problem), r))
-            .collect();
-        rows.sort_by(|x, y| x.0.total_cmp(&y.0));
-        // Rows much farther than the nearest one do not speak for this problem (a GEMV measured
-        // on one row says nothing of 2048 rows): beyond [`WINDOW`] the catalog's order decides.
-        let nearest = rows.first().map_or(0.0, |r| r.0);
-        let staged = problem.with_aligned_rows(dtype.bytes() as u64).map(|(p, _)| p);
-        rows.into_iter().take_while(|(d, _)| *d <= nearest + WINDOW).find_map(|(distance, row)| {
-            let name = for_dtype(&row.kernel, row.dtype, dtype)?;
-            let kernel = in_layout(&name, problem.layout)?;
-            // A row that names a decode GEMV says the GEMV is fastest there; run the one whose
-            // block holds all of M (one of fewer rows would read the weight once per block row).
-            let kernel = if catalog::is_gemv(kernel) && kernel.spec.tile.bm < problem.m { catalog::gemv_for(dtype, problem)? } else { kernel };
-            let reads = if row.staged { staged.as_ref()? } else { problem };
-            (kernel.spec.dtype == dtype && kernel.geometry(reads).is_ok()).then_some(Choice { kernel, staged: row.staged, split: row.splits > 1, row, distance })
-        })
     }
 
     /// Parses a table file (see [`Table::to_text`]).
@@ -224,8 +119,8 @@ impl Table {
                 return Err(bad(i, "expected 9 tab-separated fields"));
             }
             let num = |s: &str| s.parse::<u32>().ok().filter(|&v| v > 0).ok_or_else(|| bad(i, &format!("'{s}' is not a size")));
-            let (kernel, staged, splits) = split_plan_name(f[7]);
-            catalog::find(&kernel).map_err(|_| bad(i, &format!("no kernel {kernel} in the catalog")))?;
+            let (name, staged, splits) = split_plan_name(f[7]);
+            let kernel = catalog::find(&name).map_err(|_| bad(i, &format!("no kernel {name} in the catalog")))?;
             table.rows.push(Row {
                 dtype: catalog::dtype_named(f[0]).ok_or_else(|| bad(i, &format!("'{}' is not an element type", f[0])))?,
                 layout: Layout::named(f[1]).ok_or_else(|| bad(i, &format!("'{}' is not a layout", f[1])))?,

@@ -7,7 +7,8 @@
 //!   split of K, the launches), run it on your buffers.
 //! - [`Gpu`]: the CUDA context and stream rgemm launches on, the loaded kernels, the workspace.
 //! - [`catalog`]: every kernel of the PTX module, its launch geometry and which problems it takes.
-//! - [`dispatch`]: the measured table behind the automatic choice of kernel.
+//! - [`choice`]: the one module that chooses: which kernel, split and staging runs a problem, and
+//!   why; [`dispatch`]: the measured table it consults.
 //! - [`problem`]: a problem's sizes and scalars, validated before anything touches the GPU.
 //! - [`Error`]: every way a request can fail, as a value.
 //!
@@ -16,6 +17,7 @@
 
 pub mod api;
 pub mod catalog;
+pub mod choice;
 pub mod dispatch;
 mod entries;
 pub mod error;

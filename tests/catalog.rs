@@ -147,7 +147,7 @@ fn every_rung_has_a_best_entry_or_its_first_configuration() {
         let ladder = catalog::ladder(dtype);
         assert_eq!(ladder.iter().map(|k| k.spec.rung.number).collect::<Vec<_>>(), catalog::rungs(dtype));
         // `best` tries every rung of the type exactly once.
-        let mut candidates: Vec<u8> = catalog::best_candidates(dtype).iter().map(|k| k.spec.rung.number).collect();
+        let mut candidates: Vec<u8> = rgemm::choice::best_candidates(dtype).iter().map(|k| k.spec.rung.number).collect();
         candidates.sort_unstable();
         assert_eq!(candidates, catalog::rungs(dtype));
     }
@@ -158,14 +158,14 @@ fn every_rung_has_a_best_entry_or_its_first_configuration() {
 #[test]
 fn best_resolves_to_the_first_kernel_that_supports_the_problem() {
     let square = Problem::new(4096, 4096, 4096, 1.0, 0.0).unwrap();
-    let first = catalog::best_candidates(Dtype::F32)[0];
-    assert_eq!(catalog::resolve("best", &square).unwrap(), first);
-    assert_eq!(catalog::resolve("sgemm_01_naive_32x32x1", &square).unwrap().name(), "sgemm_01_naive_32x32x1");
+    let first = rgemm::choice::best_candidates(Dtype::F32)[0];
+    assert_eq!(rgemm::choice::resolve("best", &square).unwrap(), first);
+    assert_eq!(rgemm::choice::resolve("sgemm_01_naive_32x32x1", &square).unwrap().name(), "sgemm_01_naive_32x32x1");
     // For every problem, `best` is the first candidate whose launch the catalog accepts.
     for (m, n, k) in [(1, 1, 1), (3001, 2999, 3003), (1_048_561, 8, 8), (4_000_000, 1, 1)] {
         let p = Problem::new(m, n, k, 1.0, 0.0).unwrap();
-        let expected = catalog::best_candidates(Dtype::F32).into_iter().find(|c| c.geometry(&p).is_ok());
-        match (catalog::resolve("best", &p), expected) {
+        let expected = rgemm::choice::best_candidates(Dtype::F32).into_iter().find(|c| c.geometry(&p).is_ok());
+        match (rgemm::choice::resolve("best", &p), expected) {
             (Ok(got), Some(want)) => assert_eq!(got, want),
             (Err(Error::Unsupported { kernel, reason }), None) => assert!(kernel == "best" && reason.contains("no candidate"), "{reason}"),
             (got, want) => panic!("{m}x{n}x{k}: got {got:?}, expected {want:?}"),
@@ -176,21 +176,21 @@ fn best_resolves_to_the_first_kernel_that_supports_the_problem() {
     let small = catalog::find("sgemm_03_smem_tiling_16x16x16").unwrap();
     let large = catalog::find("sgemm_03_smem_tiling_32x32x32").unwrap();
     assert!(small.geometry(&tall).is_err() && large.geometry(&tall).is_ok());
-    assert_eq!(catalog::first_supporting(&[small, large], &tall, "best").unwrap(), large);
-    let Err(Error::Unsupported { reason, .. }) = catalog::first_supporting(&[small], &tall, "best") else { panic!("expected unsupported") };
+    assert_eq!(rgemm::choice::first_supporting(&[small, large], &tall, "best").unwrap(), large);
+    let Err(Error::Unsupported { reason, .. }) = rgemm::choice::first_supporting(&[small], &tall, "best") else { panic!("expected unsupported") };
     assert!(reason.contains("16x16x16") && reason.contains("block rows"), "{reason}");
     // A type without kernels says so.
     if catalog::rungs(Dtype::Bf16).is_empty() {
-        let e = catalog::resolve("best-bf16", &square).unwrap_err();
+        let e = rgemm::choice::resolve("best-bf16", &square).unwrap_err();
         assert!(e.to_string().contains("no kernel of this type"), "{e}");
     }
     // bf16: the TMA rung where rows are 16-byte aligned, the cp.async rung where they are not.
     let aligned = Problem::new(1000, 1000, 1000, 1.0, 0.0).unwrap();
     let odd = Problem::new(1000, 1001, 1000, 1.0, 0.0).unwrap();
-    assert_eq!(catalog::resolve("best-bf16", &aligned).unwrap().spec.rung.number, 14);
-    assert_eq!(catalog::resolve("best-bf16", &odd).unwrap().spec.rung.number, 13);
-    assert_eq!(catalog::best_alias("best-f16"), Some(Dtype::F16));
-    assert_eq!(catalog::best_alias("bestest"), None);
+    assert_eq!(rgemm::choice::resolve("best-bf16", &aligned).unwrap().spec.rung.number, 14);
+    assert_eq!(rgemm::choice::resolve("best-bf16", &odd).unwrap().spec.rung.number, 13);
+    assert_eq!(rgemm::choice::best_alias("best-f16"), Some(Dtype::F16));
+    assert_eq!(rgemm::choice::best_alias("bestest"), None);
 }
 
 fn gcd(a: u32, b: u32) -> u32 {

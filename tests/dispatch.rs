@@ -4,13 +4,13 @@
 //! cases replaces only their rows.
 
 use proptest::prelude::*;
-use rgemm::api::{self, KernelChoice};
+use rgemm::api::KernelChoice;
 use rgemm::catalog::{self, Dtype};
 use rgemm::dispatch::{self, Row, Table};
 use rgemm::{Batch, Layout, LeadingDims, Problem};
 
 fn row(dtype: Dtype, layout: Layout, (m, n, k): (u32, u32, u32), kernel: &str, splits: u32) -> Row {
-    Row { dtype, layout, batch: 1, m, n, k, aligned: true, kernel: kernel.into(), staged: false, splits, percent: 90.0 }
+    Row { dtype, layout, batch: 1, m, n, k, aligned: true, kernel: catalog::find(kernel).unwrap(), staged: false, splits, percent: 90.0 }
 }
 
 /// A table of a few rows that name kernels of every kind: a layout-specific wgmma kernel, a
@@ -32,9 +32,8 @@ fn sample_table() -> Table {
 fn the_built_in_table_parses_and_names_catalog_kernels() {
     let table = Table::parse(dispatch::BUILTIN).unwrap_or_else(|e| panic!("dispatch/h100.tsv: {e}"));
     for r in &table.rows {
-        let kernel = catalog::find(&r.kernel).unwrap();
-        assert_eq!(kernel.spec.dtype, r.dtype, "{}", r.kernel);
-        assert_eq!(kernel.spec.layout, r.layout, "{}", r.kernel);
+        assert_eq!(r.kernel.spec.dtype, r.dtype, "{}", r.kernel.name());
+        assert_eq!(r.kernel.spec.layout, r.layout, "{}", r.kernel.name());
     }
     assert_eq!(*dispatch::builtin(), table);
 }
@@ -42,9 +41,6 @@ fn the_built_in_table_parses_and_names_catalog_kernels() {
 #[test]
 fn a_table_survives_its_file_form() {
     let table = sample_table();
-    for r in &table.rows {
-        catalog::find(&r.kernel).unwrap_or_else(|e| panic!("{}: {e}", r.kernel));
-    }
     assert_eq!(Table::parse(&table.to_text()).unwrap(), table);
 }
 
@@ -81,40 +77,40 @@ fn plan_names_split_into_kernel_and_slices() {
 fn a_kernel_maps_to_its_configuration_in_each_layout() {
     let base = "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs";
     for layout in Layout::ALL {
-        let k = dispatch::in_layout(base, layout).unwrap();
+        let k = rgemm::choice::in_layout(catalog::find(base).unwrap(), layout).unwrap();
         assert_eq!(k.spec.layout, layout);
-        assert_eq!(dispatch::in_layout(k.name(), Layout::NN).unwrap().name(), base);
+        assert_eq!(rgemm::choice::in_layout(k, Layout::NN).unwrap().name(), base);
     }
     // The decode GEMV exists only for nt.
-    assert!(dispatch::in_layout("bgemm_00_gemv_1x8x256_nt", Layout::NN).is_none());
+    assert!(rgemm::choice::in_layout(catalog::find("bgemm_00_gemv_1x8x256_nt").unwrap(), Layout::NN).is_none());
 }
 
 #[test]
 fn the_nearest_measured_shape_decides() {
     let table = sample_table();
     let p = |m, n, k, layout| Problem::general(m, n, k, 1.0, 0.0, layout, LeadingDims::default(), Batch::packed(1)).unwrap();
-    let c = table.choose(Dtype::Bf16, &p(2, 8192, 4096, Layout::NT)).unwrap();
+    let c = rgemm::choice::table_choice(&table, Dtype::Bf16, &p(2, 8192, 4096, Layout::NT)).unwrap();
     assert!(c.kernel.name().contains("gemv"), "{}", c.kernel.name());
-    let c = table.choose(Dtype::Bf16, &p(32, 4096, 4096, Layout::NT)).unwrap();
+    let c = rgemm::choice::table_choice(&table, Dtype::Bf16, &p(32, 4096, 4096, Layout::NT)).unwrap();
     assert_eq!(c.kernel.name(), "bgemm_14_wgmma_tma_64x128x64_s4_pairs_nt");
     assert!(c.split && c.reason(&table).contains("16x4096x4096:nt"));
     // A tn problem: the nearest nn row's kernel in layout tn.
-    let c = table.choose(Dtype::Bf16, &p(3000, 3000, 3000, Layout::TN)).unwrap();
+    let c = rgemm::choice::table_choice(&table, Dtype::Bf16, &p(3000, 3000, 3000, Layout::TN)).unwrap();
     assert_eq!(c.kernel.name(), "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn");
     // f16 has no rows of its own: bf16's, with each kernel's f16 twin.
-    let c = table.choose(Dtype::F16, &p(4096, 4096, 4096, Layout::NN)).unwrap();
+    let c = rgemm::choice::table_choice(&table, Dtype::F16, &p(4096, 4096, 4096, Layout::NN)).unwrap();
     assert_eq!(c.kernel.name(), "hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs");
     // Rows of 2-byte elements that are not 16-byte units: the unaligned row, which staged them.
-    let c = table.choose(Dtype::Bf16, &p(3001, 2999, 3003, Layout::NN)).unwrap();
+    let c = rgemm::choice::table_choice(&table, Dtype::Bf16, &p(3001, 2999, 3003, Layout::NN)).unwrap();
     assert!(c.staged && c.kernel.name() == "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs", "{}", c.kernel.name());
     // A row much farther than the nearest does not decide: the one-row GEMV, which takes any
     // size, is not run on 2048 rows whose nearest rows' kernels refuse them (unaligned K).
     let gemv_only = Table { rows: vec![row(Dtype::Bf16, Layout::NT, (1, 4096, 4096), "bgemm_00_gemv_1x8x256_nt", 1), row(Dtype::Bf16, Layout::NT, (2048, 4096, 4096), "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt", 1)], ..table.clone() };
-    assert!(gemv_only.choose(Dtype::Bf16, &p(2048, 4096, 4095, Layout::NT)).is_none());
-    assert!(gemv_only.choose(Dtype::Bf16, &p(2, 4096, 4095, Layout::NT)).is_some_and(|c| c.kernel.name().contains("gemv")));
+    assert!(rgemm::choice::table_choice(&gemv_only, Dtype::Bf16, &p(2048, 4096, 4095, Layout::NT)).is_none());
+    assert!(rgemm::choice::table_choice(&gemv_only, Dtype::Bf16, &p(2, 4096, 4095, Layout::NT)).is_some_and(|c| c.kernel.name().contains("gemv")));
     // Without that row, no kernel of the table takes them: the catalog's order decides.
     let aligned_only = Table { rows: table.rows.iter().filter(|r| r.aligned).cloned().collect(), ..table.clone() };
-    assert!(aligned_only.choose(Dtype::Bf16, &p(4095, 4095, 4095, Layout::NN)).is_none());
+    assert!(rgemm::choice::table_choice(&aligned_only, Dtype::Bf16, &p(4095, 4095, 4095, Layout::NN)).is_none());
 }
 
 fn any_layout() -> impl Strategy<Value = Layout> {
@@ -139,13 +135,13 @@ proptest! {
         let ld = LeadingDims { lda: None, ldb: Some(if layout.b.is_t() { k } else { n } + pad), ldc: None };
         let p = Problem::general(m, n, k, 1.0, 0.5, layout, ld, Batch::packed(batch)).unwrap();
         for table in [sample_table(), (*dispatch::builtin()).clone()] {
-            if let Some(c) = table.choose(dtype, &p) {
+            if let Some(c) = rgemm::choice::table_choice(&table, dtype, &p) {
                 let reads = if c.staged { p.with_aligned_rows(dtype.bytes() as u64).unwrap().0 } else { p };
                 prop_assert!(c.kernel.geometry(&reads).is_ok(), "{} on {reads}", c.kernel.name());
                 prop_assert_eq!(c.kernel.spec.dtype, dtype);
             }
         }
-        let plan = api::plan(dtype, &p, &KernelChoice::Auto, sms).unwrap();
+        let plan = rgemm::choice::plan(dtype, &p, &KernelChoice::Auto, sms).unwrap();
         prop_assert!(plan.kernel().spec.dtype == dtype);
         prop_assert!(!plan.reason().is_empty());
         let staged = plan.staged() != [false, false];
@@ -153,7 +149,7 @@ proptest! {
             prop_assert!(plan.kernel().geometry(&p).is_ok(), "{} on {p}", plan.name());
         }
         // Every plan the tuner would time is runnable: its kernel takes what it reads.
-        for candidate in api::candidate_plans(dtype, &p, sms) {
+        for candidate in rgemm::choice::candidate_plans(dtype, &p, sms) {
             let reads = match candidate.staged() {
                 [false, false] => p,
                 _ => p.with_aligned_rows(dtype.bytes() as u64).unwrap().0,
@@ -199,7 +195,7 @@ fn merging_rows_replaces_only_the_same_shapes() {
     for r in before.iter().filter(|r| !(r.dtype == Dtype::F32 && r.layout == Layout::NN && (r.m, r.n, r.k) == (4096, 4096, 4096) && r.aligned)) {
         assert!(table.rows.contains(r), "{r:?} dropped");
     }
-    assert!(!table.rows.iter().any(|r| r.kernel == "sgemm_15_tf32x3_128x128x32_s4_raw" && r.aligned), "the replaced row stayed");
+    assert!(!table.rows.iter().any(|r| r.kernel.name() == "sgemm_15_tf32x3_128x128x32_s4_raw" && r.aligned), "the replaced row stayed");
     let notes: Vec<_> = table.notes.iter().filter(|(k, _)| k == "measured since (f32)").map(|(_, v)| v.as_str()).collect();
     assert_eq!(notes, ["one row", "three rows"]);
     assert!(table.note("measured since (bf16)").is_none());
@@ -217,14 +213,14 @@ fn the_automatic_plan_takes_stream_k_where_it_cuts_the_last_round() {
         for layout in [Layout::NN, Layout::NT, Layout::TN, Layout::TT] {
             let general = |n| Problem::general(n, n, n, 1.0, 0.0, layout, LeadingDims::default(), Batch::packed(1)).unwrap();
             let (cut, whole) = (general(4800), general(4096));
-            let on = |p: &Problem| api::plan(dtype, p, &KernelChoice::Auto, 132).unwrap();
+            let on = |p: &Problem| rgemm::choice::plan(dtype, p, &KernelChoice::Auto, 132).unwrap();
             let (plan_cut, plan_whole) = (on(&cut), on(&whole));
             assert!(plan_whole.name().contains("_persistent_tmast"), "{layout:?}: {}", plan_whole.name());
             assert!(plan_whole.kernel().spec.stream_k.is_none(), "{}", plan_whole.name());
             assert!(plan_cut.kernel().spec.stream_k.is_some(), "{layout:?}: {}: {}", plan_cut.name(), plan_cut.reason());
             assert_eq!(plan_cut.kernel().spec.layout, layout);
-            assert_eq!(catalog::stream_k_twin(plan_whole.kernel(), &cut, 132), Some(plan_cut.kernel()));
-            assert_eq!(catalog::stream_k_twin(plan_whole.kernel(), &whole, 132), None);
+            assert_eq!(rgemm::choice::stream_k_twin(plan_whole.kernel(), &cut, 132), Some(plan_cut.kernel()));
+            assert_eq!(rgemm::choice::stream_k_twin(plan_whole.kernel(), &whole, 132), None);
         }
     }
 }
@@ -238,8 +234,8 @@ fn every_bf16_row_of_the_built_in_table_has_an_f16_twin() {
     let bf16: Vec<&Row> = table.rows.iter().filter(|r| r.dtype == Dtype::Bf16).collect();
     assert!(!bf16.is_empty(), "the built-in table has bf16 rows");
     for row in bf16 {
-        let twin = row.kernel.replacen("bgemm_", "hgemm_", 1);
-        assert!(catalog::find(&twin).is_ok(), "{}: the catalog has no {twin}", row.case_name());
+        let twin = catalog::find_key(row.kernel.spec.key().with_dtype(Dtype::F16));
+        assert!(twin.is_some(), "{}: the catalog has no f16 twin of {}", row.case_name(), row.kernel.name());
     }
 }
 
@@ -250,21 +246,21 @@ fn every_bf16_row_of_the_built_in_table_has_an_f16_twin() {
 fn a_few_rows_take_the_gemv_or_the_narrow_tile() {
     let p = |m, k| Problem::general(m, 4096, k, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap();
     for dtype in [Dtype::Bf16, Dtype::F16] {
-        let (kernel, _) = api::choose(dtype, &p(2, 4096), &KernelChoice::Auto).unwrap();
-        assert!(catalog::is_gemv(kernel) && kernel.spec.tile.bm >= 2, "{}", kernel.name());
-        let (kernel, _) = api::choose(dtype, &p(4, 4096), &KernelChoice::Auto).unwrap();
+        let (kernel, _) = rgemm::choice::choose(dtype, &p(2, 4096), &KernelChoice::Auto).unwrap();
+        assert!(rgemm::choice::is_gemv(kernel) && kernel.spec.tile.bm >= 2, "{}", kernel.name());
+        let (kernel, _) = rgemm::choice::choose(dtype, &p(4, 4096), &KernelChoice::Auto).unwrap();
         assert!(kernel.name().ends_with("_14_wgmma_tma_64x64x64_s12_tmast_nt"), "{}", kernel.name());
-        let (kernel, _) = api::choose(dtype, &p(4, 4095), &KernelChoice::Auto).unwrap();
-        assert!(catalog::is_gemv(kernel) && kernel.spec.tile.bm >= 4, "{}", kernel.name());
+        let (kernel, _) = rgemm::choice::choose(dtype, &p(4, 4095), &KernelChoice::Auto).unwrap();
+        assert!(rgemm::choice::is_gemv(kernel) && kernel.spec.tile.bm >= 4, "{}", kernel.name());
         let table = dispatch::builtin();
-        let choice = table.choose(dtype, &p(4, 4095)).unwrap();
+        let choice = rgemm::choice::table_choice(&table, dtype, &p(4, 4095)).unwrap();
         assert!(choice.reason(&table).ends_with("; run as the GEMV whose block holds all M rows"), "{}", choice.reason(&table));
-        let choice = table.choose(dtype, &p(1, 4095)).unwrap();
+        let choice = rgemm::choice::table_choice(&table, dtype, &p(1, 4095)).unwrap();
         assert!(!choice.reason(&table).contains("holds all M rows"), "{}", choice.reason(&table));
     }
     // fp32 keeps the GEMV up to four rows.
-    let (kernel, _) = api::choose(Dtype::F32, &p(4, 4096), &KernelChoice::Auto).unwrap();
-    assert!(catalog::is_gemv(kernel) && kernel.spec.tile.bm >= 4, "{}", kernel.name());
+    let (kernel, _) = rgemm::choice::choose(Dtype::F32, &p(4, 4096), &KernelChoice::Auto).unwrap();
+    assert!(rgemm::choice::is_gemv(kernel) && kernel.spec.tile.bm >= 4, "{}", kernel.name());
 }
 
 /// The automatic plan takes rung 14's persistent tile in the width that needs fewer columns per
@@ -279,7 +275,7 @@ fn the_automatic_plan_takes_the_tile_width_that_fits_the_rounds() {
     for dtype in [Dtype::Bf16, Dtype::F16] {
         let on = |n: u64| {
             let p = Problem::general(n, n, n, 1.0, 0.0, Layout::NN, LeadingDims::default(), Batch::packed(1)).unwrap();
-            api::plan(dtype, &p, &KernelChoice::Auto, 132).unwrap()
+            rgemm::choice::plan(dtype, &p, &KernelChoice::Auto, 132).unwrap()
         };
         let (narrow, wide, cut) = ("_128x192x64_s4_persistent_tmast", "_128x256x64_s4_persistent_tmast", "_128x256x64_s4_streamk_tmast");
         for (n, width) in [(3072, narrow), (2400, narrow), (4096, wide), (1760, wide), (2600, wide), (3840, cut), (4800, cut)] {

@@ -127,7 +127,7 @@ fn every_kernel_passes_at_k_2_pow_20() {
         }
     }
     // The best kernels once, in the first shard.
-    for &(_, dtype) in catalog::BEST_ALIASES.iter().filter(|_| common::in_shard(0)) {
+    for &(_, dtype) in rgemm::choice::BEST_ALIASES.iter().filter(|_| common::in_shard(0)) {
         if let Some(&kernel) = catalog::ladder(dtype).last() {
             let p = fit(kernel, &Problem::new(128, 128, 1 << 20, 1.0, 0.0).unwrap());
             match verify(&gpu, kernel, &p, 22) {
@@ -150,7 +150,7 @@ fn one_wrong_element_fails_at_8192_cubed() {
     let one = gpu.upload(&[1.0f32]).unwrap();
     let (row, col) = (5000usize, 8191usize);
     for dtype in [Dtype::F32, Dtype::Bf16] {
-        let kernel = catalog::resolve(if dtype == Dtype::F32 { "best" } else { "best-bf16" }, &p).unwrap();
+        let kernel = rgemm::choice::resolve(if dtype == Dtype::F32 { "best" } else { "best-bf16" }, &p).unwrap();
         let right = verify(gpu, kernel, &p, 31).unwrap();
         assert!(right.passed() && right.reference == Reference::CublasAndSampledF64, "{}: {right}", kernel.name());
         let inputs = Inputs::random(&p, dtype, 31);

@@ -8,6 +8,7 @@ mod common;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rgemm::api::{self, Gemm, KernelChoice};
+use rgemm::choice;
 use rgemm::catalog::{self, Dtype};
 use rgemm_tools::check::{self, Inputs};
 use rgemm::problem::{Batch, Layout, LeadingDims, Problem};
@@ -96,7 +97,7 @@ fn the_automatic_choice_never_picks_a_kernel_that_rejects_the_problem() {
         let (m, n, k) = (rng.random_range(1..5000), rng.random_range(1..5000), rng.random_range(1..5000));
         let batch = Batch::packed(rng.random_range(1..70_000));
         let Ok(p) = Problem::general(m, n, k, 1.0, 0.0, layout, LeadingDims::default(), batch) else { continue };
-        let (kernel, geometry) = api::choose(dtype, &p, &KernelChoice::Auto).unwrap_or_else(|e| panic!("{p}: {e}"));
+        let (kernel, geometry) = choice::choose(dtype, &p, &KernelChoice::Auto).unwrap_or_else(|e| panic!("{p}: {e}"));
         assert_eq!(kernel.spec.dtype, dtype);
         assert_eq!(kernel.geometry(&p).unwrap(), geometry);
     }
@@ -106,13 +107,13 @@ fn the_automatic_choice_never_picks_a_kernel_that_rejects_the_problem() {
     for (m, k) in [(1, 4096), (4, 4095), (3, 17)] {
         let p = Problem::general(m, 11008, k, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap();
         for dtype in [Dtype::F32, Dtype::Bf16, Dtype::F16] {
-            let (kernel, _) = api::choose(dtype, &p, &KernelChoice::Auto).unwrap();
+            let (kernel, _) = choice::choose(dtype, &p, &KernelChoice::Auto).unwrap();
             assert!(kernel.name().contains("_gemv_") && kernel.spec.tile.bm >= m as u32, "{p}: {}", kernel.name());
         }
     }
     // bf16 NT at 4096³ goes to the tensor-core kernel of that layout.
     let p = Problem::general(4096, 4096, 4096, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap();
-    let (kernel, _) = api::choose(Dtype::Bf16, &p, &KernelChoice::Auto).unwrap();
+    let (kernel, _) = choice::choose(Dtype::Bf16, &p, &KernelChoice::Auto).unwrap();
     assert!(kernel.name().starts_with("bgemm_14") && kernel.name().ends_with("_nt"), "{}", kernel.name());
 }
 
@@ -225,8 +226,8 @@ fn split_k_is_right_on_the_emulator() {
         let p = Problem::general(70, 99, 2048, 1.5, beta, layout, LeadingDims::default(), Batch::packed(1)).unwrap();
         // The split rule on the catalog's first kernel that takes the problem (the dispatch
         // table may prefer another plan for this shape; the split is what is tested here).
-        let first = catalog::first_supporting(&catalog::candidates_for(dtype, &p), &p, "test").unwrap();
-        let split = api::split_k(dtype, &p, &first.geometry(&p).unwrap(), 132).unwrap_or_else(|| panic!("{p} was not split"));
+        let first = choice::first_supporting(&choice::candidates_for(dtype, &p), &p, "test").unwrap();
+        let split = choice::split_k(dtype, &p, &first.geometry(&p).unwrap(), 132).unwrap_or_else(|| panic!("{p} was not split"));
         assert!(split.splits >= 2);
         let inputs = Inputs::random(&p, dtype, 3);
         // The slices' operands as their problem sees them: slice s of A is columns s·K/S.. of A,
@@ -269,9 +270,9 @@ fn split_k_is_right_on_the_gpu() {
             let p = Problem::general(m, n, k, 0.5, beta, layout, LeadingDims::default(), Batch::packed(1)).unwrap();
             // The split of the catalog's first fast kernel that takes the problem (the dispatch
             // table decides whether the automatic choice splits; the split is what is tested).
-            let first = catalog::first_supporting(&catalog::candidates_for(dtype, &p), &p, "test").unwrap();
+            let first = choice::first_supporting(&choice::candidates_for(dtype, &p), &p, "test").unwrap();
             // A decode step (nt, M <= decode_rows) runs the GEMV, which is never split.
-            let decode = layout == Layout::NT && m <= rgemm::catalog::decode_rows(dtype) as u64;
+            let decode = layout == Layout::NT && m <= rgemm::choice::decode_rows(dtype) as u64;
             let plan = api::Plan::new(&p, first, false, true, gpu.info.multiprocessors, "test".into()).unwrap();
             if !decode {
                 assert!(plan.splits() >= 2, "{p} in {} was not split: {}", dtype.name(), plan.name());
@@ -336,7 +337,7 @@ fn staging_is_right_on_the_emulator() {
         }
         let kernel = match dtype {
             Dtype::F32 => catalog::find("sgemm_15_tf32x3_128x128x32_s4_raw").unwrap(),
-            _ => rgemm::dispatch::in_layout("bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs", layout).unwrap(),
+            _ => choice::in_layout(catalog::find("bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs").unwrap(), layout).unwrap(),
         };
         assert!(kernel.geometry(&p).is_err() && kernel.geometry(&staged).is_ok(), "{} on {p}", kernel.name());
         let plan = api::Plan::new(&p, kernel, true, false, 132, "test".into()).unwrap();
@@ -373,7 +374,7 @@ fn staged_plans_are_right_on_the_gpu() {
                 Dtype::Bf16 => "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs",
                 Dtype::F16 => "hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs",
             };
-            let Some(kernel) = rgemm::dispatch::in_layout(fast, layout) else { continue };
+            let Some(kernel) = choice::in_layout(catalog::find(fast).unwrap(), layout) else { continue };
             for split in [false, true] {
                 let Some(plan) = api::Plan::new(&p, kernel, true, split, gpu.info.multiprocessors, "test".into()) else { continue };
                 let inputs = Inputs::random(&p, dtype, 70 + i as u64);
@@ -444,7 +445,7 @@ fn automatic_plans_adapt_to_misaligned_starts() {
     let a_off = split.at_addresses([0x1002, 0x2000, 0x3004]).unwrap();
     assert!(a_off.staged() == [true, false] && a_off.splits() == split.splits(), "{}", a_off.name());
     // Named: refused.
-    let named = api::plan(Dtype::Bf16, &p, &KernelChoice::Named(tma_store.name().into()), 132).unwrap();
+    let named = choice::plan(Dtype::Bf16, &p, &KernelChoice::Named(tma_store.name().into()), 132).unwrap();
     let e = named.at_addresses([0x1000, 0x2002, 0x3004]).unwrap_err().to_string();
     assert!(e.contains("it needs B and C to start on a 16-byte boundary"), "{e}");
 }
@@ -461,7 +462,7 @@ fn automatic_plans_take_operands_at_any_start_on_the_gpu() {
     for (i, (m, n, k)) in [(300, 264, 256), (64, 96, 4096)].into_iter().enumerate() {
         for dtype in [Dtype::F32, Dtype::Bf16] {
             let p = Problem::general(m, n, k, 0.75, 0.5, Layout::NN, LeadingDims::default(), Batch::packed(1)).unwrap();
-            let plan = api::plan(dtype, &p, &KernelChoice::Auto, gpu.info.multiprocessors).unwrap();
+            let plan = choice::plan(dtype, &p, &KernelChoice::Auto, gpu.info.multiprocessors).unwrap();
             let inputs = Inputs::random(&p, dtype, 70 + i as u64);
             for shift in [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]] {
                 let (values, stray) = run_plan_at(gpu, &plan, &inputs, shift).unwrap_or_else(|e| panic!("{} on {p} with starts shifted by {shift:?}: {e}", plan.name()));

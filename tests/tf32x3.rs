@@ -101,7 +101,7 @@ proptest! {
 /// always, A unless a kernel of the layout splits it ahead (its split reads A element by element).
 #[test]
 fn every_layout_has_a_tf32x3_kernel_that_the_automatic_choice_takes() {
-    use rgemm::api::{self, KernelChoice};
+    use rgemm::api::KernelChoice;
     for layout in Layout::ALL {
         let kernels: Vec<Kernel> = tf32x3_kernels().into_iter().filter(|k| k.spec.layout == layout).collect();
         assert!(!kernels.is_empty(), "no rung-15 kernel reads {}", layout.name());
@@ -109,7 +109,7 @@ fn every_layout_has_a_tf32x3_kernel_that_the_automatic_choice_takes() {
         for (m, n, k) in [(4096, 4096, 4096), (333, 130, 77), (5, 8, 4)] {
             let p = Problem::general(m, n, k, 1.0, 0.0, layout, LeadingDims::default(), Batch::packed(3)).unwrap();
             let (stored_a, stored_b) = (p.stored_a().1, p.stored_b().1);
-            let (kernel, _) = api::choose(Dtype::F32, &p, &KernelChoice::Auto).unwrap();
+            let (kernel, _) = rgemm::choice::choose(Dtype::F32, &p, &KernelChoice::Auto).unwrap();
             if (stored_a % 4 == 0 || splits_ahead) && stored_b % 4 == 0 {
                 assert!(kernel.spec.rung.number == 15 && kernel.spec.layout == layout, "{p}: {}", kernel.name());
             } else {

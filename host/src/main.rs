@@ -467,8 +467,8 @@ fn list(args: &ListArgs) -> Result<ExitCode, Error> {
         println!("  {:<width$} {:>7} {:>8} {:>5} {:>7}  {sizes}", k.name(), k.spec.threads, k.spec.smem_bytes, regs, local);
     }
     println!("\nEvery kernel also needs its grid to fit: ceil(M / BM) <= 65535 block rows.");
-    for &(alias, dtype) in catalog::BEST_ALIASES {
-        let candidates: Vec<&str> = catalog::best_candidates(dtype).iter().map(|k| k.name()).collect();
+    for &(alias, dtype) in rgemm::choice::BEST_ALIASES {
+        let candidates: Vec<&str> = rgemm::choice::best_candidates(dtype).iter().map(|k| k.name()).collect();
         let tried = if candidates.is_empty() { "no kernel of this type yet".to_string() } else { candidates.join(", ") };
         println!("--kernel {alias:<9} tries, in order: {tried}");
     }
@@ -518,7 +518,7 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     let default = if args.emulate { 128 } else { 2048 };
     let size = |v: Option<u64>| v.unwrap_or(default);
     let problem = args.shape.problem(size(args.m), size(args.n), size(args.k), args.alpha, args.beta)?;
-    let kernel: Kernel = api::resolve(&args.kernel, &problem)?;
+    let kernel: Kernel = rgemm::choice::resolve(&args.kernel, &problem)?;
     kernel.geometry(&problem)?;
     if args.emulate {
         return run_emulated(&args.kernel, kernel, &problem, args.seed);
@@ -531,9 +531,9 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     println!("problem  {problem}, seed {}", args.seed);
     // A `best` alias runs what the library's automatic choice plans (kernel and split of K);
     // a named kernel runs alone.
-    let plan = match catalog::best_alias(&args.kernel) {
-        Some(dtype) => api::plan(dtype, &problem, &api::KernelChoice::Auto, gpu.info.multiprocessors)?,
-        None => api::plan(kernel.spec.dtype, &problem, &api::KernelChoice::Named(args.kernel.clone()), gpu.info.multiprocessors)?,
+    let plan = match rgemm::choice::best_alias(&args.kernel) {
+        Some(dtype) => rgemm::choice::plan(dtype, &problem, &api::KernelChoice::Auto, gpu.info.multiprocessors)?,
+        None => rgemm::choice::plan(kernel.spec.dtype, &problem, &api::KernelChoice::Named(args.kernel.clone()), gpu.info.multiprocessors)?,
     };
     explain_choice(&args.kernel, &plan);
     let (verdict, ops) = verify::verify_plan(&gpu, &plan, args.seed)?;
@@ -560,7 +560,7 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
 /// For a `best` alias: the plan the automatic choice made and why (the dispatch table's nearest
 /// measured shape, or the catalog's order).
 fn explain_choice(name: &str, plan: &api::Plan) {
-    if catalog::best_alias(name).is_none() {
+    if rgemm::choice::best_alias(name).is_none() {
         return;
     }
     println!("best     {name} is {} for this problem", plan.name());
@@ -573,7 +573,7 @@ fn run_emulated(name: &str, kernel: Kernel, problem: &Problem, seed: u64) -> Res
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("device   CPU emulator ({cores} threads): no cuBLAS and no timing under emulation");
     println!("problem  {problem}, seed {seed}");
-    if catalog::best_alias(name).is_some() {
+    if rgemm::choice::best_alias(name).is_some() {
         println!("best     {name} is {} for this problem (the GPU's plan may also split K)", kernel.name());
     }
     let start = std::time::Instant::now();
@@ -616,7 +616,7 @@ fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
     let kernels: Vec<Kernel> = if args.kernel.is_empty() {
         catalog::all().collect()
     } else {
-        args.kernel.iter().map(|name| api::resolve(name, &problem)).collect::<Result<_, _>>()?
+        args.kernel.iter().map(|name| rgemm::choice::resolve(name, &problem)).collect::<Result<_, _>>()?
     };
     // Memory before anything is allocated; without a GPU there is nothing to skip for: say so
     // first, in one line.
@@ -669,7 +669,7 @@ fn bench_kernels(names: &[String], dtype: Option<Dtype>) -> Result<(Vec<Kernel>,
     }
     let mut kernels: Vec<Kernel> = Vec::new();
     for name in names {
-        if catalog::best_alias(name).is_some() {
+        if rgemm::choice::best_alias(name).is_some() {
             return Err(Error::InvalidArgument(format!("'{name}' depends on the size; bench runs each rung at its best configuration when --kernel is omitted")));
         }
         let kernel = catalog::find(name)?;

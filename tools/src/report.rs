@@ -553,7 +553,7 @@ pub fn footer(report: &Report) -> String {
 
 /// Rows or columns of C up to which a product is bound by memory (each weight element is used
 /// at most this many times): the table reports its bandwidth. (Not the automatic choice's
-/// `catalog::decode_rows`, the rows up to which it runs the GEMV.)
+/// `rgemm::choice::decode_rows`, the rows up to which it runs the GEMV.)
 pub const MEMORY_BOUND_ROWS: u32 = 16;
 
 /// Bytes a product moves at the least: A and B read once, C written once (and read when beta is

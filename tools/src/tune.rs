@@ -1,7 +1,8 @@
 //! The tuner's side of the dispatch table: the rows a `rgemm tune` report measures.
 
 use rgemm::catalog;
-use rgemm::dispatch::{Row, aligned, split_plan_name};
+use rgemm::choice::aligned;
+use rgemm::dispatch::{Row, split_plan_name};
 
 use crate::error::{Error, Result};
 use crate::report::{Outcome, Report};
@@ -22,7 +23,8 @@ pub fn rows_of(report: &Report) -> Result<Vec<Row>> {
             .min_by(|x, y| x.0.total_cmp(&y.0));
         let Some((ms, run)) = best else { continue };
         let problem = size.case().problem(rgemm::problem::LeadingDims::default())?;
-        let (kernel, staged, splits) = split_plan_name(&run.kernel);
+        let (name, staged, splits) = split_plan_name(&run.kernel);
+        let kernel = catalog::find(&name)?;
         rows.push(Row {
             dtype,
             layout: problem.layout,

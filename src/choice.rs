@@ -1,0 +1,514 @@
+//! The one module that chooses: which kernel, split of K and staging the automatic choice runs
+//! for a problem, and why.
+//!
+//! **The order of questions.** For a problem of element type `dtype` on a GPU of `sms` SMs
+//! ([`plan`]):
+//! 1. A decode step (`nt`, M ≤ [`decode_rows`]) runs the decode GEMV whose block holds all M
+//!    rows ([`decode_kernel`]): the weight is read once.
+//! 2. Else the measured dispatch table ([`crate::dispatch::Table`]) decides by its nearest
+//!    measured shape ([`table_choice`], the distance rule [`distance`]): the row's kernel in the
+//!    problem's layout and type (its twin by key: [`rgemm_spec::KernelKey`]), staged or split as
+//!    the row was. An unstaged, unsplit persistent tile is then refined by rounds of tiles on
+//!    this GPU: the other width if it takes the problem in fewer rounds ([`width_twin`]), and
+//!    the stream-K twin where the last round would leave SMs idle ([`stream_k_twin`]).
+//! 3. Else the catalog's fixed order ([`candidates_for`]), ending with the general kernel, which
+//!    takes every valid problem; K is split as [`split_count`] says.
+//!
+//! **Invariants.** Every plan returned runs: its kernel's `geometry` accepts the problem it
+//! reads (the staged copy, the slices of K). Twins are found by key, never by editing names.
+//! "Best" means one thing: the automatic choice (the CLI's `best`, `best-bf16`, `best-f16`).
+//!
+//! **Cost.** A plan is made once per problem (a scan of the table's rows and of the catalog);
+//! launching it costs nothing more.
+
+use rgemm_spec::{Dtype, Epilogue, KernelKind, Layout, Schedule, Tile};
+
+use crate::api::{KernelChoice, Plan, SplitK};
+use crate::catalog::{self, Kernel, Launch, all, find};
+use crate::dispatch::{Row, Table};
+use crate::error::{Error, Result};
+use crate::problem::{Batch, LeadingDims, Problem};
+
+/// The plan for `problem` with operands of `dtype` on a GPU of `sms` multiprocessors. With
+/// [`KernelChoice::Auto`] the measured dispatch table ([`crate::dispatch`]) picks the kernel and
+/// whether K is split; where no measured row's kernel takes the problem, the catalog's order
+/// does ([`catalog::candidates_for`]), with the split rule [`split_k`].
+pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) -> Result<Plan> {
+    // The fields of a `Problem` are public: validate them again, so that a plan (whose `run` is
+    // safe) only ever holds a problem `Problem::general` accepts.
+    let p = problem;
+    let ld = LeadingDims { lda: Some(p.lda as u64), ldb: Some(p.ldb as u64), ldc: Some(p.ldc as u64) };
+    let batch = Batch { count: p.batch as u64, stride_a: Some(p.stride_a), stride_b: Some(p.stride_b), stride_c: Some(p.stride_c) };
+    let checked = Problem::general(p.m as u64, p.n as u64, p.k as u64, p.alpha, p.beta, p.layout, ld, batch)?;
+    let problem = &checked;
+    if let KernelChoice::Auto = choice {
+        if let Some(kernel) = decode_kernel(dtype, problem) {
+            let reason = format!("a decode step (nt, M ≤ {}): the GEMV whose block holds all M rows", decode_rows(dtype));
+            if let Some(plan) = Plan::new(problem, kernel, false, false, sms, reason) {
+                return Ok(plan);
+            }
+        }
+        let table = crate::dispatch::table();
+        if let Some(chosen) = table_choice(&table, dtype, problem) {
+            let mut reason = chosen.reason(&table);
+            let mut kernel = chosen.kernel;
+            if !chosen.staged && !chosen.split {
+                if let Some(twin) = width_twin(kernel, problem, sms) {
+                    reason += &format!(
+                        "; the {}-wide tile, which takes it in less time by rounds of tiles on {sms} SMs (a last round that stream-K cuts and the narrower tile's rounds charged as measured)",
+                        twin.spec.tile.bn
+                    );
+                    kernel = twin;
+                }
+                if let Some(twin) = stream_k_twin(kernel, problem, sms) {
+                    reason += &format!("; its stream-K twin, which cuts the last round of tiles on {sms} SMs");
+                    kernel = twin;
+                }
+            }
+            if let Some(plan) = Plan::new(problem, kernel, chosen.staged, chosen.split, sms, reason) {
+                return Ok(plan);
+            }
+        }
+    }
+    let plan = |kernel, geometry, split, reason: &str, automatic| Plan { problem: *problem, kernel, geometry, staging: None, split, reason: reason.to_string(), automatic };
+    match choice {
+        KernelChoice::Auto => {
+            let (kernel, geometry) = catalog_choice(dtype, problem)?;
+            let split = split_k(dtype, problem, &geometry, sms);
+            Ok(plan(kernel, geometry, split, "no measured shape's kernel takes it: the first of the catalog's candidates that does", true))
+        }
+        KernelChoice::Named(_) => {
+            let (kernel, geometry) = choose(dtype, problem, choice)?;
+            Ok(plan(kernel, geometry, None, "named", false))
+        }
+    }
+}
+
+/// Every plan the tuner times for `problem`: each fast kernel of `dtype`
+/// ([`catalog::dispatch_candidates`]) that takes it, or else takes it on copies of A and B with
+/// 16-byte rows ([`Problem::with_aligned_rows`]), run directly and split when [`split_count`]
+/// would split it.
+pub fn candidate_plans(dtype: Dtype, problem: &Problem, sms: u32) -> Vec<Plan> {
+    let mut plans = Vec::new();
+    for kernel in dispatch_candidates(dtype) {
+        let staged = kernel.geometry(problem).is_err();
+        for split in [false, true] {
+            let reason = "tuning: every candidate".to_string();
+            if let Some(plan) = Plan::new(problem, kernel, staged, split, sms, reason) {
+                if plan.splits() > 1 || !split {
+                    plans.push(plan);
+                }
+            }
+        }
+    }
+    plans
+}
+
+
+
+/// Slices of K are at least this deep: fewer multiply-adds per partial and the workspace traffic
+/// outweighs the parallelism.
+pub const MIN_SLICE: u32 = 256;
+
+/// How many slices of K pay for `problem` launched as `geometry`: when the direct launch fills at
+/// most half the SMs and K holds at least two slices of [`MIN_SLICE`], the largest power of two
+/// `S` of slices that divides K into multiples of [`MIN_SLICE`], with `S` times the tiles still
+/// at most one per SM (at most 64 slices); `None` when no split pays. Only single products are
+/// split.
+pub fn split_count(problem: &Problem, geometry: &Launch, sms: u32) -> Option<u32> {
+    let tiles = geometry.tiles();
+    if problem.batch != 1 || tiles * 2 > sms as u64 {
+        return None;
+    }
+    let k = problem.k;
+    let mut splits = 1u32;
+    while splits < 64 && tiles * (2 * splits) as u64 <= sms as u64 && k % (2 * splits * MIN_SLICE) == 0 {
+        splits *= 2;
+    }
+    (splits >= 2).then_some(splits)
+}
+
+/// `problem` as `splits` slices of K run by `kernel`, if `kernel` takes the slices (the general
+/// kernel gains nothing from a split and is never used for one).
+pub fn split_with(kernel: Kernel, problem: &Problem, splits: u32) -> Option<SplitK> {
+    if kernel.spec.any_alignment || splits < 2 || problem.k % splits != 0 {
+        return None;
+    }
+    let slice = (problem.k / splits) as u64;
+    let (m, n) = (problem.m as u64, problem.n as u64);
+    let stride_a = if problem.layout.a.is_t() { slice * problem.lda as u64 } else { slice };
+    let stride_b = if problem.layout.b.is_t() { slice } else { slice * problem.ldb as u64 };
+    // Partials packed, each starting on a 16-byte boundary.
+    let stride_c = (m * n).next_multiple_of(4);
+    let ld = LeadingDims { lda: Some(problem.lda as u64), ldb: Some(problem.ldb as u64), ldc: Some(n) };
+    let batch = Batch { count: splits as u64, stride_a: Some(stride_a), stride_b: Some(stride_b), stride_c: Some(stride_c) };
+    let sliced = Problem::general(m, n, slice, 1.0, 0.0, problem.layout, ld, batch).ok()?;
+    let geometry = kernel.geometry(&sliced).ok()?;
+    Some(SplitK { splits, kernel, problem: sliced, geometry })
+}
+
+/// How to split `problem`'s K when the catalog's order (not the dispatch table) chose its kernel:
+/// [`split_count`] slices, run by the first candidate that takes them.
+pub fn split_k(dtype: Dtype, problem: &Problem, geometry: &Launch, sms: u32) -> Option<SplitK> {
+    let splits = split_count(problem, geometry, sms)?;
+    candidates_for(dtype, problem).into_iter().find_map(|kernel| split_with(kernel, problem, splits))
+}
+
+/// The kernel for `problem` as given: the named one, the decode GEMV for a decode step
+/// ([`catalog::decode_kernel`]), or the dispatch table's choice among its
+/// unstaged rows ([`crate::dispatch::Table::choose_direct`]),
+/// else the first of the type's candidates that takes it ([`catalog::candidates_for`]: for a
+/// linear layer of at most [`catalog::decode_rows`] rows the decode GEMV first, the general
+/// kernel of its layout last).
+pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<(Kernel, Launch)> {
+    match choice {
+        KernelChoice::Named(name) => {
+            let kernel = catalog::find(name)?;
+            if kernel.spec.dtype != dtype {
+                return Err(Error::Unsupported {
+                    kernel: name.clone(),
+                    reason: format!("it multiplies {}, the operands are {}", kernel.spec.dtype.name(), dtype.name()),
+                });
+            }
+            let geometry = kernel.geometry(problem)?;
+            Ok((kernel, geometry))
+        }
+        KernelChoice::Auto => {
+            if let Some(kernel) = decode_kernel(dtype, problem) {
+                let geometry = kernel.geometry(problem)?;
+                return Ok((kernel, geometry));
+            }
+            if let Some(chosen) = table_choice_direct(&crate::dispatch::table(), dtype, problem) {
+                let geometry = chosen.kernel.geometry(problem)?;
+                return Ok((chosen.kernel, geometry));
+            }
+            catalog_choice(dtype, problem)
+        }
+    }
+}
+
+/// The first of the catalog's candidates for `problem` that takes it
+/// ([`catalog::candidates_for`]), with its launch: the automatic choice where the dispatch table
+/// has no kernel for the problem.
+fn catalog_choice(dtype: Dtype, problem: &Problem) -> Result<(Kernel, Launch)> {
+    let kernel = first_supporting(&candidates_for(dtype, problem), problem, "auto")?;
+    let geometry = kernel.geometry(problem)?;
+    Ok((kernel, geometry))
+}
+
+/// A kernel by name, where the `best` aliases stand for the automatic choice's kernel for
+/// `problem` (the dispatch table's, see [`choose`]).
+pub fn resolve(name: &str, problem: &Problem) -> Result<Kernel> {
+    match best_alias(name) {
+        Some(dtype) => choose(dtype, problem, &KernelChoice::Auto).map(|(kernel, _)| kernel),
+        None => catalog::find(name),
+    }
+}
+
+/// The aliases `best` (fp32), `best-bf16` and `best-f16`, and the element type each stands for.
+pub const BEST_ALIASES: &[(&str, Dtype)] = &[("best", Dtype::F32), ("best-bf16", Dtype::Bf16), ("best-f16", Dtype::F16)];
+
+/// The element type a `best` alias stands for, or `None` when `name` is not an alias.
+pub fn best_alias(name: &str) -> Option<Dtype> {
+    BEST_ALIASES.iter().find(|(alias, _)| *alias == name).map(|&(_, dtype)| dtype)
+}
+
+/// The kernels `best` tries for `dtype`, in order: the [`BEST`] entries of that type as listed,
+/// then the representative of each rung without an entry, highest rung first.
+pub fn best_candidates(dtype: Dtype) -> Vec<Kernel> {
+    let mut out: Vec<Kernel> = catalog::BEST.iter().filter_map(|name| find(name).ok()).filter(|k| k.spec.dtype == dtype).collect();
+    for number in catalog::rungs(dtype).into_iter().rev() {
+        if !out.iter().any(|k| k.spec.rung.number == number) {
+            out.extend(catalog::best_of_rung(number, dtype));
+        }
+    }
+    out
+}
+
+/// Every kernel of `dtype` in the order the automatic choice tries them: [`best_candidates`],
+/// then the remaining configurations (layout variants among them), highest rung first, the
+/// general kernel (which takes every problem) last.
+pub fn auto_candidates(dtype: Dtype) -> Vec<Kernel> {
+    let mut out = best_candidates(dtype);
+    let mut rest: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && !out.contains(k)).collect();
+    rest.sort_by_key(|k| std::cmp::Reverse(k.spec.rung.number));
+    out.extend(rest);
+    out
+}
+
+/// Rungs below this one teach (naive loops to shared-memory tiles) and are never the fastest
+/// kernel of a shape: the tuner ([`crate::api::candidate_plans`]) leaves them out.
+pub const FIRST_DISPATCH_RUNG: u8 = 9;
+
+/// The kernels the tuner times for the dispatch table: every kernel of `dtype` from
+/// [`FIRST_DISPATCH_RUNG`] up, and the general and decode kernels (number 0), in
+/// [`auto_candidates`] order.
+pub fn dispatch_candidates(dtype: Dtype) -> Vec<Kernel> {
+    auto_candidates(dtype).into_iter().filter(|k| k.spec.rung.number == 0 || k.spec.rung.number >= FIRST_DISPATCH_RUNG).collect()
+}
+
+/// Rows of x up to which the automatic choice runs a decode GEMV (`kernels-gpu/src/gemv.rs`) on
+/// a linear layer (`nt`) of `dtype`: the weight is read once and each element is used at most
+/// this many times, so the product is bound by memory. A GEMV warp reads its row of W once for
+/// all the block's rows of x but does their multiply-adds one after another, so its time grows
+/// with M, while a 64-row tile kernel's stays that of reading W: for bf16 and f16 the 64 × 64
+/// tile with a deep ring is the faster from 3 rows on (the dispatch table's rows at M = 4 and
+/// 16); fp32 keeps the GEMV up to 4 rows, where its table has no row between 1 and 16.
+pub const fn decode_rows(dtype: Dtype) -> u32 {
+    match dtype {
+        Dtype::F32 => 4,
+        Dtype::Bf16 | Dtype::F16 => 2,
+    }
+}
+
+/// For a decode step (a linear layer, `nt`, of at most [`decode_rows`] rows): the decode GEMVs
+/// whose block holds all of M, fewest rows first (empty for any other problem).
+fn decode_candidates(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
+    if problem.m > decode_rows(dtype) {
+        return Vec::new();
+    }
+    gemvs_holding(dtype, problem)
+}
+
+/// Whether `kernel` is a decode GEMV (`kernels-gpu/src/gemv.rs`).
+pub fn is_gemv(kernel: Kernel) -> bool {
+    kernel.spec.rung.kind == KernelKind::Gemv
+}
+
+/// The decode GEMVs of `dtype` whose block holds all of `problem`'s rows, fewest rows first, for
+/// a linear layer (`nt`; empty for any other layout).
+fn gemvs_holding(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
+    if problem.layout != Layout::NT {
+        return Vec::new();
+    }
+    let mut gemvs: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && is_gemv(*k) && k.spec.tile.bm >= problem.m).collect();
+    gemvs.sort_by_key(|k| k.spec.tile.bm);
+    gemvs
+}
+
+/// The decode GEMV to run where a dispatch-table row names one: the first GEMV whose block holds
+/// all of M and takes the problem (a row measured at one row of x may be nearest to three or
+/// four). `None` when no GEMV holds M rows.
+pub fn gemv_for(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
+    gemvs_holding(dtype, problem).into_iter().find(|k| k.geometry(problem).is_ok())
+}
+
+/// What the width rule charges a round of 192-wide tiles per column of C, in percent of a round
+/// of 256-wide ones: the narrower tile copies more bytes per element of C and spreads its costs
+/// per tile over fewer columns (1.5% to 13% slower per column and round in runs 79 and 83 of
+/// 2026-11-26 in `docs/perf/`, the more the smaller the product).
+pub const NARROW_ROUND_PERCENT: u64 = 105;
+
+/// What the width rule charges a last round that the stream-K twin cuts into slices, in percent
+/// of a whole round (67% to 84% in the same runs, with two to five slices).
+pub const CUT_ROUND_PERCENT: u64 = 80;
+
+/// Rung 14's persistent TMA-store tile in its other width (`_128x192x64_s4_persistent_tmast` ↔
+/// `_128x256x64_s4_persistent_tmast`, same element type and layout) when that width takes
+/// `problem` in less time by rounds: the columns of C the busiest SM computes per block row (the
+/// tiles' rows and K are the same), `⌈tiles / sms⌉ × BN`, with a last round that the kernel's
+/// stream-K twin would cut counted as [`CUT_ROUND_PERCENT`] of a round and the narrower tile's
+/// rounds at [`NARROW_ROUND_PERCENT`]. Ties go to the wider tile. The dispatch table's rows say
+/// which width was fastest at a measured size; between rows this keeps a size the nearest row's
+/// width divides badly (1760³ near the 1536³ row: two rounds of 192-wide tiles or one of 256)
+/// from taking it. `None` when `kernel` is neither or the other width is not in the catalog.
+pub fn width_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kernel> {
+    let key = kernel.spec.key();
+    if key.schedule != Schedule::Persistent || key.epilogue != Epilogue::TmaStore {
+        return None;
+    }
+    let other_bn = match key.tile.bn {
+        192 => 256,
+        256 => 192,
+        _ => return None,
+    };
+    let other = catalog::find_key(key.with_tile(Tile { bn: other_bn, ..key.tile }))?;
+    let widest = kernel.spec.tile.bn.max(other.spec.tile.bn);
+    let cost = |k: Kernel| {
+        let (tiles, sms) = (k.geometry(problem).ok()?.tiles(), sms.max(1) as u64);
+        let rounds_percent = match stream_k_twin(k, problem, sms as u32) {
+            Some(_) => tiles / sms * 100 + CUT_ROUND_PERCENT,
+            None => tiles.div_ceil(sms) * 100,
+        };
+        let per_column = if k.spec.tile.bn < widest { NARROW_ROUND_PERCENT } else { 100 };
+        Some(rounds_percent * k.spec.tile.bn as u64 * per_column)
+    };
+    let (mine, theirs) = (cost(kernel)?, cost(other)?);
+    (theirs < mine || (theirs == mine && other.spec.tile.bn > kernel.spec.tile.bn)).then_some(other)
+}
+
+/// The stream-K twin of a persistent kernel (the same kernel named `_streamk` for `_persistent`,
+/// kernels-gpu/src/stream_k.rs) when it would cut the last round of `problem`'s tiles on `sms`
+/// SMs; `None` when there is no twin or it would leave every tile whole. Where it cuts, the twin
+/// was faster (run 43 of 2026-11-26 in `docs/perf/`); where it does not, the persistent kernel
+/// is, by a little: the automatic choice asks this after the dispatch table has chosen.
+pub fn stream_k_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kernel> {
+    let key = kernel.spec.key();
+    if key.schedule != Schedule::Persistent {
+        return None;
+    }
+    let twin = catalog::find_key(key.with_schedule(Schedule::StreamK))?;
+    let tiles = u32::try_from(twin.geometry(problem).ok()?.tiles()).ok()?;
+    let k_tiles = problem.k.div_ceil(twin.spec.tile.bk);
+    let plan = rgemm_spec::stream_k::StreamKSchedule::new(tiles, k_tiles, sms);
+    (plan != rgemm_spec::stream_k::StreamKSchedule::whole_tiles(tiles, k_tiles, sms)).then_some(twin)
+}
+
+/// For a decode step (`nt`, at most [`decode_rows`] rows): [`gemv_for`], the first GEMV whose
+/// block holds all of M and takes the problem. The automatic choice runs it ahead of the dispatch
+/// table, whose nearest measured row may be a one-row GEMV's: the GEMV of a block of M rows reads
+/// the weight once, one of fewer rows once per block row.
+pub fn decode_kernel(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
+    if problem.m > decode_rows(dtype) {
+        return None;
+    }
+    gemv_for(dtype, problem)
+}
+
+/// The kernels the automatic choice (and `best`) tries for `problem`, in order: for a linear
+/// layer of at most [`decode_rows`] rows the decode kernels whose block takes all its rows,
+/// fewest rows first; then [`auto_candidates`].
+pub fn candidates_for(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
+    let mut out = decode_candidates(dtype, problem);
+    out.extend(auto_candidates(dtype));
+    out
+}
+
+/// The first of `candidates` that can run `problem`; if none can, why the first one cannot.
+pub fn first_supporting(candidates: &[Kernel], problem: &Problem, what: &str) -> Result<Kernel> {
+    let mut first_reason = None;
+    for kernel in candidates {
+        match kernel.geometry(problem) {
+            Ok(_) => return Ok(*kernel),
+            Err(Error::Unsupported { reason, .. }) => {
+                first_reason.get_or_insert(format!("{}: {reason}", kernel.name()));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(Error::Unsupported {
+        kernel: what.to_string(),
+        reason: first_reason.map_or_else(|| "the catalog has no kernel of this type".to_string(), |r| format!("no candidate supports it ({r})")),
+    })
+}
+
+/// Why each kernel tried before `chosen` in `candidates` was passed over for `problem`: (name,
+/// the catalog's reason), in the order they were tried.
+pub fn passed_over(candidates: &[Kernel], chosen: Kernel, problem: &Problem) -> Vec<(&'static str, String)> {
+    candidates
+        .iter()
+        .take_while(|k| **k != chosen)
+        .filter_map(|k| match k.geometry(problem) {
+            Err(Error::Unsupported { reason, .. }) => Some((k.name(), reason)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `problem`'s A and B rows (and batch strides) are whole 16-byte units for `dtype`,
+/// which the copy-engine kernels need.
+pub fn aligned(dtype: Dtype, problem: &Problem) -> bool {
+    let per = 16 / dtype.bytes() as u64;
+    let strides_ok = problem.batch == 1 || (problem.stride_a % per == 0 && problem.stride_b % per == 0);
+    problem.lda as u64 % per == 0 && problem.ldb as u64 % per == 0 && strides_ok
+}
+
+/// How far a measured row is from a problem: log₂ distances of M, N, K and the batch count,
+/// plus 4 when the alignment differs and 0.25 when the layout does.
+pub fn distance(row: &Row, dtype: Dtype, problem: &Problem) -> f64 {
+    let log = |x: u32| (x.max(1) as f64).log2();
+    let d = |a: u32, b: u32| (log(a) - log(b)).abs();
+    let mut total = d(row.m, problem.m) + d(row.n, problem.n) + d(row.k, problem.k) + d(row.batch, problem.batch);
+    if row.aligned != aligned(dtype, problem) {
+        total += 4.0;
+    }
+    if row.layout != problem.layout {
+        total += 0.25;
+    }
+    total
+}
+
+/// How much farther than the nearest measured row (in [`distance`] units: a factor of 16 in one
+/// size, or the other alignment) a row may be and still decide for a problem.
+pub const WINDOW: f64 = 4.0;
+
+/// `kernel`'s configuration in `layout` (its key with that layout), if the catalog has it.
+pub fn in_layout(kernel: Kernel, layout: Layout) -> Option<Kernel> {
+    catalog::find_key(kernel.spec.key().with_layout(layout))
+}
+
+/// The kernel of `dtype` a row's kernel stands for: itself, or for f16 its f16 twin (its key in
+/// f16) when the row is bf16's.
+fn for_dtype(kernel: Kernel, dtype: Dtype) -> Option<Kernel> {
+    match (kernel.spec.dtype, dtype) {
+        (r, d) if r == d => Some(kernel),
+        (Dtype::Bf16, Dtype::F16) => catalog::find_key(kernel.spec.key().with_dtype(Dtype::F16)),
+        _ => None,
+    }
+}
+
+/// What the table says for `problem`: the kernel, whether it reads aligned copies of A and B and
+/// whether K is split (as in its row), and the row.
+pub struct Choice<'t> {
+    pub kernel: Kernel,
+    pub staged: bool,
+    pub split: bool,
+    pub row: &'t Row,
+    pub distance: f64,
+}
+
+impl Choice<'_> {
+    /// Why: the nearest measured shape whose plan takes the problem.
+    pub fn reason(&self, table: &Table) -> String {
+        let r = self.row;
+        let at = [table.note("device"), table.note("date")].into_iter().flatten().collect::<Vec<_>>().join(", ");
+        // A GEMV row run with the GEMV that holds all of the problem's rows says so.
+        let holding = is_gemv(self.kernel) && for_dtype(r.kernel, self.kernel.spec.dtype) != Some(self.kernel);
+        format!(
+            "nearest measured shape {} ({}, distance {:.2}): {} ran at {:.1}% of the best cuBLAS there{}{}",
+            r.case_name(),
+            r.dtype.name(),
+            self.distance,
+            r.plan_name(),
+            r.percent,
+            if at.is_empty() { String::new() } else { format!(" ({at})") },
+            if holding { "; run as the GEMV whose block holds all M rows" } else { "" }
+        )
+    }
+}
+
+/// The table's choice for `problem` in `dtype` (see the module documentation), or `None`
+/// when no row's kernel takes it.
+pub fn table_choice<'t>(table: &'t Table, dtype: Dtype, problem: &Problem) -> Option<Choice<'t>> {
+    choose_among(table, dtype, problem, true)
+}
+
+/// As [`Table::choose`], among the rows that run the problem as given (not staged): the kernel
+/// for a caller that launches one kernel on the operands it has.
+pub fn table_choice_direct<'t>(table: &'t Table, dtype: Dtype, problem: &Problem) -> Option<Choice<'t>> {
+    choose_among(table, dtype, problem, false)
+}
+
+fn choose_among<'t>(table: &'t Table, dtype: Dtype, problem: &Problem, staged_rows: bool) -> Option<Choice<'t>> {
+    let own = table.rows.iter().any(|r| r.dtype == dtype);
+    let mut rows: Vec<(f64, &Row)> = table
+        .rows
+        .iter()
+        .filter(|r| staged_rows || !r.staged)
+        .filter(|r| if own { r.dtype == dtype } else { for_dtype(r.kernel, dtype).is_some() })
+        .map(|r| (distance(r, dtype, problem), r))
+        .collect();
+    rows.sort_by(|x, y| x.0.total_cmp(&y.0));
+    // Rows much farther than the nearest one do not speak for this problem (a GEMV measured
+    // on one row says nothing of 2048 rows): beyond [`WINDOW`] the catalog's order decides.
+    let nearest = rows.first().map_or(0.0, |r| r.0);
+    let staged = problem.with_aligned_rows(dtype.bytes() as u64).map(|(p, _)| p);
+    rows.into_iter().take_while(|(d, _)| *d <= nearest + WINDOW).find_map(|(distance, row)| {
+        let kernel = in_layout(for_dtype(row.kernel, dtype)?, problem.layout)?;
+        // A row that names a decode GEMV says the GEMV is fastest there; run the one whose
+        // block holds all of M (one of fewer rows would read the weight once per block row).
+        let kernel = if is_gemv(kernel) && kernel.spec.tile.bm < problem.m { gemv_for(dtype, problem)? } else { kernel };
+        let reads = if row.staged { staged.as_ref()? } else { problem };
+        (kernel.spec.dtype == dtype && kernel.geometry(reads).is_ok()).then_some(Choice { kernel, staged: row.staged, split: row.splits > 1, row, distance })
+    })
+}
