@@ -40,12 +40,12 @@ fn widen(a: ArrayView2<'_, bf16>) -> Array2<f64> {
     a.mapv(|v| v.to_f64())
 }
 
-fn run() -> rgemm::Result<bool> {
+fn run() -> Result<bool, Box<dyn std::error::Error>> {
     let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().unwrap_or(0)).collect();
     let (batch, d_model, d_hidden) = match args[..] {
         [b, m, h] if b > 0 && m > 0 && h > 0 => (b, m, h),
         [] => (16, 1024, 4096),
-        _ => return Err(rgemm::Error::InvalidArgument("usage: mlp [batch d_model d_hidden] (positive whole numbers)".into())),
+        _ => return Err("usage: mlp [batch d_model d_hidden] (positive whole numbers)".into()),
     };
     let gpu = Gpu::open()?;
     let stream = gpu.stream().clone();

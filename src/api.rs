@@ -35,15 +35,35 @@ use cudarc::driver::{DevicePtr, DevicePtrMut, DeviceRepr};
 use ndarray::{Array2, ArrayView2};
 
 use crate::catalog::{Dtype, Kernel, Launch};
-use crate::error::{Error, Result};
+use crate::error::{Error, Operand, Result};
 use crate::gpu::Gpu;
 use crate::problem::{Batch, Layout, LeadingDims, Problem};
 #[cfg(feature = "ndarray")]
 use crate::problem::Op;
 
-/// An element type of A and B: f32, bf16 or f16 (`half`'s types).
-pub trait Element: DeviceRepr + Copy {
+/// An element type of A and B: `f32`, [`half::bf16`] or [`half::f16`]. Sealed: the library
+/// relies on `DTYPE` naming the type's real size and format, so no other type can claim it:
+///
+/// ```compile_fail
+/// #[derive(Clone, Copy)]
+/// struct Byte(u8);
+/// // SAFETY: a plain byte.
+/// unsafe impl rgemm::cudarc::driver::DeviceRepr for Byte {}
+/// impl rgemm::api::Element for Byte {
+///     const DTYPE: rgemm::catalog::Dtype = rgemm::catalog::Dtype::F32;
+/// }
+/// ```
+pub trait Element: sealed::Sealed + DeviceRepr + Copy {
+    /// Which of the three it is.
     const DTYPE: Dtype;
+}
+
+mod sealed {
+    /// Implemented for the three element types only.
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for half::bf16 {}
+    impl Sealed for half::f16 {}
 }
 
 impl Element for f32 {
@@ -152,7 +172,17 @@ pub struct SplitK {
     pub geometry: Launch,
 }
 
-/// A planned GEMM: the problem, its kernel and launch, and the split of K if any.
+/// A planned GEMM: only the library makes one, from a validated problem ([`Gemm::plan`],
+/// [`crate::choice::plan`], [`crate::choice::plan_on`]), so a plan's safe `run` never meets a
+/// problem it did not check:
+///
+/// ```compile_fail
+/// # fn f(p: &rgemm::Problem, k: rgemm::Kernel) {
+/// let plan = rgemm::api::Plan::new(p, k, false, false, 132, String::new());
+/// # }
+/// ```
+///
+/// It holds the problem, its kernel and launch, the staging of A and B and the split of K if any.
 #[derive(Clone, Debug)]
 pub struct Plan {
     /// The problem as the caller's operands hold it.
@@ -169,10 +199,12 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// `kernel` on `problem`, on aligned copies of A and B if `staged`, with K split (as
-    /// [`split_count`] says, if it pays) if `split`; `None` when the kernel does not take the
-    /// problem so, or `staged` and no operand needs a copy.
-    pub fn new(problem: &Problem, kernel: Kernel, staged: bool, split: bool, sms: u32, reason: String) -> Option<Plan> {
+    /// `kernel` on `problem` (validated by the caller), on aligned copies of A and B if
+    /// `staged`, with K split (as [`crate::choice::split_count`] says, if it pays) if `split`;
+    /// `None` when the kernel does not take the problem so, or `staged` and no operand needs a
+    /// copy. Public plans come from [`Gemm::plan`] and [`crate::choice::plan_on`], which check
+    /// the problem first.
+    pub(crate) fn new(problem: &Problem, kernel: Kernel, staged: bool, split: bool, sms: u32, reason: String) -> Option<Plan> {
         let staging = if staged {
             let (problem, copy) = problem.with_aligned_rows(kernel.spec.dtype.bytes() as u64)?;
             Some(Staging { problem, copy })
@@ -183,6 +215,25 @@ impl Plan {
         let geometry = kernel.geometry(reads).ok()?;
         let split = if split { crate::choice::split_count(reads, &geometry, sms).and_then(|s| crate::choice::split_with(kernel, reads, s)) } else { None };
         Some(Plan { problem: *problem, kernel, geometry, staging, split, reason, automatic: true })
+    }
+
+    /// The plan of a problem with K = 0 (validated by the caller): no product, `C = beta·C` (C
+    /// not read when beta is 0), by the split-K sum over no slices, one launch per product of the
+    /// batch. Its kernel, named or the type's general one, never runs.
+    pub(crate) fn scaling(problem: &Problem, dtype: Dtype, choice: &KernelChoice) -> Result<Plan> {
+        let kernel = match choice {
+            KernelChoice::Named(name) => {
+                let kernel = crate::catalog::find(name)?;
+                if kernel.spec.dtype != dtype {
+                    return Err(Error::WrongElementType { plan: kernel.spec.dtype.name(), given: dtype.name() });
+                }
+                kernel
+            }
+            KernelChoice::Auto => crate::catalog::fallback(dtype),
+        };
+        let geometry = Launch { grid: (0, 0, 0), block: (0, 0, 0), smem_bytes: 0 };
+        let reason = "K = 0: C = beta·C, no product (the split-K sum over no slices)".to_string();
+        Ok(Plan { problem: *problem, kernel, geometry, staging: None, split: None, reason, automatic: matches!(choice, KernelChoice::Auto) })
     }
 
     /// Which of A, B and C must start on a 16-byte boundary for this plan: A and B where the
@@ -202,6 +253,10 @@ impl Plan {
     /// an automatic plan copies A or B first, as staged rows are, or stores C with the catalog's
     /// first kernel that writes it with its threads; a named kernel is refused with an error.
     pub fn at_addresses(&self, [pa, pb, pc]: [u64; 3]) -> Result<Cow<'_, Plan>> {
+        if self.problem.k == 0 {
+            // No kernel reads A or B; the sum writes C element by element.
+            return Ok(Cow::Borrowed(self));
+        }
         let starts = [pa % 16 == 0, pb % 16 == 0, pc % 16 == 0];
         let need = self.aligned_starts();
         let names = ["A", "B", "C"];
@@ -285,8 +340,12 @@ impl Plan {
     }
 
     /// The plan in words: the kernel, `_staged` when it reads aligned copies of A and B, and the
-    /// split if any (`..._split8`; see [`crate::dispatch::plan_name`]).
+    /// split if any (`..._split8`; see [`crate::dispatch::plan_name`]); `reduce_splits` for a
+    /// problem with K = 0.
     pub fn name(&self) -> String {
+        if self.problem.k == 0 {
+            return "reduce_splits".into();
+        }
         crate::dispatch::plan_name(self.kernel().name(), self.staging.is_some(), self.splits())
     }
 
@@ -296,6 +355,16 @@ impl Plan {
     /// The addresses must hold the problem's operands (its extents; the plan's element type for
     /// A and B, f32 for C), aligned as the kernel needs, C not overlapping A or B.
     pub unsafe fn launch_at(&self, gpu: &Gpu, a: u64, b: u64, c: u64) -> Result<()> {
+        if self.problem.k == 0 {
+            // alpha·(a sum of nothing) is 0 whatever alpha is, as BLAS defines it.
+            let scale = Problem { alpha: 0.0, batch: 1, ..self.problem };
+            for i in 0..self.problem.batch as u64 {
+                // SAFETY: matrix i of C (the caller's guarantee: C spans the batch); no slice of
+                // the workspace is read.
+                unsafe { gpu.reduce_splits(&scale, 0, 0, 0, c + i * self.problem.stride_c * 4)? };
+            }
+            return Ok(());
+        }
         if self.staging.is_none() && self.split.is_none() {
             // SAFETY: the caller's guarantee; the geometry is the kernel's own for the problem.
             return unsafe { gpu.launch(self.kernel, &self.geometry, &self.problem, a, b, c) };
@@ -354,12 +423,12 @@ impl Plan {
     /// automatic plan does where its kernel needs a 16-byte start.
     pub fn run<T: Element>(&self, gpu: &Gpu, a: &impl DevicePtr<T>, b: &impl DevicePtr<T>, c: &mut impl DevicePtrMut<f32>) -> Result<()> {
         if T::DTYPE != self.kernel.spec.dtype {
-            return Err(Error::InvalidArgument(format!("the plan is for {} operands, these are {}", self.kernel.spec.dtype.name(), T::DTYPE.name())));
+            return Err(Error::WrongElementType { plan: self.kernel.spec.dtype.name(), given: T::DTYPE.name() });
         }
         let (la, lb, lc) = self.problem.extents();
-        for (name, need, have) in [("A", la, a.len()), ("B", lb, b.len()), ("C", lc, c.len())] {
+        for (operand, need, have) in [(Operand::A, la, a.len()), (Operand::B, lb, b.len()), (Operand::C, lc, c.len())] {
             if have < need {
-                return Err(Error::InvalidArgument(format!("{name} holds {have} elements; {} needs {need}", self.problem)));
+                return Err(Error::BufferTooSmall { operand, have, need });
             }
         }
         let stream = gpu.stream();
@@ -369,12 +438,14 @@ impl Plan {
         let bytes = T::DTYPE.bytes() as u64;
         let ranges = [(pa, la as u64 * bytes), (pb, lb as u64 * bytes)];
         let c_range = (pc, lc as u64 * 4);
-        if let Some(name) = ["A", "B"].iter().zip(ranges).find(|(_, r)| overlaps(*r, c_range)).map(|(n, _)| n) {
-            return Err(Error::InvalidArgument(format!("C overlaps {name}: the product would read what it writes")));
+        if let Some(operand) = [Operand::A, Operand::B].into_iter().zip(ranges).find(|(_, r)| overlaps(*r, c_range)).map(|(o, _)| o) {
+            return Err(Error::Overlap { operand });
         }
-        let elem_align = T::DTYPE.bytes() as u64;
-        if pa % elem_align != 0 || pb % elem_align != 0 || pc % 4 != 0 {
-            return Err(Error::InvalidArgument("A, B and C must be aligned to their element size".into()));
+        let elem = T::DTYPE.bytes() as u64;
+        for (operand, address, need) in [(Operand::A, pa, elem), (Operand::B, pb, elem), (Operand::C, pc, 4)] {
+            if address % need != 0 {
+                return Err(Error::Misaligned { operand, address, need });
+            }
         }
         let plan = self.at_addresses([pa, pb, pc])?;
         // SAFETY: the buffers are at least as long as the problem's extents (checked above), of
@@ -410,7 +481,7 @@ pub fn ndarray_gemm<T: Element>(gpu: &Gpu, a: ArrayView2<'_, T>, b: ArrayView2<'
     let mut dc = stream.alloc_zeros::<f32>(lc)?;
     plan.run(gpu, &da, &db, &mut dc)?;
     let c = stream.clone_dtoh(&dc)?;
-    Array2::from_shape_vec((m, n), c).map_err(|e| Error::InvalidArgument(e.to_string()))
+    Array2::from_shape_vec((m, n), c).map_err(|e| Error::InvalidProblem(e.to_string()))
 }
 
 /// The elements of an operand view in memory order and how they are stored: a standard layout
@@ -424,4 +495,17 @@ fn host_operand<T: Copy>(view: ArrayView2<'_, T>) -> (Vec<T>, Op) {
         return (view.t().iter().copied().collect(), Op::T);
     }
     (view.iter().copied().collect(), Op::N)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::overlaps;
+
+    #[test]
+    fn ranges_overlap_when_they_share_a_byte() {
+        assert!(overlaps((100, 10), (109, 1)) && overlaps((109, 1), (100, 10)) && overlaps((100, 10), (90, 20)));
+        assert!(!overlaps((100, 10), (110, 5)) && !overlaps((110, 5), (100, 10)));
+        // An empty range (A when K = 0) overlaps nothing; the ends do not wrap.
+        assert!(!overlaps((100, 0), (100, 10)) && !overlaps((u64::MAX - 1, 8), (0, 8)));
+    }
 }

@@ -119,6 +119,11 @@ pub fn find_key(key: KernelKey) -> Option<Kernel> {
     all().find(|k| k.spec.key() == key)
 }
 
+/// The general kernel of `dtype`: every layout, leading dimension and alignment.
+pub fn fallback(dtype: Dtype) -> Kernel {
+    all().find(|k| k.spec.dtype == dtype && k.spec.rung.kind == rgemm_spec::KernelKind::Fallback).expect("the catalog has a general kernel of every type")
+}
+
 /// The kernel called `name`, or an error that suggests the closest names.
 pub fn find(name: &str) -> Result<Kernel> {
     all().find(|k| k.spec.name == name).ok_or_else(|| Error::UnknownKernel {
@@ -220,6 +225,9 @@ impl Kernel {
     /// The launch for `problem`, or why this kernel cannot run it.
     pub fn geometry(&self, problem: &Problem) -> Result<Launch> {
         let unsupported = |reason: String| Error::Unsupported { kernel: self.name().into(), reason };
+        if problem.k == 0 {
+            return Err(unsupported("K = 0 is no product: a plan scales C by beta instead of running a kernel".into()));
+        }
         if let Some(reason) = self.config_error() {
             return Err(unsupported(reason));
         }

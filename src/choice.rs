@@ -29,6 +29,7 @@ use crate::dispatch::{Row, Table};
 use crate::error::{Error, Result};
 use crate::problem::{Batch, LeadingDims, Problem};
 
+
 /// The plan for `problem` with operands of `dtype` on a GPU of `sms` multiprocessors. With
 /// [`KernelChoice::Auto`] the measured dispatch table ([`crate::dispatch`]) picks the kernel and
 /// whether K is split; where no measured row's kernel takes the problem, the catalog's order
@@ -36,11 +37,11 @@ use crate::problem::{Batch, LeadingDims, Problem};
 pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) -> Result<Plan> {
     // The fields of a `Problem` are public: validate them again, so that a plan (whose `run` is
     // safe) only ever holds a problem `Problem::general` accepts.
-    let p = problem;
-    let ld = LeadingDims { lda: Some(p.lda as u64), ldb: Some(p.ldb as u64), ldc: Some(p.ldc as u64) };
-    let batch = Batch { count: p.batch as u64, stride_a: Some(p.stride_a), stride_b: Some(p.stride_b), stride_c: Some(p.stride_c) };
-    let checked = Problem::general(p.m as u64, p.n as u64, p.k as u64, p.alpha, p.beta, p.layout, ld, batch)?;
+    let checked = problem.checked()?;
     let problem = &checked;
+    if problem.k == 0 {
+        return Plan::scaling(problem, dtype, choice);
+    }
     if let KernelChoice::Auto = choice {
         if let Some(kernel) = decode_kernel(dtype, problem) {
             let reason = format!("a decode step (nt, M ≤ {}): the GEMV whose block holds all M rows", decode_rows(dtype));
@@ -82,6 +83,17 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
             Ok(plan(kernel, geometry, None, "named", false))
         }
     }
+}
+
+/// `kernel` on `problem` as the caller decides it (for tuning and tests): on copies of A and B
+/// with 16-byte rows if `staged`, with K split as [`split_count`] says if `split` (and it pays).
+/// The problem is validated again; an error when the kernel does not take the problem so.
+pub fn plan_on(problem: &Problem, kernel: Kernel, staged: bool, split: bool, sms: u32) -> Result<Plan> {
+    let checked = problem.checked()?;
+    Plan::new(&checked, kernel, staged, split, sms, "named, with its staging and split".into()).ok_or_else(|| Error::Unsupported {
+        kernel: kernel.name().into(),
+        reason: kernel.geometry(&checked).err().map_or_else(|| "not with this staging".to_string(), |e| e.to_string()),
+    })
 }
 
 /// Every plan the tuner times for `problem`: each fast kernel of `dtype`

@@ -94,7 +94,7 @@ impl Table {
     /// Parses a table file (see [`Table::to_text`]).
     pub fn parse(text: &str) -> Result<Table> {
         let mut table = Table::default();
-        let bad = |line: usize, why: &str| Error::InvalidArgument(format!("dispatch table line {}: {why}", line + 1));
+        let bad = |line: usize, why: &str| Error::InvalidTable(format!("dispatch table line {}: {why}", line + 1));
         let mut header = false;
         for (i, line) in text.lines().enumerate() {
             let line = line.trim_end();
@@ -140,14 +140,14 @@ impl Table {
             });
         }
         if !header {
-            return Err(Error::InvalidArgument("the dispatch table has no header line".into()));
+            return Err(Error::InvalidTable("the dispatch table has no header line".into()));
         }
         Ok(table)
     }
 
     /// Reads a table file.
     pub fn read(path: &Path) -> Result<Table> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::InvalidArgument(format!("cannot read {}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).map_err(|e| Error::InvalidTable(format!("cannot read {}: {e}", path.display())))?;
         Table::parse(&text)
     }
 

@@ -1,10 +1,13 @@
-//! Every way a request can fail, as one-line messages.
+//! Every way a request can fail, as typed values with one-line messages.
 
 use std::fmt;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// Every way a request can fail. Each variant's message is one line; match on the variant to
+/// react to a kind of failure.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     #[error("no CUDA driver found (libcuda could not be loaded): a CUDA GPU and its driver are needed to run kernels")]
     NoDriver,
@@ -16,15 +19,52 @@ pub enum Error {
     UnknownKernel { name: String, suggestions: Vec<String> },
     #[error("invalid problem: {0}")]
     InvalidProblem(String),
-    /// A command-line value that is well-formed but cannot be used (not a problem's sizes).
+    /// A buffer given to [`crate::api::Plan::run`] holds fewer elements than the problem spans.
+    #[error("{operand} holds {have} elements; the problem needs {need}")]
+    BufferTooSmall { operand: Operand, have: usize, need: usize },
+    /// A buffer does not start on the boundary its element type (or the plan's kernel) needs.
+    #[error("{operand} starts at device address {address:#x}, not on a {need}-byte boundary")]
+    Misaligned { operand: Operand, address: u64, need: u64 },
+    /// C overlaps A or B: the product would read what it writes.
+    #[error("C overlaps {operand}: the product would read what it writes")]
+    Overlap { operand: Operand },
+    /// The operands are not of the element type the plan was made for.
+    #[error("the plan is for {plan} operands, these are {given}")]
+    WrongElementType { plan: &'static str, given: &'static str },
+    /// A stream of another CUDA context than the `Gpu`'s.
     #[error("{0}")]
-    InvalidArgument(String),
+    WrongContext(String),
+    /// A step that cannot be captured into a CUDA graph (an upload, an allocation) was needed
+    /// while the stream is being captured.
+    #[error("{0}")]
+    WhileCapturing(String),
+    /// A dispatch table (file or text) that cannot be read or parsed.
+    #[error("{0}")]
+    InvalidTable(String),
     #[error("kernel {kernel} cannot run this problem: {reason}")]
     Unsupported { kernel: String, reason: String },
     #[error("not enough GPU memory: this run needs {need_mib} MiB and {free_mib} MiB are free")]
     OutOfMemory { need_mib: u64, free_mib: u64 },
     #[error("CUDA error: {0}")]
     Cuda(String),
+}
+
+/// One of the three matrices of `C = alpha·op(A)·op(B) + beta·C`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    A,
+    B,
+    C,
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Operand::A => "A",
+            Operand::B => "B",
+            Operand::C => "C",
+        })
+    }
 }
 
 struct Suggestions<'a>(&'a [String]);

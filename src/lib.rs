@@ -27,7 +27,7 @@ pub mod ptx;
 pub mod tma;
 
 pub use catalog::Kernel;
-pub use error::{Error, Result};
+pub use error::{Error, Operand, Result};
 pub use gpu::Gpu;
 pub use problem::{Batch, Layout, LeadingDims, Op, Problem};
 

@@ -71,8 +71,9 @@ impl Problem {
     pub fn general(m: u64, n: u64, k: u64, alpha: f32, beta: f32, layout: Layout, ld: LeadingDims, batch: Batch) -> Result<Problem> {
         let bad = |msg: String| Err(Error::InvalidProblem(msg));
         for (name, v) in [("M", m), ("N", n), ("K", k), ("the batch count", batch.count)] {
-            if v == 0 {
-                return bad(format!("{name} is 0; every size must be at least 1"));
+            // K = 0 is a product of nothing: C = beta·C (as BLAS defines it).
+            if v == 0 && name != "K" {
+                return bad(format!("{name} is 0; M, N and the batch count must be at least 1"));
             }
             if v > MAX_DIM {
                 return bad(format!("{name} = {v} exceeds the largest supported size {MAX_DIM}"));
@@ -93,8 +94,9 @@ impl Problem {
             }
             lds[i] = v;
         }
-        // One matrix's extent in elements: (rows − 1)·ld + cols (rows, ld ≤ 2³¹: no overflow).
-        let span = |(rows, cols): (u64, u64), ld: u64| (rows - 1) * ld + cols;
+        // One matrix's extent in elements: (rows − 1)·ld + cols (rows, ld ≤ 2³¹: no overflow);
+        // none for a matrix of no elements (A and B when K = 0).
+        let span = |(rows, cols): (u64, u64), ld: u64| if rows == 0 || cols == 0 { 0 } else { (rows - 1) * ld + cols };
         let spans = [span(a_shape, lds[0]), span(b_shape, lds[1]), span((m, n), lds[2])];
         let mut strides = [0u64; 3];
         for (i, (_, given)) in [("A", batch.stride_a), ("B", batch.stride_b), ("C", batch.stride_c)].into_iter().enumerate() {
@@ -132,6 +134,14 @@ impl Problem {
         Ok(problem)
     }
 
+    /// This problem validated again ([`Problem::general`]): its fields are public, so a value
+    /// built or changed by hand is checked before anything is planned on it.
+    pub fn checked(&self) -> Result<Problem> {
+        let ld = LeadingDims { lda: Some(self.lda as u64), ldb: Some(self.ldb as u64), ldc: Some(self.ldc as u64) };
+        let batch = Batch { count: self.batch as u64, stride_a: Some(self.stride_a), stride_b: Some(self.stride_b), stride_c: Some(self.stride_c) };
+        Problem::general(self.m as u64, self.n as u64, self.k as u64, self.alpha, self.beta, self.layout, ld, batch)
+    }
+
     /// Elements each of A, B and C spans in memory, from its first element to its last
     /// (padding between rows and matrices included).
     pub fn extents(&self) -> (usize, usize, usize) {
@@ -142,8 +152,9 @@ impl Problem {
     fn extents_checked(&self) -> [Option<u64>; 3] {
         let (a_rows, _) = self.stored_a();
         let (b_rows, _) = self.stored_b();
-        let one = |rows: u64, ld: u32, cols: u64| (rows - 1) * ld as u64 + cols;
-        let whole = |stride: u64, single: u64| (self.batch as u64 - 1).checked_mul(stride).and_then(|s| s.checked_add(single));
+        let one = |rows: u64, ld: u32, cols: u64| if rows == 0 || cols == 0 { 0 } else { (rows - 1) * ld as u64 + cols };
+        // A matrix of no elements (A and B when K = 0) spans nothing, whatever its stride.
+        let whole = |stride: u64, single: u64| if single == 0 { Some(0) } else { (self.batch as u64 - 1).checked_mul(stride).and_then(|s| s.checked_add(single)) };
         [
             whole(self.stride_a, one(a_rows, self.lda, self.stored_a().1)),
             whole(self.stride_b, one(b_rows, self.ldb, self.stored_b().1)),

@@ -186,8 +186,13 @@ fn the_api_rejects_buffers_that_do_not_fit_on_the_gpu() {
     let short = stream.alloc_zeros::<f32>(63 * 70 + 63).unwrap();
     let b = stream.alloc_zeros::<f32>(64 * 64).unwrap();
     let mut c = stream.alloc_zeros::<f32>(64 * 64).unwrap();
-    let e = plan.run(gpu, &short, &b, &mut c).unwrap_err().to_string();
-    assert!(e.contains("A holds 4473 elements"), "{e}");
+    let e = plan.run(gpu, &short, &b, &mut c).unwrap_err();
+    assert!(matches!(e, Error::BufferTooSmall { operand: Operand::A, have: 4473, need: 4474 }), "{e}");
+    assert!(e.to_string().contains("A holds 4473 elements"), "{e}");
+    // bf16 operands for an f32 plan.
+    let (a16, b16) = (stream.alloc_zeros::<half::bf16>(63 * 70 + 64).unwrap(), stream.alloc_zeros::<half::bf16>(64 * 64).unwrap());
+    let e = plan.run(gpu, &a16, &b16, &mut c).unwrap_err();
+    assert!(matches!(e, Error::WrongElementType { plan: "f32", given: "bf16" }), "{e}");
     plan.run(gpu, &a, &b, &mut c).unwrap();
     let named = Gemm::new(64, 64, 64).layout(Layout::NT).plan::<f32>(gpu, KernelChoice::Named("sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa".into()));
     assert!(named.unwrap_err().to_string().contains("layout nn, the problem's is nt"));
@@ -273,7 +278,7 @@ fn split_k_is_right_on_the_gpu() {
             let first = choice::first_supporting(&choice::candidates_for(dtype, &p), &p, "test").unwrap();
             // A decode step (nt, M <= decode_rows) runs the GEMV, which is never split.
             let decode = layout == Layout::NT && m <= rgemm::choice::decode_rows(dtype) as u64;
-            let plan = api::Plan::new(&p, first, false, true, gpu.info.multiprocessors, "test".into()).unwrap();
+            let plan = choice::plan_on(&p, first, false, true, gpu.info.multiprocessors).unwrap();
             if !decode {
                 assert!(plan.splits() >= 2, "{p} in {} was not split: {}", dtype.name(), plan.name());
             }
@@ -340,7 +345,7 @@ fn staging_is_right_on_the_emulator() {
             _ => choice::in_layout(catalog::find("bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs").unwrap(), layout).unwrap(),
         };
         assert!(kernel.geometry(&p).is_err() && kernel.geometry(&staged).is_ok(), "{} on {p}", kernel.name());
-        let plan = api::Plan::new(&p, kernel, true, false, 132, "test".into()).unwrap();
+        let plan = choice::plan_on(&p, kernel, true, false, 132).unwrap();
         assert!(plan.name().ends_with("_staged"), "{}", plan.name());
         // The emulator packs the operands itself, with the staged leading dimensions.
         let mut c = inputs.c.clone();
@@ -376,7 +381,7 @@ fn staged_plans_are_right_on_the_gpu() {
             };
             let Some(kernel) = choice::in_layout(catalog::find(fast).unwrap(), layout) else { continue };
             for split in [false, true] {
-                let Some(plan) = api::Plan::new(&p, kernel, true, split, gpu.info.multiprocessors, "test".into()) else { continue };
+                let Ok(plan) = choice::plan_on(&p, kernel, true, split, gpu.info.multiprocessors) else { continue };
                 let inputs = Inputs::random(&p, dtype, 70 + i as u64);
                 let (values, stray) = run_plan(gpu, &plan, &inputs).unwrap_or_else(|e| panic!("{} on {p}: {e}", plan.name()));
                 let cmp = check::compare_full(&p, &inputs, &check::ErrorModel::of(kernel.spec), &values);
@@ -428,7 +433,7 @@ fn run_plan_at(gpu: &rgemm::Gpu, plan: &api::Plan, inputs: &Inputs, shift: [usiz
 fn automatic_plans_adapt_to_misaligned_starts() {
     let p = Problem::general(300, 264, 256, 1.0, 0.0, Layout::NN, LeadingDims::default(), Batch::packed(1)).unwrap();
     let tma_store = catalog::find("bgemm_14_wgmma_tma_64x128x64_s8_tmast").unwrap();
-    let plan = api::Plan::new(&p, tma_store, false, false, 132, "test".into()).unwrap();
+    let plan = choice::plan_on(&p, tma_store, false, false, 132).unwrap();
     assert!(plan.kernel().stores_c_by_copy_engine());
     assert_eq!(plan.at_addresses([0x1000, 0x2000, 0x3000]).unwrap().name(), plan.name());
     let c_off = plan.at_addresses([0x1000, 0x2000, 0x3004]).unwrap();
@@ -439,7 +444,7 @@ fn automatic_plans_adapt_to_misaligned_starts() {
     assert!(all.staged() == [true, true] && !all.kernel().stores_c_by_copy_engine(), "{}", all.name());
     // Split: the sum stores C element by element, so C may start anywhere; A is copied.
     let deep = Problem::general(64, 96, 4096, 1.0, 0.0, Layout::NN, LeadingDims::default(), Batch::packed(1)).unwrap();
-    let split = api::Plan::new(&deep, tma_store, false, true, 132, "test".into()).unwrap();
+    let split = choice::plan_on(&deep, tma_store, false, true, 132).unwrap();
     assert!(split.splits() > 1);
     assert_eq!(split.at_addresses([0x1000, 0x2000, 0x3004]).unwrap().name(), split.name());
     let a_off = split.at_addresses([0x1002, 0x2000, 0x3004]).unwrap();
@@ -513,4 +518,55 @@ fn split_ahead_kernels_take_a_at_any_start_on_the_gpu() {
     let mut c = stream.alloc_zeros::<f32>(64 * 64).unwrap();
     let e = plan.run(gpu, &a.slice(1..), &b, &mut c).unwrap_err().to_string();
     assert!(e.contains("it needs A to start on a 16-byte boundary"), "{e}");
+}
+
+/// K = 0 is a product of nothing: the plan is the split-K sum over no slices, `C = beta·C`,
+/// whatever the kernel choice; a named kernel of another type or an unknown one is still an error.
+#[test]
+fn k_zero_plans_scale_c() {
+    for dtype in [Dtype::F32, Dtype::Bf16, Dtype::F16] {
+        let p = Gemm::new(33, 17, 0).scalars(2.0, 0.5).packed_batch(3).problem().unwrap();
+        let plan = choice::plan(dtype, &p, &KernelChoice::Auto, 132).unwrap();
+        assert_eq!(plan.name(), "reduce_splits");
+        assert!(plan.reason().contains("K = 0"), "{}", plan.reason());
+        assert_eq!(p.extents().0, 0, "A spans nothing");
+    }
+    let p = Gemm::new(8, 8, 0).problem().unwrap();
+    let named = |name: &str| choice::plan(Dtype::Bf16, &p, &KernelChoice::Named(name.into()), 132);
+    assert!(matches!(named("sgemm_01_naive_32x32x1"), Err(Error::WrongElementType { .. })));
+    assert!(matches!(named("no_such_kernel"), Err(Error::UnknownKernel { .. })));
+    // A kernel asked to launch K = 0 itself refuses it with a reason.
+    let kernel = catalog::find("sgemm_01_naive_32x32x1").unwrap();
+    assert!(matches!(kernel.geometry(&p), Err(Error::Unsupported { .. })));
+    // M, N and the batch count must still be at least 1.
+    assert!(Gemm::new(0, 8, 0).problem().is_err() && Gemm::new(8, 0, 8).problem().is_err() && Gemm::new(8, 8, 8).packed_batch(0).problem().is_err());
+}
+
+/// On the GPU, K = 0 leaves `beta·C` in every matrix of a padded batch, touches nothing between
+/// rows, and does not read C when beta is 0 (a NaN there becomes 0).
+#[test]
+#[ignore = "needs a GPU"]
+fn k_zero_scales_c_on_the_gpu() {
+    let guard = common::gpu("k_zero_scales_c_on_the_gpu");
+    let gpu = &*guard;
+    let stream = gpu.stream();
+    let (m, n, ldc, batch) = (37usize, 29usize, 40usize, 3usize);
+    let mut rng = StdRng::seed_from_u64(5);
+    for beta in [0.5f32, 0.0] {
+        let gemm = Gemm::new(m as u64, n as u64, 0).scalars(3.0, beta).leading_dims(1, n as u64, ldc as u64).packed_batch(batch as u64);
+        let plan = gemm.plan::<half::bf16>(gpu, KernelChoice::Auto).unwrap();
+        let lc = plan.problem().extents().2;
+        let host: Vec<f32> = (0..lc).map(|i| if beta == 0.0 && i % 7 == 0 { f32::NAN } else { rng.random_range(0.5..2.0) }).collect();
+        let mut c = stream.clone_htod(&host).unwrap();
+        let (a, b) = (stream.alloc_zeros::<half::bf16>(1).unwrap(), stream.alloc_zeros::<half::bf16>(1).unwrap());
+        plan.run(gpu, &a, &b, &mut c).unwrap();
+        let out = stream.clone_dtoh(&c).unwrap();
+        let stride = plan.problem().stride_c as usize;
+        for (i, (&got, &was)) in out.iter().zip(&host).enumerate() {
+            let (z, at) = (i / stride, i % stride);
+            let inside = z < batch && at % ldc < n && at / ldc < m;
+            let want = if !inside { was } else if beta == 0.0 { 0.0 } else { beta * was };
+            assert!(got == want || (got.is_nan() && want.is_nan()), "beta {beta}, element {i}: {got} (want {want})");
+        }
+    }
 }

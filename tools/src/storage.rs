@@ -8,13 +8,7 @@
 
 use rgemm::problem::{Op, Problem};
 
-/// One of the three operands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Operand {
-    A,
-    B,
-    C,
-}
+pub use rgemm::error::Operand;
 
 /// Where element (`row`, `col`) of the product's view of `operand` lives in product `z`'s
 /// stored matrix (from that matrix's first element).
