@@ -26,13 +26,19 @@
 //! remains is the epilogue, a per-tile cost (consumers cannot multiply while they store C), which
 //! pair stores, TMA stores and the persistent launch cut.
 //!
+//! **Parts**, as warp-specialised kernels are usually cut: `run` initialises the ring and hands
+//! the block's `Work` to the producer (`produce`, one K-tile at a time by `load_k_tile`) and to
+//! each consumer (`consume`: the K loop `mainloop`, stream-K's combine, then the `epilogue`); the
+//! tile order is [`tile_order`]'s.
+//!
 //! The parameters (`S`: [`Schedule`], `EP`: [`Epilogue`], `L`: the storage of A and B, clusters), the
 //! persistent tile order, the epilogues and clusters in detail, and what was measured:
 //! `book/src/rung-14-wgmma-tma.md` and `docs/perf/`.
 
 use crate::prelude::*;
 use crate::spec::stream_k::StreamKWorkspace;
-use crate::stream_k::{self, PART_THREADS, StreamKSchedule};
+use crate::stream_k::{self, PART_THREADS, Piece, StreamKSchedule};
+use crate::tile_order;
 use core::marker::PhantomData;
 
 pub const RUNG: Rung = Rung::ladder(
@@ -71,9 +77,8 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
     const STREAM_K: bool = matches!(S, Schedule::StreamK);
     /// C is written by the copy engine ([`Epilogue::TmaStore`]) where beta is 0.
     const TMA_STORE: bool = matches!(EP, Epilogue::TmaStore);
-    /// Block rows per group of the tile order: [`PERSISTENT_GROUP_M`] for a persistent launch,
-    /// [`GROUP_M`] otherwise.
-    const GROUP_ROWS: u32 = if Self::PERSISTENT { PERSISTENT_GROUP_M } else { GROUP_M };
+    /// Block rows per group of the tile order ([`tile_order`]).
+    const GROUP_ROWS: u32 = tile_order::group_rows(S);
     const BK: usize = T.bk as usize;
     const CONSUMERS: usize = Self::BM / 64;
     const THREADS: usize = 128 * (1 + Self::CONSUMERS);
@@ -151,19 +156,6 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
                 unsafe { mbarrier_arrive_cluster(map_shared_rank(bar, r)) };
             }
         }
-    }
-
-    /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `GROUP_ROWS` block
-    /// rows, column-major inside a group.
-    #[inline(always)]
-    fn tile_coords(t: u32, tiles_m: u32, tiles_n: u32) -> (u32, u32) {
-        // `max(1)`: never zero for a tile that exists, but the compiler cannot know that.
-        let group = Self::GROUP_ROWS;
-        let per_group = (group * tiles_n).max(1);
-        let first_row = t / per_group * group;
-        let rows = tiles_m.saturating_sub(first_row).clamp(1, group);
-        let i = t % per_group;
-        (first_row + i % rows, i / rows)
     }
 
     /// Writes a consumer warpgroup's 64 × BN accumulators to C at (`row0`, `col0`) from the
@@ -270,186 +262,26 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
     #[inline(always)]
     unsafe fn run(gemm: &Gemm<E>) {
         let base = shared_address(dynamic_shared::<u8>());
-        let full = |s: u32| base + (Self::BARRIERS + 8 * s as usize) as u32;
-        let empty = |s: u32| base + (Self::BARRIERS + 8 * (Self::STAGES + s as usize)) as u32;
         let (map_a, map_b, map_c) = (gemm.tensor_maps, gemm.tensor_maps.wrapping_add(1), gemm.tensor_maps.wrapping_add(2));
         let tid = thread_idx();
         let wg = tid / 128;
 
         if tid == 0 {
-            for s in 0..Self::STAGES as u32 {
-                // SAFETY: thread 0 initialises each stage's barriers, in this block's shared
-                // memory, before any use.
-                unsafe {
-                    mbarrier_init(full(s), 1);
-                    // Every consumer warp of every block of the cluster releases the stage: the
-                    // producer refills it in all of them.
-                    mbarrier_init(empty(s), 4 * Self::CONSUMERS as u32 * Self::CLUSTER);
-                }
-            }
-            fence_mbarrier_init();
-            // SAFETY: the maps are the host's tensor maps of A, B (and C), passed in `gemm`.
-            unsafe {
-                tma_prefetch_map(map_a);
-                tma_prefetch_map(map_b);
-                if Self::TMA_STORE {
-                    tma_prefetch_map(map_c);
-                }
-            }
+            // SAFETY: thread 0, before the block (cluster) barrier below; the maps are the host's
+            // tensor maps of A, B (and C), passed in `gemm`.
+            unsafe { Self::init(base, map_a, map_b, map_c) };
         }
         // The only block-wide barrier: the mbarriers exist before anyone uses them (in a cluster,
         // before the other block's copies and arrivals can reach them).
         if Self::CLUSTER > 1 { cluster_sync() } else { sync_threads() }
 
-        // Work is handed out per cluster: `CLUSTER` block rows × one block column of C, the
-        // block of rank r taking row `CLUSTER · cluster_row + r`.
-        let (tiles_m, tiles_n) = (gemm.m.div_ceil(Self::BM as u32 * Self::CLUSTER), gemm.n.div_ceil(Self::BN as u32));
-        // `max(1)`: never zero for a problem that exists, but the compiler cannot know that.
-        let tiles = (tiles_m * tiles_n).max(1);
-        // A persistent launch has one plane of blocks and walks the tiles of every product of the
-        // batch (tile `t` of product `t / tiles`); an ordinary launch has one plane per product
-        // and the entry point has already moved `gemm` to it.
-        let products = if Self::PERSISTENT { gemm.batch } else { 1 };
-        let all_tiles = tiles * products;
-        let product = |t: u32| gemm.z + t / tiles;
-        let k_tiles = gemm.k.div_ceil(Self::BK as u32);
-        let (block, blocks) = if Self::CLUSTER > 1 { cluster_linear() } else { block_linear() };
-        // Block `block` takes tiles `block, block + blocks, …` whole; with stream-K the tiles of
-        // a last round at most half full are cut into slices of K for the idle blocks.
-        let plan = if Self::STREAM_K { StreamKSchedule::new(all_tiles, k_tiles, blocks) } else { StreamKSchedule::whole_tiles(all_tiles, k_tiles, blocks) };
-        let rank = if Self::CLUSTER > 1 { cluster_rank() } else { 0 };
-        let stage_of = |it: u32| it % Self::STAGES as u32;
-        let round_of = |it: u32| it / Self::STAGES as u32;
-
+        let work = Self::work(gemm);
         if wg == 0 {
-            // ANCHOR: producer
-            // Producer warpgroup: one thread issues every copy; the rest have nothing to do.
-            setmaxnreg_dec::<PRODUCER_REGS>();
-            if tid == 0 {
-                let mut it = 0u32;
-                for piece in plan.pieces(block) {
-                    let t = piece.tile;
-                    let (cluster_row, tile_col) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
-                    let tile_row = cluster_row * Self::CLUSTER + rank;
-                    let (row0, col0) = ((tile_row * Self::BM as u32) as i32, (tile_col * Self::BN as u32) as i32);
-                    let z = product(t);
-                    for kt in piece.k_begin..piece.k_end {
-                        let (s, round) = (stage_of(it), round_of(it));
-                        let k0 = (kt * Self::BK as u32) as i32;
-                        let stage = base + s * Self::STAGE_BYTES as u32;
-                        let (za, zb) = (gemm.plane_a(z), gemm.plane_b(z));
-                        // SAFETY: the stage is refilled only after its `empty` wait; the boxes fit
-                        // its buffer and `full(s)` expects their bytes.
-                        unsafe {
-                            if round > 0 {
-                                // The consumers have released this stage's previous tile.
-                                mbarrier_wait(empty(s), (round - 1) & 1);
-                            }
-                            mbarrier_arrive_expect_tx(full(s), Self::STAGE_BYTES as u32);
-                            if Self::A_T {
-                                // A stored K×M: one 64 × 64 panel per consumer warpgroup.
-                                for p in 0..Self::BM / 64 {
-                                    tma_load_3d(stage + (p * Self::PANEL_BYTES) as u32, map_a, row0 + 64 * p as i32, k0, za, full(s));
-                                }
-                            } else {
-                                tma_load_3d(stage, map_a, k0, row0, za, full(s));
-                            }
-                            let b_stage = stage + Self::A_BYTES as u32;
-                            if Self::B_T {
-                                // B stored N×K: one box of BN rows of 128 bytes.
-                                tma_load_3d(b_stage, map_b, k0, col0, zb, full(s));
-                            } else {
-                                for p in 0..Self::BN / 64 {
-                                    let dst = b_stage + (p * Self::PANEL_BYTES) as u32;
-                                    let x = col0 + 64 * p as i32;
-                                    if Self::CLUSTER == 1 {
-                                        tma_load_3d(dst, map_b, x, k0, zb, full(s));
-                                    } else if p as u32 % Self::CLUSTER == rank {
-                                        // This block's share of B, into every block of the cluster.
-                                        tma_load_3d_multicast(dst, map_b, x, k0, zb, full(s), ((1u32 << Self::CLUSTER) - 1) as u16);
-                                    }
-                                }
-                            }
-                        }
-                        it += 1;
-                    }
-                }
-            }
-            // ANCHOR_END: producer
+            // SAFETY: the caller's guarantee; the barriers are initialised and published above.
+            unsafe { Self::produce(gemm, base, map_a, map_b, &work, tid) };
         } else {
-            // ANCHOR: consumer
-            // Consumer warpgroup `cw`: rows 64·cw .. 64·cw + 63 of each tile.
-            setmaxnreg_inc::<CONSUMER_REGS>();
-            let cw = wg - 1;
-            let lane = lane_idx();
-            let mut it = 0u32;
-            for piece in plan.pieces(block) {
-                let t = piece.tile;
-                let (cluster_row, tile_col) = Self::tile_coords(t % tiles, tiles_m, tiles_n);
-                let tile_row = cluster_row * Self::CLUSTER + rank;
-                let z = product(t);
-                let mut acc = [0.0f32; 128];
-                for kt in piece.k_begin..piece.k_end {
-                    let s = stage_of(it);
-                    // SAFETY: the stage barriers were initialised by one thread and published by
-                    // the block barrier before the loop.
-                    unsafe { mbarrier_wait(full(s), round_of(it) & 1) };
-                    let stage = base + s * Self::STAGE_BYTES as u32;
-                    // This warpgroup's 64 rows of A: 64 K-major rows, or M-major panel `cw`.
-                    let a_part = stage + cw * if Self::A_T { Self::PANEL_BYTES as u32 } else { 64 * 128 };
-                    let b_part = stage + Self::A_BYTES as u32;
-                    wgmma_fence();
-                    for kk in 0..Self::BK / 16 {
-                        let desc_a = wgmma_descriptor(a_part, kk, Self::A_MAJOR);
-                        let desc_b = wgmma_descriptor(b_part, kk, Self::B_MAJOR);
-                        // SAFETY: the descriptors point at the stage's swizzled tiles, complete
-                        // and fenced for the async proxy by the wait above.
-                        unsafe { Self::wgmma(&mut acc, desc_a, desc_b) };
-                    }
-                    wgmma_commit_group();
-                    // Tile kt-1's group is done: its stage can be refilled.
-                    wgmma_wait_group::<1>();
-                    if kt > piece.k_begin && lane == 0 {
-                        // SAFETY: `empty` barriers are initialised before the loop; this warp has
-                        // finished reading the stage.
-                        unsafe { Self::release(empty(stage_of(it - 1))) };
-                    }
-                    it += 1;
-                }
-                wgmma_wait_group::<0>();
-                fence_accumulators(&mut acc, Self::BN);
-                if piece.k_end > piece.k_begin && lane == 0 {
-                    // SAFETY: `empty` barriers are initialised before the loop; this warp has
-                    // finished reading the stage.
-                    unsafe { Self::release(empty(stage_of(it - 1))) };
-                }
-                // ANCHOR_END: consumer
-
-                if Self::STREAM_K && plan.is_partial(&piece) {
-                    let flag = dynamic_shared::<u8>().wrapping_add(Self::FLAGS + 4 * cw as usize) as *mut u32;
-                    // SAFETY: all 128 threads of this warpgroup call it; the workspace is the
-                    // host's, sized by the spec's `WORKSPACE` for this launch; the flag word and
-                    // named barrier `1 + cw` are this warpgroup's.
-                    if !unsafe { stream_k::combine(&plan, gemm.workspace, Self::WORKSPACE, block, &piece, cw, &mut acc, flag, 1 + cw) } {
-                        // Another block finishes the tile.
-                        continue;
-                    }
-                }
-
-                let (row0, col0) = (tile_row * Self::BM as u32 + cw * 64, tile_col * Self::BN as u32);
-                let c = if Self::PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
-                if Self::TMA_STORE && c.beta == 0.0 {
-                    // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and
-                    // the buffers are this block's.
-                    unsafe { Self::store_through_tma(map_c, c.alpha, &acc, cw, row0, col0, z) };
-                } else {
-                    Self::store_from_registers(&c, &acc, row0, col0);
-                }
-            }
-            if Self::TMA_STORE && thread_idx() % 128 == 0 {
-                // The block's shared memory must outlive the stores that read it.
-                bulk_wait_group_read::<0>();
-            }
+            // SAFETY: as above.
+            unsafe { Self::consume(gemm, base, map_c, &work, wg - 1) };
         }
         // No block of a cluster may exit while the other can still arrive on its barriers.
         if Self::CLUSTER > 1 {
@@ -458,18 +290,313 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
     }
 }
 
-// The kernel's parameters and constants.
+/// A block's share of a launch: the tiles of C it computes, whole or in slices of K, in order.
+/// The producer and the consumers of the block walk the same pieces in the same order, so the
+/// `it`-th K-tile each of them handles lies in the same stage of the ring.
+#[derive(Clone, Copy)]
+struct Work {
+    /// Tiles of C per product of the batch: `tiles_m` rows of clusters × `tiles_n` block columns
+    /// (`tiles` of them, at least 1).
+    tiles_m: u32,
+    tiles_n: u32,
+    tiles: u32,
+    /// The product of the batch that tile 0 belongs to (the entry point has moved `gemm` to it).
+    first_product: u32,
+    /// The pieces of every block of the launch, and this block (or cluster) among them.
+    plan: StreamKSchedule,
+    block: u32,
+    /// This block's rank in its cluster (0 without clusters).
+    rank: u32,
+}
 
-/// Block rows per tile group in the tile order: tiles are numbered column by column inside a
-/// group, so blocks running at the same time share rows of A and columns of B in L2.
-const GROUP_M: u32 = 8;
+impl Work {
+    /// The product of the batch that tile `t` of the launch belongs to.
+    #[inline(always)]
+    fn product(&self, t: u32) -> u32 {
+        self.first_product + t / self.tiles
+    }
+}
 
-/// Block rows per tile group of a persistent launch. One round of tiles (one per block, at most
-/// one block per SM) then spans about as many bytes of A as of B (16 block rows of 128 by 8 block
-/// columns of 256 at 4096³)
-/// instead of all of B's columns for eight block rows, so less of each round comes from DRAM;
-/// what it changed is in the book's rung-14 chapter.
-const PERSISTENT_GROUP_M: u32 = 16;
+impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Storage, const CLUSTER_M: u32> WgmmaTma<E, T, S, EP, L, CLUSTER_M> {
+    /// The `full` mbarrier of stage `s` of the ring at shared address `base`: complete when the
+    /// copy engine has delivered the stage's bytes.
+    #[inline(always)]
+    fn full(base: u32, s: u32) -> u32 {
+        base + (Self::BARRIERS + 8 * s as usize) as u32
+    }
+
+    /// The `empty` mbarrier of stage `s`: complete when every consumer warp (of the cluster) has
+    /// read the stage.
+    #[inline(always)]
+    fn empty(base: u32, s: u32) -> u32 {
+        base + (Self::BARRIERS + 8 * (Self::STAGES + s as usize)) as u32
+    }
+
+    /// The stage of a block's `it`-th K-tile.
+    #[inline(always)]
+    fn stage_of(it: u32) -> u32 {
+        it % Self::STAGES as u32
+    }
+
+    /// How many times the stage of the `it`-th K-tile was used before: the phase of its `full`
+    /// barrier to wait for (parity `round % 2`).
+    #[inline(always)]
+    fn round_of(it: u32) -> u32 {
+        it / Self::STAGES as u32
+    }
+
+    /// The block's setup, by thread 0 before the block barrier: each stage's two mbarriers, and
+    /// the tensor maps fetched into the copy engine's cache.
+    ///
+    /// # Safety
+    /// Thread 0 only, before any thread (of the cluster) uses the barriers; the maps are the
+    /// host's tensor maps of A and B (and of C with [`Epilogue::TmaStore`]).
+    #[inline(always)]
+    unsafe fn init(base: u32, map_a: *const TensorMap, map_b: *const TensorMap, map_c: *const TensorMap) {
+        for s in 0..Self::STAGES as u32 {
+            // SAFETY: thread 0 initialises each stage's barriers, in this block's shared
+            // memory, before any use.
+            unsafe {
+                mbarrier_init(Self::full(base, s), 1);
+                // Every consumer warp of every block of the cluster releases the stage: the
+                // producer refills it in all of them.
+                mbarrier_init(Self::empty(base, s), 4 * Self::CONSUMERS as u32 * Self::CLUSTER);
+            }
+        }
+        fence_mbarrier_init();
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            tma_prefetch_map(map_a);
+            tma_prefetch_map(map_b);
+            if Self::TMA_STORE {
+                tma_prefetch_map(map_c);
+            }
+        }
+    }
+
+    /// This block's [`Work`]: work is handed out per cluster, `CLUSTER` block rows × one block
+    /// column of C, the block of rank r taking row `CLUSTER · cluster_row + r`.
+    #[inline(always)]
+    fn work(gemm: &Gemm<E>) -> Work {
+        let (tiles_m, tiles_n) = (gemm.m.div_ceil(Self::BM as u32 * Self::CLUSTER), gemm.n.div_ceil(Self::BN as u32));
+        // `max(1)`: never zero for a problem that exists, but the compiler cannot know that.
+        let tiles = (tiles_m * tiles_n).max(1);
+        // A persistent launch has one plane of blocks and walks the tiles of every product of the
+        // batch (tile `t` of product `t / tiles`); an ordinary launch has one plane per product
+        // and the entry point has already moved `gemm` to it.
+        let products = if Self::PERSISTENT { gemm.batch } else { 1 };
+        let all_tiles = tiles * products;
+        let k_tiles = gemm.k.div_ceil(Self::BK as u32);
+        let (block, blocks) = if Self::CLUSTER > 1 { cluster_linear() } else { block_linear() };
+        // Block `block` takes tiles `block, block + blocks, …` whole; with stream-K the tiles of
+        // a last round at most half full are cut into slices of K for the idle blocks.
+        let plan = if Self::STREAM_K { StreamKSchedule::new(all_tiles, k_tiles, blocks) } else { StreamKSchedule::whole_tiles(all_tiles, k_tiles, blocks) };
+        let rank = if Self::CLUSTER > 1 { cluster_rank() } else { 0 };
+        Work { tiles_m, tiles_n, tiles, first_product: gemm.z, plan, block, rank }
+    }
+
+    /// Block row and column of C of launch tile `t` for this block (its rank's row of the
+    /// cluster's tile), in the tile order ([`tile_order`]).
+    #[inline(always)]
+    fn tile_of(work: &Work, t: u32) -> (u32, u32) {
+        let (cluster_row, tile_col) = tile_order::tile_coords(t % work.tiles, work.tiles_m, work.tiles_n, Self::GROUP_ROWS);
+        (cluster_row * Self::CLUSTER + work.rank, tile_col)
+    }
+
+    // ANCHOR: producer
+    /// The producer warpgroup: one thread asks the copy engine for every K-tile of every piece
+    /// of the block's [`Work`], in order, into the ring; the other threads have nothing to do and
+    /// give their registers to the consumers (`setmaxnreg`).
+    ///
+    /// Invariant: the `it`-th K-tile goes to stage `it % STAGES`, refilled only once the
+    /// consumers have released its previous contents (phase `round - 1` of `empty`).
+    ///
+    /// # Safety
+    /// Called by the whole producer warpgroup after the barriers are initialised; `map_a` and
+    /// `map_b` are the host's maps of A and B.
+    #[inline(always)]
+    unsafe fn produce(gemm: &Gemm<E>, base: u32, map_a: *const TensorMap, map_b: *const TensorMap, work: &Work, tid: u32) {
+        setmaxnreg_dec::<PRODUCER_REGS>();
+        if tid == 0 {
+            let mut it = 0u32;
+            for piece in work.plan.pieces(work.block) {
+                let t = piece.tile;
+                let (tile_row, tile_col) = Self::tile_of(work, t);
+                let (row0, col0) = ((tile_row * Self::BM as u32) as i32, (tile_col * Self::BN as u32) as i32);
+                let z = work.product(t);
+                for kt in piece.k_begin..piece.k_end {
+                    // SAFETY: the caller's guarantee; K-tiles are loaded in the consumers' order.
+                    unsafe { Self::load_k_tile(gemm, base, map_a, map_b, it, (kt * Self::BK as u32) as i32, row0, col0, z, work.rank) };
+                    it += 1;
+                }
+            }
+        }
+    }
+
+    /// The producer's `it`-th K-tile: the boxes of A (rows `row0..`) and B (columns `col0..`)
+    /// from column (or row) `k0` of K of product `z`, into stage `it % STAGES`, once the
+    /// consumers have released it. In a cluster the block loads its share of B's panels into
+    /// every block of the cluster.
+    ///
+    /// # Safety
+    /// As for [`produce`](Self::produce), by its one issuing thread.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn load_k_tile(gemm: &Gemm<E>, base: u32, map_a: *const TensorMap, map_b: *const TensorMap, it: u32, k0: i32, row0: i32, col0: i32, z: u32, rank: u32) {
+        let (s, round) = (Self::stage_of(it), Self::round_of(it));
+        let (full, empty) = (Self::full(base, s), Self::empty(base, s));
+        let stage = base + s * Self::STAGE_BYTES as u32;
+        let (za, zb) = (gemm.plane_a(z), gemm.plane_b(z));
+        // SAFETY: the stage is refilled only after its `empty` wait; the boxes fit its buffer and
+        // `full` expects their bytes.
+        unsafe {
+            if round > 0 {
+                // The consumers have released this stage's previous tile.
+                mbarrier_wait(empty, (round - 1) & 1);
+            }
+            mbarrier_arrive_expect_tx(full, Self::STAGE_BYTES as u32);
+            if Self::A_T {
+                // A stored K×M: one 64 × 64 panel per consumer warpgroup.
+                for p in 0..Self::BM / 64 {
+                    tma_load_3d(stage + (p * Self::PANEL_BYTES) as u32, map_a, row0 + 64 * p as i32, k0, za, full);
+                }
+            } else {
+                tma_load_3d(stage, map_a, k0, row0, za, full);
+            }
+            let b_stage = stage + Self::A_BYTES as u32;
+            if Self::B_T {
+                // B stored N×K: one box of BN rows of 128 bytes.
+                tma_load_3d(b_stage, map_b, k0, col0, zb, full);
+            } else {
+                for p in 0..Self::BN / 64 {
+                    let dst = b_stage + (p * Self::PANEL_BYTES) as u32;
+                    let x = col0 + 64 * p as i32;
+                    if Self::CLUSTER == 1 {
+                        tma_load_3d(dst, map_b, x, k0, zb, full);
+                    } else if p as u32 % Self::CLUSTER == rank {
+                        // This block's share of B, into every block of the cluster.
+                        tma_load_3d_multicast(dst, map_b, x, k0, zb, full, ((1u32 << Self::CLUSTER) - 1) as u16);
+                    }
+                }
+            }
+        }
+    }
+    // ANCHOR_END: producer
+
+    /// Consumer warpgroup `cw`: rows `64·cw .. 64·cw + 63` of each tile of the block's [`Work`].
+    /// For each piece it multiplies the piece's K-tiles ([`mainloop`](Self::mainloop)); with
+    /// stream-K a slice hands its partial sum over unless it is the last of its tile's slices
+    /// ([`stream_k::combine`]); then it writes its rows of the tile ([`epilogue`](Self::epilogue)).
+    ///
+    /// Invariant: it reads the K-tiles in the producer's order (the same pieces), so its `it`-th
+    /// K-tile is the producer's.
+    ///
+    /// # Safety
+    /// Called by the whole warpgroup after the barriers are initialised; `map_c` is the host's map
+    /// of C when the spec asks for one.
+    #[inline(always)]
+    unsafe fn consume(gemm: &Gemm<E>, base: u32, map_c: *const TensorMap, work: &Work, cw: u32) {
+        setmaxnreg_inc::<CONSUMER_REGS>();
+        let lane = lane_idx();
+        let mut it = 0u32;
+        for piece in work.plan.pieces(work.block) {
+            let t = piece.tile;
+            let (tile_row, tile_col) = Self::tile_of(work, t);
+            let z = work.product(t);
+            let mut acc = Self::mainloop(base, &piece, &mut it, cw, lane);
+
+            if Self::STREAM_K && work.plan.is_partial(&piece) {
+                let flag = dynamic_shared::<u8>().wrapping_add(Self::FLAGS + 4 * cw as usize) as *mut u32;
+                // SAFETY: all 128 threads of this warpgroup call it; the workspace is the
+                // host's, sized by the spec's `WORKSPACE` for this launch; the flag word and
+                // named barrier `1 + cw` are this warpgroup's.
+                if !unsafe { stream_k::combine(&work.plan, gemm.workspace, Self::WORKSPACE, work.block, &piece, cw, &mut acc, flag, 1 + cw) } {
+                    // Another block finishes the tile.
+                    continue;
+                }
+            }
+
+            let (row0, col0) = (tile_row * Self::BM as u32 + cw * 64, tile_col * Self::BN as u32);
+            // SAFETY: the caller's guarantee.
+            unsafe { Self::epilogue(gemm, map_c, &acc, cw, row0, col0, z) };
+        }
+        if Self::TMA_STORE && thread_idx() % 128 == 0 {
+            // The block's shared memory must outlive the stores that read it.
+            bulk_wait_group_read::<0>();
+        }
+    }
+
+    // ANCHOR: consumer
+    /// Consumer warpgroup `cw`'s sum over `piece`'s K-tiles, from the ring at `base` (the block's
+    /// `*it`-th K-tile onwards; `*it` moves past them): for each, wait for its stage (`full`),
+    /// issue four `wgmma`s as one group, and release the previous K-tile's stage once its group
+    /// is done.
+    ///
+    /// Invariant: one wgmma group stays in flight (`wait_group 1`), so a stage is released one
+    /// K-tile after it was read, and the last one after the final `wait_group 0`; each warp
+    /// arrives once (lane 0).
+    #[inline(always)]
+    fn mainloop(base: u32, piece: &Piece, it: &mut u32, cw: u32, lane: u32) -> [f32; 128] {
+        let mut acc = [0.0f32; 128];
+        for kt in piece.k_begin..piece.k_end {
+            let s = Self::stage_of(*it);
+            // SAFETY: the stage barriers were initialised by one thread and published by the
+            // block barrier before the loop.
+            unsafe { mbarrier_wait(Self::full(base, s), Self::round_of(*it) & 1) };
+            let stage = base + s * Self::STAGE_BYTES as u32;
+            // This warpgroup's 64 rows of A: 64 K-major rows, or M-major panel `cw`.
+            let a_part = stage + cw * if Self::A_T { Self::PANEL_BYTES as u32 } else { 64 * 128 };
+            let b_part = stage + Self::A_BYTES as u32;
+            wgmma_fence();
+            for kk in 0..Self::BK / 16 {
+                let desc_a = wgmma_descriptor(a_part, kk, Self::A_MAJOR);
+                let desc_b = wgmma_descriptor(b_part, kk, Self::B_MAJOR);
+                // SAFETY: the descriptors point at the stage's swizzled tiles, complete and
+                // fenced for the async proxy by the wait above.
+                unsafe { Self::wgmma(&mut acc, desc_a, desc_b) };
+            }
+            wgmma_commit_group();
+            // Tile kt-1's group is done: its stage can be refilled.
+            wgmma_wait_group::<1>();
+            if kt > piece.k_begin && lane == 0 {
+                // SAFETY: `empty` barriers are initialised before the loop; this warp has
+                // finished reading the stage.
+                unsafe { Self::release(Self::empty(base, Self::stage_of(*it - 1))) };
+            }
+            *it += 1;
+        }
+        wgmma_wait_group::<0>();
+        fence_accumulators(&mut acc, Self::BN);
+        if piece.k_end > piece.k_begin && lane == 0 {
+            // SAFETY: `empty` barriers are initialised before the loop; this warp has finished
+            // reading the stage.
+            unsafe { Self::release(Self::empty(base, Self::stage_of(*it - 1))) };
+        }
+        acc
+    }
+    // ANCHOR_END: consumer
+
+    /// Consumer warpgroup `cw` writes its sums `acc` (64 rows × BN) to C at (`row0`, `col0`) of
+    /// product `z`: through the copy engine with [`Epilogue::TmaStore`] where beta is 0 (C need
+    /// not be read), else from the registers ([`Epilogue::Scalar`], [`Epilogue::Pairs`]).
+    ///
+    /// # Safety
+    /// Called by the whole warpgroup; `map_c` is the host's map of C when the spec asks for one,
+    /// and the C buffers are this block's.
+    #[inline(always)]
+    unsafe fn epilogue(gemm: &Gemm<E>, map_c: *const TensorMap, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
+        let c = if Self::PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
+        if Self::TMA_STORE && c.beta == 0.0 {
+            // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and the
+            // buffers are this block's.
+            unsafe { Self::store_through_tma(map_c, c.alpha, acc, cw, row0, col0, z) };
+        } else {
+            Self::store_from_registers(&c, acc, row0, col0);
+        }
+    }
+}
+
+// The kernel's constants.
 
 /// Registers per thread of the producer warpgroup and of each consumer warpgroup.
 const PRODUCER_REGS: u32 = 40;

@@ -31,10 +31,16 @@
 //! plus the splits on the CUDA cores; two warpgroups and no producer warpgroup, because `sum`,
 //! the chunk and the fragments need up to 255 registers per thread.
 //!
+//! **Parts.** No warpgroup only copies (the registers are the consumers'), so thread 0 is the
+//! producer besides its share of the arithmetic: `fill` asks for a tile's first `stages` K-tiles
+//! and `refill` for each later one from inside the K loop (`mainloop`: split, fragments, `issue`,
+//! flush); the `epilogue` writes the sums. The tile order is [`tile_order`]'s.
+//!
 //! The error bounds, the flushes, the layouts, the block, its speed and accuracy against cuBLAS
 //! SGEMM: `book/src/rung-15-tf32x3.md` (and `docs/perf/2026-11-23-h100-tf32.md`).
 
 use crate::prelude::*;
+use crate::tile_order;
 use core::marker::PhantomData;
 
 pub const RUNG: Rung = Rung::ladder(
@@ -115,18 +121,6 @@ impl<const T: Tile, F: Flush, const SP: OperandSplit, L: Storage> Tf32x3<T, F, S
         assert!(Self::BM / Self::PANEL * 64 == Self::THREADS, "two warps transpose each panel of an MN-major S");
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
     };
-
-    /// Block row and column of C tile `t` of `tiles_m × tiles_n`: groups of `GROUP_M` block
-    /// rows, column-major inside a group (rung 14's order).
-    #[inline(always)]
-    fn tile_coords(t: u32, tiles_m: u32, tiles_n: u32) -> (u32, u32) {
-        // `max(1)`: never zero for a tile that exists, but the compiler cannot know that.
-        let per_group = (GROUP_M * tiles_n).max(1);
-        let first_row = t / per_group * GROUP_M;
-        let rows = tiles_m.saturating_sub(first_row).clamp(1, GROUP_M);
-        let i = t % per_group;
-        (first_row + i % rows, i / rows)
-    }
 
     /// `x` as the tf32 pair (hi, lo): `hi = rna(x)`, `lo = rna(x − hi)`.
     #[inline(always)]
@@ -413,7 +407,7 @@ impl<const T: Tile, F: Flush, const SP: OperandSplit, L: Storage> Tf32x3<T, F, S
     /// are columns of C and S's rows rows of C (Cᵀ), except for `tt`, where it is the other way
     /// round and each thread holds pairs of neighbouring elements of a row.
     #[inline(always)]
-    fn store(c: &Output, sum: &[f32; 128], row0: u32, col0: u32, wg: u32) {
+    fn epilogue(c: &Output, sum: &[f32; 128], row0: u32, col0: u32, wg: u32) {
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
         let r = 64 * wg + warp_in_wg * 16 + lane / 4;
         let s = lane % 4 * 2;
@@ -471,34 +465,15 @@ impl<const T: Tile, F: Flush, const SP: OperandSplit, L: Storage> GemmKernel for
         let smem = dynamic_shared::<u8>();
         let base = shared_address(smem);
         let maps = gemm.tensor_maps;
-        // This block's product of a batch (the planes of A and B its copies read), and whether
-        // an MN-major tile comes in one load: the stored columns of A (K × M when transposed)
-        // and of B (K × N) are whole panels, as the host's encoding asks too.
-        let one_load = |span: BoxSpan, cols: u32| matches!(span.on_columns(cols as u64, Self::PANEL as u32), BoxSpan::Panels(_));
-        let src = Sources {
-            maps,
-            planes: (gemm.plane_a(gemm.z), gemm.plane_b(gemm.z)),
-            whole: (one_load(Self::A_SPAN, gemm.m), one_load(Self::B_SPAN, gemm.n)),
-        };
+        let src = Self::sources(gemm);
         let tid = thread_idx();
         let wg = tid / 128;
         let lane = lane_idx();
 
         if tid == 0 {
-            for s in 0..Self::STAGES as u32 {
-                // SAFETY: the barriers lie after the stages, inside the block's shared memory.
-                unsafe {
-                    mbarrier_init(Self::full(base, s), 1);
-                    // Every warp releases the stage.
-                    mbarrier_init(Self::empty(base, s), 4 * Self::WARPGROUPS as u32);
-                }
-            }
-            fence_mbarrier_init();
-            // SAFETY: the host passes two valid tensor maps in global memory.
-            unsafe {
-                tma_prefetch_map(maps);
-                tma_prefetch_map(maps.wrapping_add(1));
-            }
+            // SAFETY: thread 0, before the block barrier below; the host passes two valid tensor
+            // maps in global memory.
+            unsafe { Self::init(base, maps) };
         }
         // The only block-wide barrier: the mbarriers exist before anyone uses them.
         sync_threads();
@@ -511,68 +486,135 @@ impl<const T: Tile, F: Flush, const SP: OperandSplit, L: Storage> GemmKernel for
         let mut it = 0u32;
         let mut t = first_tile;
         while t < tiles {
-            let (tm, tn) = Self::tile_coords(t, tiles_m, tiles_n);
+            let (tm, tn) = tile_order::tile_coords(t, tiles_m, tiles_n, tile_order::GROUP_M);
             if tid == 0 {
-                for kt in 0..k_tiles.min(Self::STAGES as u32) {
-                    // SAFETY: see `load`.
-                    unsafe { Self::load(it + kt, kt, tm, tn, src, base) };
-                }
+                // SAFETY: thread 0, after the barriers were initialised and published.
+                unsafe { Self::fill(it, k_tiles, (tm, tn), src, base) };
             }
-            let mut sum = [0.0f32; 128];
-            let mut acc = [0.0f32; 128];
-            // ANCHOR: k_loop
-            for kt in 0..k_tiles {
-                let s = it % Self::STAGES as u32;
-                // SAFETY: `full(s)` is an initialised barrier of this block.
-                unsafe { mbarrier_wait(Self::full(base, s), (it / Self::STAGES as u32) & 1) };
-                let stage_ptr = smem.wrapping_add(s as usize * Self::STAGE_BYTES);
-                let stage = base + s * Self::STAGE_BYTES as u32;
-                // SAFETY: the stage is filled and no wgmma reads it (its last readers released
-                // it before the refill).
-                let mut r = unsafe {
-                    if Self::PRESPLIT {
-                        // S arrived split.
-                    } else if Self::S_K_MAJOR {
-                        Self::split_in_place(stage_ptr, tid);
-                    } else {
-                        Self::split_transposed(stage_ptr, tid);
-                    }
-                    Self::r_values(stage_ptr, wg)
-                };
-                // The split tile of S is the tensor cores' to read once both warpgroups have
-                // written their halves (split ahead, once the copy engine has: `full`).
-                if !Self::PRESPLIT {
-                    fence_proxy_async_shared();
-                    named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
-                }
-                Self::refill(it, kt, k_tiles, tid, (tm, tn), src, base);
-                // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
-                let fresh = kt % Self::FLUSH == 0;
-                // K-tile kt-1's group is done: its stage can be released (refilled at kt+1), its
-                // sums flushed, and the registers holding its fragments written (a wgmma reads its
-                // register operand asynchronously, until a wait covers it).
-                wgmma_wait_group::<0>();
-                fence_accumulators(&mut acc, Self::BM);
-                if kt > 0 {
-                    Self::release(base, it, lane);
-                    if fresh {
-                        Self::flush(&mut sum, &acc);
-                    }
-                }
-                Self::issue(stage, &mut r, fresh, &mut acc);
-                it += 1;
-            }
-            // ANCHOR_END: k_loop
-            wgmma_wait_group::<0>();
-            fence_accumulators(&mut acc, Self::BM);
-            if k_tiles > 0 {
-                Self::release(base, it, lane);
-                Self::flush(&mut sum, &acc);
-            }
-            Self::store(&gemm.c(), &sum, tm * Self::BM as u32, tn * Self::BN as u32, wg);
+            let sum = Self::mainloop(smem, base, src, &mut it, k_tiles, (tm, tn), tid, lane);
+            Self::epilogue(&gemm.c(), &sum, tm * Self::BM as u32, tn * Self::BN as u32, wg);
             t += tile_stride;
         }
     }
+}
+
+impl<const T: Tile, F: Flush, const SP: OperandSplit, L: Storage> Tf32x3<T, F, SP, L> {
+    /// Where this block's copies read: its product of a batch (the planes of A and B), and
+    /// whether an MN-major tile comes in one load: the stored columns of A (K × M when
+    /// transposed) and of B (K × N) are whole panels, as the host's encoding asks too.
+    #[inline(always)]
+    fn sources(gemm: &Gemm<f32>) -> Sources {
+        let one_load = |span: BoxSpan, cols: u32| matches!(span.on_columns(cols as u64, Self::PANEL as u32), BoxSpan::Panels(_));
+        Sources {
+            maps: gemm.tensor_maps,
+            planes: (gemm.plane_a(gemm.z), gemm.plane_b(gemm.z)),
+            whole: (one_load(Self::A_SPAN, gemm.m), one_load(Self::B_SPAN, gemm.n)),
+        }
+    }
+
+    /// The block's setup, by thread 0 before the block barrier: each stage's two mbarriers, and
+    /// the tensor maps of A and B fetched into the copy engine's cache.
+    ///
+    /// # Safety
+    /// Thread 0 only, before any thread uses the barriers; `maps` are the host's two maps.
+    #[inline(always)]
+    unsafe fn init(base: u32, maps: *const TensorMap) {
+        for s in 0..Self::STAGES as u32 {
+            // SAFETY: the barriers lie after the stages, inside the block's shared memory.
+            unsafe {
+                mbarrier_init(Self::full(base, s), 1);
+                // Every warp releases the stage.
+                mbarrier_init(Self::empty(base, s), 4 * Self::WARPGROUPS as u32);
+            }
+        }
+        fence_mbarrier_init();
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            tma_prefetch_map(maps);
+            tma_prefetch_map(maps.wrapping_add(1));
+        }
+    }
+
+    /// The producer's part at the start of tile (`tm`, `tn`): thread 0 asks for its first
+    /// `STAGES` K-tiles (fewer if K is shorter), the block's K-tiles `it ..`; the loop asks for
+    /// the others ([`refill`](Self::refill)).
+    ///
+    /// # Safety
+    /// Thread 0, after the barriers are initialised and published.
+    #[inline(always)]
+    unsafe fn fill(it: u32, k_tiles: u32, (tm, tn): (u32, u32), src: Sources, base: u32) {
+        for kt in 0..k_tiles.min(Self::STAGES as u32) {
+            // SAFETY: see `load`.
+            unsafe { Self::load(it + kt, kt, tm, tn, src, base) };
+        }
+    }
+
+    // ANCHOR: k_loop
+    /// Both warpgroups' K loop over tile (`tm`, `tn`), the block's K-tiles `*it ..` (`*it` moves
+    /// past them): the sum of each thread's 128 elements of C. Per K-tile: wait for its stage,
+    /// split S there (unless it arrived split) and read R's values, meet at the split barrier,
+    /// let thread 0 ask for a later K-tile ([`refill`](Self::refill)), wait for the previous
+    /// group, release its stage and flush its chunk, then issue this K-tile's group
+    /// ([`issue`](Self::issue)).
+    ///
+    /// Invariant: a stage is released one K-tile after its group was issued (after the
+    /// `wait_group 0` that covers it), and refilled one K-tile after that.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn mainloop(smem: *mut u8, base: u32, src: Sources, it: &mut u32, k_tiles: u32, (tm, tn): (u32, u32), tid: u32, lane: u32) -> [f32; 128] {
+        let wg = tid / 128;
+        let mut sum = [0.0f32; 128];
+        let mut acc = [0.0f32; 128];
+        for kt in 0..k_tiles {
+            let s = *it % Self::STAGES as u32;
+            // SAFETY: `full(s)` is an initialised barrier of this block.
+            unsafe { mbarrier_wait(Self::full(base, s), (*it / Self::STAGES as u32) & 1) };
+            let stage_ptr = smem.wrapping_add(s as usize * Self::STAGE_BYTES);
+            let stage = base + s * Self::STAGE_BYTES as u32;
+            // SAFETY: the stage is filled and no wgmma reads it (its last readers released
+            // it before the refill).
+            let mut r = unsafe {
+                if Self::PRESPLIT {
+                    // S arrived split.
+                } else if Self::S_K_MAJOR {
+                    Self::split_in_place(stage_ptr, tid);
+                } else {
+                    Self::split_transposed(stage_ptr, tid);
+                }
+                Self::r_values(stage_ptr, wg)
+            };
+            // The split tile of S is the tensor cores' to read once both warpgroups have
+            // written their halves (split ahead, once the copy engine has: `full`).
+            if !Self::PRESPLIT {
+                fence_proxy_async_shared();
+                named_barrier_sync::<{ 128 * 2 }>(SPLIT_BARRIER);
+            }
+            Self::refill(*it, kt, k_tiles, tid, (tm, tn), src, base);
+            // A new chunk of FLUSH K-tiles starts from zero in the tensor cores.
+            let fresh = kt % Self::FLUSH == 0;
+            // K-tile kt-1's group is done: its stage can be released (refilled at kt+1), its
+            // sums flushed, and the registers holding its fragments written (a wgmma reads its
+            // register operand asynchronously, until a wait covers it).
+            wgmma_wait_group::<0>();
+            fence_accumulators(&mut acc, Self::BM);
+            if kt > 0 {
+                Self::release(base, *it, lane);
+                if fresh {
+                    Self::flush(&mut sum, &acc);
+                }
+            }
+            Self::issue(stage, &mut r, fresh, &mut acc);
+            *it += 1;
+        }
+        wgmma_wait_group::<0>();
+        fence_accumulators(&mut acc, Self::BM);
+        if k_tiles > 0 {
+            Self::release(base, *it, lane);
+            Self::flush(&mut sum, &acc);
+        }
+        sum
+    }
+    // ANCHOR_END: k_loop
 }
 
 /// Where a block's copies read: the host's tensor maps (A, B), this product's planes of A and of
@@ -584,10 +626,6 @@ struct Sources {
     planes: (i32, i32),
     whole: (bool, bool),
 }
-
-/// Block rows per tile group in the tile order (rung 14's).
-#[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
-const GROUP_M: u32 = 8;
 
 /// The named barrier at which the two warpgroups meet after splitting the shared operand's tile
 /// (0 is the block barrier).

@@ -24,6 +24,7 @@ impl<const WHICH: u8> GemmKernel for MissingBarrier<WHICH> {
         // SAFETY: the spec gives the block two BS × BS tiles of f32 (this one and the next); the
         // fixture's one bug lies elsewhere.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
+        // SAFETY: as above, right after the first tile.
         let b_tile = unsafe { SmemTile::new(a_tile.end(), BS, BS) };
         let t = thread_idx() as usize;
         let (ty, tx) = (t / BS, t % BS);
@@ -88,6 +89,7 @@ impl GemmKernel for EarlyExit {
         // SAFETY: the spec gives the block two BS × BS tiles of f32 (this one and the next); the
         // fixture's one bug lies elsewhere.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
+        // SAFETY: as above, right after the first tile.
         let b_tile = unsafe { SmemTile::new(a_tile.end(), BS, BS) };
         let t = thread_idx() as usize;
         let (ty, tx) = (t / BS, t % BS);
@@ -124,6 +126,7 @@ impl GemmKernel for DivergentBarrier {
         // SAFETY: the spec gives the block two BS × BS tiles of f32 (this one and the next); the
         // fixture's one bug lies elsewhere.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
+        // SAFETY: as above, right after the first tile.
         let b_tile = unsafe { SmemTile::new(a_tile.end(), BS, BS) };
         let t = thread_idx() as usize;
         let (ty, tx) = (t / BS, t % BS);
@@ -164,6 +167,7 @@ impl GemmKernel for CpAsyncWithoutWait {
         // SAFETY: the spec gives the block two BS × BS tiles of f32 (this one and the next); the
         // fixture's one bug lies elsewhere.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
+        // SAFETY: as above, right after the first tile.
         let b_tile = unsafe { SmemTile::new(a_tile.end(), BS, BS) };
         let t = thread_idx() as usize;
         let (ty, tx) = (t / BS, t % BS);
@@ -240,6 +244,7 @@ impl<const WHAT: u8> GemmKernel for Naive<WHAT> {
             // SAFETY: the shared-memory layout is the spec's; the fixture's one bug lies elsewhere,
             // for the emulator to catch.
             2 => unsafe { store(a.ptr(row, 0) as *mut f32, acc) },
+            // SAFETY: as above: the write into B is the fixture's bug.
             3 => unsafe { *(b.ptr(0, col) as *mut f32) = acc },
             4 => {
                 // SAFETY: the shared-memory layout is the spec's; the fixture's one bug lies elsewhere,

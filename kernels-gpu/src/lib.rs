@@ -40,6 +40,7 @@ pub mod swizzle;
 mod warp_compute;
 mod copy;
 mod tile_loader;
+pub mod tile_order;
 
 pub mod device;
 
