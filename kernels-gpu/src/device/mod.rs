@@ -52,7 +52,7 @@ pub use {
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod emulator;
 #[cfg(not(target_arch = "nvptx64"))]
-pub use emulator::api::*;
+pub use emulator::twins::*;
 
 /// Aborts the kernel; the launch fails with an error on the host.
 ///

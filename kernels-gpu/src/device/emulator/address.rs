@@ -2,7 +2,7 @@
 
 use std::panic::Location;
 
-use super::launch::{fail, lane};
+use super::context::{fail, lane};
 
 /// The 32-bit shared address of a pointer into this block's shared memory (`cvta.to.shared`).
 #[track_caller]

@@ -4,25 +4,11 @@
 //! bytes count as written by the issuing thread at the wait: another thread reading them without
 //! a barrier after that wait is a race, exactly the hazard of the hardware.
 
-use std::collections::VecDeque;
 use std::panic::Location;
 
-use super::launch::{fail, lane};
+use super::context::{fail, lane};
+use super::records::CpAsyncCopy;
 use super::memory::{self, Kind, Space};
-
-/// One copy in flight: its shared-memory destination and the bytes it will write there.
-struct Copy {
-    dst: u32,
-    bytes: Vec<u8>,
-    at: &'static Location<'static>,
-}
-
-/// A thread's copies: the group still open, and the committed groups, oldest first.
-#[derive(Default)]
-pub(super) struct Groups {
-    open: Vec<Copy>,
-    committed: VecDeque<Vec<Copy>>,
-}
 
 /// Issues a copy of `size` bytes of which the first `src_bytes` come from `src` and the rest are
 /// zeros.
@@ -48,11 +34,11 @@ fn issue(dst: u32, src: usize, size: u32, src_bytes: u32, at: &'static Location<
         // SAFETY: the caller of the `cp.async` twin passed `src` with `src_bytes` readable bytes.
         unsafe { std::ptr::copy_nonoverlapping(src as *const u8, bytes.as_mut_ptr(), src_bytes as usize) };
     }
-    lane.cp_async.borrow_mut().open.push(Copy { dst, bytes, at });
+    lane.cp_async.borrow_mut().open.push(CpAsyncCopy { dst, bytes, at });
 }
 
 /// Writes a group's copies to shared memory, as stores of the issuing thread.
-fn land(group: Vec<Copy>) {
+fn land(group: Vec<CpAsyncCopy>) {
     let block = lane().block();
     for c in group {
         let to = block.smem as usize + c.dst as usize;
@@ -127,7 +113,7 @@ pub fn cp_async_wait_group<const N: u32>() {
 /// Lands every copy of this thread, committed or not.
 pub fn cp_async_wait_all() {
     let lane = lane();
-    let all: Vec<Copy> = {
+    let all: Vec<CpAsyncCopy> = {
         let mut groups = lane.cp_async.borrow_mut();
         let open = std::mem::take(&mut groups.open);
         groups.committed.drain(..).flatten().chain(open).collect()

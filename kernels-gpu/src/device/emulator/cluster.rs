@@ -5,7 +5,7 @@
 
 use std::panic::Location;
 
-use super::launch::lane;
+use super::context::lane;
 use super::thread::{block_col, block_linear, block_row, grid_dims, sync_threads};
 use crate::device::TensorMap;
 
@@ -42,7 +42,7 @@ fn only_this_block(what: &str, rank_or_mask: u32, ok: u32, at: &Location<'_>) {
     if rank_or_mask != ok {
         let l = lane();
         l.block().record(l.tid, format!("{what} {rank_or_mask:#x} names another block of a cluster; the emulator runs clusters of one block, at {at}"));
-        super::trap();
+        super::context::trap();
     }
 }
 

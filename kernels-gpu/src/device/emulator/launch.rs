@@ -19,165 +19,18 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 
-use super::memory::Shadow;
-use super::warp::Group;
+use super::context::{Block, EmulatedLaunch, Fault, Lane, State, is_abort, set_running};
+use super::records::{Group, Shadow};
 
 /// Stack of one emulated thread. Kernels keep their tiles in registers (local arrays), a few KiB
 /// at most; pages are only committed when touched.
 const STACK_BYTES: usize = 256 << 10;
 
-/// A range of host memory the kernel may access as global memory.
-#[derive(Clone, Copy, Debug)]
-pub struct Region {
-    /// Shown in fault reports ("4 bytes past the end of B").
-    pub name: &'static str,
-    pub start: usize,
-    pub len: usize,
-    pub writable: bool,
-}
-
-/// One launch: the kernel's name (for reports), the grid (x over N, y over M, z over a batch), threads per block,
-/// dynamic shared memory per block, and the global memory it may touch.
-pub struct Launch<'a> {
-    pub kernel: &'a str,
-    pub grid: (u32, u32, u32),
-    pub threads: u32,
-    pub smem_bytes: u32,
-    pub regions: &'a [Region],
-}
-
-/// What the hardware would have punished, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fault {
-    pub kernel: String,
-    /// (x, y, z) = (block column, block row, product of the batch).
-    pub block: (u32, u32, u32),
-    pub thread: u32,
-    pub message: String,
-}
-
-impl std::fmt::Display for Fault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: block ({}, {}", self.kernel, self.block.0, self.block.1)?;
-        if self.block.2 > 0 {
-            write!(f, ", {}", self.block.2)?;
-        }
-        write!(f, "), thread {}: {}", self.thread, self.message)
-    }
-}
-
-impl std::error::Error for Fault {}
-
-/// Where an emulated thread stands, as the scheduler sees it.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum State {
-    Ready,
-    /// Polled a condition that did not hold yet (an mbarrier phase); runnable, but made no progress.
-    Spinning,
-    /// Waiting at the block barrier called from this place.
-    Barrier(&'static Location<'static>),
-    /// Waiting at a named barrier (`bar.sync id, count`) called from this place.
-    NamedBarrier(&'static Location<'static>),
-    /// Waiting for the rest of its group of this many threads (a warp: 32; a warpgroup: 128) at
-    /// the collective called from this place.
-    Collective(&'static Location<'static>, u32),
-    Exited,
-}
-
-/// State shared by the threads of one block (all on one OS thread, hence `Cell`s).
-pub(super) struct Block {
-    pub launch: *const Launch<'static>,
-    pub idx: (u32, u32, u32),
-    /// Dynamic shared memory, 128-byte aligned like the GPU's.
-    pub smem: *mut u8,
-    pub smem_bytes: usize,
-    /// Race-detection state per 2-byte granule of shared memory.
-    pub shadow: RefCell<Vec<Shadow>>,
-    /// Barriers completed so far, plus one: accesses in the same epoch are unordered.
-    pub epoch: Cell<u32>,
-    pub states: Vec<Cell<State>>,
-    /// Rendezvous of each warp and of each warpgroup (four consecutive warps), for collectives.
-    pub warps: Vec<Group>,
-    pub warpgroups: Vec<Group>,
-    pub mbarriers: RefCell<super::mbarrier::Mbarriers>,
-    /// Named barriers 0..16 (`bar.sync id, count`; 0 is unused, see `sync_threads`).
-    pub named_barriers: RefCell<Vec<super::thread::NamedBarrier>>,
-    /// Shared memory that copy-engine stores still read: (offset, bytes, issuing thread).
-    pub bulk_reads: RefCell<Vec<(u32, u32, u32)>>,
-    pub fault: RefCell<Option<Fault>>,
-}
-
-impl Block {
-    pub fn launch(&self) -> &Launch<'static> {
-        // SAFETY: the launch outlives every block of it (`launch` returns after all blocks).
-        unsafe { &*self.launch }
-    }
-
-    /// Records `message` against `thread` unless an earlier fault was recorded.
-    pub fn record(&self, thread: u32, message: String) {
-        let mut fault = self.fault.borrow_mut();
-        if fault.is_none() {
-            *fault = Some(Fault { kernel: self.launch().kernel.to_string(), block: self.idx, thread, message });
-        }
-    }
-}
-
-/// One emulated GPU thread.
-pub(super) struct Lane {
-    pub tid: u32,
-    pub block: *const Block,
-    yielder: Cell<*const Yielder<(), ()>>,
-    /// This thread's `cp.async` copies in flight.
-    pub cp_async: RefCell<super::async_copy::Groups>,
-    /// This thread's copy-engine stores whose shared-memory reads are not yet waited for.
-    pub bulk: RefCell<super::tma::BulkGroups>,
-}
-
-impl Lane {
-    pub fn block(&self) -> &Block {
-        // SAFETY: a block outlives its lanes (they finish or unwind before `run_block` returns).
-        unsafe { &*self.block }
-    }
-
-    /// Hands the OS thread to the scheduler until it resumes this thread (after setting `state`).
-    pub fn suspend(&self, state: State) {
-        self.block().states[self.tid as usize].set(state);
-        // SAFETY: the yielder was set when this lane's coroutine started and lives as long as it;
-        // only this lane's own code suspends it.
-        unsafe { (*self.yielder.get()).suspend(()) };
-    }
-}
-
-thread_local! {
-    static CURRENT: Cell<*const Lane> = const { Cell::new(std::ptr::null()) };
-}
-
-/// The emulated thread running on this OS thread. Device functions called outside a launch (the
-/// kernel invoked directly on the host) have no thread to run as: that is a bug of the caller.
-pub(super) fn lane() -> &'static Lane {
-    let p = CURRENT.with(Cell::get);
-    assert!(!p.is_null(), "a device function was called outside an emulated launch (use device::emulator::launch)");
-    // SAFETY: non-null (checked), set by the scheduler to the running lane, which outlives the
-    // call (it is reset before the lane is dropped).
-    unsafe { &*p }
-}
-
-/// Unwinds the current thread after a fault; the scheduler recognises it by this payload.
-struct Abort;
-
-/// Records a fault of the current thread and stops it.
-pub(super) fn fail(message: String) -> ! {
-    let lane = lane();
-    lane.block().record(lane.tid, message);
-    // `resume_unwind` skips the panic hook: the fault is reported once, by the launch's result.
-    panic::resume_unwind(Box::new(Abort))
-}
-
 /// Runs `body` (one kernel, called by every thread) over the grid of `launch`.
 ///
 /// Blocks are independent and run in parallel, one OS thread per core; the first fault (in block
 /// order, so reports are reproducible) is returned.
-pub fn launch(launch: &Launch<'_>, body: &(dyn Fn() + Sync)) -> Result<(), Fault> {
+pub fn launch(launch: &EmulatedLaunch<'_>, body: &(dyn Fn() + Sync)) -> Result<(), Fault> {
     assert!(launch.threads > 0, "a block needs at least one thread");
     let blocks = launch.grid.0 as usize * launch.grid.1 as usize * launch.grid.2 as usize;
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(blocks).max(1);
@@ -185,7 +38,7 @@ pub fn launch(launch: &Launch<'_>, body: &(dyn Fn() + Sync)) -> Result<(), Fault
     let stop = AtomicBool::new(false);
     let faults = Mutex::new(Vec::new());
     // The scheduler only reads `launch` through a raw pointer that lives no longer than this call.
-    let launch_ptr = launch as *const Launch<'_> as *const Launch<'static>;
+    let launch_ptr = launch as *const EmulatedLaunch<'_> as *const EmulatedLaunch<'static>;
     let launch_addr = launch_ptr as usize;
     std::thread::scope(|s| {
         for _ in 0..workers {
@@ -198,7 +51,7 @@ pub fn launch(launch: &Launch<'_>, body: &(dyn Fn() + Sync)) -> Result<(), Fault
                     }
                     let plane = launch.grid.0 as usize * launch.grid.1 as usize;
                     let idx = ((i % launch.grid.0 as usize) as u32, (i % plane / launch.grid.0 as usize) as u32, (i / plane) as u32);
-                    if let Err(fault) = run_block(launch_addr as *const Launch<'static>, idx, body, &mut stacks) {
+                    if let Err(fault) = run_block(launch_addr as *const EmulatedLaunch<'static>, idx, body, &mut stacks) {
                         faults.lock().unwrap().push((i, fault));
                         stop.store(true, Ordering::Relaxed);
                     }
@@ -217,7 +70,7 @@ pub fn launch(launch: &Launch<'_>, body: &(dyn Fn() + Sync)) -> Result<(), Fault
 struct Line([u8; 128]);
 
 fn run_block(
-    launch: *const Launch<'static>,
+    launch: *const EmulatedLaunch<'static>,
     idx: (u32, u32, u32),
     body: &(dyn Fn() + Sync),
     stacks: &mut Vec<DefaultStack>,
@@ -244,9 +97,7 @@ fn run_block(
         bulk_reads: RefCell::default(),
         fault: RefCell::new(None),
     };
-    let lanes: Vec<Lane> = (0..n as u32)
-        .map(|tid| Lane { tid, block: &block, yielder: Cell::new(std::ptr::null()), cp_async: RefCell::default(), bulk: RefCell::default() })
-        .collect();
+    let lanes: Vec<Lane> = (0..n as u32).map(|tid| Lane::new(tid, &block)).collect();
     let mut threads: Vec<Coroutine<(), (), (), DefaultStack>> = lanes
         .iter()
         .map(|lane| {
@@ -256,7 +107,7 @@ fn run_block(
             // or unwound before this function returns.
             unsafe {
                 Coroutine::with_stack_unchecked(stack, move |y: &Yielder<(), ()>, ()| {
-                    (*lane).yielder.set(y);
+                    (*lane).started(y);
                     body();
                     super::tma::bulk_at_exit();
                 })
@@ -265,7 +116,7 @@ fn run_block(
         .collect();
 
     let result = schedule(&block, &lanes, &mut threads);
-    CURRENT.with(|c| c.set(std::ptr::null()));
+    set_running(None);
     for mut t in threads {
         t.force_unwind();
         stacks.push(t.into_stack());
@@ -288,7 +139,7 @@ fn schedule(block: &Block, lanes: &[Lane], threads: &mut [Coroutine<(), (), (), 
                 continue;
             }
             block.states[t].set(State::Ready);
-            CURRENT.with(|c| c.set(&lanes[t]));
+            set_running(Some(&lanes[t]));
             let outcome = panic::catch_unwind(AssertUnwindSafe(|| threads[t].resume(())));
             resumed += 1;
             match outcome {
@@ -323,7 +174,7 @@ fn schedule(block: &Block, lanes: &[Lane], threads: &mut [Coroutine<(), (), (), 
                     _ => {}
                 },
                 Err(payload) => {
-                    if !payload.is::<Abort>() {
+                    if !is_abort(payload.as_ref()) {
                         let what = payload
                             .downcast_ref::<&str>()
                             .map(|s| s.to_string())

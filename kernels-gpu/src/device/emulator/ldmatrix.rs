@@ -5,7 +5,7 @@
 
 use std::panic::Location;
 
-use super::launch::lane;
+use super::context::lane;
 use super::memory::{self, Kind, Space};
 use super::warp::{Scope, collective_at};
 

@@ -5,27 +5,11 @@
 //! in shared memory only when a thread polls that barrier: a kernel that reads the tile without
 //! waiting reads what was there before, and fails its check.
 
-use std::collections::HashMap;
 use std::panic::Location;
 
-use super::launch::{Block, State, fail, lane};
+use super::context::{Block, State, fail, lane};
+use super::records::Mbarrier;
 use super::memory::{self, Kind, Space};
-
-/// One mbarrier's state.
-pub(super) struct Mbarrier {
-    /// Arrivals each phase expects, and those still missing in the current phase.
-    expected: u32,
-    pending: u32,
-    /// Transaction bytes announced (`expect_tx`) minus bytes delivered; may dip below zero when a
-    /// copy lands before its announcement, as on the hardware.
-    tx: i64,
-    /// Completed phases; the current phase's parity is `phase % 2`.
-    phase: u32,
-    /// Copies in flight that signal this barrier: (shared offset, bytes).
-    copies: Vec<(u32, Vec<u8>)>,
-}
-
-pub(super) type Mbarriers = HashMap<u32, Mbarrier>;
 
 /// Checks the barrier's 8 bytes and returns its state.
 fn barrier<'a>(block: &'a Block, addr: u32, what: &str, at: &Location<'_>) -> std::cell::RefMut<'a, Mbarrier> {

@@ -5,7 +5,8 @@
 
 use std::panic::Location;
 
-use super::launch::{Block, fail, lane};
+use super::context::{Block, fail, lane};
+use super::records::{MANY, NO_SPAN, NONE, READERS, Shadow};
 
 /// Which memory an access must be in: generic loads and stores may hit either; instructions that
 /// name a state space (`ld.global`, `ldmatrix`, `cp.async`'s source) must hit theirs.
@@ -20,36 +21,6 @@ pub(super) enum Space {
 pub(super) enum Kind {
     Read,
     Write,
-}
-
-const NONE: u32 = u32::MAX;
-const MANY: u32 = u32::MAX - 1;
-
-/// Readers of a granule remembered by name (the `wgmma`s of up to this many warpgroups reading
-/// one operand tile, say), so that a named barrier they all pass can order them against a later
-/// write; beyond that they are `MANY`.
-const READERS: usize = 4;
-
-/// Who last wrote a granule and who read it, each with the barrier epoch it happened in.
-/// `readers` holds distinct threads, `NONE` after the last one, or `MANY` first; `span` the
-/// lowest and highest reader, so that a named barrier of every thread in between (a warpgroup
-/// reading a word one of them wrote) still orders `MANY` readers against a later write.
-#[derive(Clone, Copy)]
-pub(crate) struct Shadow {
-    writer: u32,
-    write_epoch: u32,
-    readers: [u32; READERS],
-    read_epoch: u32,
-    span: (u32, u32),
-}
-
-/// No reader: an empty span.
-const NO_SPAN: (u32, u32) = (u32::MAX, 0);
-
-impl Default for Shadow {
-    fn default() -> Self {
-        Shadow { writer: NONE, write_epoch: 0, readers: [NONE; READERS], read_epoch: 0, span: NO_SPAN }
-    }
 }
 
 /// Checks an access of `size` bytes at `addr` by the current thread and returns the space it is

@@ -1,7 +1,7 @@
 //! The device module's second backend: the same functions, run on the host with the GPU's
 //! semantics, so every kernel runs unchanged on the CPU (for tests without a GPU, and for readers).
 //!
-//! - [`launch`] runs a grid: blocks in parallel on the host's cores, the threads of a block as
+//! - [`launch`](fn@launch) runs a grid: blocks in parallel on the host's cores, the threads of a block as
 //!   coroutines that switch at barriers and warp collectives (see `launch.rs`).
 //! - Every device function has an emulated twin here with the PTX instruction's semantics
 //!   (indices and barriers, shared memory, scalar and vector loads and stores, `cp.async` groups with zero fill,
@@ -11,18 +11,25 @@
 //!   barrier some thread never reaches or reaches at another call site, a warp collective some
 //!   lane never reaches, and shared memory read or overwritten across threads with no barrier in
 //!   between.
+//!
+//! The modules are layered, each using only those before it: `records` (the state each family of
+//! instructions keeps for a block or a thread), `context` (the launch, the block and the running
+//! thread, and `fail`), the instruction families (`memory`, `warp`, `mbarrier`, `tma`, ...), and
+//! `launch`, the scheduler.
 
 mod access;
 mod address;
 mod atomic;
 mod async_copy;
 mod cluster;
+mod context;
 mod launch;
 mod ldmatrix;
 mod math;
 mod mbarrier;
 mod memory;
 mod mma;
+mod records;
 mod shared;
 mod thread;
 mod tma;
@@ -30,13 +37,14 @@ mod vector;
 pub mod warp;
 mod wgmma;
 
-pub use launch::{Fault, Launch, Region, launch};
+pub use context::{EmulatedLaunch, Fault, Region};
+pub use launch::launch;
 pub use math::cvt_f32_f16;
 pub use mma::half_to_f32;
 pub use tma::{swizzled, tensor_map, tensor_map_3d, tensor_map_spanning};
 
 /// The emulated twins of the GPU backend's functions: what `crate::device` re-exports on the host.
-pub mod api {
+pub mod twins {
     pub use super::access::*;
     pub use super::address::*;
     pub use super::atomic::*;
@@ -58,10 +66,5 @@ pub mod api {
     pub use super::tma::{bulk_commit_group, bulk_wait_group_read, tma_load_2d, tma_load_3d, tma_load_4d, tma_prefetch_map, tma_store_2d, tma_store_3d};
     pub use super::vector::*;
     pub use super::wgmma::*;
-    pub use super::trap;
-}
-
-/// `trap`: the kernel aborts; the launch reports a fault.
-pub fn trap() -> ! {
-    launch::fail("trap: the kernel aborted".into())
+    pub use super::context::trap;
 }

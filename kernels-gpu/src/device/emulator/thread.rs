@@ -2,7 +2,7 @@
 
 use std::panic::Location;
 
-use super::launch::{State, fail, lane};
+use super::context::{State, fail, lane};
 
 pub const WARP_SIZE: u32 = 32;
 
@@ -127,11 +127,4 @@ pub fn sync_warp() {
 #[track_caller]
 pub fn shfl_xor<const MASK: u32>(v: f32) -> f32 {
     super::warp::collective(v, |lanes: &[f32]| (0..lanes.len()).map(|i| lanes[(i ^ MASK as usize) % lanes.len()]).collect())
-}
-
-/// One named barrier: the count its current round expects and the threads that have arrived.
-#[derive(Default)]
-pub(crate) struct NamedBarrier {
-    threads: u32,
-    waiting: Vec<u32>,
 }

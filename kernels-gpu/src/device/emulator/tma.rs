@@ -12,7 +12,7 @@
 
 use std::panic::Location;
 
-use super::launch::{fail, lane};
+use super::context::{fail, lane};
 use super::memory::{self, Kind, Space};
 use super::mbarrier;
 use crate::device::TensorMap;
@@ -252,14 +252,6 @@ fn decode(map: *const TensorMap, what: &str, at: &Location<'_>) -> Map {
         panels: w[12] as usize,
         box_planes: w[13] as usize,
     }
-}
-
-/// A thread's copy-engine stores: the group still open and the committed groups, oldest first;
-/// each store as the (shared offset, bytes) it reads.
-#[derive(Default)]
-pub(crate) struct BulkGroups {
-    open: Vec<(u32, u32)>,
-    committed: std::collections::VecDeque<Vec<(u32, u32)>>,
 }
 
 /// `cp.async.bulk.tensor.2d.global.shared::cta.bulk_group`: writes the shared box at `src` to the

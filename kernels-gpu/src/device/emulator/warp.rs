@@ -8,32 +8,16 @@
 //! leaves the others waiting, which the scheduler reports as a divergent warp.
 
 use std::any::TypeId;
-use std::cell::{Cell, RefCell};
 use std::mem::MaybeUninit;
 use std::panic::Location;
 
-use super::launch::{State, fail, lane};
+use super::context::{State, fail, lane};
 
 /// Which threads execute a collective together.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Scope {
     Warp,
     Warpgroup,
-}
-
-/// The rendezvous of one warp or warpgroup.
-pub(super) struct Group {
-    lanes: u32,
-    arrived: Cell<u32>,
-    /// Per lane: its input, its output slot, and the types they point to.
-    slots: RefCell<Vec<(*const (), *mut (), TypeId)>>,
-}
-
-impl Group {
-    /// A group of `lanes` threads (fewer than its width for the last group of an odd-sized block).
-    pub fn new(lanes: u32) -> Group {
-        Group { lanes, arrived: Cell::new(0), slots: RefCell::new(vec![(std::ptr::null(), std::ptr::null_mut(), TypeId::of::<()>()); lanes as usize]) }
-    }
 }
 
 /// Runs a collective for the calling warp: every lane passes `input`; `compute` sees the inputs of

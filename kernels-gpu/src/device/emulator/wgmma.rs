@@ -9,7 +9,7 @@
 
 use std::panic::Location;
 
-use super::launch::{fail, lane};
+use super::context::{fail, lane};
 use super::memory::{self, Kind, Space};
 use super::mma::half_to_f32;
 use super::tma::swizzled;
@@ -19,7 +19,7 @@ use crate::spec::{Dtype, HalfElem};
 pub use crate::device::descriptor::{Swizzle, matrix_descriptor};
 
 /// A decoded descriptor: where element (mn, k) of an operand lies.
-struct Operand {
+struct DecodedDescriptor {
     start: u32,
     lbo: u32,
     sbo: u32,
@@ -29,8 +29,8 @@ struct Operand {
     k_major: bool,
 }
 
-impl Operand {
-    fn new(desc: u64, k_major: bool) -> Operand {
+impl DecodedDescriptor {
+    fn new(desc: u64, k_major: bool) -> DecodedDescriptor {
         let field = |shift: u32| (((desc >> shift) & 0x3fff) << 4) as u32;
         let span = match desc >> 62 {
             1 => 128,
@@ -38,7 +38,7 @@ impl Operand {
             3 => 32,
             _ => 0,
         };
-        Operand { start: field(0), lbo: field(16), sbo: field(32), span, k_major }
+        DecodedDescriptor { start: field(0), lbo: field(16), sbo: field(32), span, k_major }
     }
 
     /// Shared address of 16-bit element (mn, k), from the canonical layouts (in elements, T = 8
@@ -83,7 +83,7 @@ fn wgmma<const R: usize>(dtype: Dtype, d: &mut [f32; R], desc_a: u64, desc_b: u6
         if let Some(u) = lanes.iter().position(|l| (l.1, l.2, l.3) != (desc_a, desc_b, accumulate)) {
             fail(format!("wgmma operands differ across the warpgroup: thread {} gives other descriptors or scale-d, at {at}", first as usize + u));
         }
-        let (a, b) = (Operand::new(desc_a, trans.0 == 0), Operand::new(desc_b, trans.1 == 0));
+        let (a, b) = (DecodedDescriptor::new(desc_a, trans.0 == 0), DecodedDescriptor::new(desc_b, trans.1 == 0));
         let read = |addr: u32| -> f64 {
             memory::check_by(first, block.smem as usize + addr as usize, 2, 2, Kind::Read, Space::Shared, "wgmma operand", at);
             // SAFETY: `addr` was decoded from the descriptor and checked against the block's
@@ -155,7 +155,7 @@ fn wgmma_tf32_rs<const R: usize>(d: &mut [f32; R], a: [u32; 4], desc_b: u64, acc
         if let Some(u) = lanes.iter().position(|l| (l.2, l.3) != (desc_b, accumulate)) {
             fail(format!("wgmma operands differ across the warpgroup: thread {} gives another descriptor or scale-d, at {at}", first as usize + u));
         }
-        let b = Operand::new(desc_b, true);
+        let b = DecodedDescriptor::new(desc_b, true);
         let read = |addr: u32| -> f64 {
             memory::check_by(first, block.smem as usize + addr as usize, 4, 4, Kind::Read, Space::Shared, "wgmma operand", at);
             // SAFETY: checked just above: four readable bytes of this block's shared memory.
