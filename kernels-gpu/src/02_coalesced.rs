@@ -22,7 +22,7 @@ impl<const BS: usize> GemmKernel for Coalesced<BS> {
     type Elem = f32;
     const SPEC: KernelSpec = KernelSpec::unnamed(RUNG, Dtype::F32, Tile::block(BS as u32, BS as u32, 1), (BS * BS) as u32, 0);
 
-    unsafe fn run(gemm: &Gemm<f32>) {
+    unsafe fn run(gemm: &GemmArgs<f32>) {
         let t = thread_idx();
         // ANCHOR: mapping
         let (row, col) = (block_row() * BS as u32 + t / BS as u32, block_col() * BS as u32 + t % BS as u32);

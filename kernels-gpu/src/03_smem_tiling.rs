@@ -33,7 +33,7 @@ impl<const BS: usize> GemmKernel for SmemTiling<BS> {
     );
 
     // ANCHOR: run
-    unsafe fn run(gemm: &Gemm<f32>) {
+    unsafe fn run(gemm: &GemmArgs<f32>) {
         // SAFETY: the spec's shared-memory size holds this tile at the block's dynamic shared base.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
         // SAFETY: the spec's shared-memory size holds this tile right after the previous one.

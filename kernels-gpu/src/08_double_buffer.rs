@@ -56,7 +56,7 @@ impl<const BM: usize, const BN: usize, const BK: usize, const TM: usize, const T
         .with_tile_rules(TileRules::THREAD_TILES.float4_copies().vector_reads())
     };
 
-    unsafe fn run(gemm: &Gemm<f32>) {
+    unsafe fn run(gemm: &GemmArgs<f32>) {
         let () = Self::CHECKS;
         // Stage `i` is the pair (at[i], b[i]).
         // SAFETY: the spec's shared-memory size holds this tile at the block's dynamic shared base.

@@ -179,7 +179,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, const L: KLoop> Warptile<T
 
     /// The kernel with the [`KLoop::Interior`] or [`KLoop::MidStore`] K loop.
     #[inline(always)]
-    unsafe fn run_split(gemm: &Gemm<f32>) {
+    unsafe fn run_split(gemm: &GemmArgs<f32>) {
         let () = Self::CHECKS;
         let (at0, b0, at1, b1) = Self::stages();
         let t = thread_idx() as usize;
@@ -250,7 +250,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, const L: KLoop> GemmKernel
         .with_variant(Variant::Warptile(L))
     };
 
-    unsafe fn run(gemm: &Gemm<f32>) {
+    unsafe fn run(gemm: &GemmArgs<f32>) {
         let () = Self::CHECKS;
         if !matches!(Self::LOOP, KLoop::Checked) {
             // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.

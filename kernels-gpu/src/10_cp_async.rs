@@ -80,7 +80,7 @@ impl<const T: Tile, const TM: usize, const TN: usize, const A: AStaging> GemmKer
         .with_variant(Variant::CpAsync(A))
     };
 
-    unsafe fn run(gemm: &Gemm<f32>) {
+    unsafe fn run(gemm: &GemmArgs<f32>) {
         let () = Self::CHECKS;
         let smem: *mut u8 = dynamic_shared();
         let smem_addr = shared_address(smem);

@@ -97,7 +97,7 @@ impl<E: HalfElem, const T: Tile, const MT: usize, const NT: usize> GemmKernel fo
     };
 
     #[inline(always)]
-    unsafe fn run(gemm: &Gemm<E>) {
+    unsafe fn run(gemm: &GemmArgs<E>) {
         // SAFETY: the caller's guarantee for `gemm` and this block's shared memory, passed on.
         let acc = unsafe { Self::accumulate(gemm, Self::BK) };
         Self::store(gemm, &acc);
@@ -119,7 +119,7 @@ impl<E: HalfElem, const T: Tile, const MT: usize, const NT: usize> MmaSync<E, T,
     /// # Safety
     /// As for [`GemmKernel::run`]; `bk` passes [`check`](Self::check), in a constant expression.
     #[inline(always)]
-    unsafe fn accumulate(gemm: &Gemm<E>, bk: usize) -> [[[f32; 4]; NT]; MT] {
+    unsafe fn accumulate(gemm: &GemmArgs<E>, bk: usize) -> [[[f32; 4]; NT]; MT] {
         let smem: *mut u8 = dynamic_shared();
         let smem_addr = shared_address(smem);
         let (tid, lane) = (thread_idx(), lane_idx());
@@ -197,7 +197,7 @@ impl<E: HalfElem, const T: Tile, const MT: usize, const NT: usize> MmaSync<E, T,
 
     /// Writes `alpha·acc + beta·C` for this warp's tile.
     #[inline(always)]
-    fn store(gemm: &Gemm<E>, acc: &[[[f32; 4]; NT]; MT]) {
+    fn store(gemm: &GemmArgs<E>, acc: &[[[f32; 4]; NT]; MT]) {
         let (row0, col0, wm0, wn0) = Self::corners();
         let lane = lane_idx();
         // ANCHOR: epilogue
@@ -321,7 +321,7 @@ impl<E: HalfElem, const T: Tile, const MT: usize, const NT: usize, const MIN_BLO
     /// # Safety
     /// As for [`GemmKernel::run`]; the block is interior.
     #[inline(always)]
-    unsafe fn accumulate_interior(gemm: &Gemm<E>) -> [[[f32; 4]; NT]; MT] {
+    unsafe fn accumulate_interior(gemm: &GemmArgs<E>) -> [[[f32; 4]; NT]; MT] {
         let smem_addr = shared_address(dynamic_shared::<u8>());
         let (tid, lane) = (thread_idx(), lane_idx());
         let (row0, col0, wm0, wn0) = Basic::<E, T, WarpMmas<MT, NT>>::corners();
@@ -418,7 +418,7 @@ impl<E: HalfElem, const T: Tile, const MT: usize, const NT: usize, const MIN_BLO
     };
 
     #[inline(always)]
-    unsafe fn run(gemm: &Gemm<E>) {
+    unsafe fn run(gemm: &GemmArgs<E>) {
         let (row0, col0, _, _) = Basic::<E, T, WarpMmas<MT, NT>>::corners();
         let (a_vec, b_vec) = aligned_rows(gemm);
         // Interior: the block's rows of A and columns of B all exist, every K-tile is whole and

@@ -70,7 +70,7 @@ impl<E: HalfElem, const T: Tile> GemmKernel for Wgmma<E, T> {
     };
 
     #[inline(always)]
-    unsafe fn run(gemm: &Gemm<E>) {
+    unsafe fn run(gemm: &GemmArgs<E>) {
         let smem: *mut u8 = dynamic_shared();
         let smem_addr = shared_address(smem);
         let tid = thread_idx();

@@ -37,7 +37,7 @@
 
 use crate::prelude::*;
 use crate::spec::stream_k::StreamKWorkspace;
-use crate::stream_k::{self, PART_THREADS, Piece, StreamKSchedule};
+use crate::stream_k_combine::{self, PART_THREADS, Piece, StreamKSchedule};
 use crate::tile_order;
 use core::marker::PhantomData;
 
@@ -103,7 +103,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
     /// The mbarriers sit after the stages (and C buffers): `full[0..STAGES]`, then `empty[0..STAGES]`.
     const BARRIERS: usize = Self::C_BUFFERS + Self::C_BUFFERS_BYTES;
     /// With stream-K, one word per consumer warpgroup after the barriers: whether it was the last
-    /// to finish a shared tile ([`stream_k::combine`]).
+    /// to finish a shared tile ([`stream_k_combine::combine`]).
     const FLAGS: usize = Self::BARRIERS + 2 * 8 * Self::STAGES;
     const SMEM_BYTES: usize = Self::FLAGS + if Self::STREAM_K { 4 * Self::CONSUMERS } else { 0 };
     /// With stream-K, each consumer warpgroup is one part of a tile: 128 threads × 128
@@ -260,7 +260,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
     };
 
     #[inline(always)]
-    unsafe fn run(gemm: &Gemm<E>) {
+    unsafe fn run(gemm: &GemmArgs<E>) {
         let base = shared_address(dynamic_shared::<u8>());
         let (map_a, map_b, map_c) = (gemm.tensor_maps, gemm.tensor_maps.wrapping_add(1), gemm.tensor_maps.wrapping_add(2));
         let tid = thread_idx();
@@ -377,7 +377,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
     /// This block's [`Work`]: work is handed out per cluster, `CLUSTER` block rows × one block
     /// column of C, the block of rank r taking row `CLUSTER · cluster_row + r`.
     #[inline(always)]
-    fn work(gemm: &Gemm<E>) -> Work {
+    fn work(gemm: &GemmArgs<E>) -> Work {
         let (tiles_m, tiles_n) = (gemm.m.div_ceil(Self::BM as u32 * Self::CLUSTER), gemm.n.div_ceil(Self::BN as u32));
         // `max(1)`: never zero for a problem that exists, but the compiler cannot know that.
         let tiles = (tiles_m * tiles_n).max(1);
@@ -415,7 +415,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
     /// Called by the whole producer warpgroup after the barriers are initialised; `map_a` and
     /// `map_b` are the host's maps of A and B.
     #[inline(always)]
-    unsafe fn produce(gemm: &Gemm<E>, base: u32, map_a: *const TensorMap, map_b: *const TensorMap, work: &Work, tid: u32) {
+    unsafe fn produce(gemm: &GemmArgs<E>, base: u32, map_a: *const TensorMap, map_b: *const TensorMap, work: &Work, tid: u32) {
         setmaxnreg_dec::<PRODUCER_REGS>();
         if tid == 0 {
             let mut it = 0u32;
@@ -442,7 +442,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
     /// As for [`produce`](Self::produce), by its one issuing thread.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn load_k_tile(gemm: &Gemm<E>, base: u32, map_a: *const TensorMap, map_b: *const TensorMap, it: u32, k0: i32, row0: i32, col0: i32, z: u32, rank: u32) {
+    unsafe fn load_k_tile(gemm: &GemmArgs<E>, base: u32, map_a: *const TensorMap, map_b: *const TensorMap, it: u32, k0: i32, row0: i32, col0: i32, z: u32, rank: u32) {
         let (s, round) = (Self::stage_of(it), Self::round_of(it));
         let (full, empty) = (Self::full(base, s), Self::empty(base, s));
         let stage = base + s * Self::STAGE_BYTES as u32;
@@ -486,7 +486,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
     /// Consumer warpgroup `cw`: rows `64·cw .. 64·cw + 63` of each tile of the block's [`Work`].
     /// For each piece it multiplies the piece's K-tiles ([`mainloop`](Self::mainloop)); with
     /// stream-K a slice hands its partial sum over unless it is the last of its tile's slices
-    /// ([`stream_k::combine`]); then it writes its rows of the tile ([`epilogue`](Self::epilogue)).
+    /// ([`stream_k_combine::combine`]); then it writes its rows of the tile ([`epilogue`](Self::epilogue)).
     ///
     /// Invariant: it reads the K-tiles in the producer's order (the same pieces), so its `it`-th
     /// K-tile is the producer's.
@@ -495,7 +495,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
     /// Called by the whole warpgroup after the barriers are initialised; `map_c` is the host's map
     /// of C when the spec asks for one.
     #[inline(always)]
-    unsafe fn consume(gemm: &Gemm<E>, base: u32, map_c: *const TensorMap, work: &Work, cw: u32) {
+    unsafe fn consume(gemm: &GemmArgs<E>, base: u32, map_c: *const TensorMap, work: &Work, cw: u32) {
         setmaxnreg_inc::<CONSUMER_REGS>();
         let lane = lane_idx();
         let mut it = 0u32;
@@ -510,7 +510,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
                 // SAFETY: all 128 threads of this warpgroup call it; the workspace is the
                 // host's, sized by the spec's `WORKSPACE` for this launch; the flag word and
                 // named barrier `1 + cw` are this warpgroup's.
-                if !unsafe { stream_k::combine(&work.plan, gemm.workspace, Self::WORKSPACE, work.block, &piece, cw, &mut acc, flag, 1 + cw) } {
+                if !unsafe { stream_k_combine::combine(&work.plan, gemm.workspace, Self::WORKSPACE, work.block, &piece, cw, &mut acc, flag, 1 + cw) } {
                     // Another block finishes the tile.
                     continue;
                 }
@@ -584,7 +584,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
     /// Called by the whole warpgroup; `map_c` is the host's map of C when the spec asks for one,
     /// and the C buffers are this block's.
     #[inline(always)]
-    unsafe fn epilogue(gemm: &Gemm<E>, map_c: *const TensorMap, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
+    unsafe fn epilogue(gemm: &GemmArgs<E>, map_c: *const TensorMap, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
         let c = if Self::PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
         if Self::TMA_STORE && c.beta == 0.0 {
             // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and the

@@ -461,7 +461,7 @@ impl<const T: Tile, F: Flush, const SP: OperandSplit, L: Storage> GemmKernel for
     };
 
     #[inline(always)]
-    unsafe fn run(gemm: &Gemm<f32>) {
+    unsafe fn run(gemm: &GemmArgs<f32>) {
         let smem = dynamic_shared::<u8>();
         let base = shared_address(smem);
         let maps = gemm.tensor_maps;
@@ -503,7 +503,7 @@ impl<const T: Tile, F: Flush, const SP: OperandSplit, L: Storage> Tf32x3<T, F, S
     /// whether an MN-major tile comes in one load: the stored columns of A (K × M when
     /// transposed) and of B (K × N) are whole panels, as the host's encoding asks too.
     #[inline(always)]
-    fn sources(gemm: &Gemm<f32>) -> Sources {
+    fn sources(gemm: &GemmArgs<f32>) -> Sources {
         let one_load = |span: BoxSpan, cols: u32| matches!(span.on_columns(cols as u64, Self::PANEL as u32), BoxSpan::Panels(_));
         Sources {
             maps: gemm.tensor_maps,

@@ -20,7 +20,7 @@ impl<const WHICH: u8> GemmKernel for MissingBarrier<WHICH> {
     type Elem = f32;
     const SPEC: KernelSpec = SPEC;
 
-    unsafe fn run(gemm: &Gemm<f32>) {
+    unsafe fn run(gemm: &GemmArgs<f32>) {
         // SAFETY: the spec gives the block two BS × BS tiles of f32 (this one and the next); the
         // fixture's one bug lies elsewhere.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
@@ -60,7 +60,7 @@ impl GemmKernel for OffByOneTail {
     type Elem = f32;
     const SPEC: KernelSpec = KernelSpec::unnamed(RUNG, Dtype::F32, Tile::block(16, 16, 1), 256, 0);
 
-    unsafe fn run(gemm: &Gemm<f32>) {
+    unsafe fn run(gemm: &GemmArgs<f32>) {
         let t = thread_idx();
         let (row, col) = (block_row() * 16 + t / 16, block_col() * 16 + t % 16);
         let (a, b, c) = (gemm.a(), gemm.b(), gemm.c());
@@ -85,7 +85,7 @@ impl GemmKernel for EarlyExit {
     type Elem = f32;
     const SPEC: KernelSpec = SPEC;
 
-    unsafe fn run(gemm: &Gemm<f32>) {
+    unsafe fn run(gemm: &GemmArgs<f32>) {
         // SAFETY: the spec gives the block two BS × BS tiles of f32 (this one and the next); the
         // fixture's one bug lies elsewhere.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
@@ -122,7 +122,7 @@ impl GemmKernel for DivergentBarrier {
     type Elem = f32;
     const SPEC: KernelSpec = SPEC;
 
-    unsafe fn run(gemm: &Gemm<f32>) {
+    unsafe fn run(gemm: &GemmArgs<f32>) {
         // SAFETY: the spec gives the block two BS × BS tiles of f32 (this one and the next); the
         // fixture's one bug lies elsewhere.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
@@ -163,7 +163,7 @@ impl GemmKernel for CpAsyncWithoutWait {
     type Elem = f32;
     const SPEC: KernelSpec = SPEC;
 
-    unsafe fn run(gemm: &Gemm<f32>) {
+    unsafe fn run(gemm: &GemmArgs<f32>) {
         // SAFETY: the spec gives the block two BS × BS tiles of f32 (this one and the next); the
         // fixture's one bug lies elsewhere.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
@@ -197,29 +197,29 @@ impl GemmKernel for CpAsyncWithoutWait {
     }
 }
 
-/// Rung 1 (16×16 blocks) with one mistake after its dot product, chosen by `WHAT`:
-/// - [`Naive::PREFETCH_PAST_A`]: it also reads the last element of the row of A one block (16
+/// Rung 1 (16×16 blocks, [`crate::naive::Naive`]) with one mistake after its dot product, chosen by `WHAT`:
+/// - [`NaiveWithBug::PREFETCH_PAST_A`]: it also reads the last element of the row of A one block (16
 ///   rows) further down, as an unguarded prefetch of the next tile would, and ignores it; in the
 ///   last block row that is up to 16 rows past A's end.
-/// - [`Naive::STORE_TO_A`]: it stores its result into A as well as into C.
-/// - [`Naive::RAW_STORE_TO_B`]: it writes into B with a plain `*ptr = v`, past the device module
+/// - [`NaiveWithBug::STORE_TO_A`]: it stores its result into A as well as into C.
+/// - [`NaiveWithBug::RAW_STORE_TO_B`]: it writes into B with a plain `*ptr = v`, past the device module
 ///   (so past the emulator's access checks): only the comparison of B after the launch sees it.
-/// - [`Naive::MISALIGNED_LOAD`]: it reads four floats of A with one vector load from column 1,
+/// - [`NaiveWithBug::MISALIGNED_LOAD`]: it reads four floats of A with one vector load from column 1,
 ///   which is not 16-byte aligned.
-pub struct Naive<const WHAT: u8>;
+pub struct NaiveWithBug<const WHAT: u8>;
 
-impl Naive<0> {
+impl NaiveWithBug<0> {
     pub const PREFETCH_PAST_A: u8 = 1;
     pub const STORE_TO_A: u8 = 2;
     pub const RAW_STORE_TO_B: u8 = 3;
     pub const MISALIGNED_LOAD: u8 = 4;
 }
 
-impl<const WHAT: u8> GemmKernel for Naive<WHAT> {
+impl<const WHAT: u8> GemmKernel for NaiveWithBug<WHAT> {
     type Elem = f32;
     const SPEC: KernelSpec = KernelSpec::unnamed(RUNG, Dtype::F32, Tile::block(16, 16, 1), 256, 0);
 
-    unsafe fn run(gemm: &Gemm<f32>) {
+    unsafe fn run(gemm: &GemmArgs<f32>) {
         let t = thread_idx();
         let (row, col) = (block_row() * 16 + t % 16, block_col() * 16 + t / 16);
         let (a, b, c) = (gemm.a(), gemm.b(), gemm.c());
@@ -264,7 +264,7 @@ impl GemmKernel for SharedOverrun {
     type Elem = f32;
     const SPEC: KernelSpec = SPEC;
 
-    unsafe fn run(gemm: &Gemm<f32>) {
+    unsafe fn run(gemm: &GemmArgs<f32>) {
         // SAFETY: the spec gives the block two BS × BS tiles of f32 (this one and the next); the
         // fixture's one bug lies elsewhere.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
@@ -292,10 +292,10 @@ impl GemmKernel for SharedOverrun {
 
 entries! {
     elem = f32;
-    broken_prefetch_past_a => Naive<{ Naive::PREFETCH_PAST_A }>,
-    broken_store_to_a => Naive<{ Naive::STORE_TO_A }>,
-    broken_raw_store_to_b => Naive<{ Naive::RAW_STORE_TO_B }>,
-    broken_misaligned_vector_load => Naive<{ Naive::MISALIGNED_LOAD }>,
+    broken_prefetch_past_a => NaiveWithBug<{ NaiveWithBug::PREFETCH_PAST_A }>,
+    broken_store_to_a => NaiveWithBug<{ NaiveWithBug::STORE_TO_A }>,
+    broken_raw_store_to_b => NaiveWithBug<{ NaiveWithBug::RAW_STORE_TO_B }>,
+    broken_misaligned_vector_load => NaiveWithBug<{ NaiveWithBug::MISALIGNED_LOAD }>,
     broken_shared_overrun => SharedOverrun,
     broken_missing_barrier_before_compute => MissingBarrier<1>,
     broken_missing_barrier_after_compute => MissingBarrier<2>,
@@ -305,15 +305,15 @@ entries! {
     broken_cp_async_without_wait => CpAsyncWithoutWait,
 }
 
-/// The TMA lesson (`lessons::tma_box`) announcing 16 bytes more than the copy delivers: the
+/// The TMA lesson (`lesson_kernels::tma_box`) announcing 16 bytes more than the copy delivers: the
 /// mbarrier's phase never completes and every thread waits forever.
 ///
 /// # Safety
-/// As for `lessons::tma_box`.
-pub unsafe fn tma_box_expecting_too_many_bytes(map: *const crate::layout::TensorMap) {
+/// As for `lesson_kernels::tma_box`.
+pub unsafe fn tma_box_expecting_too_many_bytes(map: *const crate::view::TensorMap) {
     let base = dynamic_shared::<u8>();
     let bar = shared_address(base);
-    let box_bytes = crate::lessons::TMA_BOX * crate::lessons::TMA_BOX * 4;
+    let box_bytes = crate::lesson_kernels::TMA_BOX * crate::lesson_kernels::TMA_BOX * 4;
     if thread_idx() == 0 {
         // SAFETY: the barrier is the block's, at shared offset 0; the wrong byte count is the
         // fixture's bug, for the emulator to catch.

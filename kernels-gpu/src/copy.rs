@@ -22,7 +22,7 @@ use crate::prelude::*;
 pub(crate) const MAX_VECS: usize = 8;
 
 /// Float4s on their way from global to shared memory, in registers.
-pub(crate) type Staging = [[f32; 4]; MAX_VECS];
+pub(crate) type StagedFloat4s = [[f32; 4]; MAX_VECS];
 
 /// Copies a `rows × cols` slice of a row-major matrix into a row-major shared tile, float4 by
 /// float4, with `threads` threads: consecutive threads take consecutive float4s of a row, so a
@@ -66,7 +66,7 @@ impl RowMajorCopy {
     /// Reads thread `t`'s float4s of the slice whose origin is `src`'s into registers (see
     /// [`fetch_float4s`]).
     #[inline(always)]
-    pub(crate) fn fetch(&self, t: usize, src: &Matrix<f32>) -> Staging {
+    pub(crate) fn fetch(&self, t: usize, src: &Matrix<f32>) -> StagedFloat4s {
         let fast = src.rows_align4() && src.covers(self.rows as u32, self.cols as u32);
         fetch_float4s(src, fast, self.vecs(), |i| self.coords(t, i))
     }
@@ -74,14 +74,14 @@ impl RowMajorCopy {
     /// [`fetch`](Self::fetch) for a caller that knows the slice lies wholly inside the matrix with
     /// 16-byte aligned rows: vector loads only, no checks.
     #[inline(always)]
-    pub(crate) fn fetch_inside(&self, t: usize, src: &Matrix<f32>) -> Staging {
+    pub(crate) fn fetch_inside(&self, t: usize, src: &Matrix<f32>) -> StagedFloat4s {
         fetch_float4s(src, true, self.vecs(), |i| self.coords(t, i))
     }
 
     /// Writes what [`fetch`](Self::fetch) read to the shared tile `dst` (`rows × stride`, stride
     /// a multiple of 4).
     #[inline(always)]
-    pub(crate) fn store(&self, t: usize, s: &Staging, dst: &SmemTile) {
+    pub(crate) fn store(&self, t: usize, s: &StagedFloat4s, dst: &SmemTile) {
         for i in 0..self.vecs() {
             let (r, c) = self.coords(t, i);
             // SAFETY: `coords` stays inside `dst`'s `rows × stride`, at a multiple of 4 floats
@@ -97,7 +97,7 @@ impl RowMajorCopy {
 /// whole block), scalar zero-filled loads otherwise.
 #[inline(always)]
 // ANCHOR: fetch
-pub(crate) fn fetch_float4s(src: &Matrix<f32>, fast: bool, count: usize, coords: impl Fn(usize) -> (usize, usize)) -> Staging {
+pub(crate) fn fetch_float4s(src: &Matrix<f32>, fast: bool, count: usize, coords: impl Fn(usize) -> (usize, usize)) -> StagedFloat4s {
     let mut s = [[0.0; 4]; MAX_VECS];
     for i in 0..count {
         let (r, c) = coords(i);
@@ -199,7 +199,7 @@ impl TransposedCopy {
     /// Reads thread `t`'s float4s of the A slice whose origin is `src`'s (see
     /// [`fetch_float4s`]).
     #[inline(always)]
-    pub(crate) fn fetch(&self, t: usize, src: &Matrix<f32>) -> Staging {
+    pub(crate) fn fetch(&self, t: usize, src: &Matrix<f32>) -> StagedFloat4s {
         let fast = src.rows_align4() && src.covers(self.bm as u32, self.bk as u32);
         fetch_float4s(src, fast, self.vecs(), |i| self.coords(t, i))
     }
@@ -207,7 +207,7 @@ impl TransposedCopy {
     /// [`fetch`](Self::fetch) for a caller that knows the slice lies wholly inside the matrix with
     /// 16-byte aligned rows: vector loads only, no checks.
     #[inline(always)]
-    pub(crate) fn fetch_inside(&self, t: usize, src: &Matrix<f32>) -> Staging {
+    pub(crate) fn fetch_inside(&self, t: usize, src: &Matrix<f32>) -> StagedFloat4s {
         fetch_float4s(src, true, self.vecs(), |i| self.coords(t, i))
     }
 
@@ -215,7 +215,7 @@ impl TransposedCopy {
     /// row c + j, column r of `dst`.
     #[inline(always)]
     // ANCHOR: transposed_store
-    pub(crate) fn store(&self, t: usize, s: &Staging, dst: &SmemTile) {
+    pub(crate) fn store(&self, t: usize, s: &StagedFloat4s, dst: &SmemTile) {
         for i in 0..self.vecs() {
             let (r, c) = self.coords(t, i);
             for j in 0..4 {

@@ -30,7 +30,7 @@
 /// A kernel entry on the host: the PTX entry's parameters, A and B untyped (their element type is
 /// the kernel's `Dtype`). The caller runs it inside [`crate::device::emulator::launch`].
 #[cfg(not(target_arch = "nvptx64"))]
-pub type EmulatedEntry = unsafe fn(args: &crate::layout::Gemm<u8>);
+pub type EmulatedEntry = unsafe fn(args: &crate::view::GemmArgs<u8>);
 
 // ANCHOR: macro
 macro_rules! entries {
@@ -88,7 +88,7 @@ macro_rules! entries {
                 workspace: *mut u32,
             ) {
                 $crate::device::start_after_previous_grid();
-                let gemm = $crate::layout::Gemm { a, b, c, m, n, k, alpha, beta, tensor_maps, lda, ldb, ldc, batch, stride_a, stride_b, stride_c, z: 0, workspace };
+                let gemm = $crate::view::GemmArgs { a, b, c, m, n, k, alpha, beta, tensor_maps, lda, ldb, ldc, batch, stride_a, stride_b, stride_c, z: 0, workspace };
                 // SAFETY: the host launches each entry with its spec's geometry and checked
                 // operands (the entry's contract).
                 unsafe { <$kernel as $crate::spec::GemmKernel>::run(&gemm.at_batch($crate::device::block_batch())) }
@@ -100,7 +100,7 @@ macro_rules! entries {
         pub const EMULATED: &[$crate::entry::EmulatedEntry] = &[
             $(|args| {
                 let g = *args;
-                let gemm = $crate::layout::Gemm {
+                let gemm = $crate::view::GemmArgs {
                     a: g.a as *const $elem, b: g.b as *const $elem, c: g.c, m: g.m, n: g.n, k: g.k, alpha: g.alpha, beta: g.beta,
                     tensor_maps: g.tensor_maps, lda: g.lda, ldb: g.ldb, ldc: g.ldc, batch: g.batch,
                     stride_a: g.stride_a, stride_b: g.stride_b, stride_c: g.stride_c, z: 0, workspace: g.workspace,

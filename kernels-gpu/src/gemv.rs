@@ -78,7 +78,7 @@ impl<E: Packed, const MT: usize> GemmKernel for Gemv<E, MT> {
     .with_any_alignment_and_batch_loop();
 
     #[inline(always)]
-    unsafe fn run(gemm: &Gemm<E>) {
+    unsafe fn run(gemm: &GemmArgs<E>) {
         // SAFETY: the caller's guarantee, for each product of the batch.
         unsafe { gemm.for_each_product(Self::product) };
     }
@@ -87,7 +87,7 @@ impl<E: Packed, const MT: usize> GemmKernel for Gemv<E, MT> {
 impl<E: Packed, const MT: usize> Gemv<E, MT> {
     /// One product of the batch.
     #[inline(always)]
-    unsafe fn product(gemm: &Gemm<E>) {
+    unsafe fn product(gemm: &GemmArgs<E>) {
         let (warp, lane) = (warp_idx(), lane_idx());
         let n = block_col() * WARPS as u32 + warp;
         let row0 = block_row() * MT as u32;

@@ -47,7 +47,7 @@ impl<E: Widen + ElemType, L: Storage> GemmKernel for General<E, L> {
     .with_any_alignment_and_batch_loop();
 
     #[inline(always)]
-    unsafe fn run(gemm: &Gemm<E>) {
+    unsafe fn run(gemm: &GemmArgs<E>) {
         // SAFETY: the caller's guarantee, for each product of the batch.
         unsafe { gemm.for_each_product(Self::product) };
     }
@@ -56,7 +56,7 @@ impl<E: Widen + ElemType, L: Storage> GemmKernel for General<E, L> {
 impl<E: Widen + ElemType, L: Storage> General<E, L> {
     /// One product of the batch: rung 3's loop with layout-aware reads.
     #[inline(always)]
-    unsafe fn product(gemm: &Gemm<E>) {
+    unsafe fn product(gemm: &GemmArgs<E>) {
         // SAFETY: the spec gives the block two BS × BS tiles of f32.
         let a_tile = unsafe { SmemTile::new(dynamic_shared(), BS, BS) };
         // SAFETY: as above, right after the first tile.

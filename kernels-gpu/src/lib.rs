@@ -3,7 +3,7 @@
 //!
 //! Reading order:
 //! - [`spec`]: what the host needs to know about each kernel (tile shape, threads, shared memory).
-//! - [`layout`]: named views of matrices and tiles, so kernels index by (row, column).
+//! - [`view`]: named views of matrices and tiles, so kernels index by (row, column).
 //! - [`device`]: the only code that touches the hardware (thread indices, barriers, shared memory,
 //!   one small function per PTX instruction).
 //! - The rungs, `01_naive.rs` onwards: each is an algorithm written against the two modules above.
@@ -34,7 +34,7 @@ pub mod spec;
 pub mod entry;
 #[macro_use]
 pub mod unroll;
-pub mod layout;
+pub mod view;
 pub mod swizzle;
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
 mod warp_compute;
@@ -44,12 +44,15 @@ pub mod tile_order;
 
 pub mod device;
 
-pub mod lessons;
+pub mod lesson_kernels;
 pub mod split_k;
-pub mod stream_k;
+pub mod stream_k_combine;
 pub mod align_rows;
 pub mod split_ahead;
 
+// A rung's module is named after its slug, except where the slug names a module of the device
+// layer: rung 11 (`tma`, the copy engine's instructions are `device::tma`) is the producer warp it
+// adds, rung 13 (`wgmma`, `device::wgmma`) the warpgroup MMA.
 #[path = "01_naive.rs"]
 pub mod naive;
 #[path = "02_coalesced.rs"]
@@ -71,11 +74,11 @@ pub mod warptile;
 #[path = "10_cp_async.rs"]
 pub mod cp_async;
 #[path = "11_tma.rs"]
-pub mod tma;
+pub mod producer_warp;
 #[path = "12_mma_sync.rs"]
 pub mod mma_sync;
 #[path = "13_wgmma.rs"]
-pub mod wgmma;
+pub mod warpgroup_mma;
 #[path = "14_wgmma_tma.rs"]
 pub mod wgmma_tma;
 #[path = "15_tf32x3.rs"]
@@ -114,11 +117,11 @@ rungs!(
     double_buffer,
     warptile,
     cp_async,
-    tma,
+    producer_warp,
     mma_sync::bgemm,
     mma_sync::hgemm,
-    wgmma::bgemm,
-    wgmma::hgemm,
+    warpgroup_mma::bgemm,
+    warpgroup_mma::hgemm,
     wgmma_tma::bgemm,
     wgmma_tma::hgemm,
     tf32x3,
@@ -148,10 +151,10 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
     device::trap()
 }
 
-/// What every rung file imports: specs, layouts and the device module.
+/// What every rung file imports: specs, views, swizzles and the device module.
 mod prelude {
     pub use crate::device::*;
-    pub use crate::layout::*;
+    pub use crate::view::*;
     pub use crate::spec::*;
     pub use crate::swizzle::*;
 }

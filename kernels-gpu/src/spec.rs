@@ -129,5 +129,5 @@ pub trait GemmKernel {
     /// a grid of `ceil(n / bn) × ceil(m / bm) × batch` blocks (any number of blocks in one plane
     /// for a persistent kernel), and pointers to matrices of the given sizes, leading dimensions
     /// and batch strides.
-    unsafe fn run(gemm: &crate::layout::Gemm<Self::Elem>);
+    unsafe fn run(gemm: &crate::view::GemmArgs<Self::Elem>);
 }

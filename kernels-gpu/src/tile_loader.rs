@@ -45,7 +45,7 @@ pub(crate) unsafe fn copy_interior_tile<E: HalfElem>(smem_addr: u32, tile: Swizz
 /// Whether the rows of A and of B start on 16-byte boundaries (so 16-byte `cp.async` applies):
 /// leading dimensions multiples of 8 elements, and the matrices themselves 16-byte aligned.
 #[inline(always)]
-pub(crate) fn aligned_rows<E>(gemm: &Gemm<E>) -> (bool, bool) {
+pub(crate) fn aligned_rows<E>(gemm: &GemmArgs<E>) -> (bool, bool) {
     (gemm.lda % 8 == 0 && gemm.a as usize % 16 == 0, gemm.ldb % 8 == 0 && gemm.b as usize % 16 == 0)
 }
 

@@ -1,7 +1,7 @@
 //! The stream-K schedule's arithmetic, shared by the kernels and the host: which pieces
 //! (whole tiles, then slices of K of the last round's tiles) each block of a persistent launch
-//! computes, and the workspace a launch needs. The kernels-gpu `stream_k` module holds the idea,
-//! the invariants and the device side (how the slices' partial sums are combined).
+//! computes, and the workspace a launch needs. The kernels-gpu `stream_k_combine` module holds the
+//! idea, the invariants and the device side (how the slices' partial sums are combined).
 
 /// A slice is at least this many K-tiles: shorter ones would cost more in partial sums than the
 /// idle SMs they save.

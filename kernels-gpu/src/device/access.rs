@@ -1,5 +1,5 @@
 //! Loads and stores of global and shared memory, for every access a kernel makes through a
-//! pointer ([`crate::layout`] uses nothing else).
+//! pointer ([`crate::view`] uses nothing else).
 //!
 //! On the GPU they are plain dereferences, so LLVM emits the same `ld`/`st` it would for `*p`, with
 //! the state space inferred from where the pointer came from (a kernel argument is `.global`,

@@ -1,5 +1,5 @@
 //! Communication between blocks through global memory: a release/acquire fence and an atomic
-//! counter. Stream-K (`crate::stream_k`) uses them so that the blocks sharing a tile of C can
+//! counter. Stream-K (`crate::stream_k_combine`) uses them so that the blocks sharing a tile of C can
 //! hand each other their partial sums; nothing else in rgemm talks across blocks.
 
 use core::arch::asm;

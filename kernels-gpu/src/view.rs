@@ -12,7 +12,7 @@ pub use crate::device::TensorMap;
 /// strided batch. C is row-major (M×N, rows `ldc` apart); A and B are stored as the kernel's
 /// [`Layout`](crate::spec::Layout) says, rows `lda` / `ldb` elements apart.
 #[derive(Clone, Copy)]
-pub struct Gemm<E> {
+pub struct GemmArgs<E> {
     /// This block's matrices: the entry point has already moved the pointers to batch `z`.
     pub a: *const E,
     pub b: *const E,
@@ -38,17 +38,17 @@ pub struct Gemm<E> {
     /// Which product of the batch `a`, `b` and `c` point at.
     pub z: u32,
     /// Scratch memory shared by the blocks of one launch, for kernels whose spec asks for it
-    /// (stream-K's tile counters and partial sums, [`crate::stream_k`]); null otherwise. Its
+    /// (stream-K's tile counters and partial sums, [`crate::stream_k_combine`]); null otherwise. Its
     /// counters are zero when a launch starts, and the launch leaves them zero.
     pub workspace: *mut u32,
 }
 
-impl<E: Copy> Gemm<E> {
+impl<E: Copy> GemmArgs<E> {
     /// The same problem moved to product `z` of the batch (from product 0).
     #[inline(always)]
-    pub fn at_batch(self, z: u32) -> Gemm<E> {
+    pub fn at_batch(self, z: u32) -> GemmArgs<E> {
         let z64 = z as u64;
-        Gemm {
+        GemmArgs {
             a: self.a.wrapping_add((z64 * self.stride_a) as usize),
             b: self.b.wrapping_add((z64 * self.stride_b) as usize),
             c: self.c.wrapping_add((z64 * self.stride_c) as usize),
@@ -64,7 +64,7 @@ impl<E: Copy> Gemm<E> {
     /// # Safety
     /// `product`'s contract, for every product of the batch.
     #[inline(always)]
-    pub unsafe fn for_each_product(&self, product: unsafe fn(&Gemm<E>)) {
+    pub unsafe fn for_each_product(&self, product: unsafe fn(&GemmArgs<E>)) {
         let planes = crate::device::grid_planes();
         let mut g = *self;
         loop {
@@ -75,7 +75,7 @@ impl<E: Copy> Gemm<E> {
                 break;
             }
             // `at_batch` moves the pointers on by `planes` products from where they are.
-            g = Gemm { z: next, ..g.at_batch(planes) };
+            g = GemmArgs { z: next, ..g.at_batch(planes) };
         }
     }
 

@@ -1,4 +1,6 @@
-//! Stream-K: the tiles of the last round cut by K, so that no SM idles at the end.
+//! Stream-K: the tiles of the last round cut by K, so that no SM idles at the end. This module is
+//! its device side, where the blocks sharing a tile combine their partial sums; the schedule's
+//! arithmetic (who computes which piece) is `rgemm_spec::stream_k`, shared with the host.
 //!
 //! **Idea.** A persistent launch gives `blocks` blocks (stream-K: one per SM) the tiles of C in
 //! rounds: 288 tiles on 132 SMs are 2.18 rounds of work that take 3, the last with 108 SMs idle. Stream-K
