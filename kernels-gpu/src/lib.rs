@@ -136,7 +136,7 @@ pub use entry::EmulatedEntry;
 /// module holds the kernels, not the catalog).
 #[cfg(not(target_arch = "nvptx64"))]
 pub fn by_key(key: &spec::KernelKey) -> Option<&'static KernelSpec> {
-    CATALOG.iter().flat_map(|rung| rung.iter()).find(|spec| spec.key() == *key)
+    key.find_in(CATALOG.iter().flat_map(|rung| rung.iter()))
 }
 
 /// Kernels that are wrong on purpose, for the emulator's tests: each must be caught.

@@ -19,7 +19,7 @@
 
 use core::fmt;
 
-use crate::{Dtype, Layout, Rung, Tile};
+use crate::{Dtype, KernelSpec, Layout, Rung, Tile};
 
 /// What a kernel is: a rung of the teaching ladder, or one of the kernels beside it (which keep
 /// the number 0 in their names).
@@ -321,6 +321,13 @@ impl KernelKey {
     #[inline]
     pub const fn with_layout(self, layout: Layout) -> Self {
         KernelKey { layout, ..self }
+    }
+
+    /// The spec among `specs` whose key this is, if there is one: how a twin is found, e.g.
+    /// `spec.key().with_schedule(Schedule::StreamK).find_in(ENTRIES)`.
+    #[inline]
+    pub fn find_in<'a>(&self, specs: impl IntoIterator<Item = &'a KernelSpec>) -> Option<&'a KernelSpec> {
+        specs.into_iter().find(|spec| spec.key() == *self)
     }
 }
 

@@ -306,7 +306,7 @@ pub struct KernelSpec {
     pub tile_rules: Option<TileRules>,
     /// A persistent kernel that cuts its last round's tiles by K
     /// (the stream-K schedule of `kernels-gpu`): the workspace it needs per block. The host passes a workspace of
-    /// [`Workspace::bytes`](StreamKWorkspace::bytes) for the launch's blocks, its
+    /// [`StreamKWorkspace::bytes`](stream_k::StreamKWorkspace::bytes) for the launch's blocks, its
     /// counters zero.
     pub stream_k: Option<stream_k::StreamKWorkspace>,
     /// The kernel reads A split ahead of the product (3×TF32, the split-ahead pass of `kernels-gpu`): the host

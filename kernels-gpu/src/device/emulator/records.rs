@@ -5,6 +5,9 @@
 //!
 //! Invariant: this module uses nothing else of the emulator, so the context that holds these
 //! records and the instruction modules that read them depend on it, never the other way round.
+//!
+//! Cost: one shadow per 2 bytes of a block's shared memory, the rest a few words per barrier,
+//! warp and copy in flight.
 
 use std::any::TypeId;
 use std::cell::{Cell, RefCell};
