@@ -23,7 +23,7 @@
 //!   first call with a new set of buffers to a kernel that reads tensor maps (128 bytes each,
 //!   encoded once and kept), and the GPU's one workspace (split-K partials, staged copies), which
 //!   grows only when a plan needs more than any before it.
-//! - [`ndarray_gemm`] takes host `ArrayView2`s (standard or transposed views map to layouts,
+//! - `ndarray_gemm` (feature `ndarray`) takes host `ArrayView2`s (standard or transposed views map to layouts,
 //!   other strides are copied), runs the product and returns an `Array2<f32>`.
 //!
 //! Every error is a value ([`crate::Error`]); nothing here panics on bad input.
@@ -80,7 +80,7 @@ impl Element for half::f16 {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KernelChoice {
     /// The plan the measured dispatch table gives the problem ([`crate::dispatch`]); the
-    /// catalog's order ([`catalog::candidates_for`]) where no measured kernel takes it, which ends
+    /// catalog's order ([`crate::choice::candidates_for`]) where no measured kernel takes it, which ends
     /// with the general kernel: every valid problem has a plan.
     Auto,
     /// A catalog kernel by name; an error if it cannot run the problem.
@@ -88,6 +88,31 @@ pub enum KernelChoice {
 }
 
 /// A GEMM to be planned: sizes, layout, leading dimensions, batch and scalars.
+///
+/// Each builder method returns the description with one part changed; nothing is checked until
+/// [`Gemm::problem`] or [`Gemm::plan`], which validate the whole ([`Problem::general`]). Sizes are
+/// those of the product: `C (M×N) = op(A) (M×K) · op(B) (K×N)`, whatever the layout stores.
+///
+/// ```rust
+/// use rgemm::{Layout, api::Gemm};
+///
+/// // Attention scores for 32 heads: S = Q·Kᵀ/√64 per head, Q and K 512×64 row-major each,
+/// // the heads packed one after another.
+/// let scores = Gemm::new(512, 512, 64)
+///     .layout(Layout::NT) // B (the keys) stored N×K
+///     .scalars(0.125, 0.0)
+///     .packed_batch(32);
+/// let p = scores.problem()?;
+/// assert_eq!((p.batch, p.stride_a, p.stride_b, p.stride_c), (32, 512 * 64, 512 * 64, 512 * 512));
+///
+/// // One weight for the whole batch (stride 0), C written into rows of 1536 elements.
+/// let shared = Gemm::new(64, 1024, 256).layout(Layout::NT).leading_dims(256, 256, 1536).batch(4, 64 * 256, 0, 64 * 1536);
+/// assert_eq!(shared.problem()?.extents(), (4 * 64 * 256, 1024 * 256, 3 * 64 * 1536 + 63 * 1536 + 1024));
+///
+/// // An inconsistent description is an error when it is checked, not when it is built.
+/// assert!(Gemm::new(64, 64, 64).leading_dims(32, 64, 64).problem().is_err());
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Gemm {
     m: u64,
@@ -101,12 +126,15 @@ pub struct Gemm {
 }
 
 impl Gemm {
-    /// `C (M×N) = A (M×K) · B (K×N)`, row-major, alpha = 1, beta = 0.
+    /// `C (M×N) = A (M×K) · B (K×N)`, row-major, alpha = 1, beta = 0, one product, tight leading
+    /// dimensions. Sizes are u64 so that any caller's value reaches the check unchanged
+    /// ([`crate::problem::MAX_DIM`] is the largest accepted).
     pub fn new(m: u64, n: u64, k: u64) -> Gemm {
         Gemm { m, n, k, alpha: 1.0, beta: 0.0, layout: Layout::NN, ld: LeadingDims::default(), batch: Batch::packed(1) }
     }
 
-    /// How A and B are stored ([`Layout::NT`]: B given as N×K, a linear layer's weight).
+    /// How A and B are stored ([`Layout::NT`]: B given as N×K, a linear layer's weight). The
+    /// sizes stay those of the product; the tight leading dimensions follow the stored shapes.
     pub fn layout(self, layout: Layout) -> Gemm {
         Gemm { layout, ..self }
     }
@@ -116,12 +144,14 @@ impl Gemm {
         Gemm { alpha, beta, ..self }
     }
 
-    /// Leading dimensions (elements between stored rows), at least the stored row lengths.
+    /// Leading dimensions (elements between stored rows), at least the stored row lengths:
+    /// `lda` ≥ K (M for a transposed A), `ldb` ≥ N (K for a transposed B), `ldc` ≥ N.
     pub fn leading_dims(self, lda: u64, ldb: u64, ldc: u64) -> Gemm {
         Gemm { ld: LeadingDims { lda: Some(lda), ldb: Some(ldb), ldc: Some(ldc) }, ..self }
     }
 
-    /// A strided batch of `count` products; strides in elements (0 broadcasts A or B).
+    /// A strided batch of `count` products; strides in elements (0 broadcasts A or B). C's stride
+    /// is at least one matrix of C, `(M − 1)·ldc + N`, so that no two products write one element.
     pub fn batch(self, count: u64, stride_a: u64, stride_b: u64, stride_c: u64) -> Gemm {
         Gemm { batch: Batch { count, stride_a: Some(stride_a), stride_b: Some(stride_b), stride_c: Some(stride_c) }, ..self }
     }
@@ -131,34 +161,40 @@ impl Gemm {
         Gemm { batch: Batch::packed(count), ..self }
     }
 
-    /// The validated problem.
+    /// The validated problem ([`Problem::general`]), or why it is not one.
     pub fn problem(&self) -> Result<Problem> {
         Problem::general(self.m, self.n, self.k, self.alpha, self.beta, self.layout, self.ld, self.batch)
     }
 
     /// Validates the problem and picks its kernel for element type `T` on `gpu` (whose SM
-    /// count decides whether K is split).
+    /// count decides whether K is split). [`crate::choice::plan`] does the same without a GPU,
+    /// given the SM count.
+    ///
+    /// ```no_run
+    /// use rgemm::{Gpu, Layout, api::{Gemm, KernelChoice}};
+    /// # fn main() -> rgemm::Result<()> {
+    /// let gpu = Gpu::open()?;
+    /// let gemm = Gemm::new(4096, 4096, 4096).layout(Layout::NT);
+    /// let auto = gemm.plan::<half::bf16>(&gpu, KernelChoice::Auto)?;
+    /// println!("{}: {}", auto.name(), auto.reason());
+    /// // A kernel by name: an error if it cannot run this problem.
+    /// let named = gemm.plan::<half::bf16>(&gpu, KernelChoice::Named("bgemm_00_general_16x16x16_nt".into()))?;
+    /// assert_eq!(named.reason(), "named");
+    /// # Ok(()) }
+    /// ```
     pub fn plan<T: Element>(&self, gpu: &Gpu, choice: KernelChoice) -> Result<Plan> {
         crate::choice::plan(T::DTYPE, &self.problem()?, &choice, gpu.info.multiprocessors)
     }
 }
 
-
-
-
-
-
-
-
-
-
-
-
 /// A copy of A and B with 16-byte rows for a kernel that needs them: `problem` is what the
 /// kernel then reads ([`Problem::with_aligned_rows`]); `copy` says which operands are copied.
 #[derive(Clone, Debug)]
 pub struct Staging {
+    /// The problem the kernel reads: the copied operands with their padded leading dimensions
+    /// and packed strides, the others as the caller gives them.
     pub problem: Problem,
+    /// Whether A (`[0]`) and B (`[1]`) are copied; at least one is.
     pub copy: [bool; 2],
 }
 
@@ -166,9 +202,14 @@ pub struct Staging {
 /// `problem`, the slices as a strided batch into a workspace, and the partials are summed into C.
 #[derive(Clone, Debug)]
 pub struct SplitK {
+    /// Slices of K: 2 or more, each K / `splits` deep.
     pub splits: u32,
+    /// The kernel that computes the slices' partial products.
     pub kernel: Kernel,
+    /// The sliced problem: M×N×(K / `splits`), a batch of `splits` products over A and B's
+    /// slices (alpha 1, beta 0), C the workspace's packed partials.
     pub problem: Problem,
+    /// `kernel`'s launch for `problem`.
     pub geometry: Launch,
 }
 
@@ -314,6 +355,8 @@ impl Plan {
         self.staging.as_ref().map_or(&self.problem, |s| &s.problem)
     }
 
+    /// The problem as the caller's operands hold it: [`Problem::extents`] gives the elements A,
+    /// B and C must hold.
     pub fn problem(&self) -> &Problem {
         &self.problem
     }
@@ -421,6 +464,35 @@ impl Plan {
     /// `a` and `b` hold elements of the type the plan was made for; `c` is f32. The views may
     /// start anywhere their element type allows: see [`Plan::at_addresses`] for what an
     /// automatic plan does where its kernel needs a 16-byte start.
+    ///
+    /// It returns once the work is queued: read C after the stream has run it (a copy to the host
+    /// on the same stream waits for it). The errors, each found before anything is queued:
+    /// [`Error::WrongElementType`], [`Error::BufferTooSmall`] (each buffer must hold
+    /// [`Problem::extents`] elements), [`Error::Overlap`], [`Error::Misaligned`], and
+    /// [`Error::Unsupported`] for a named kernel that needs 16-byte starts the buffers lack.
+    ///
+    /// ```no_run
+    /// use rgemm::{Error, Gpu, Operand, api::{Gemm, KernelChoice}};
+    /// # fn main() -> rgemm::Result<()> {
+    /// let gpu = Gpu::open()?;
+    /// let plan = Gemm::new(256, 512, 128).plan::<f32>(&gpu, KernelChoice::Auto)?;
+    /// let (la, lb, lc) = plan.problem().extents();
+    /// let stream = gpu.stream();
+    /// let a = stream.clone_htod(&vec![1.0f32; la])?;
+    /// let b = stream.clone_htod(&vec![0.5f32; lb])?;
+    /// let mut c = stream.alloc_zeros::<f32>(lc)?;
+    /// plan.run(&gpu, &a, &b, &mut c)?;
+    /// let host = stream.clone_dtoh(&c)?; // waits for the product
+    /// assert!(host.iter().all(|&x| x == 64.0)); // 128 terms of 1 × 0.5
+    ///
+    /// // Views serve as buffers do; a C too short is refused before anything is queued.
+    /// let mut short = stream.alloc_zeros::<f32>(lc - 1)?;
+    /// match plan.run(&gpu, &a.slice(..), &b, &mut short) {
+    ///     Err(Error::BufferTooSmall { operand: Operand::C, have, need }) => assert_eq!((have, need), (lc - 1, lc)),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub fn run<T: Element>(&self, gpu: &Gpu, a: &impl DevicePtr<T>, b: &impl DevicePtr<T>, c: &mut impl DevicePtrMut<f32>) -> Result<()> {
         if T::DTYPE != self.kernel.spec.dtype {
             return Err(Error::WrongElementType { plan: self.kernel.spec.dtype.name(), given: T::DTYPE.name() });

@@ -8,11 +8,17 @@ use crate::problem::Problem;
 pub use rgemm_spec::{Swizzle, TensorMaps, TileCopy, TileRules};
 pub use rgemm_spec::{Dtype, KernelKey, KernelSpec, Layout, Rung, Tile};
 
-/// Hopper's limits, checked before launch so that a bad configuration is a clear error.
+/// Hopper's limits, checked before launch so that a bad configuration is a clear error: at most
+/// this many threads in a block.
 pub const MAX_THREADS_PER_BLOCK: u32 = 1024;
+/// Bytes of shared memory one block may use (227 KiB: the SM's 228 KiB less 1 KiB the system
+/// keeps per block).
 pub const MAX_SMEM_PER_BLOCK: u32 = 227 * 1024;
+/// Blocks along the grid's y (block rows of C: M / BM).
 pub const MAX_GRID_Y: u64 = 65_535;
+/// Blocks along the grid's z (products of a batch, one plane each).
 pub const MAX_GRID_Z: u64 = 65_535;
+/// Blocks along the grid's x (block columns of C: N / BN): 2³¹ − 1.
 pub const MAX_GRID_X: u64 = i32::MAX as u64;
 
 /// Why a kernel configuration could never run correctly on Hopper, if it could not: the limits of
@@ -37,9 +43,15 @@ pub fn shape_error(s: &KernelSpec) -> Option<String> {
     ))
 }
 
-/// One launchable kernel.
+/// One launchable kernel: an entry of the PTX module and everything needed to launch it.
+///
+/// Kernels come from the catalog ([`all`], [`find`], [`find_key`]); two are equal when they are
+/// the same entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Kernel {
+    /// The kernel's configuration as `kernels-gpu` declares it: name, element type, layout,
+    /// tile, threads, shared memory, tensor maps, schedule. [`KernelSpec::key`] is what tells it
+    /// from its twins.
     pub spec: &'static KernelSpec,
 }
 
@@ -47,8 +59,13 @@ pub struct Kernel {
 /// per problem and [`crate::Gpu::launch`] uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Launch {
+    /// Blocks along x, y and z: block columns of C (N / BN, rounded up), block rows (M / BM,
+    /// rounded up to whole clusters) and products of the batch. A persistent kernel's launch
+    /// counts tiles here; [`Launch::on_device`] gives the grid it actually launches.
     pub grid: (u32, u32, u32),
+    /// Threads along x, y and z of a block: the kernel's `threads`, 1, 1.
     pub block: (u32, u32, u32),
+    /// Bytes of dynamic shared memory per block, at most [`MAX_SMEM_PER_BLOCK`].
     pub smem_bytes: u32,
 }
 
@@ -75,7 +92,7 @@ impl Launch {
 /// that every block has the same number of tiles (or one fewer) — 512 tiles on 132 SMs are four
 /// rounds either way, and 128 blocks of four tiles leave four SMs idle throughout instead of
 /// sixteen in the last round, which under the power limit lets the others clock a little higher
-/// (run 146 of `docs/perf/2026-11-27-h100.md`). A kernel that cuts tiles by K keeps one block
+/// (measured: the book's appendix "How we got here", rung 14). A kernel that cuts tiles by K keeps one block
 /// per SM: stream-K's idle SMs take slices of the last round's tiles. The GPU launch
 /// ([`Launch::on_device`]) and the emulator's (`emulate::EMULATED_SMS` SMs) both follow it.
 pub fn persistent_blocks(spec: &KernelSpec, tiles: u64, sms: u32) -> u32 {
@@ -115,6 +132,20 @@ pub fn all() -> impl Iterator<Item = Kernel> {
 
 /// The kernel whose key is `key` ([`KernelSpec::key`]), if the catalog has it: how a kernel's
 /// twin (another layout, type, width or schedule) is found.
+///
+/// ```rust
+/// use rgemm::catalog::{self, Layout};
+///
+/// let kernel = catalog::find("bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast")?;
+/// // The same kernel reading B stored N×K (a linear layer's weight).
+/// let nt = catalog::find_key(kernel.spec.key().with_layout(Layout::NT)).expect("rung 14 has every layout");
+/// assert_eq!(nt.name(), "bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_nt");
+/// assert_eq!((nt.spec.layout, nt.spec.tile), (Layout::NT, kernel.spec.tile));
+/// // Its f16 twin.
+/// let f16 = catalog::find_key(kernel.spec.key().with_dtype(catalog::Dtype::F16)).unwrap();
+/// assert_eq!(f16.name(), "hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast");
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 pub fn find_key(key: KernelKey) -> Option<Kernel> {
     all().find(|k| k.spec.key() == key)
 }
@@ -124,7 +155,22 @@ pub fn fallback(dtype: Dtype) -> Kernel {
     all().find(|k| k.spec.dtype == dtype && k.spec.rung.kind == rgemm_spec::KernelKind::Fallback).expect("the catalog has a general kernel of every type")
 }
 
-/// The kernel called `name`, or an error that suggests the closest names.
+/// The kernel called `name`, or [`Error::UnknownKernel`] with the closest names ([`suggest`]).
+///
+/// ```rust
+/// use rgemm::catalog::{self, Dtype, Layout};
+///
+/// let kernel = catalog::find("sgemm_00_general_16x16x16")?;
+/// assert_eq!((kernel.spec.dtype, kernel.spec.layout), (Dtype::F32, Layout::NN));
+/// assert!(!kernel.needs_aligned_matrices()); // the general kernel reads element by element
+///
+/// // Whether it runs a problem, and with which launch: M = 100, N = 70 in 16×16 tiles.
+/// let launch = kernel.geometry(&rgemm::Problem::new(100, 70, 30, 1.0, 0.0)?)?;
+/// assert_eq!((launch.grid, launch.block), ((5, 7, 1), (256, 1, 1)));
+///
+/// assert!(catalog::find("sgemm_00_general").is_err()); // names are whole
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 pub fn find(name: &str) -> Result<Kernel> {
     all().find(|k| k.spec.name == name).ok_or_else(|| Error::UnknownKernel {
         name: name.to_string(),
@@ -180,6 +226,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 impl Kernel {
+    /// The entry's name in the PTX module, which the CLI and reports use too
+    /// (`bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_nt`: type, rung, tile, choices, layout).
     pub fn name(&self) -> &'static str {
         self.spec.name
     }
@@ -259,12 +307,12 @@ impl Kernel {
         if let Some(maps) = self.spec.tensor_maps {
             let dtype = self.spec.dtype;
             let batched = problem.batch > 1;
-            let misaligned = a_as_given.then(|| crate::tma::alignment_error(dtype, "A", "lda", problem.lda as u64)).flatten()
-                .or_else(|| crate::tma::alignment_error(dtype, "B", "ldb", problem.ldb as u64))
-                .or_else(|| maps.c_box.and_then(|_| crate::tma::alignment_error(Dtype::F32, "C", "ldc", problem.ldc as u64)))
-                .or_else(|| (batched && a_as_given).then(|| crate::tma::alignment_error(dtype, "A", "stride_a", problem.stride_a)).flatten())
-                .or_else(|| batched.then(|| crate::tma::alignment_error(dtype, "B", "stride_b", problem.stride_b)).flatten())
-                .or_else(|| (batched && maps.c_box.is_some()).then(|| crate::tma::alignment_error(Dtype::F32, "C", "stride_c", problem.stride_c)).flatten());
+            let misaligned = a_as_given.then(|| crate::tensor_map::alignment_error(dtype, "A", "lda", problem.lda as u64)).flatten()
+                .or_else(|| crate::tensor_map::alignment_error(dtype, "B", "ldb", problem.ldb as u64))
+                .or_else(|| maps.c_box.and_then(|_| crate::tensor_map::alignment_error(Dtype::F32, "C", "ldc", problem.ldc as u64)))
+                .or_else(|| (batched && a_as_given).then(|| crate::tensor_map::alignment_error(dtype, "A", "stride_a", problem.stride_a)).flatten())
+                .or_else(|| batched.then(|| crate::tensor_map::alignment_error(dtype, "B", "stride_b", problem.stride_b)).flatten())
+                .or_else(|| (batched && maps.c_box.is_some()).then(|| crate::tensor_map::alignment_error(Dtype::F32, "C", "stride_c", problem.stride_c)).flatten());
             if let Some(reason) = misaligned {
                 return Err(unsupported(reason));
             }
@@ -297,16 +345,14 @@ impl Kernel {
 
 /// The best configuration of each rung, fastest rung first: what `best` and `rgemm bench` use.
 ///
-/// The order comes from a tuning run at M = N = K = 4096 (the f16 entries rank like bf16); rung
-/// 14's entry is its copy-engine-store persistent kernel, faster than `_persistent_pairs` at 4096³
-/// and 8192³ over five processes timed in turn (run 22 of 2026-11-26). The runs and their numbers
-/// are in `docs/perf/` and the book's chapter `book/src/numbers.md`. Rung 15 (3×TF32, fp32 accuracy on
-/// the tensor cores) ranks first for f32 from its own run of the next day, with the split that
-/// rounds nothing (`_raw`) since 2026-11-25 (its chapter and `docs/perf/`); it needs K and N
-/// multiples of 4, else `best` falls back to rung 11 (with double fragments, `_df`, faster than
-/// `_wa` in every process of run 153 of 2026-11-27). Its entries
-/// for the other layouts (`_nt`, `_tn`, `_tt`) are not listed: [`auto_candidates`] tries them
-/// right after this list (rung 15 is the highest fp32 rung), ahead of the general kernel.
+/// The order comes from tuning runs at M = N = K = 4096 (the f16 entries rank like bf16): rung
+/// 14's entry is its copy-engine-store persistent kernel; rung 15 (3×TF32, fp32 accuracy on the
+/// tensor cores) ranks first for f32 with the split that rounds nothing (`_raw`); it needs K and N
+/// multiples of 4, else the catalog's order falls back to rung 11 (with double fragments, `_df`).
+/// The measurements behind each entry are in `docs/perf/` and the book's appendix "How we got
+/// here". Entries for the other layouts (`_nt`, `_tn`, `_tt`) are not listed:
+/// [`crate::choice::auto_candidates`] tries them right after this list, ahead of the general
+/// kernel.
 /// `rgemm tune` prints a replacement for this table from a fresh
 /// run.
 ///
@@ -334,8 +380,6 @@ pub const BEST: &[&str] = &[
     "sgemm_01_naive_32x32x1",
 ];
 
-
-
 /// The rung numbers that have kernels of `dtype`, in ladder order (the general kernel, number 0,
 /// is not a rung).
 pub fn rungs(dtype: Dtype) -> Vec<u8> {
@@ -360,25 +404,6 @@ pub fn best_of_rung(number: u8, dtype: Dtype) -> Option<Kernel> {
 pub fn ladder(dtype: Dtype) -> Vec<Kernel> {
     rungs(dtype).into_iter().filter_map(|number| best_of_rung(number, dtype)).collect()
 }
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 /// Element types by name, as the command line and reports spell them.
 pub const DTYPES: &[Dtype] = &[Dtype::F32, Dtype::Bf16, Dtype::F16];

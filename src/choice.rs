@@ -29,11 +29,40 @@ use crate::dispatch::{Row, Table};
 use crate::error::{Error, Result};
 use crate::problem::{Batch, LeadingDims, Problem};
 
-
 /// The plan for `problem` with operands of `dtype` on a GPU of `sms` multiprocessors. With
 /// [`KernelChoice::Auto`] the measured dispatch table ([`crate::dispatch`]) picks the kernel and
 /// whether K is split; where no measured row's kernel takes the problem, the catalog's order
-/// does ([`catalog::candidates_for`]), with the split rule [`split_k`].
+/// does ([`candidates_for`]), with the split rule [`split_k`]. The problem is validated again
+/// first ([`Problem::checked`]).
+///
+/// Planning needs no GPU: what a plan runs on an H100 (132 SMs) can be asked anywhere, and
+/// [`Plan::run`](crate::api::Plan::run) later launches it on the GPU given then.
+///
+/// ```rust
+/// use rgemm::{Layout, Problem, api::{Gemm, KernelChoice}, catalog::Dtype, choice};
+///
+/// // A decode step of a linear layer (one row of x, W stored N×K): the GEMV that reads W once.
+/// let decode = Gemm::new(1, 4096, 4096).layout(Layout::NT).problem()?;
+/// let plan = choice::plan(Dtype::Bf16, &decode, &KernelChoice::Auto, 132)?;
+/// assert!(choice::is_gemv(plan.kernel()));
+///
+/// // A square product: the dispatch table's nearest measured shape decides, and says so.
+/// let square = Problem::new(4096, 4096, 4096, 1.0, 0.0)?;
+/// let plan = choice::plan(Dtype::Bf16, &square, &KernelChoice::Auto, 132)?;
+/// assert_eq!((plan.kernel().spec.dtype, plan.splits()), (Dtype::Bf16, 1));
+/// assert!(plan.reason().starts_with("nearest measured shape"));
+///
+/// // Few tiles of C and a deep K: K is cut into slices that fill the SMs.
+/// let deep = Problem::new(128, 128, 16384, 1.0, 0.0)?;
+/// let plan = choice::plan(Dtype::Bf16, &deep, &KernelChoice::Auto, 132)?;
+/// assert!(plan.splits() > 1 && plan.name().ends_with(&format!("_split{}", plan.splits())));
+///
+/// // A named kernel runs as named, or the plan is an error.
+/// let named = KernelChoice::Named("bgemm_00_general_16x16x16".into());
+/// assert_eq!(choice::plan(Dtype::Bf16, &square, &named, 132)?.name(), "bgemm_00_general_16x16x16");
+/// assert!(choice::plan(Dtype::F32, &square, &named, 132).is_err()); // a bf16 kernel
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) -> Result<Plan> {
     // The fields of a `Problem` are public: validate them again, so that a plan (whose `run` is
     // safe) only ever holds a problem `Problem::general` accepts.
@@ -97,7 +126,7 @@ pub fn plan_on(problem: &Problem, kernel: Kernel, staged: bool, split: bool, sms
 }
 
 /// Every plan the tuner times for `problem`: each fast kernel of `dtype`
-/// ([`catalog::dispatch_candidates`]) that takes it, or else takes it on copies of A and B with
+/// ([`dispatch_candidates`]) that takes it, or else takes it on copies of A and B with
 /// 16-byte rows ([`Problem::with_aligned_rows`]), run directly and split when [`split_count`]
 /// would split it.
 pub fn candidate_plans(dtype: Dtype, problem: &Problem, sms: u32) -> Vec<Plan> {
@@ -115,8 +144,6 @@ pub fn candidate_plans(dtype: Dtype, problem: &Problem, sms: u32) -> Vec<Plan> {
     }
     plans
 }
-
-
 
 /// Slices of K are at least this deep: fewer multiply-adds per partial and the workspace traffic
 /// outweighs the parallelism.
@@ -167,10 +194,10 @@ pub fn split_k(dtype: Dtype, problem: &Problem, geometry: &Launch, sms: u32) -> 
 }
 
 /// The kernel for `problem` as given: the named one, the decode GEMV for a decode step
-/// ([`catalog::decode_kernel`]), or the dispatch table's choice among its
-/// unstaged rows ([`crate::dispatch::Table::choose_direct`]),
-/// else the first of the type's candidates that takes it ([`catalog::candidates_for`]: for a
-/// linear layer of at most [`catalog::decode_rows`] rows the decode GEMV first, the general
+/// ([`decode_kernel`]), or the dispatch table's choice among its
+/// unstaged rows ([`table_choice_direct`]),
+/// else the first of the type's candidates that takes it ([`candidates_for`]: for a
+/// linear layer of at most [`decode_rows`] rows the decode GEMV first, the general
 /// kernel of its layout last).
 pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<(Kernel, Launch)> {
     match choice {
@@ -225,7 +252,7 @@ pub fn best_alias(name: &str) -> Option<Dtype> {
     BEST_ALIASES.iter().find(|(alias, _)| *alias == name).map(|&(_, dtype)| dtype)
 }
 
-/// The kernels `best` tries for `dtype`, in order: the [`BEST`] entries of that type as listed,
+/// The kernels `best` tries for `dtype`, in order: the [`catalog::BEST`] entries of that type as listed,
 /// then the representative of each rung without an entry, highest rung first.
 pub fn best_candidates(dtype: Dtype) -> Vec<Kernel> {
     let mut out: Vec<Kernel> = catalog::BEST.iter().filter_map(|name| find(name).ok()).filter(|k| k.spec.dtype == dtype).collect();
@@ -249,7 +276,7 @@ pub fn auto_candidates(dtype: Dtype) -> Vec<Kernel> {
 }
 
 /// Rungs below this one teach (naive loops to shared-memory tiles) and are never the fastest
-/// kernel of a shape: the tuner ([`crate::api::candidate_plans`]) leaves them out.
+/// kernel of a shape: the tuner ([`candidate_plans`]) leaves them out.
 pub const FIRST_DISPATCH_RUNG: u8 = 9;
 
 /// The kernels the tuner times for the dispatch table: every kernel of `dtype` from
@@ -307,12 +334,12 @@ pub fn gemv_for(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
 
 /// What the width rule charges a round of 192-wide tiles per column of C, in percent of a round
 /// of 256-wide ones: the narrower tile copies more bytes per element of C and spreads its costs
-/// per tile over fewer columns (1.5% to 13% slower per column and round in runs 79 and 83 of
-/// 2026-11-26 in `docs/perf/`, the more the smaller the product).
+/// per tile over fewer columns (fitted on the tuning suite's measurements: `docs/perf/` and the
+/// book's appendix "How we got here", rung 14).
 pub const NARROW_ROUND_PERCENT: u64 = 105;
 
 /// What the width rule charges a last round that the stream-K twin cuts into slices, in percent
-/// of a whole round (67% to 84% in the same runs, with two to five slices).
+/// of a whole round (fitted on the same measurements, with two to five slices).
 pub const CUT_ROUND_PERCENT: u64 = 80;
 
 /// Rung 14's persistent TMA-store tile in its other width (`_128x192x64_s4_persistent_tmast` ↔
@@ -352,8 +379,9 @@ pub fn width_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kernel>
 /// The stream-K twin of a persistent kernel (the same kernel named `_streamk` for `_persistent`,
 /// kernels-gpu/src/stream_k.rs) when it would cut the last round of `problem`'s tiles on `sms`
 /// SMs; `None` when there is no twin or it would leave every tile whole. Where it cuts, the twin
-/// was faster (run 43 of 2026-11-26 in `docs/perf/`); where it does not, the persistent kernel
-/// is, by a little: the automatic choice asks this after the dispatch table has chosen.
+/// was measured faster; where it does not, the persistent kernel is, by a little (the book's
+/// appendix "How we got here"): the automatic choice asks this after the dispatch table has
+/// chosen.
 pub fn stream_k_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kernel> {
     let key = kernel.spec.key();
     if key.schedule != Schedule::Persistent {
@@ -462,10 +490,19 @@ fn for_dtype(kernel: Kernel, dtype: Dtype) -> Option<Kernel> {
 /// What the table says for `problem`: the kernel, whether it reads aligned copies of A and B and
 /// whether K is split (as in its row), and the row.
 pub struct Choice<'t> {
+    /// The kernel to run: the row's, in the problem's layout and element type (its twin by key),
+    /// or the decode GEMV whose block holds all of M where the row names a smaller one. Its
+    /// `geometry` accepts the problem it reads.
     pub kernel: Kernel,
+    /// Whether it reads copies of A and B with 16-byte rows ([`Problem::with_aligned_rows`]),
+    /// as the row's plan did.
     pub staged: bool,
+    /// Whether K is split, as the row's plan was ([`split_count`] then gives the slices for
+    /// this problem).
     pub split: bool,
+    /// The measured row that decided.
     pub row: &'t Row,
+    /// How far the row is from the problem ([`distance`]): 0 for the measured shape itself.
     pub distance: f64,
 }
 
@@ -495,7 +532,7 @@ pub fn table_choice<'t>(table: &'t Table, dtype: Dtype, problem: &Problem) -> Op
     choose_among(table, dtype, problem, true)
 }
 
-/// As [`Table::choose`], among the rows that run the problem as given (not staged): the kernel
+/// As [`table_choice`], among the rows that run the problem as given (not staged): the kernel
 /// for a caller that launches one kernel on the operands it has.
 pub fn table_choice_direct<'t>(table: &'t Table, dtype: Dtype, problem: &Problem) -> Option<Choice<'t>> {
     choose_among(table, dtype, problem, false)

@@ -2,7 +2,7 @@
 //! problem.
 //!
 //! `rgemm tune --suite real --table dispatch/h100.tsv` times every candidate plan of every shape
-//! of the real-shape suite ([`crate::problem::real_suite`]: each fast kernel that takes the shape,
+//! of the real-shape suite (`rgemm-tools`' `real_suite`: each fast kernel that takes the shape,
 //! directly and with K split) and records the fastest per shape, with its device, date and commit,
 //! in a [`Table`]. `rgemm tune --cases ... --table dispatch/h100.tsv` does the same for shapes the
 //! suite lacks and replaces only their rows ([`Table::merge`]), noting them as measured since.
@@ -10,15 +10,16 @@
 //! can be loaded ([`Table::read`]) and put in use ([`use_table`]).
 //!
 //! **The rule between measured shapes.** For a problem, the rows of its element type (f16 falls
-//! back to bf16's rows, with the f16 twin of each kernel) are ordered by [`distance`]: the
+//! back to bf16's rows, with the f16 twin of each kernel) are ordered by [`distance`](crate::choice::distance): the
 //! log₂ distance of M, N, K and the batch count, plus a penalty when the rows' alignment (whether
 //! A's and B's rows are whole 16-byte units) or layout differ. The first row whose kernel, in the
 //! problem's layout, takes the problem decides: that kernel, and a split of K if the row was split
-//! (the split count then follows the problem's own tiles, see [`crate::api::split_count`]).
-//! A decode step (`nt`, M ≤ [`crate::catalog::decode_rows`]) is not asked: it runs the decode
-//! GEMV ([`crate::catalog::decode_kernel`]).
+//! (the split count then follows the problem's own tiles, see [`crate::choice::split_count`]).
+//! A decode step (`nt`, M ≤ [`crate::choice::decode_rows`]) is not asked: it runs the decode
+//! GEMV ([`crate::choice::decode_kernel`]).
 //! When no row's kernel takes the problem, the catalog's fixed order decides
-//! ([`crate::catalog::candidates_for`]); so it does when only rows more than [`WINDOW`] farther
+//! ([`crate::choice::candidates_for`]); so it does when only rows more than
+//! [`WINDOW`](crate::choice::WINDOW) farther
 //! than the nearest one would. Invariant: the choice is always a kernel whose
 //! `geometry` accepts the problem.
 
@@ -38,17 +39,24 @@ const HEADER: &str = "dtype\tlayout\tbatch\tm\tn\tk\taligned\tplan\tpercent_of_b
 /// One measured shape and the plan that was fastest on it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
+    /// The element type of A and B.
     pub dtype: Dtype,
+    /// How A and B were stored.
     pub layout: Layout,
+    /// Products in the batch (1: a single GEMM); at least 1.
     pub batch: u32,
+    /// Rows of C; at least 1.
     pub m: u32,
+    /// Columns of C; at least 1.
     pub n: u32,
+    /// The inner size; at least 1.
     pub k: u32,
     /// Whether A's and B's rows (and batch strides) were whole 16-byte units.
     pub aligned: bool,
     /// The catalog kernel.
     pub kernel: Kernel,
-    /// Whether the kernel read copies of A and B with 16-byte rows ([`Problem::with_aligned_rows`]).
+    /// Whether the kernel read copies of A and B with 16-byte rows
+    /// ([`Problem::with_aligned_rows`](crate::Problem::with_aligned_rows)).
     pub staged: bool,
     /// Slices of K (1: not split).
     pub splits: u32,
@@ -75,15 +83,10 @@ impl Row {
 pub struct Table {
     /// `# key: value` lines of the file's header (device, date, commit, command), in order.
     pub notes: Vec<(String, String)>,
+    /// The measured shapes, in the file's order ([`Table::merge`] and [`Table::replace`] keep
+    /// them sorted by type, layout, batch and size).
     pub rows: Vec<Row>,
 }
-
-
-
-
-
-
-
 
 impl Table {
     /// A header note (`device`, `date`, `commit`, `command`).
@@ -91,7 +94,35 @@ impl Table {
         self.notes.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 
-    /// Parses a table file (see [`Table::to_text`]).
+    /// Parses a table file (see [`Table::to_text`]): `# key: value` notes anywhere, blank lines
+    /// skipped, the header line, then one row per line of nine tab-separated fields (element
+    /// type, layout, batch, M, N, K, `yes`/`no` for aligned, the plan's name, percent of
+    /// cuBLAS). The plan's kernel must be in the catalog. Anything else is
+    /// [`Error::InvalidTable`], naming the line.
+    ///
+    /// ```rust
+    /// use rgemm::{Problem, catalog::Dtype, choice, dispatch::Table};
+    ///
+    /// let text = "# device: NVIDIA H100 80GB HBM3 (132 SMs)\n\
+    ///             dtype\tlayout\tbatch\tm\tn\tk\taligned\tplan\tpercent_of_best_cublas\n\
+    ///             bf16\tnn\t1\t4096\t4096\t4096\tyes\tbgemm_13_wgmma_128x256x64_s4\t97.5\n\
+    ///             bf16\tnn\t1\t64\t64\t65536\tyes\tbgemm_13_wgmma_128x256x64_s4_split16\t80.0\n";
+    /// let table = Table::parse(text)?;
+    /// assert_eq!(table.note("device"), Some("NVIDIA H100 80GB HBM3 (132 SMs)"));
+    /// let row = &table.rows[1];
+    /// assert_eq!((row.kernel.name(), row.staged, row.splits), ("bgemm_13_wgmma_128x256x64_s4", false, 16));
+    /// assert_eq!(row.case_name(), "64x64x65536");
+    /// assert_eq!(Table::parse(&table.to_text())?, table); // the file form reads back the same
+    ///
+    /// // The nearest measured shape decides for a problem between them.
+    /// let chosen = choice::table_choice(&table, Dtype::Bf16, &Problem::new(3000, 5000, 4096, 1.0, 0.0)?).unwrap();
+    /// assert_eq!((chosen.kernel.name(), chosen.split), ("bgemm_13_wgmma_128x256x64_s4", false));
+    ///
+    /// // A plan whose kernel the catalog lacks is refused, with its line.
+    /// let bad = text.replace("wgmma_128x256x64_s4\t97", "wgmma_1x1x1\t97");
+    /// assert!(matches!(Table::parse(&bad), Err(rgemm::Error::InvalidTable(why)) if why.starts_with("dispatch table line 3")));
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn parse(text: &str) -> Result<Table> {
         let mut table = Table::default();
         let bad = |line: usize, why: &str| Error::InvalidTable(format!("dispatch table line {}: {why}", line + 1));

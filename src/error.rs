@@ -2,35 +2,128 @@
 
 use std::fmt;
 
+/// The result of every fallible call of the library: the value, or the [`Error`] that says why
+/// there is none.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Every way a request can fail. Each variant's message is one line; match on the variant to
-/// react to a kind of failure.
+/// react to a kind of failure. The enum is `#[non_exhaustive]`: a match needs a `_` arm, and a
+/// later version may add variants.
+///
+/// Asking for a kernel the catalog does not have (no GPU needed):
+///
+/// ```rust
+/// use rgemm::Error;
+///
+/// match rgemm::catalog::find("sgemm_9_warptile") {
+///     Err(Error::UnknownKernel { name, suggestions }) => {
+///         assert_eq!(name, "sgemm_9_warptile");
+///         // The names that contain it (with the rung number padded), else the nearest ones.
+///         assert!(!suggestions.is_empty() && suggestions.iter().all(|s| s.starts_with("sgemm_09_warptile")));
+///     }
+///     Err(other) => panic!("another error: {other}"),
+///     Ok(kernel) => panic!("found {}", kernel.name()),
+/// }
+/// ```
+///
+/// Every variant prints as one line (`Display`), for a message to the user:
+///
+/// ```rust
+/// let err = rgemm::Problem::new(0, 64, 64, 1.0, 0.0).unwrap_err();
+/// assert!(matches!(err, rgemm::Error::InvalidProblem(_)));
+/// assert_eq!(err.to_string(), "invalid problem: M is 0; M, N and the batch count must be at least 1");
+/// ```
+///
+/// A program that runs without a GPU where there is none:
+///
+/// ```no_run
+/// use rgemm::{Error, Gpu};
+///
+/// fn main() -> rgemm::Result<()> {
+///     let gpu = match Gpu::open() {
+///         Ok(gpu) => gpu,
+///         Err(Error::NoDriver | Error::NoDevice(_) | Error::UnsupportedDevice { .. }) => {
+///             eprintln!("no Hopper GPU here: the products run elsewhere");
+///             return Ok(());
+///         }
+///         Err(other) => return Err(other),
+///     };
+///     println!("{} with {} SMs", gpu.info.name, gpu.info.multiprocessors);
+///     Ok(())
+/// }
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    /// The CUDA driver library (libcuda) could not be loaded: this machine has no NVIDIA driver.
+    /// Only opening a [`Gpu`](crate::Gpu) needs one; planning and the catalog work without it.
     #[error("no CUDA driver found (libcuda could not be loaded): a CUDA GPU and its driver are needed to run kernels")]
     NoDriver,
+    /// The driver is loaded but no device could be opened (none present, or the ordinal asked
+    /// for is not one of them); the text says why, in the driver's words or rgemm's.
     #[error("no usable CUDA GPU ({0}): a CUDA GPU and its driver are needed to run kernels")]
     NoDevice(String),
+    /// The device is not a Hopper GPU (compute capability 9.0): the kernels are compiled for
+    /// `sm_90a` and use instructions (wgmma, TMA, clusters) no other architecture has.
     #[error("the GPU is {name} (compute capability {major}.{minor}); rgemm's kernels are built for sm_90a and need a Hopper GPU (compute capability 9.0, e.g. H100 or H200)")]
-    UnsupportedDevice { name: String, major: i32, minor: i32 },
+    UnsupportedDevice {
+        /// The device's name, as the driver reports it.
+        name: String,
+        /// The major number of its compute capability (9 on Hopper).
+        major: i32,
+        /// The minor number of its compute capability (0 on Hopper).
+        minor: i32,
+    },
+    /// No kernel of the catalog has this name ([`crate::catalog::find`]).
     #[error("unknown kernel '{name}'{}", Suggestions(suggestions))]
-    UnknownKernel { name: String, suggestions: Vec<String> },
+    UnknownKernel {
+        /// The name asked for.
+        name: String,
+        /// Up to three catalog names close to it ([`crate::catalog::suggest`]); empty when none
+        /// is close.
+        suggestions: Vec<String>,
+    },
+    /// A problem that cannot be computed as given: a size of 0 or beyond [`crate::problem::MAX_DIM`],
+    /// a scalar that is not finite, a leading dimension shorter than its row, overlapping
+    /// matrices of C, an extent too large to address, operands whose shapes disagree. The text
+    /// names the field and the rule ([`crate::Problem::general`] checks them all).
     #[error("invalid problem: {0}")]
     InvalidProblem(String),
     /// A buffer given to [`crate::api::Plan::run`] holds fewer elements than the problem spans.
     #[error("{operand} holds {have} elements; the problem needs {need}")]
-    BufferTooSmall { operand: Operand, have: usize, need: usize },
+    BufferTooSmall {
+        /// Which buffer.
+        operand: Operand,
+        /// Elements the buffer holds.
+        have: usize,
+        /// Elements the problem spans in it, padding and batch included
+        /// ([`crate::Problem::extents`]).
+        need: usize,
+    },
     /// A buffer does not start on the boundary its element type (or the plan's kernel) needs.
     #[error("{operand} starts at device address {address:#x}, not on a {need}-byte boundary")]
-    Misaligned { operand: Operand, address: u64, need: u64 },
+    Misaligned {
+        /// Which buffer.
+        operand: Operand,
+        /// The buffer's device address, in bytes.
+        address: u64,
+        /// The boundary it must start on, in bytes.
+        need: u64,
+    },
     /// C overlaps A or B: the product would read what it writes.
     #[error("C overlaps {operand}: the product would read what it writes")]
-    Overlap { operand: Operand },
+    Overlap {
+        /// The operand C overlaps: A or B.
+        operand: Operand,
+    },
     /// The operands are not of the element type the plan was made for.
     #[error("the plan is for {plan} operands, these are {given}")]
-    WrongElementType { plan: &'static str, given: &'static str },
+    WrongElementType {
+        /// The plan's element type (`f32`, `bf16` or `f16`).
+        plan: &'static str,
+        /// The element type of the operands given.
+        given: &'static str,
+    },
     /// A stream of another CUDA context than the `Gpu`'s.
     #[error("{0}")]
     WrongContext(String),
@@ -41,10 +134,29 @@ pub enum Error {
     /// A dispatch table (file or text) that cannot be read or parsed.
     #[error("{0}")]
     InvalidTable(String),
+    /// A kernel that cannot run the problem as given: another layout, a leading dimension or
+    /// batch stride its copies cannot read, a grid beyond the hardware's limits, operands that
+    /// start off the boundary it needs. The automatic choice never returns it for a valid
+    /// problem (the general kernel takes every one); a named kernel may.
     #[error("kernel {kernel} cannot run this problem: {reason}")]
-    Unsupported { kernel: String, reason: String },
+    Unsupported {
+        /// The kernel's name (or `auto` when no candidate of the automatic choice takes it).
+        kernel: String,
+        /// Why, in one sentence.
+        reason: String,
+    },
+    /// Too little free device memory for a run, found before allocating
+    /// ([`Gpu::require_memory`](crate::Gpu::require_memory)).
     #[error("not enough GPU memory: this run needs {need_mib} MiB and {free_mib} MiB are free")]
-    OutOfMemory { need_mib: u64, free_mib: u64 },
+    OutOfMemory {
+        /// MiB the run needs, headroom included.
+        need_mib: u64,
+        /// MiB free on the device when asked.
+        free_mib: u64,
+    },
+    /// A call of the CUDA driver failed: the driver's name for the error and its sentence
+    /// (`CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered`), or what rgemm
+    /// was doing when it failed.
     #[error("CUDA error: {0}")]
     Cuda(String),
 }
@@ -52,8 +164,11 @@ pub enum Error {
 /// One of the three matrices of `C = alpha·op(A)·op(B) + beta·C`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Operand {
+    /// The left factor, `op(A)` M×K.
     A,
+    /// The right factor, `op(B)` K×N.
     B,
+    /// The result, M×N, f32 (read too when beta ≠ 0).
     C,
 }
 

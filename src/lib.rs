@@ -14,6 +14,50 @@
 //!
 //! The PTX ships with the crate, so a program that depends on rgemm builds on stable Rust; the
 //! `build-ptx` feature compiles it from the kernels' source instead (nightly).
+//!
+//! # Example
+//!
+//! A bf16 linear layer with a residual, `y = 0.5·x·Wᵀ + y`, over a batch of 4 sequences of 256
+//! tokens: x is 256×4096 per sequence, W is 11008×4096 as stored (N×K, one weight for the whole
+//! batch: stride 0), y is f32. Planned once, run twice (the first run loads the kernels and, for a
+//! copy-engine kernel, encodes its tensor maps), the second run timed with CUDA events:
+//!
+//! ```no_run
+//! use rgemm::cudarc::driver::sys::CUevent_flags;
+//! use rgemm::half::bf16;
+//! use rgemm::{Gpu, Layout, api::{Gemm, KernelChoice}};
+//!
+//! fn main() -> rgemm::Result<()> {
+//!     let gpu = Gpu::open()?;
+//!     let (tokens, n, k, sequences) = (256, 11008, 4096, 4);
+//!     let plan = Gemm::new(tokens, n, k)
+//!         .layout(Layout::NT)
+//!         .scalars(0.5, 1.0)
+//!         .batch(sequences, tokens * k, 0, tokens * n)
+//!         .plan::<bf16>(&gpu, KernelChoice::Auto)?;
+//!     let (len_x, len_w, len_y) = plan.problem().extents(); // elements, padding and batch included
+//!     let stream = gpu.stream();
+//!     let x = stream.clone_htod(&vec![bf16::from_f32(0.25); len_x])?;
+//!     let w = stream.clone_htod(&vec![bf16::from_f32(0.125); len_w])?;
+//!     let mut y = stream.clone_htod(&vec![1.0f32; len_y])?;
+//!     plan.run(&gpu, &x, &w, &mut y)?; // queued on gpu.stream(); nothing waits
+//!
+//!     let ctx = stream.context();
+//!     let start = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
+//!     let stop = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
+//!     start.record(stream)?;
+//!     plan.run(&gpu, &x, &w, &mut y)?;
+//!     stop.record(stream)?;
+//!     let ms = start.elapsed_ms(&stop)? as f64; // waits for `stop`
+//!     println!("{}: {ms:.3} ms, {:.0} TFLOP/s ({})", plan.name(), plan.problem().tflops(ms), plan.reason());
+//!
+//!     let y = stream.clone_dtoh(&y)?;
+//!     assert_eq!(y[0], 1.0 + 2.0 * 0.5 * 4096.0 * 0.25 * 0.125); // each run added 0.5·x·Wᵀ
+//!     Ok(())
+//! }
+//! ```
+
+#![warn(missing_docs)]
 
 pub mod api;
 pub mod catalog;
@@ -24,7 +68,7 @@ pub mod error;
 pub mod gpu;
 pub mod problem;
 pub mod ptx;
-pub mod tma;
+pub mod tensor_map;
 
 pub use catalog::Kernel;
 pub use error::{Error, Operand, Result};

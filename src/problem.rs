@@ -8,22 +8,38 @@ pub use rgemm_spec::{Layout, Op};
 /// extent fits the address space ([`Problem::extents`] never overflows).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Problem {
+    /// Rows of C and of `op(A)`: 1 to [`MAX_DIM`].
     pub m: u32,
+    /// Columns of C and of `op(B)`: 1 to [`MAX_DIM`].
     pub n: u32,
+    /// The inner size, columns of `op(A)` and rows of `op(B)`: 0 to [`MAX_DIM`] (0: no product,
+    /// `C = beta·C`).
     pub k: u32,
+    /// The product's factor; finite.
     pub alpha: f32,
+    /// C's factor; finite. C is read only when it is not 0.
     pub beta: f32,
     /// How A and B are stored.
     pub layout: Layout,
-    /// Elements between the starts of two stored rows of A, B and C (at least the row length).
+    /// Elements between the starts of two stored rows of A: at least the stored row length (K,
+    /// or M when A is transposed; see [`Problem::stored_a`]).
     pub lda: u32,
+    /// Elements between the starts of two stored rows of B: at least N, or K when B is
+    /// transposed ([`Problem::stored_b`]).
     pub ldb: u32,
+    /// Elements between the starts of two rows of C: at least N.
     pub ldc: u32,
     /// Products in the batch (1: a single GEMM).
     pub batch: u32,
-    /// Elements from one matrix of the batch to the next; 0 broadcasts A or B (never C).
+    /// Elements from one matrix of A in the batch to the next; 0 broadcasts one A to every
+    /// product.
     pub stride_a: u64,
+    /// Elements from one matrix of B in the batch to the next; 0 broadcasts one B to every
+    /// product.
     pub stride_b: u64,
+    /// Elements from one matrix of C in the batch to the next: at least one matrix of C
+    /// (`(M − 1)·ldc + N`) when the batch has more than one, so that no two products write the
+    /// same element.
     pub stride_c: u64,
 }
 
@@ -37,9 +53,13 @@ pub const MAX_DIM: u64 = i32::MAX as u64;
 /// and C). `None` strides are the packed ones (each matrix right after the previous one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Batch {
+    /// Products in the batch: 1 to [`MAX_DIM`].
     pub count: u64,
+    /// Elements from one matrix of A to the next (0: one A for every product); `None`: packed.
     pub stride_a: Option<u64>,
+    /// Elements from one matrix of B to the next (0: one B for every product); `None`: packed.
     pub stride_b: Option<u64>,
+    /// Elements from one matrix of C to the next, at least one matrix of C; `None`: packed.
     pub stride_c: Option<u64>,
 }
 
@@ -53,8 +73,11 @@ impl Batch {
 /// Leading dimensions; `None` is the tight one (the stored row length).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LeadingDims {
+    /// Elements between the starts of two stored rows of A, at least the stored row length.
     pub lda: Option<u64>,
+    /// Elements between the starts of two stored rows of B, at least the stored row length.
     pub ldb: Option<u64>,
+    /// Elements between the starts of two rows of C, at least N.
     pub ldc: Option<u64>,
 }
 
@@ -66,7 +89,40 @@ impl Problem {
         Problem::general(m, n, k, alpha, beta, Layout::NN, LeadingDims::default(), Batch::packed(1))
     }
 
-    /// Any problem: sizes, scalars, layout, leading dimensions and batch, all checked.
+    /// Any problem: sizes, scalars, layout, leading dimensions and batch, all checked. M, N and
+    /// the batch count are 1 to [`MAX_DIM`], K is 0 to [`MAX_DIM`] (0 scales C by beta), alpha
+    /// and beta are finite, each leading dimension is at least its stored row length (`None`:
+    /// that length), the matrices of C do not overlap, and every operand's extent is
+    /// addressable; anything else is [`Error::InvalidProblem`], saying which rule failed.
+    ///
+    /// A linear layer over a batch of 8 sequences of 128 tokens, one weight for all of them:
+    /// `y = x·Wᵀ + y` with x 128×4096 per sequence, W 1024×4096 as stored (`N×K`, [`Layout::NT`]),
+    /// y 128×1024 per sequence:
+    ///
+    /// ```rust
+    /// use rgemm::{Batch, Layout, LeadingDims, Problem};
+    ///
+    /// let batch = Batch { count: 8, stride_a: None, stride_b: Some(0), stride_c: None };
+    /// let p = Problem::general(128, 1024, 4096, 1.0, 1.0, Layout::NT, LeadingDims::default(), batch)?;
+    /// assert_eq!((p.lda, p.ldb, p.ldc), (4096, 4096, 1024)); // tight: the stored row lengths
+    /// assert_eq!((p.stride_a, p.stride_b, p.stride_c), (128 * 4096, 0, 128 * 1024));
+    /// // Elements each buffer must hold: 8 packed matrices of x and y, one W.
+    /// assert_eq!(p.extents(), (8 * 128 * 4096, 1024 * 4096, 8 * 128 * 1024));
+    /// assert_eq!(p.flops(), 2.0 * 8.0 * 128.0 * 1024.0 * 4096.0);
+    ///
+    /// // Rows of A padded to 4160 elements: lda is given, the rest stays tight.
+    /// let padded = LeadingDims { lda: Some(4160), ..LeadingDims::default() };
+    /// let p = Problem::general(128, 1024, 4096, 1.0, 0.0, Layout::NT, padded, Batch::packed(1))?;
+    /// assert_eq!(p.extents().0, 127 * 4160 + 4096);
+    ///
+    /// // A leading dimension shorter than the row it steps over is refused.
+    /// let short = LeadingDims { ldc: Some(1000), ..LeadingDims::default() };
+    /// assert!(matches!(
+    ///     Problem::general(128, 1024, 4096, 1.0, 0.0, Layout::NT, short, Batch::packed(1)),
+    ///     Err(rgemm::Error::InvalidProblem(_))
+    /// ));
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     #[allow(clippy::too_many_arguments)]
     pub fn general(m: u64, n: u64, k: u64, alpha: f32, beta: f32, layout: Layout, ld: LeadingDims, batch: Batch) -> Result<Problem> {
         let bad = |msg: String| Err(Error::InvalidProblem(msg));
@@ -262,6 +318,8 @@ impl Problem {
         2.0 * self.macs() as f64
     }
 
+    /// The rate of a run of the whole batch that took `ms` milliseconds, in TFLOP/s
+    /// ([`Problem::flops`] per second, over 10¹²).
     pub fn tflops(&self, ms: f64) -> f64 {
         self.flops() / (ms * 1e-3) / 1e12
     }

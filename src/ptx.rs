@@ -62,8 +62,8 @@ pub fn with_launch_bounds(ptx: &str) -> String {
 /// ([`with_launch_bounds`]); `None` if `ptx` has no such entry. The entries call no function
 /// (`tests/ptx.rs`), so each stands alone. Loading one entry at a time lets the driver compile only
 /// the kernels a process uses, where the whole module made a machine's first load compile all of
-/// them (measured in `docs/perf/2026-11-27-h100.md`, runs 114 and 115); the driver caches what it
-/// compiled either way.
+/// them (the first load of a fresh machine took minutes); the driver caches what it compiled
+/// either way.
 pub fn entry_module(ptx: &str, name: &str) -> Option<String> {
     const ENTRY: &str = ".visible .entry ";
     let start = ptx.find(&format!("{ENTRY}{name}("))?;

@@ -13,12 +13,17 @@ use crate::error::{Error, Result};
 /// The row-major matrices of a batch, as a tensor map sees them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stored {
-    /// Rows × columns of one matrix, and elements between the starts of two rows.
+    /// Rows of one matrix, as stored (row-major).
     pub rows: u64,
+    /// Columns of one matrix, as stored: the elements of a row the map reads.
     pub cols: u64,
+    /// Elements between the starts of two rows: at least `cols`, and a multiple of 16 bytes for
+    /// the copy engine ([`alignment_error`]).
     pub ld: u64,
-    /// Matrices in the batch (1 for a broadcast operand) and elements from one to the next.
+    /// Matrices in the batch (1 for a broadcast operand).
     pub planes: u64,
+    /// Elements from the start of one matrix to the next (a multiple of 16 bytes when there
+    /// are several; unused for one).
     pub plane_stride: u64,
 }
 
