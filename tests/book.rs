@@ -400,3 +400,185 @@ fn every_rung_chapter_quotes_the_ladder_run() {
     }
     assert!(missing.is_empty(), "rung chapters without the generated measurement, What limits it now or Try it: {missing:?}");
 }
+
+/// Top-level folders of the repository: a code span whose first segment is one of them names a
+/// file or folder of the repository (`kernels-gpu/src/copy.rs`, `src/api.rs`, `docs/perf/`).
+/// `device/…` is short for `kernels-gpu/src/device/…`.
+const REPO_DIRS: &[&str] = &["src", "kernels-gpu", "spec", "tools", "host", "tests", "book", "docs", "scripts", "examples", "dispatch", "ptx", ".ci"];
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every inline code span of a Markdown text outside fenced blocks, with its line number.
+fn code_spans(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for (n, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        for (i, part) in line.split('`').enumerate() {
+            if i % 2 == 1 && !part.is_empty() {
+                out.push((n + 1, part.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// The repository path a code span names, relative to the root, if it looks like one: no
+/// spaces, a `/`, a first segment of [`REPO_DIRS`] (or `device`); a `:line:column` or
+/// `::item` tail is dropped.
+fn repo_path(span: &str) -> Option<String> {
+    let path = span.split("::").next()?.trim_end_matches(|c: char| c.is_ascii_digit() || c == ':');
+    let ok = |c: char| c.is_ascii_alphanumeric() || "_.-/*".contains(c);
+    if !path.contains('/') || !path.chars().all(ok) || path.contains("..") {
+        return None;
+    }
+    let first = path.split('/').next()?;
+    if first == "device" {
+        return Some(format!("kernels-gpu/src/{path}"));
+    }
+    REPO_DIRS.contains(&first).then(|| path.to_string())
+}
+
+/// `*` in a segment matches any run of characters.
+fn wildcard(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == name,
+        Some((head, tail)) => {
+            name.starts_with(head) && (0..=name.len() - head.len()).any(|i| name.is_char_boundary(head.len() + i) && wildcard(tail, &name[head.len() + i..]))
+        }
+    }
+}
+
+/// Whether `path` (relative to `root`, segments may hold `*`) names something that exists.
+fn exists(root: &Path, path: &str) -> bool {
+    let mut candidates = vec![root.to_path_buf()];
+    for segment in path.trim_end_matches('/').split('/') {
+        let mut next = Vec::new();
+        for dir in &candidates {
+            if segment.contains('*') {
+                for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+                    if wildcard(segment, &entry.file_name().to_string_lossy()) {
+                        next.push(entry.path());
+                    }
+                }
+            } else if dir.join(segment).exists() {
+                next.push(dir.join(segment));
+            }
+        }
+        candidates = next;
+    }
+    !candidates.is_empty()
+}
+
+/// Chapter files named in prose (`rung-14-wgmma-tma.md`), outside links, which the link check
+/// covers.
+fn chapter_mentions(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let mut rest = line;
+        while let Some(i) = rest.find("rung-") {
+            let tail = &rest[i..];
+            let end = tail.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '.' || c == '_')).unwrap_or(tail.len());
+            let name = tail[..end].trim_end_matches('.');
+            if name.ends_with(".md") && !(i > 0 && matches!(rest.as_bytes()[i - 1], b'/' | b'(')) {
+                out.push((n + 1, name.to_string()));
+            }
+            rest = &tail[end.max(1)..];
+        }
+    }
+    out
+}
+
+/// The book's chapters, the README and the performance record's index: Markdown whose prose
+/// points at files of the repository.
+fn prose_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    markdown_files(&book_src(), &mut files);
+    files.sort();
+    files.push(repo_root().join("README.md"));
+    files.push(repo_root().join("docs/perf/INDEX.md"));
+    files
+}
+
+#[test]
+fn every_file_path_and_chapter_the_prose_names_exists() {
+    let root = repo_root();
+    let mut errors = Vec::new();
+    let mut checked = 0;
+    for file in prose_files() {
+        let rel = file.strip_prefix(&root).unwrap().display().to_string();
+        let text = fs::read_to_string(&file).unwrap_or_else(|e| panic!("cannot read {rel}: {e}"));
+        for (line, span) in code_spans(&text) {
+            if let Some(path) = repo_path(&span) {
+                checked += 1;
+                if !exists(&root, &path) {
+                    errors.push(format!("{rel}:{line}: `{span}` names {path}, which does not exist"));
+                }
+            }
+        }
+        for (line, chapter) in chapter_mentions(&text) {
+            checked += 1;
+            if !book_src().join(&chapter).is_file() {
+                errors.push(format!("{rel}:{line}: no chapter {chapter} in book/src"));
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} paths found in the prose");
+    assert!(errors.is_empty(), "{} path(s) in the prose that do not exist:\n{}", errors.len(), errors.join("\n"));
+}
+
+#[test]
+fn the_path_check_reads_what_it_should() {
+    assert_eq!(repo_path("kernels-gpu/src/copy.rs"), Some("kernels-gpu/src/copy.rs".into()));
+    assert_eq!(repo_path("kernels-gpu/src/broken.rs:67:60"), Some("kernels-gpu/src/broken.rs".into()));
+    assert_eq!(repo_path("device/wgmma.rs"), Some("kernels-gpu/src/device/wgmma.rs".into()));
+    assert_eq!(repo_path("src/catalog.rs::BEST"), Some("src/catalog.rs".into()));
+    assert_eq!(repo_path("t / BS"), None);
+    assert_eq!(repo_path("$OUT_DIR/kernels.ptx"), None);
+    assert_eq!(repo_path("BM/TM"), None);
+    let root = repo_root();
+    assert!(exists(&root, "docs/perf/2026-11-22-h100-bench/*.json"));
+    assert!(!exists(&root, "kernels-gpu/src/no_such_file.rs"));
+    assert!(wildcard("bf16-p*.json", "bf16-p3.json") && !wildcard("bf16-p*.json", "f16-p3.json"));
+    assert_eq!(chapter_mentions("see rung-14-wgmma-tma.md and [x](rung-11-tma.md), rung-12."), vec![(1, "rung-14-wgmma-tma.md".to_string())]);
+}
+
+/// The README's and the performance index's links resolve, as the book's do.
+#[test]
+fn the_readme_and_the_perf_index_links_resolve() {
+    let root = repo_root();
+    let mut errors = Vec::new();
+    let mut checked = 0;
+    let mut pages = vec![root.join("README.md")];
+    pages.extend(fs::read_dir(root.join("docs/perf")).unwrap().flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "md")));
+    for file in pages {
+        let rel = file.strip_prefix(&root).unwrap().display().to_string();
+        let text = fs::read_to_string(&file).unwrap();
+        for (line, target) in link_targets(&text) {
+            if target.is_empty() || is_external(&target) {
+                continue;
+            }
+            checked += 1;
+            let (path, anchor) = target.split_once('#').map_or((target.as_str(), None), |(p, a)| (p, Some(a)));
+            let resolved = if path.is_empty() { file.clone() } else { file.parent().unwrap().join(path) };
+            if !resolved.exists() {
+                errors.push(format!("{rel}:{line}: `{target}`: no file {}", resolved.display()));
+            } else if let Some(anchor) = anchor.filter(|_| resolved.extension().is_some_and(|e| e == "md")) {
+                let text = expand_generated(&fs::read_to_string(&resolved).unwrap(), &book_src());
+                if !heading_ids(&text).contains(anchor) {
+                    errors.push(format!("{rel}:{line}: `{target}`: no heading `{anchor}`"));
+                }
+            }
+        }
+    }
+    assert!(checked > 10, "only {checked} links found");
+    assert!(errors.is_empty(), "{} broken link(s):\n{}", errors.len(), errors.join("\n"));
+}

@@ -1,5 +1,5 @@
 //! The book's figures and number tables (`book/src/figures`, `book/src/generated`) are drawn from
-//! the code and the recorded bench JSON by `rgemm figures` (`src/figures.rs`). These tests fail
+//! the code and the recorded bench JSON by `rgemm figures` (`tools/src/figures.rs`). These tests fail
 //! when a committed file is stale, and check that what the figures show agrees with the device
 //! module's documented layouts and with the "Try it" exercises of the book.
 
@@ -38,18 +38,21 @@ fn the_staleness_check_notices_a_changed_figure() {
         }
     };
     copy(&repo().join("docs/perf"), &dir.join("docs/perf"));
-    copy(&repo().join("docs/perf/2026-11-22-h100-bench"), &dir.join("docs/perf/2026-11-22-h100-bench"));
-    for (file, _) in figures::tables::LATER_RUNS {
-        let folder = Path::new(file).parent().expect("a later run lies in a folder of docs/perf");
-        copy(&repo().join("docs/perf").join(folder), &dir.join("docs/perf").join(folder));
-    }
-    let measured = figures::measured::SUITE_RUNS.iter().chain(&figures::measured::LAYOUT_RUNS).chain(&figures::measured::PROCESS_RUNS).chain([&figures::measured::ROUNDS_RUN]);
+    copy(&repo().join(figures::featured::LADDER_RUN), &dir.join(figures::featured::LADDER_RUN));
+    let measured = figures::measured::SUITE_RUNS
+        .iter()
+        .chain(&figures::measured::LAYOUT_RUNS)
+        .chain(&figures::measured::PROCESS_RUNS)
+        .chain([&figures::measured::ROUNDS_RUN])
+        .chain(&figures::featured::FEATURED_RUNS);
     for path in measured {
         // A JSON file or a process prefix (`…/f32-main` of `…/f32-main-p<i>.json`): its folder.
         let folder = Path::new(path).parent().expect("a run lies in a folder");
         copy(&repo().join(folder), &dir.join(folder));
     }
     std::fs::copy(repo().join(figures::README), dir.join(figures::README)).unwrap();
+    std::fs::create_dir_all(dir.join("book/src")).unwrap();
+    std::fs::copy(repo().join(figures::SUMMARY), dir.join(figures::SUMMARY)).unwrap();
     figures::write(&dir).unwrap();
     assert!(figures::stale(&dir).unwrap().is_empty());
     let path = dir.join(figures::FIGURE_DIR).join("swizzle-128b.svg");
@@ -60,6 +63,34 @@ fn the_staleness_check_notices_a_changed_figure() {
     assert!(stale.iter().any(|s| s.contains("swizzle-128b.svg differs")), "{stale:?}");
     assert!(stale.iter().any(|s| s.contains("extra.svg is no longer generated")), "{stale:?}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// No two text labels of a figure print over one another: each label's box is estimated from its
+/// font size and characters (`figures::text_overlaps`).
+#[test]
+fn no_figure_has_overlapping_labels() {
+    let files = figures::generate(repo()).unwrap_or_else(|e| panic!("cannot draw the figures: {e}"));
+    let mut errors = Vec::new();
+    let mut figures_checked = 0;
+    for f in files.iter().filter(|f| f.path.extension().is_some_and(|e| e == "svg")) {
+        figures_checked += 1;
+        for pair in figures::text_overlaps(&f.contents) {
+            errors.push(format!("{}: {pair}", f.path.display()));
+        }
+    }
+    assert!(figures_checked > 20, "only {figures_checked} figures drawn");
+    assert!(errors.is_empty(), "{} pair(s) of overlapping labels:\n  {}", errors.len(), errors.join("\n  "));
+}
+
+/// The overlap check sees labels that collide and passes labels side by side.
+#[test]
+fn the_overlap_check_sees_a_collision() {
+    let line = |x: f64, y: f64, anchor: &str, s: &str| format!("<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"10.0\" text-anchor=\"{anchor}\" fill=\"#222222\">{s}</text>\n");
+    // "cuBLAS 751.1" ending at x = 500 and "719.7" centred at 480, on the same line: they collide.
+    let svg = line(500.0, 100.0, "end", "cuBLAS 751.1") + &line(480.0, 102.0, "middle", "719.7");
+    assert_eq!(figures::text_overlaps(&svg).len(), 1);
+    let apart = line(100.0, 100.0, "start", "r4") + &line(130.0, 100.0, "start", "r5") + &line(100.0, 115.0, "start", "r6");
+    assert!(figures::text_overlaps(&apart).is_empty());
 }
 
 /// The `mma.sync` fragments observed on the emulator are the table of `device/mma.rs`:

@@ -1,7 +1,8 @@
 //! Tables of recorded runs beyond the ladder: the four layouts at 4096³, the real-shape suites,
 //! and the same kernels in several processes. Each is drawn from `rgemm bench` JSON under
-//! `docs/perf/` and lands in `book/src/generated/` and between the README's generated markers,
-//! so a new run changes a constant here and `rgemm figures`, not prose.
+//! `docs/perf/` and lands in `book/src/generated/`, so a new run changes a constant here and
+//! `rgemm figures`, not prose. [`fill_blocks`] fills the README's generated block (the ladder
+//! table of [`super::featured`]).
 
 use std::path::Path;
 
@@ -185,8 +186,7 @@ pub fn processes(repo: &Path) -> Result<String, String> {
     Ok(format!("{t}\n{sources}"))
 }
 
-/// The tables by name: each is written to `book/src/generated/<name>.md` and fills the README's
-/// block `<!-- generated: <name> -->`.
+/// The tables by name: each is written to `book/src/generated/<name>.md`.
 pub fn tables(repo: &Path) -> Result<Vec<(String, String)>, String> {
     Ok(vec![("layouts".to_string(), layouts(repo)?), ("suites".to_string(), suites(repo)?), ("processes".to_string(), processes(repo)?)])
 }
