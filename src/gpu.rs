@@ -1,22 +1,77 @@
-//! The GPU: a CUDA context on device 0, the rgemm module loaded into it, kernel launches and
-//! cuBLAS, all through cudarc (driver API loaded at run time, so rgemm builds without CUDA).
+//! The GPU: a CUDA context on one device, the stream rgemm queues its work on, the rgemm module
+//! loaded into the context, the workspaces and the kernel launches, all through cudarc (driver
+//! API loaded at run time, so rgemm builds without CUDA).
 //!
-//! Launches take raw device pointers: every kernel shares one signature, and one stream orders
-//! all work, so cudarc's per-buffer event tracking is switched off.
+//! # Devices and streams
+//!
+//! [`Gpu::open`] opens device 0 and [`Gpu::on_device`] any other; both queue work on the
+//! device's default stream. [`Gpu::on_stream`] takes the caller's stream (and its context).
+//! [`Gpu::with_stream`] makes, from an open `Gpu`, another one on another stream of the same
+//! context: it shares the loaded kernels (the driver loads and compiles each once per process)
+//! but has its own workspaces and tensor maps. Those are written by the launches queued on a
+//! stream and read by the launches after them on that stream; one workspace used by two streams
+//! at once would be written by both at the same time.
+//!
+//! Everything a `Gpu` queues goes to its one stream, in order. rgemm never synchronizes that
+//! stream, except in [`Gpu::download`] and [`Gpu::synchronize`], which return once the work
+//! before them is done.
+//!
+//! # Threads
+//!
+//! `Gpu` is `Send` and `Sync`. Threads may share one `Gpu` (`&Gpu`, `Arc<Gpu>`): their launches
+//! all go to its one stream and run one after another. The launches of one plan are queued
+//! together (the workspace they use stays locked until the last of them is queued), so two
+//! threads never use one workspace at once. Threads whose products should run at the same time
+//! take a `Gpu` each, on a stream each: `gpu.with_stream(gpu.context().new_stream()?)?`. A
+//! [`Plan`](crate::api::Plan) is plain data: any thread may run it on any `Gpu` of the kind of
+//! device it was planned for.
+//!
+//! # cudarc's event tracking
+//!
+//! rgemm leaves the context's event tracking as the caller set it (cudarc turns it on: once a
+//! context has more than one stream, every use of a buffer through cudarc waits for the
+//! buffer's last write and records an event of its own). The caller's buffers reach the kernels
+//! through cudarc's `device_ptr` in [`Plan::run`](crate::api::Plan::run), so their uses are
+//! tracked as the context says. rgemm's own buffers (workspaces, tensor maps) are allocated on
+//! the `Gpu`'s stream, used by that stream alone and freed on it: they need no events and have
+//! none.
+//!
+//! # CUDA graphs
+//!
+//! A plan can be captured into a CUDA graph (`CudaStream::begin_capture` on the `Gpu`'s stream,
+//! [`Plan::run`](crate::api::Plan::run), `CudaStream::end_capture`) once it has run on that
+//! `Gpu` with the same buffers. Its first run there loads its kernels, encodes the tensor maps
+//! of a TMA kernel for those addresses and copies them to the device, and may grow a workspace:
+//! none of that can be captured. After it, a run only queues kernel launches: no copy, no
+//! allocation, no synchronization. A run that would need any of them while its stream is being
+//! captured returns an error that says so, before it queues anything.
+//!
+//! - The default stream cannot be captured: capture on a stream of your own
+//!   (`gpu.with_stream(gpu.context().new_stream()?)?`).
+//! - The graph holds the addresses of the `Gpu`'s workspaces and tensor maps: keep that `Gpu`
+//!   alive as long as the graph may be launched. A `Gpu` whose launches have been captured keeps
+//!   every workspace and tensor map it replaces (a larger workspace for a later plan, tensor maps
+//!   for other buffers) until it is dropped, so later runs on it do not free what a graph reads.
+//! - A buffer that cudarc tracks with events (event tracking on, more than one stream) waits,
+//!   at each use, for an event recorded before the capture began, which a capture cannot do
+//!   (the run fails with `CUDA_ERROR_STREAM_CAPTURE_ISOLATION` and the capture is invalidated):
+//!   allocate the buffers a graph reads and writes while event tracking is off
+//!   (`CudaContext::disable_event_tracking`), as cudarc's own graph tests do.
 
 use std::collections::HashMap;
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute, CUevent_flags};
-use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig, ValidAsZeroBits};
+use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute, CUevent_flags, CUstreamCaptureStatus};
+use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig, ValidAsZeroBits, result};
 use cudarc::nvrtc::Ptx;
 
 use crate::catalog::{Dtype, Kernel, Launch};
 use crate::error::{Error, Result};
 use crate::problem::Problem;
 use crate::ptx;
-use crate::tma;
+use crate::tensor_map;
 
 /// The arguments of a kernel launch as the driver takes them: a pointer to each value, in the
 /// entry's parameter order (the values must outlive the launch call).
@@ -29,11 +84,17 @@ macro_rules! kernel_args {
 /// What the run reports about the device.
 #[derive(Clone, Debug)]
 pub struct DeviceInfo {
+    /// The device's name, as the driver gives it ("NVIDIA H100 80GB HBM3").
     pub name: String,
+    /// The device's ordinal, as [`Gpu::on_device`] takes it.
+    pub ordinal: usize,
+    /// Compute capability (major, minor): (9, 0) for the Hopper GPUs rgemm runs on.
     pub compute_capability: (i32, i32),
+    /// Streaming multiprocessors (SMs): 132 on an H100 SXM or H200.
     pub multiprocessors: u32,
     /// Peak SM clock in kHz.
     pub clock_khz: u32,
+    /// Device memory in bytes.
     pub memory_bytes: u64,
     /// Size of the L2 cache in bytes.
     pub l2_bytes: u64,
@@ -44,29 +105,94 @@ pub struct DeviceInfo {
 }
 
 
-/// A buffer in device memory.
+/// A buffer in device memory (a cudarc buffer, tracked as the context says).
 pub struct Buffer<T> {
     slice: CudaSlice<T>,
 }
 
 impl<T> Buffer<T> {
-    /// The raw device address, as kernels and cuBLAS take it.
+    /// The raw device address, as kernels and cuBLAS take it. Where cudarc tracks the buffer's
+    /// uses (event tracking on, several streams), the use is recorded here, before the work that
+    /// uses the address is queued: use it on the buffer's own stream.
     pub fn addr(&self, gpu: &Gpu) -> u64 {
         let (ptr, _sync) = self.slice.device_ptr(&gpu.stream);
         ptr
     }
 
+    /// Elements in the buffer.
     pub fn len(&self) -> usize {
         self.slice.len()
     }
 
+    /// Whether the buffer holds no element.
     pub fn is_empty(&self) -> bool {
         self.slice.len() == 0
     }
 }
 
+/// Device memory rgemm allocates for itself (a workspace, tensor maps): allocated on a stream,
+/// used by that stream alone and freed on it, so stream order is all the synchronization it
+/// needs; it has no cudarc events, whatever the context's event tracking says.
+struct Scratch {
+    ptr: u64,
+    bytes: usize,
+    stream: Arc<CudaStream>,
+    /// Allocated from the device's memory pool, in stream order (else with `cuMemAlloc`).
+    pooled: bool,
+}
+
+impl Scratch {
+    /// `bytes` (at least 1) on `stream`, set to zero in stream order.
+    fn zeroed(stream: &Arc<CudaStream>, bytes: usize, pooled: bool) -> Result<Scratch> {
+        let scratch = Scratch::uninit(stream, bytes, pooled)?;
+        // SAFETY: the allocation holds `bytes` and was made on this stream (or synchronously).
+        unsafe { result::memset_d8_async(scratch.ptr, 0, bytes, stream.cu_stream()) }?;
+        Ok(scratch)
+    }
+
+    /// A copy of `values` on `stream` (queued; `values` may be dropped once this returns: the
+    /// driver stages pageable memory before returning).
+    fn holding(stream: &Arc<CudaStream>, values: &[u64], pooled: bool) -> Result<Scratch> {
+        let scratch = Scratch::uninit(stream, size_of_val(values), pooled)?;
+        // SAFETY: the allocation holds all of `values`, which is live for the call.
+        unsafe { result::memcpy_htod_async(scratch.ptr, values, stream.cu_stream()) }?;
+        Ok(scratch)
+    }
+
+    fn uninit(stream: &Arc<CudaStream>, bytes: usize, pooled: bool) -> Result<Scratch> {
+        let bytes = bytes.max(1);
+        stream.context().bind_to_thread()?;
+        // SAFETY: the stream is live (held by the caller) and its context is current; the memory
+        // is only ever used as bytes by rgemm's launches.
+        let ptr = unsafe { if pooled { result::malloc_async(stream.cu_stream(), bytes) } else { result::malloc_sync(bytes) } }?;
+        Ok(Scratch { ptr, bytes, stream: stream.clone(), pooled })
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // Errors are recorded in the context, as cudarc does for its buffers, and returned by
+        // its next call.
+        let ctx = self.stream.context();
+        ctx.record_err(ctx.bind_to_thread());
+        if self.pooled {
+            // SAFETY: allocated on this stream, freed once; the free waits, in stream order, for
+            // every launch queued before it on the stream, the only one that uses the memory.
+            ctx.record_err(unsafe { result::free_async(self.ptr, self.stream.cu_stream()) });
+        } else {
+            ctx.record_err(self.stream.synchronize());
+            // SAFETY: allocated with `cuMemAlloc`, freed once, after the stream that used it is idle.
+            ctx.record_err(unsafe { result::free_sync(self.ptr) });
+        }
+    }
+}
+
 /// Tensor maps in device memory by (kernel, A, B, C, problem).
-type TensorMapCache = HashMap<(&'static str, u64, u64, u64, crate::problem::ShapeKey), Buffer<u64>>;
+type TensorMapCache = HashMap<(&'static str, u64, u64, u64, crate::problem::ShapeKey), Scratch>;
+
+/// The functions loaded from the module, by entry name; shared by the `Gpu`s of one context
+/// ([`Gpu::with_stream`]).
+type FunctionCache = Arc<Mutex<HashMap<&'static str, CudaFunction>>>;
 
 /// The CUDA version the driver supports ("13.0"), if the driver says.
 fn driver_cuda_version() -> Option<String> {
@@ -77,52 +203,83 @@ fn driver_cuda_version() -> Option<String> {
     (result == cudarc::driver::sys::CUresult::CUDA_SUCCESS && version > 0).then(|| format!("{}.{}", version / 1000, version % 1000 / 10))
 }
 
+/// rgemm on one device and one stream: the context, the loaded kernels, the workspaces and the
+/// tensor maps its launches use. See the [module](self) for devices, streams, threads and CUDA
+/// graphs: in short, `Gpu` is `Send + Sync`, everything it queues goes to its one stream, a
+/// `Gpu` per stream ([`Gpu::with_stream`]) runs products at the same time, and a plan is captured
+/// into a graph after one run.
 pub struct Gpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
-    /// The split-K workspace, grown to the largest need so far and kept (see [`Gpu::workspace`]).
-    workspace: Mutex<Option<CudaSlice<f32>>>,
+    /// The split-K workspace, grown to the largest need so far and kept (see [`Gpu::with_workspace`]).
+    workspace: Mutex<Option<Scratch>>,
     /// The stream-K workspace (kernels-gpu/src/stream_k.rs): tile counters, zero between
     /// launches, and partial sums; grown like the split-K one, separate from it because a
     /// stream-K kernel may run inside a plan that holds that one.
-    stream_k: Mutex<Option<CudaSlice<u32>>>,
+    stream_k: Mutex<Option<Scratch>>,
     /// The workspace of the kernels that read A split ahead (`KernelSpec::split_ahead`).
-    split_ahead: Mutex<Option<CudaSlice<f32>>>,
-    functions: Mutex<HashMap<&'static str, CudaFunction>>,
+    split_ahead: Mutex<Option<Scratch>>,
+    /// Shared with the `Gpu`s made by [`Gpu::with_stream`]: a function belongs to the context.
+    functions: FunctionCache,
     /// Tensor maps already in device memory, by (kernel, A, B, C, M, N, K): encoding and copying
     /// them on every launch would put a host-to-device copy inside the timed region.
     tensor_maps: Mutex<TensorMapCache>,
+    /// Set once a launch has been queued while the stream was being captured into a graph: from
+    /// then on, what the graph may read is kept in `retired` instead of being freed.
+    captured: AtomicBool,
+    /// Workspaces and tensor maps replaced after a capture, kept until the `Gpu` is dropped.
+    retired: Mutex<Vec<Scratch>>,
+    /// Whether the device allocates from memory pools in stream order.
+    pooled: bool,
+    /// What the device is: name, SMs, clocks, memory.
     pub info: DeviceInfo,
 }
 
+// The module's promise: a `Gpu` can be shared by threads and moved between them.
+const _: () = {
+    const fn send_and_sync<T: Send + Sync>() {}
+    send_and_sync::<Gpu>();
+};
+
 impl Gpu {
-    /// Opens device 0, checks it can run sm_90a code, and loads the kernels and cuBLAS; work
-    /// goes to the device's default stream.
+    /// Opens device 0 ([`Gpu::on_device`]).
     pub fn open() -> Result<Gpu> {
+        Gpu::on_device(0)
+    }
+
+    /// Opens device `ordinal` (0 is the first of the devices the driver shows, which
+    /// `CUDA_VISIBLE_DEVICES` decides), checks it can run sm_90a code, and queues work on the
+    /// device's default stream. An ordinal past the devices the driver reports is
+    /// [`Error::NoDevice`], naming how many there are. The context's event tracking stays as
+    /// cudarc set it (see the [module](self)).
+    pub fn on_device(ordinal: usize) -> Result<Gpu> {
         // cudarc panics when the library is missing; ask first so the user gets a sentence.
         // SAFETY: only probes whether the driver library can be loaded.
         if !unsafe { cudarc::driver::sys::is_culib_present() } {
             return Err(Error::NoDriver);
         }
         let count = CudaContext::device_count().map_err(|e| Error::NoDevice(crate::error::driver_message(&e)))?;
-        if count < 1 {
-            return Err(Error::NoDevice("the driver reports no devices".into()));
+        let count = usize::try_from(count).unwrap_or(0);
+        if ordinal >= count {
+            return Err(Error::NoDevice(match count {
+                0 => "the driver reports no devices".into(),
+                1 => format!("device {ordinal} was asked for and the driver reports 1 device, device 0"),
+                n => format!("device {ordinal} was asked for and the driver reports {n} devices, 0 to {}", n - 1),
+            }));
         }
-        let ctx = CudaContext::new(0).map_err(|e| Error::NoDevice(crate::error::driver_message(&e)))?;
-        // SAFETY: rgemm owns this context and orders all its work on one stream, so cudarc's
-        // per-buffer events are not needed.
-        unsafe { ctx.disable_event_tracking() };
-        let stream = ctx.default_stream();
-        Gpu::on_stream(stream)
+        let ctx = CudaContext::new(ordinal).map_err(|e| Error::NoDevice(crate::error::driver_message(&e)))?;
+        Gpu::on_stream(ctx.default_stream())
     }
 
-    /// rgemm on the caller's stream (and its context): kernels, cuBLAS and copies are queued on
-    /// `stream`.
+    /// rgemm on the caller's stream (and its context): kernels and copies are queued on
+    /// `stream`. The kernels are loaded anew for this `Gpu`; [`Gpu::with_stream`] shares them
+    /// with a `Gpu` already open.
     pub fn on_stream(stream: Arc<CudaStream>) -> Result<Gpu> {
         let ctx = stream.context().clone();
         let attr = |a| ctx.attribute(a).map_err(Error::from);
         let info = DeviceInfo {
             name: ctx.name()?,
+            ordinal: ctx.ordinal(),
             compute_capability: ctx.compute_capability()?,
             multiprocessors: attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32,
             clock_khz: attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CLOCK_RATE)? as u32,
@@ -135,20 +292,52 @@ impl Gpu {
         if (major, minor) != (9, 0) {
             return Err(Error::UnsupportedDevice { name: info.name, major, minor });
         }
-        Ok(Gpu {
+        let pooled = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED)? > 0;
+        Ok(Gpu::sharing(ctx, stream, Arc::new(Mutex::new(HashMap::new())), pooled, info))
+    }
+
+    /// Another `Gpu` on `stream`, a stream of this one's context (made with
+    /// `gpu.context().new_stream()`, say): it shares this one's loaded kernels, and has
+    /// workspaces and tensor maps of its own, because those are used by the launches of one
+    /// stream: a workspace shared by two streams would be written by both at once. Products
+    /// queued on two such `Gpu`s may run at the same time. A stream of another context is an
+    /// error.
+    pub fn with_stream(&self, stream: Arc<CudaStream>) -> Result<Gpu> {
+        if **stream.context() != *self.ctx {
+            return Err(Error::Cuda(format!(
+                "the stream belongs to another CUDA context (on device {}) than this Gpu's (on device {}): open a Gpu on it with Gpu::on_stream",
+                stream.context().ordinal(),
+                self.info.ordinal
+            )));
+        }
+        let ctx = stream.context().clone();
+        Ok(Gpu::sharing(ctx, stream, self.functions.clone(), self.pooled, self.info.clone()))
+    }
+
+    fn sharing(ctx: Arc<CudaContext>, stream: Arc<CudaStream>, functions: FunctionCache, pooled: bool, info: DeviceInfo) -> Gpu {
+        Gpu {
             ctx,
             stream,
             workspace: Mutex::new(None),
             stream_k: Mutex::new(None),
             split_ahead: Mutex::new(None),
-            functions: Mutex::new(HashMap::new()),
+            functions,
             tensor_maps: Mutex::new(HashMap::new()),
+            captured: AtomicBool::new(false),
+            retired: Mutex::new(Vec::new()),
+            pooled,
             info,
-        })
+        }
     }
 
+    /// The stream everything this `Gpu` queues goes to.
     pub fn stream(&self) -> &Arc<CudaStream> {
         &self.stream
+    }
+
+    /// The CUDA context of the stream: `new_stream()` on it for [`Gpu::with_stream`].
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.ctx
     }
 
     /// Free and total device memory in bytes.
@@ -168,14 +357,19 @@ impl Gpu {
         Ok(())
     }
 
+    /// A new buffer holding `host`, copied on the stream (the call returns once `host` may be
+    /// reused).
     pub fn upload<T: DeviceRepr>(&self, host: &[T]) -> Result<Buffer<T>> {
         Ok(Buffer { slice: self.stream.clone_htod(host)? })
     }
 
+    /// A new buffer of `len` zeros, allocated and set on the stream.
     pub fn zeros<T: DeviceRepr + ValidAsZeroBits>(&self, len: usize) -> Result<Buffer<T>> {
         Ok(Buffer { slice: self.stream.alloc_zeros(len)? })
     }
 
+    /// `buffer`'s elements, once the work queued on the stream before this call is done (this
+    /// waits for it).
     pub fn download<T: DeviceRepr>(&self, buffer: &Buffer<T>) -> Result<Vec<T>> {
         Ok(self.stream.clone_dtoh(&buffer.slice)?)
     }
@@ -185,6 +379,7 @@ impl Gpu {
         Ok(self.stream.memset_zeros(&mut buffer.slice)?)
     }
 
+    /// Waits until everything queued on the stream is done.
     pub fn synchronize(&self) -> Result<()> {
         Ok(self.stream.synchronize()?)
     }
@@ -201,6 +396,7 @@ impl Gpu {
         if let Some(f) = functions.get(name) {
             return Ok(f.clone());
         }
+        self.refuse_while_capturing(&format!("kernel {name} is not loaded yet"))?;
         let f = self.entry(name, smem_bytes)?;
         functions.insert(name, f.clone());
         Ok(f)
@@ -220,6 +416,12 @@ impl Gpu {
     unsafe fn launch_dependent(&self, f: &CudaFunction, cfg: LaunchConfig, args: &mut [*mut c_void]) -> Result<()> {
         use cudarc::driver::sys::{CUlaunchAttribute, CUlaunchAttributeID, CUlaunchConfig, cuLaunchKernelEx};
         self.stream.context().bind_to_thread()?;
+        if !self.captured.load(Ordering::Relaxed) && self.capturing()? {
+            // What this launch reads now belongs to a graph too: keep it (see `retire`). The
+            // store happens under the locks of the workspaces the launch uses, so whoever
+            // replaces one of them next sees it.
+            self.captured.store(true, Ordering::Relaxed);
+        }
         // SAFETY: all zeros is a valid attribute (an id and a union of plain integers), set below.
         let mut attr: CUlaunchAttribute = unsafe { std::mem::zeroed() };
         attr.id = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
@@ -299,7 +501,7 @@ impl Gpu {
         let floats = usize::try_from(floats).map_err(|_| Error::InvalidProblem(format!("the split of A for {problem} is too large to address")))?;
         // Locked until both launches are queued: no other launch writes the split in between.
         let mut slot = self.split_ahead.lock().unwrap_or_else(|e| e.into_inner());
-        let (ws, _sync) = self.at_least(&mut slot, floats)?.device_ptr(&self.stream);
+        let ws = self.at_least(&mut slot, floats.saturating_mul(4), "the workspace for the split of A")?;
         // SAFETY: A holds the problem's matrices (the caller's guarantee); the workspace holds
         // `floats`, the split's layout for them; the product then reads the split as its A.
         unsafe {
@@ -344,10 +546,7 @@ impl Gpu {
         // (they run in stream order after it, and this one leaves its counters zero).
         let mut stream_k = self.stream_k.lock().unwrap_or_else(|e| e.into_inner());
         let workspace = match kernel.spec.stream_k {
-            Some(w) => {
-                let (ptr, _sync) = self.at_least(&mut stream_k, (w.bytes(launch.grid.0) / 4) as usize)?.device_ptr(&self.stream);
-                ptr
-            }
+            Some(w) => self.at_least(&mut stream_k, w.bytes(launch.grid.0) as usize, "the stream-K workspace")?,
             None => 0,
         };
         let p = problem;
@@ -363,24 +562,25 @@ impl Gpu {
     fn tensor_maps_for(&self, cache: &mut TensorMapCache, kernel: Kernel, problem: &Problem, a: u64, b: u64, c: u64) -> Result<u64> {
         let Some(spec) = kernel.spec.tensor_maps else { return Ok(0) };
         let key = (kernel.name(), a, b, c, problem.shape_key());
-        if let Some(buffer) = cache.get(&key) {
-            return Ok(buffer.addr(self));
+        if let Some(maps) = cache.get(&key) {
+            return Ok(maps.ptr);
         }
+        self.refuse_while_capturing(&format!("the tensor maps of {} for these buffers are not on the device yet", kernel.name()))?;
         let dtype = kernel.spec.dtype;
-        let [sa, sb, sc] = tma::stored_for(kernel.spec, problem);
-        let map_a = tma::encode_spanning(dtype, a, sa, (spec.a_box.0, spec.a_box.1, spec.a_span), spec.a_swizzle)?;
-        let map_b = tma::encode_spanning(dtype, b, sb, (spec.b_box.0, spec.b_box.1, spec.b_span), spec.b_swizzle)?;
+        let [sa, sb, sc] = tensor_map::stored_for(kernel.spec, problem);
+        let map_a = tensor_map::encode_spanning(dtype, a, sa, (spec.a_box.0, spec.a_box.1, spec.a_span), spec.a_swizzle)?;
+        let map_b = tensor_map::encode_spanning(dtype, b, sb, (spec.b_box.0, spec.b_box.1, spec.b_span), spec.b_swizzle)?;
         let map_c = match spec.c_box {
-            Some((rows, cols)) => Some(tma::encode(Dtype::F32, c, sc, rows, cols, spec.c_swizzle)?),
+            Some((rows, cols)) => Some(tensor_map::encode(Dtype::F32, c, sc, rows, cols, spec.c_swizzle)?),
             None => None,
         };
         let both: Vec<u64> = map_a.into_iter().chain(map_b).chain(map_c.into_iter().flatten()).collect();
         if cache.len() >= 64 {
-            cache.clear();
+            cache.drain().for_each(|(_, maps)| self.retire(maps));
         }
-        let buffer = self.upload(&both)?;
-        let addr = buffer.addr(self);
-        cache.insert(key, buffer);
+        let maps = Scratch::holding(&self.stream, &both, self.pooled)?;
+        let addr = maps.ptr;
+        cache.insert(key, maps);
         Ok(addr)
     }
 
@@ -390,19 +590,60 @@ impl Gpu {
     /// use it in between or free it before that work (a free is queued on the stream after it).
     pub fn with_workspace<R>(&self, floats: usize, queue: impl FnOnce(u64) -> Result<R>) -> Result<R> {
         let mut ws = self.workspace.lock().unwrap_or_else(|e| e.into_inner());
-        let (ptr, _sync) = self.at_least(&mut ws, floats)?.device_ptr(&self.stream);
+        let ptr = self.at_least(&mut ws, floats.saturating_mul(4), "the workspace")?;
         queue(ptr)
     }
 
-    /// The kept buffer in `slot`, replaced by a zeroed one of `len` elements (after checking the
-    /// memory is free) when there is none or it is shorter: the workspaces grow only when a
-    /// launch needs more than any before it.
-    fn at_least<'a, T: DeviceRepr + ValidAsZeroBits>(&self, slot: &'a mut Option<CudaSlice<T>>, len: usize) -> Result<&'a CudaSlice<T>> {
-        if slot.as_ref().is_none_or(|s| s.len() < len) {
-            self.require_memory((len as u64).saturating_mul(size_of::<T>() as u64))?;
-            *slot = Some(self.stream.alloc_zeros::<T>(len)?);
+    /// The device address of the kept buffer in `slot` (`what`, for the error while capturing),
+    /// replaced by a zeroed one of `bytes` (after checking the memory is free) when there is none
+    /// or it is shorter: the workspaces grow only when a launch needs more than any before it.
+    fn at_least(&self, slot: &mut Option<Scratch>, bytes: usize, what: &str) -> Result<u64> {
+        if let Some(kept) = slot.as_ref().filter(|s| s.bytes >= bytes) {
+            return Ok(kept.ptr);
         }
-        Ok(slot.as_ref().expect("just made"))
+        self.refuse_while_capturing(&format!("{what} must grow to {bytes} bytes"))?;
+        self.require_memory(bytes as u64)?;
+        let grown = Scratch::zeroed(&self.stream, bytes, self.pooled)?;
+        let ptr = grown.ptr;
+        if let Some(old) = slot.replace(grown) {
+            self.retire(old);
+        }
+        Ok(ptr)
+    }
+
+    /// Frees `old` (in stream order, after the launches queued before), or, once this `Gpu`'s
+    /// launches have been captured into a graph that may read it, keeps it until the `Gpu` is
+    /// dropped.
+    fn retire(&self, old: Scratch) {
+        if self.captured.load(Ordering::Relaxed) {
+            self.retired.lock().unwrap_or_else(|e| e.into_inner()).push(old);
+        } else {
+            drop(old);
+        }
+    }
+
+    /// Whether the stream is being captured into a graph (an invalidated capture too). Never the
+    /// default stream, which cannot be: that one is not asked (no driver call per launch).
+    fn capturing(&self) -> Result<bool> {
+        if self.stream.cu_stream().is_null() {
+            return Ok(false);
+        }
+        // SAFETY: the stream is live (held by `self`); the driver only reads its handle.
+        let status = unsafe { result::stream::is_capturing(self.stream.cu_stream()) }?;
+        Ok(status != CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
+    }
+
+    /// An error naming `why` if the stream is being captured: the work it stands for (a copy, an
+    /// allocation, a module load) is done before a plan's launches, on its first run, and cannot
+    /// be captured.
+    fn refuse_while_capturing(&self, why: &str) -> Result<()> {
+        self.ctx.bind_to_thread()?;
+        if self.capturing()? {
+            return Err(Error::Cuda(format!(
+                "{why}, and the stream is being captured into a CUDA graph: run the plan once on these buffers with this Gpu before capturing it"
+            )));
+        }
+        Ok(())
     }
 
     /// Copies a batch of `batch` matrices of `(rows, cols)` elements of `dtype` from `src` (leading
@@ -411,6 +652,7 @@ impl Gpu {
     ///
     /// # Safety
     /// `src` must hold the matrices as `from` describes them and `dst` room for them as `to` does.
+    #[allow(clippy::too_many_arguments)]
     pub unsafe fn copy_rows(&self, dtype: Dtype, src: u64, dst: u64, (rows, cols): (u64, u64), from: (u32, u64), to: (u32, u64), batch: u32) -> Result<()> {
         use rgemm_spec::helpers::{COPY_THREADS, copy_grid};
         let f = self.cached_entry(if dtype.bytes() == 2 { "copy_rows_b16" } else { "copy_rows_b32" }, 0)?;
