@@ -10,9 +10,12 @@
 
 // Bit packing shared by both backends.
 mod descriptor;
-// The copy engine's tensor map, shared by both backends.
-mod tensor_map;
-pub use tensor_map::TensorMap;
+/// A CUDA tensor map (`CUtensorMap`): the copy engine's description of a matrix, 128 opaque bytes
+/// encoded by the host and read by the copy engine; one type for both backends. It lives in
+/// global memory because this rustc copies large by-value kernel parameters to local memory,
+/// where the copy engine cannot read them.
+#[repr(C, align(64))]
+pub struct TensorMap(pub [u64; 16]);
 
 #[cfg(target_arch = "nvptx64")]
 mod access;
