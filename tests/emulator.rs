@@ -1,8 +1,8 @@
 //! Every catalog kernel on the CPU emulator against the f64 reference, and the emulator's own
 //! checks: each deliberately broken kernel (kernels-gpu's `broken` module) must be caught.
 
-use kernels_gpu::device::emulator::{self, Launch, Region};
-use kernels_gpu::layout::TensorMap;
+use kernels_gpu::device::emulator::{self, EmulatedLaunch, Region};
+use kernels_gpu::view::TensorMap;
 use proptest::prelude::*;
 use rgemm::catalog::{self, Dtype, KernelSpec, Swizzle};
 use rgemm::Problem;
@@ -102,7 +102,7 @@ fn every_catalog_kernel_passes_on_exact_and_ragged_tiles() {
 /// against the f64 reference: the partial sums of every slice are added once, in K order.
 #[test]
 fn stream_k_kernels_pass_where_they_cut_the_last_round() {
-    use kernels_gpu::stream_k::StreamKSchedule;
+    use rgemm_spec::stream_k::StreamKSchedule;
     let kernels: Vec<catalog::Kernel> = catalog::all().filter(|k| k.spec.stream_k.is_some()).collect();
     assert!(!kernels.is_empty(), "the catalog has stream-K kernels");
     for kernel in kernels {
@@ -130,7 +130,7 @@ fn fault_of(name: &str, p: &Problem) -> String {
     let (spec, entry) = fixture(name);
     // SAFETY: the fixtures' specs and entries come from one `entries!` invocation.
     match unsafe { emulate::verify_entry(spec, entry, p, 1) } {
-        Err(rgemm_tools::Error::Fault(fault)) => {
+        Err(rgemm_tools::ToolError::Fault(fault)) => {
             assert!(fault.starts_with(name), "the report names the kernel first: {fault}");
             assert!(fault.contains("block (") && fault.contains("thread "), "the report names block and thread: {fault}");
             fault
@@ -231,7 +231,7 @@ fn a_shared_memory_overrun_is_caught() {
 fn a_tma_box_misaligned_for_its_swizzle_is_caught() {
     // A 128-byte swizzle repeats every 1024 bytes, so a swizzled box must start on a 1024-byte
     // boundary: 128 bytes past one is refused; on the boundary the same copy is fine.
-    let b = kernels_gpu::lessons::TMA_BOX;
+    let b = kernels_gpu::lesson_kernels::TMA_BOX;
     let matrix: Vec<f32> = (0..64 * 64).map(|i| i as f32).collect();
     let map = emulator::tensor_map(matrix.as_ptr() as usize, 4, 64, 64, 8, 32, Swizzle::B128).unwrap();
     let regions = [
@@ -240,10 +240,10 @@ fn a_tma_box_misaligned_for_its_swizzle_is_caught() {
     ];
     let map_addr = &map as *const TensorMap as usize;
     let copy = |offset: u32| {
-        let launch = Launch { kernel: "tma_swizzled", grid: (1, 1, 1), threads: 32, smem_bytes: 4096 + 4 * b * b, regions: &regions };
+        let launch = EmulatedLaunch { kernel: "tma_swizzled", grid: (1, 1, 1), threads: 32, smem_bytes: 4096 + 4 * b * b, regions: &regions };
         // SAFETY: the map describes `matrix`, a region of the launch; the emulator checks the rest.
         emulator::launch(&launch, &|| unsafe {
-            use emulator::api::*;
+            use emulator::twins::*;
             let base = dynamic_shared::<u8>();
             let bar = shared_address(base);
             if thread_idx() == 0 {
@@ -295,7 +295,7 @@ fn an_emulated_run_computes_c() {
 /// a 64×64 matrix (values 1, 2, ...) and its tensor map, with `TMA_BOX²` floats of output.
 fn tma_launch(smem: u32, body: impl Fn(*const TensorMap, *mut f32) + Sync) -> (Vec<f32>, Vec<f32>, Result<(), emulator::Fault>) {
     const N: u32 = 64;
-    let b = kernels_gpu::lessons::TMA_BOX;
+    let b = kernels_gpu::lesson_kernels::TMA_BOX;
     let matrix: Vec<f32> = (0..N * N).map(|i| 1.0 + i as f32).collect();
     let map = emulator::tensor_map(matrix.as_ptr() as usize, 4, N, N, b, b, Swizzle::None).unwrap();
     let mut out = vec![f32::NAN; (b * b) as usize];
@@ -304,7 +304,7 @@ fn tma_launch(smem: u32, body: impl Fn(*const TensorMap, *mut f32) + Sync) -> (V
         Region { name: "map", start: &map as *const TensorMap as usize, len: size_of::<TensorMap>(), writable: false },
         Region { name: "out", start: out.as_mut_ptr() as usize, len: 4 * out.len(), writable: true },
     ];
-    let launch = Launch { kernel: "tma", grid: (1, 1, 1), threads: 32, smem_bytes: smem, regions: &regions };
+    let launch = EmulatedLaunch { kernel: "tma", grid: (1, 1, 1), threads: 32, smem_bytes: smem, regions: &regions };
     let (map_addr, out_addr) = (&map as *const TensorMap as usize, out.as_mut_ptr() as usize);
     let result = emulator::launch(&launch, &|| body(map_addr as *const TensorMap, out_addr as *mut f32));
     (matrix, out, result)
@@ -313,9 +313,9 @@ fn tma_launch(smem: u32, body: impl Fn(*const TensorMap, *mut f32) + Sync) -> (V
 #[test]
 fn tma_boxes_read_zeros_outside_the_matrix() {
     // The GPU lesson (tests/lessons.rs), on the emulator: same kernel body, same expectations.
-    let b = kernels_gpu::lessons::TMA_BOX as i32;
+    let b = kernels_gpu::lesson_kernels::TMA_BOX as i32;
     for (x, y) in [(48, 40), (0, 0), (-8, 50), (16, -3)] {
-        let (matrix, got, result) = tma_launch(1024 + 4 * (b * b) as u32, |map, out| unsafe { kernels_gpu::lessons::tma_box(map, out, x, y) });
+        let (matrix, got, result) = tma_launch(1024 + 4 * (b * b) as u32, |map, out| unsafe { kernels_gpu::lesson_kernels::tma_box(map, out, x, y) });
         result.unwrap();
         for r in 0..b {
             for c in 0..b {
@@ -345,7 +345,7 @@ fn a_panel_map_of_columns_that_are_not_whole_panels_is_refused() {
 
 #[test]
 fn an_mbarrier_waiting_for_bytes_that_never_come_is_a_deadlock() {
-    let b = kernels_gpu::lessons::TMA_BOX;
+    let b = kernels_gpu::lesson_kernels::TMA_BOX;
     let (_, _, result) = tma_launch(1024 + 4 * b * b, |map, _| unsafe { kernels_gpu::broken::tma_box_expecting_too_many_bytes(map) });
     let fault = result.unwrap_err().to_string();
     assert!(fault.contains("deadlock") && fault.contains("mbarrier"), "{fault}");
@@ -353,7 +353,7 @@ fn an_mbarrier_waiting_for_bytes_that_never_come_is_a_deadlock() {
 
 #[test]
 fn a_tma_box_that_overruns_shared_memory_is_caught() {
-    let (_, _, result) = tma_launch(2048, |map, out| unsafe { kernels_gpu::lessons::tma_box(map, out, 0, 0) });
+    let (_, _, result) = tma_launch(2048, |map, out| unsafe { kernels_gpu::lesson_kernels::tma_box(map, out, 0, 0) });
     let fault = result.unwrap_err().to_string();
     assert!(fault.contains("tma_load_2d") && fault.contains("inside the 2048 bytes"), "{fault}");
 }
@@ -379,7 +379,7 @@ fn tma_store_launch(x: i32, y: i32, mistake: StoreMistake) -> (Vec<f32>, Result<
         Region { name: "matrix", start: matrix.as_ptr() as usize, len: 4 * matrix.len(), writable: true },
         Region { name: "map", start: &map as *const TensorMap as usize, len: size_of::<TensorMap>(), writable: false },
     ];
-    let launch = Launch { kernel: "tma_store", grid: (1, 1, 1), threads: 64, smem_bytes: 1024, regions: &regions };
+    let launch = EmulatedLaunch { kernel: "tma_store", grid: (1, 1, 1), threads: 64, smem_bytes: 1024, regions: &regions };
     let map_addr = &map as *const TensorMap as usize;
     let result = emulator::launch(&launch, &|| unsafe {
         let smem = dynamic_shared::<f32>();
@@ -443,7 +443,7 @@ fn swizzles_xor_the_chunk_with_the_row() {
 
 /// One block of 64 threads running `body`, no memory.
 fn bare_launch(body: impl Fn() + Sync) -> Result<(), emulator::Fault> {
-    let launch = Launch { kernel: "bare", grid: (1, 1, 1), threads: 64, smem_bytes: 0, regions: &[] };
+    let launch = EmulatedLaunch { kernel: "bare", grid: (1, 1, 1), threads: 64, smem_bytes: 0, regions: &[] };
     emulator::launch(&launch, &body)
 }
 
@@ -452,7 +452,7 @@ fn warp_collectives_exchange_across_the_32_lanes() {
     // A rotate-by-one shuffle: each lane gets its neighbour's value, within its own warp.
     let got: Vec<std::sync::atomic::AtomicU32> = (0..64).map(|_| Default::default()).collect();
     bare_launch(|| {
-        let t = emulator::api::thread_idx();
+        let t = emulator::twins::thread_idx();
         let v = emulator::warp::collective(t * 10, |ins: &[u32]| (0..32).map(|l| ins[(l + 1) % 32]).collect());
         got[t as usize].store(v, std::sync::atomic::Ordering::Relaxed);
     })
@@ -465,7 +465,7 @@ fn warp_collectives_exchange_across_the_32_lanes() {
 #[test]
 fn a_warp_collective_some_lanes_skip_is_caught() {
     let fault = bare_launch(|| {
-        if emulator::api::lane_idx() < 16 {
+        if emulator::twins::lane_idx() < 16 {
             emulator::warp::collective(0u32, |ins: &[u32]| ins.to_vec());
         }
     })
@@ -479,14 +479,14 @@ fn a_warp_collective_some_lanes_skip_is_caught() {
 /// for the A fragment, `ldmatrix.x4.trans` for two B fragments, two `mma.sync`; returns the
 /// 16×16 product as each lane holds it.
 fn tensor_core_tile(a: &[u16], b: &[u16], valid_cols: u32) -> Result<Vec<f32>, emulator::Fault> {
-    use emulator::api::*;
+    use emulator::twins::*;
     use std::sync::Mutex;
     let out = Mutex::new(vec![f32::NAN; 256]);
     let regions = [
         Region { name: "A", start: a.as_ptr() as usize, len: 512, writable: false },
         Region { name: "B", start: b.as_ptr() as usize, len: 512, writable: false },
     ];
-    let launch = Launch { kernel: "tensor_core_tile", grid: (1, 1, 1), threads: 32, smem_bytes: 1024, regions: &regions };
+    let launch = EmulatedLaunch { kernel: "tensor_core_tile", grid: (1, 1, 1), threads: 32, smem_bytes: 1024, regions: &regions };
     let (pa, pb) = (a.as_ptr() as usize, b.as_ptr() as usize);
     emulator::launch(&launch, &|| unsafe {
         let smem = shared_address(dynamic_shared::<u8>());
@@ -544,10 +544,10 @@ fn reading_cp_async_data_before_the_barrier_is_a_race() {
     // Thread 1 reads the chunk thread 0 copied, after its own wait but with no barrier.
     let src = [1.0f32; 4];
     let regions = [Region { name: "src", start: src.as_ptr() as usize, len: 16, writable: false }];
-    let launch = Launch { kernel: "cp_async_race", grid: (1, 1, 1), threads: 32, smem_bytes: 64, regions: &regions };
+    let launch = EmulatedLaunch { kernel: "cp_async_race", grid: (1, 1, 1), threads: 32, smem_bytes: 64, regions: &regions };
     let p = src.as_ptr() as usize;
     let fault = emulator::launch(&launch, &|| unsafe {
-        use emulator::api::*;
+        use emulator::twins::*;
         let smem = dynamic_shared::<f32>();
         if thread_idx() == 0 {
             cp_async_cg_16(shared_address(smem), p as *const f32);
@@ -578,8 +578,8 @@ fn wgmma_multiplies_tma_loaded_128_byte_swizzled_tiles() {
     // A (64×64, K-major) and B (64×64 row-major: N-major) loaded by TMA with the 128-byte swizzle,
     // then four k16 steps of wgmma m64n64k16 whose descriptors step through the swizzled rows:
     // the whole 64×64×64 product, compared with the exact one.
-    use emulator::api::*;
-    use emulator::api::{matrix_descriptor, wgmma_m64n64k16_bf16};
+    use emulator::twins::*;
+    use emulator::twins::{matrix_descriptor, wgmma_m64n64k16_bf16};
     use std::sync::Mutex;
     let bf16 = |v: f32| (v.to_bits() >> 16) as u16;
     let a: Vec<u16> = (0..4096).map(|i| bf16(((i * 7) % 13) as f32 - 6.0)).collect();
@@ -594,7 +594,7 @@ fn wgmma_multiplies_tma_loaded_128_byte_swizzled_tiles() {
         Region { name: "maps", start: maps.as_ptr() as usize, len: 256, writable: false },
     ];
     let out = Mutex::new(vec![f32::NAN; 4096]);
-    let launch = Launch { kernel: "wgmma_tile", grid: (1, 1, 1), threads: 128, smem_bytes: 1024 + 2 * 8192, regions: &regions };
+    let launch = EmulatedLaunch { kernel: "wgmma_tile", grid: (1, 1, 1), threads: 128, smem_bytes: 1024 + 2 * 8192, regions: &regions };
     let map_ptr = maps.as_ptr() as usize;
     emulator::launch(&launch, &|| unsafe {
         let bar = shared_address(dynamic_shared::<u8>());
@@ -637,7 +637,7 @@ fn wgmma_multiplies_tma_loaded_128_byte_swizzled_tiles() {
 #[test]
 fn a_panic_or_trap_in_one_thread_is_a_fault_of_that_thread() {
     let fault = bare_launch(|| {
-        let t = emulator::api::thread_idx() as usize;
+        let t = emulator::twins::thread_idx() as usize;
         let table = [1u32; 40];
         std::hint::black_box(table[t]);
     })
@@ -645,8 +645,8 @@ fn a_panic_or_trap_in_one_thread_is_a_fault_of_that_thread() {
     assert_eq!(fault.thread, 40, "{fault}");
     assert!(fault.message.contains("panicked") && fault.message.contains("out of bounds"), "{fault}");
     let fault = bare_launch(|| {
-        if emulator::api::thread_idx() == 7 {
-            emulator::api::trap();
+        if emulator::twins::thread_idx() == 7 {
+            emulator::twins::trap();
         }
     })
     .unwrap_err();
@@ -662,10 +662,10 @@ fn ldmatrix_lesson_fragments_follow_the_documented_layout() {
             Region { name: "offsets", start: pattern.offsets.as_ptr() as usize, len: 128, writable: false },
             Region { name: "out", start: out.as_mut_ptr() as usize, len: 256, writable: true },
         ];
-        let smem = 2 * kernels_gpu::lessons::LDMATRIX_TILE;
-        let launch = Launch { kernel: "lesson_ldmatrix_x2", grid: (2, 1, 1), threads: 512, smem_bytes: smem, regions: &regions };
+        let smem = 2 * kernels_gpu::lesson_kernels::LDMATRIX_TILE;
+        let launch = EmulatedLaunch { kernel: "lesson_ldmatrix_x2", grid: (2, 1, 1), threads: 512, smem_bytes: smem, regions: &regions };
         let (offsets, out_addr) = (pattern.offsets.as_ptr() as usize, out.as_mut_ptr() as usize);
-        emulator::launch(&launch, &|| unsafe { kernels_gpu::lessons::ldmatrix_x2_lesson(offsets as *const u32, out_addr as *mut u32) }).unwrap();
+        emulator::launch(&launch, &|| unsafe { kernels_gpu::lesson_kernels::ldmatrix_x2_lesson(offsets as *const u32, out_addr as *mut u32) }).unwrap();
         for lane in 0..32usize {
             for i in 0..2 {
                 let row_start = pattern.offsets[8 * i + lane / 4];

@@ -3,11 +3,11 @@
 
 mod common;
 
-use kernels_gpu::lessons::{CHUNK, POISON, WAIT_CHUNKS, WAIT_STRIDE};
+use kernels_gpu::lesson_kernels::{CHUNK, POISON, WAIT_CHUNKS, WAIT_STRIDE};
 
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rgemm::catalog::{Dtype, Swizzle};
-use rgemm::tma;
+use rgemm::tensor_map;
 
 /// A 32×32 box placed over the corner of a 64×64 matrix and before its first column: the parts
 /// outside the matrix arrive as zeros, the rest exactly.
@@ -16,12 +16,12 @@ use rgemm::tma;
 fn tma_box_reads_zeros_outside_the_matrix() {
     let gpu = common::gpu("tma_box_reads_zeros_outside_the_matrix");
     const N: i32 = 64;
-    let b = kernels_gpu::lessons::TMA_BOX as i32;
+    let b = kernels_gpu::lesson_kernels::TMA_BOX as i32;
     let matrix: Vec<f32> = (0..N * N).map(|i| 1.0 + i as f32).collect();
     let src = gpu.upload(&matrix).unwrap();
     let f = gpu.entry("lesson_tma_box", 1024 + 4 * (b * b) as u32).unwrap();
     for (x, y) in [(48, 40), (0, 0), (-8, 50), (16, -3)] {
-        let map = tma::encode_2d(Dtype::F32, src.addr(&gpu), N as u32, N as u32, b as u32, b as u32, Swizzle::None).unwrap();
+        let map = tensor_map::encode_2d(Dtype::F32, src.addr(&gpu), N as u32, N as u32, b as u32, b as u32, Swizzle::None).unwrap();
         let map_dev = gpu.upload(&map).unwrap();
         let out = gpu.upload(&vec![f32::NAN; (b * b) as usize]).unwrap();
         let (map_addr, out_addr) = (map_dev.addr(&gpu), out.addr(&gpu));

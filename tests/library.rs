@@ -220,7 +220,7 @@ fn both_cublas_baselines_are_right_on_the_gpu() {
 /// the f64 reference's C, and the order of the sum is fixed.
 #[test]
 fn split_k_is_right_on_the_emulator() {
-    use kernels_gpu::device::emulator::{self, Launch, Region};
+    use kernels_gpu::device::emulator::{self, EmulatedLaunch, Region};
     for (dtype, layout, beta) in [
         (Dtype::Bf16, Layout::NN, 0.0f32),
         (Dtype::Bf16, Layout::NT, 0.5),
@@ -255,7 +255,7 @@ fn split_k_is_right_on_the_emulator() {
             Region { name: "C", start: c.as_mut_ptr() as usize, len: 4 * c.len(), writable: true },
         ];
         let threads = kernels_gpu::split_k::REDUCE_THREADS;
-        let launch = Launch { kernel: "reduce_splits", grid: ((n as u32).div_ceil(threads), 16, 1), threads, smem_bytes: 0, regions: &regions };
+        let launch = EmulatedLaunch { kernel: "reduce_splits", grid: ((n as u32).div_ceil(threads), 16, 1), threads, smem_bytes: 0, regions: &regions };
         let (wsp, cp) = (ws.as_ptr() as usize, c.as_mut_ptr() as usize);
         emulator::launch(&launch, &move || unsafe { kernels_gpu::split_k::reduce(wsp as *const f32, cp as *mut f32, m as u32, n as u32, n as u32, s as u32, plane as u64, p.alpha, p.beta) }).unwrap();
         let cmp = check::compare_full(&p, &inputs, &check::ErrorModel::of(split.kernel.spec), &c);
@@ -297,7 +297,7 @@ fn split_k_is_right_on_the_gpu() {
 #[test]
 fn staging_is_right_on_the_emulator() {
     use kernels_gpu::align_rows::{COPY_THREADS, copy_grid, copy_rows};
-    use kernels_gpu::device::emulator::{self, Launch, Region};
+    use kernels_gpu::device::emulator::{self, EmulatedLaunch, Region};
     let ld = |lda, ldb| LeadingDims { lda: Some(lda), ldb: Some(ldb), ldc: None };
     let cases = [
         (Dtype::Bf16, Layout::NN, (70, 99, 45), ld(45, 99), Batch::packed(1)),
@@ -333,7 +333,7 @@ fn staging_is_right_on_the_emulator() {
             // The grid of a GPU of one SM (8 blocks): for 70 rows, fewer rows of blocks than runs
             // of rows, so blocks walk.
             let (x, y) = copy_grid(rows, cols, planes, 1, rgemm::catalog::MAX_GRID_Y as u32);
-            let launch = Launch { kernel: "copy_rows_b32", grid: (x, y, planes), threads: COPY_THREADS, smem_bytes: 0, regions: &regions };
+            let launch = EmulatedLaunch { kernel: "copy_rows_b32", grid: (x, y, planes), threads: COPY_THREADS, smem_bytes: 0, regions: &regions };
             let (s, d) = (src.as_ptr() as usize, dst.as_mut_ptr() as usize);
             // SAFETY: both buffers hold the matrices as the problems describe them (packed above).
             emulator::launch(&launch, &move || unsafe { copy_rows(s as *const u32, d as *mut u32, rows, cols, src_ld, dst_ld, src_stride, dst_stride) }).unwrap();

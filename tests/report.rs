@@ -7,7 +7,7 @@ use rgemm::catalog;
 use rgemm_tools::chart;
 use rgemm_tools::suite::{parse_shape, parse_shapes, shape_name};
 use rgemm_tools::report::{self, DeviceRecord, KernelRecord, Outcome, Report, RunRecord, SizeRecord, Stats};
-use rgemm_tools::Error;
+use rgemm_tools::ToolError;
 
 fn stats(samples_ms: &[f64], flops: f64) -> Stats {
     let mut s = samples_ms.to_vec();
@@ -129,7 +129,7 @@ fn shapes_parse_squares_triples_and_lists() {
     assert_eq!(shape_name((3001, 2999, 3003)), "3001x2999x3003");
     for bad in ["", "0", "-4", "abc", "4096x4096", "1x2x3x4x5", "4096:nx", "1024,,2048", "1024,", "4096x0x1", "4294967296"] {
         let e = parse_shapes(bad).unwrap_err();
-        assert!(matches!(e, Error::InvalidProblem(_)), "{bad}: {e}");
+        assert!(matches!(e, ToolError::InvalidProblem(_)), "{bad}: {e}");
         assert_eq!(e.to_string().lines().count(), 1, "{e}");
     }
 }
@@ -155,13 +155,13 @@ fn bad_json_is_one_line_error() {
     let path = dir.join("x.json");
     std::fs::write(&path, "{\"schema\": 1, \"command\": ").unwrap();
     let e = Report::read(&path).unwrap_err();
-    assert!(matches!(e, Error::InvalidReport { .. }), "{e}");
+    assert!(matches!(e, ToolError::InvalidReport { .. }), "{e}");
     let mut wrong_schema = synthetic();
     wrong_schema.schema = 99;
     std::fs::write(&path, wrong_schema.to_json()).unwrap();
     assert!(Report::read(&path).unwrap_err().to_string().contains("schema 99"));
     let e = Report::read(&dir.join("missing.json")).unwrap_err();
-    assert!(matches!(e, Error::Io(_)) && e.to_string().contains("missing.json"), "{e}");
+    assert!(matches!(e, ToolError::Io(_)) && e.to_string().contains("missing.json"), "{e}");
 }
 
 #[test]

@@ -327,8 +327,8 @@ fn cvt_rna_tf32_rounds_to_nearest_with_ties_away_from_zero() {
 /// 128-byte swizzled rows, as rung 15 stores A's tile; the low 13 bits of every input are ignored.
 #[test]
 fn tf32_wgmma_takes_a_from_registers_in_the_fragment_layout() {
-    use kernels_gpu::device::emulator::{self, Launch};
-    use kernels_gpu::device::emulator::api::*;
+    use kernels_gpu::device::emulator::{self, EmulatedLaunch};
+    use kernels_gpu::device::emulator::twins::*;
     use kernels_gpu::swizzle::swizzle_128b;
     use std::sync::Mutex;
     // Small integers plus a bit below tf32's precision, which the tensor cores must drop.
@@ -337,7 +337,7 @@ fn tf32_wgmma_takes_a_from_registers_in_the_fragment_layout() {
     let a: Vec<i32> = (0..64 * 8).map(|i| int(i, 7)).map(|v| if v == 0 { 1 } else { v }).collect();
     let b: Vec<i32> = (0..8 * 128).map(|i| int(i, 5)).map(|v| if v == 0 { -1 } else { v }).collect();
     let out = Mutex::new(vec![f32::NAN; 64 * 128]);
-    let launch = Launch { kernel: "tf32_wgmma", grid: (1, 1, 1), threads: 128, smem_bytes: 128 * 128, regions: &[] };
+    let launch = EmulatedLaunch { kernel: "tf32_wgmma", grid: (1, 1, 1), threads: 128, smem_bytes: 128 * 128, regions: &[] };
     emulator::launch(&launch, &|| unsafe {
         let smem = dynamic_shared::<u8>();
         let tid = thread_idx() as usize;

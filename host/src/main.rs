@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use rgemm_tools::bench::{self, Order, Plan, Runs};
+use rgemm_tools::bench::{self, BenchPlan, Order, Runs};
 use rgemm::catalog::{self, Dtype, Kernel};
 use rgemm_tools::baseline::Library;
 use rgemm::problem::{Batch, Layout, LeadingDims};
@@ -15,7 +15,7 @@ use rgemm_tools::ptxas;
 use rgemm_tools::report::{self, Report};
 use rgemm_tools::verify;
 use rgemm::{api, dispatch, Gpu, Problem};
-use rgemm_tools::{chart, emulate, Error};
+use rgemm_tools::{chart, emulate, ToolError as Error};
 
 #[derive(Parser)]
 #[command(name = "rgemm", version, about = "GEMM kernels in Rust on the GPU, checked and timed against cuBLAS")]
@@ -227,8 +227,8 @@ impl ShapeArgs {
 }
 
 impl TimingArgs {
-    fn plan(&self, command: &str, dtype: Dtype, kernels: Vec<Kernel>, sizes: Vec<Case>) -> Plan {
-        Plan {
+    fn plan(&self, command: &str, dtype: Dtype, kernels: Vec<Kernel>, sizes: Vec<Case>) -> BenchPlan {
+        BenchPlan {
             command: command.into(),
             dtype,
             runs: if kernels.is_empty() { Runs::Auto } else { Runs::Listed },
@@ -710,7 +710,7 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
 /// Runs `plan` with a progress bar. Without a terminal (a log file, a remote run) each step is
 /// a line on stderr with the time since the start, and with `partial`, each measured size is
 /// printed and the JSON so far written there: a run cut short still shows how far it got.
-fn run_plan(gpu: &Gpu, plan: &Plan, partial: Option<&Path>) -> Result<Report, Error> {
+fn run_plan(gpu: &Gpu, plan: &BenchPlan, partial: Option<&Path>) -> Result<Report, Error> {
     let bar = progress_bar(plan.steps());
     let lines = progress_lines();
     let start = std::time::Instant::now();

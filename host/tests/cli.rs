@@ -272,7 +272,7 @@ fn list_names_what_best_tries() {
     let out = rgemm(&["list", "--no-ptxas"]);
     let text = String::from_utf8_lossy(&out.stdout);
     let line = text.lines().find(|l| l.starts_with("--kernel best ")).expect("a line for best");
-    let first_f32 = rgemm::catalog::best_candidates(rgemm::catalog::Dtype::F32)[0].name();
+    let first_f32 = rgemm::choice::best_candidates(rgemm::catalog::Dtype::F32)[0].name();
     assert!(line.contains(first_f32), "{line}");
 }
 

@@ -21,7 +21,7 @@ use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
 
 use rgemm::catalog::Dtype;
 use rgemm::Gpu;
-use crate::error::{Error, Result};
+use crate::tool_error::{ToolError, ToolResult};
 use rgemm::problem::{Op, Problem};
 
 /// Which cuBLAS entry point.
@@ -75,7 +75,7 @@ fn blas_op(op: Op) -> blas_sys::cublasOperation_t {
 /// # Safety
 /// The addresses must hold the problem's operands (its extents, element type `dtype` for A and
 /// B, f32 for C) on the handle's stream.
-pub unsafe fn classic(handle: blas_sys::cublasHandle_t, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+pub unsafe fn classic(handle: blas_sys::cublasHandle_t, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> ToolResult<()> {
     use blas_sys::{cublasComputeType_t, cublasGemmAlgo_t, cudaDataType};
     let (m, n, k) = (problem.m as i32, problem.n as i32, problem.k as i32);
     let (op_a, op_b) = (blas_op(problem.layout.a), blas_op(problem.layout.b));
@@ -143,13 +143,13 @@ pub unsafe fn classic(handle: blas_sys::cublasHandle_t, dtype: Dtype, problem: &
 }
 
 /// A cuBLASLt plan: descriptors and the heuristic's first algorithm for one problem.
-struct Plan {
+struct LtPlan {
     desc: lt_sys::cublasLtMatmulDesc_t,
     layouts: [lt_sys::cublasLtMatrixLayout_t; 3],
     algo: lt_sys::cublasLtMatmulAlgo_t,
 }
 
-impl Drop for Plan {
+impl Drop for LtPlan {
     fn drop(&mut self) {
         // SAFETY: each handle was created by cuBLASLt for this plan and is destroyed once.
         unsafe {
@@ -166,7 +166,7 @@ pub struct CublasLt {
     handle: lt_sys::cublasLtHandle_t,
     workspace: CudaSlice<u8>,
     /// Plans by element type and every field of the problem but the scalars' values.
-    plans: Mutex<HashMap<(Dtype, rgemm::problem::ShapeKey), Plan>>,
+    plans: Mutex<HashMap<(Dtype, rgemm::problem::ShapeKey), LtPlan>>,
 }
 
 // SAFETY: the handle and plans are only used under the plans' mutex or through `&self` calls
@@ -184,19 +184,19 @@ impl Drop for CublasLt {
     }
 }
 
-fn lt_error(e: lt::CublasError) -> Error {
-    Error::Cublas(format!("cuBLASLt: {:?}", e.0))
+fn lt_error(e: lt::CublasError) -> ToolError {
+    ToolError::Cublas(format!("cuBLASLt: {:?}", e.0))
 }
 
 impl CublasLt {
     /// A handle and a [`LT_WORKSPACE_BYTES`] workspace on `stream`.
-    pub fn new(stream: &std::sync::Arc<CudaStream>) -> Result<CublasLt> {
+    pub fn new(stream: &std::sync::Arc<CudaStream>) -> ToolResult<CublasLt> {
         let handle = lt::create_handle().map_err(lt_error)?;
         let workspace = stream.alloc_zeros::<u8>(LT_WORKSPACE_BYTES)?;
         Ok(CublasLt { handle, workspace, plans: Mutex::new(HashMap::new()) })
     }
 
-    fn plan(&self, dtype: Dtype, p: &Problem) -> Result<Plan> {
+    fn plan(&self, dtype: Dtype, p: &Problem) -> ToolResult<LtPlan> {
         use lt_sys::cublasLtMatmulDescAttributes_t as D;
         use lt_sys::cublasLtMatrixLayoutAttribute_t as L;
         let ty = lt_data_type(dtype);
@@ -210,7 +210,7 @@ impl CublasLt {
             lt::create_matrix_layout(ty, a_cols, a_rows, p.lda as i64).map_err(lt_error)?,
             lt::create_matrix_layout(f32_ty, p.n as u64, p.m as u64, p.ldc as i64).map_err(lt_error)?,
         ];
-        let mut plan = Plan { desc, layouts, algo: lt_sys::cublasLtMatmulAlgo_t { data: [0; 8] } };
+        let mut plan = LtPlan { desc, layouts, algo: lt_sys::cublasLtMatmulAlgo_t { data: [0; 8] } };
         let (op_first, op_second) = (blas_op(p.layout.b), blas_op(p.layout.a));
         let batch = p.batch as i32;
         // SAFETY: attribute buffers are locals of the type and size each attribute takes.
@@ -246,7 +246,7 @@ impl CublasLt {
     ///
     /// # Safety
     /// As for [`classic`], on `stream`.
-    pub unsafe fn gemm(&self, stream: &CudaStream, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+    pub unsafe fn gemm(&self, stream: &CudaStream, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> ToolResult<()> {
         let mut plans = self.plans.lock().unwrap_or_else(|e| e.into_inner());
         let k = (dtype, problem.shape_key());
         if !plans.contains_key(&k) {
@@ -293,11 +293,11 @@ pub struct Cublas {
 }
 
 impl Cublas {
-    /// cuBLAS on `stream`, or [`Error::NoCublas`] when libcublas cannot be loaded.
-    pub fn new(stream: &std::sync::Arc<CudaStream>) -> Result<Cublas> {
+    /// cuBLAS on `stream`, or [`ToolError::NoCublas`] when libcublas cannot be loaded.
+    pub fn new(stream: &std::sync::Arc<CudaStream>) -> ToolResult<Cublas> {
         // SAFETY: only probes whether cuBLAS can be loaded.
         if !unsafe { blas_sys::is_culib_present() } {
-            return Err(Error::NoCublas);
+            return Err(ToolError::NoCublas);
         }
         Ok(Cublas { blas: cudarc::cublas::CudaBlas::new(stream.clone())?, lt: std::sync::OnceLock::new(), stream: stream.clone() })
     }
@@ -306,7 +306,7 @@ impl Cublas {
     ///
     /// # Safety
     /// As for [`rgemm::Gpu::launch`], with A and B of element type `dtype`.
-    pub unsafe fn gemm(&self, library: Library, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+    pub unsafe fn gemm(&self, library: Library, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> ToolResult<()> {
         match library {
             // SAFETY: the caller's guarantee, passed on.
             Library::Classic => unsafe { classic(*self.blas.handle(), dtype, problem, a, b, c) },
@@ -332,11 +332,11 @@ pub trait CublasExt {
     ///
     /// # Safety
     /// As for [`Cublas::gemm`].
-    unsafe fn cublas(&self, library: Library, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()>;
+    unsafe fn cublas(&self, library: Library, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> ToolResult<()>;
 }
 
 impl CublasExt for Gpu {
-    unsafe fn cublas(&self, library: Library, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+    unsafe fn cublas(&self, library: Library, dtype: Dtype, problem: &Problem, a: u64, b: u64, c: u64) -> ToolResult<()> {
         static HANDLES: std::sync::OnceLock<Mutex<HashMap<usize, std::sync::Arc<Cublas>>>> = std::sync::OnceLock::new();
         let key = self.stream().cu_stream() as usize;
         let cublas = {

@@ -4,7 +4,7 @@
 
 use rgemm::catalog::{Dtype, Kernel};
 use crate::check::Inputs;
-use crate::error::{Error, Result};
+use crate::tool_error::{ToolError, ToolResult};
 use rgemm::gpu::Gpu;
 use crate::baseline::Library;
 use rgemm::problem::{LeadingDims, Problem};
@@ -29,7 +29,7 @@ pub const DEFAULT_SIZES: &[Case] = &[
 
 /// What a benchmark run does.
 #[derive(Clone, Debug)]
-pub struct Plan {
+pub struct BenchPlan {
     /// `bench` or `tune` (recorded in the report).
     pub command: String,
     pub dtype: Dtype,
@@ -52,16 +52,16 @@ pub struct Plan {
 /// What a benchmark run times on each case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Runs {
-    /// Each kernel of [`Plan::kernels`], launched directly.
+    /// Each kernel of [`BenchPlan::kernels`], launched directly.
     Listed,
     /// The plan the automatic choice makes for the case (kernel, split, staging).
     Auto,
-    /// Every candidate plan of the dispatch table's tuner ([`rgemm::api::candidate_plans`]),
+    /// Every candidate plan of the dispatch table's tuner ([`rgemm::choice::candidate_plans`]),
     /// timed; only the fastest validated.
     Candidates,
 }
 
-impl Plan {
+impl BenchPlan {
     /// Steps reported to the progress callback: per size, a check per kernel, cuBLAS, and a
     /// timing per kernel.
     pub fn steps(&self) -> u64 {
@@ -95,7 +95,7 @@ pub fn device_record(gpu: &Gpu, dtype: Dtype) -> DeviceRecord {
 /// leaves what it measured). Kernels that reject a size, and sizes that do not fit in memory, are
 /// recorded as skipped; failed checks and CUDA errors of one kernel are recorded and the run goes
 /// on (see [`Report::failures`]).
-pub fn run(gpu: &Gpu, plan: &Plan, mut progress: impl FnMut(u64, u64, &str), mut measured: impl FnMut(&Report)) -> Result<Report> {
+pub fn run(gpu: &Gpu, plan: &BenchPlan, mut progress: impl FnMut(u64, u64, &str), mut measured: impl FnMut(&Report)) -> ToolResult<Report> {
     let mut flush = if plan.flush_l2 { Some(L2Flush::new(gpu)?) } else { None };
     let mut report = Report {
         schema: report::SCHEMA,
@@ -157,27 +157,27 @@ fn chosen_kernels(sizes: &[SizeRecord]) -> Vec<Kernel> {
 
 /// An error that skips a kernel or size instead of failing it: the catalog rejects the size, or
 /// it does not fit in memory.
-fn skip_reason(e: &Error) -> Option<String> {
+fn skip_reason(e: &ToolError) -> Option<String> {
     match e {
-        Error::Library(rgemm::Error::Unsupported { reason, .. }) => Some(reason.clone()),
-        Error::Library(rgemm::Error::OutOfMemory { .. }) | Error::OutOfHostMemory { .. } => Some(e.to_string()),
+        ToolError::Library(rgemm::Error::Unsupported { reason, .. }) => Some(reason.clone()),
+        ToolError::Library(rgemm::Error::OutOfMemory { .. }) | ToolError::OutOfHostMemory { .. } => Some(e.to_string()),
         _ => None,
     }
 }
 
-fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2Flush>, step: &mut impl FnMut(String)) -> Result<SizeRecord> {
+fn run_size(gpu: &Gpu, plan: &BenchPlan, problem: &Problem, mut flush: Option<&mut L2Flush>, step: &mut impl FnMut(String)) -> ToolResult<SizeRecord> {
     // The automatic choice runs the library's plan (its kernel, and a split of K if it picks
     // one), the tuner every candidate plan; other runs each listed kernel directly.
     let chosen;
     let sms = gpu.info.multiprocessors;
     let plans: Option<Vec<rgemm::api::Plan>> = match plan.runs {
-        Runs::Auto => Some(vec![rgemm::api::plan(plan.dtype, problem, &rgemm::api::KernelChoice::Auto, sms)?]),
-        Runs::Candidates => Some(rgemm::api::candidate_plans(plan.dtype, problem, sms)),
+        Runs::Auto => Some(vec![rgemm::choice::plan(plan.dtype, problem, &rgemm::api::KernelChoice::Auto, sms)?]),
+        Runs::Candidates => Some(rgemm::choice::candidate_plans(plan.dtype, problem, sms)),
         Runs::Listed => None,
     };
     let plan = match &plans {
         Some(ps) => {
-            chosen = Plan { kernels: ps.iter().map(|p| p.kernel()).collect(), ..plan.clone() };
+            chosen = BenchPlan { kernels: ps.iter().map(|p| p.kernel()).collect(), ..plan.clone() };
             &chosen
         }
         None => plan,
@@ -245,9 +245,9 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
     // kernel launched on the problem directly, a library plan with its own launches (a staged
     // plan's kernel reads the copies, not this problem).
     let ops = &ops_owned;
-    let mut launches: Vec<Box<dyn FnMut() -> Result<()> + '_>> = Library::ALL
+    let mut launches: Vec<Box<dyn FnMut() -> ToolResult<()> + '_>> = Library::ALL
         .into_iter()
-        .map(|library| Box::new(move || ops.cublas(gpu, library)) as Box<dyn FnMut() -> Result<()>>)
+        .map(|library| Box::new(move || ops.cublas(gpu, library)) as Box<dyn FnMut() -> ToolResult<()>>)
         .collect();
     // The run of each kernel launch after them.
     let mut timed_runs = Vec::new();
@@ -311,7 +311,7 @@ fn run_size(gpu: &Gpu, plan: &Plan, problem: &Problem, mut flush: Option<&mut L2
 
 /// The tuner's validation: the fastest timed plan is checked; if it fails, the next fastest,
 /// until one passes (the failures stay recorded).
-fn validate_fastest(gpu: &Gpu, plan: &Plan, plans: &[rgemm::api::Plan], runs: &mut [RunRecord]) -> Result<()> {
+fn validate_fastest(gpu: &Gpu, plan: &BenchPlan, plans: &[rgemm::api::Plan], runs: &mut [RunRecord]) -> ToolResult<()> {
     let mut order: Vec<usize> = (0..runs.len()).filter(|&i| runs[i].outcome == Outcome::Timed && runs[i].timing.is_some()).collect();
     let ms = |i: usize| runs[i].timing.as_ref().map_or(f64::INFINITY, |t| t.median_ms);
     order.sort_by(|&x, &y| ms(x).total_cmp(&ms(y)));

@@ -15,7 +15,7 @@ use plotters::prelude::*;
 use plotters::style::FontStyle;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::error::{Error, Result};
+use crate::tool_error::{ToolError, ToolResult};
 use crate::report::{Outcome, Report, SizeRecord};
 
 /// The family every text of the chart uses; the loaded font is registered under it.
@@ -27,9 +27,9 @@ const TITLE_H: u32 = 56;
 const KEY_LINE_H: u32 = 18;
 
 /// The font file to use instead of the embedded DejaVu Sans: `explicit`, which must exist.
-pub fn find_font(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
+pub fn find_font(explicit: Option<&Path>) -> ToolResult<Option<PathBuf>> {
     match explicit {
-        Some(path) if !path.is_file() => Err(Error::Chart(format!("font {} does not exist", path.display()))),
+        Some(path) if !path.is_file() => Err(ToolError::Chart(format!("font {} does not exist", path.display()))),
         Some(path) => Ok(Some(path.to_path_buf())),
         None => Ok(None),
     }
@@ -39,7 +39,7 @@ pub fn find_font(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
 static REGISTERED: Mutex<Option<Option<PathBuf>>> = Mutex::new(None);
 
 /// Reads the font at `path` (the embedded DejaVu Sans when `None`) and makes it the chart's font.
-pub fn load_font(path: Option<&Path>) -> Result<()> {
+pub fn load_font(path: Option<&Path>) -> ToolResult<()> {
     let mut registered = REGISTERED.lock().unwrap_or_else(|e| e.into_inner());
     if registered.as_ref().is_some_and(|last| last.as_deref() == path) {
         return Ok(());
@@ -47,12 +47,12 @@ pub fn load_font(path: Option<&Path>) -> Result<()> {
     let (bytes, name): (&'static [u8], String) = match path {
         None => (dejavu::sans::regular(), "the embedded DejaVu Sans".into()),
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| Error::Chart(format!("cannot read font {}: {e}", path.display())))?;
+            let bytes = std::fs::read(path).map_err(|e| ToolError::Chart(format!("cannot read font {}: {e}", path.display())))?;
             // plotters keeps fonts for the life of the process; a run loads one or two.
             (Box::leak(bytes.into_boxed_slice()), path.display().to_string())
         }
     };
-    plotters::style::register_font(FAMILY, FontStyle::Normal, bytes).map_err(|_| Error::Chart(format!("{name} is not a TrueType/OpenType font")))?;
+    plotters::style::register_font(FAMILY, FontStyle::Normal, bytes).map_err(|_| ToolError::Chart(format!("{name} is not a TrueType/OpenType font")))?;
     *registered = Some(path.map(Path::to_path_buf));
     Ok(())
 }
@@ -68,9 +68,9 @@ pub struct Written {
 
 /// Writes `chart.svg` and `chart.png` into `dir`, text in `font` (default: the embedded DejaVu
 /// Sans).
-pub fn write_charts(report: &Report, dir: &Path, font: Option<&Path>) -> Result<Written> {
+pub fn write_charts(report: &Report, dir: &Path, font: Option<&Path>) -> ToolResult<Written> {
     if report.kernels.len() > MAX_KERNELS || report.sizes.len() > MAX_SIZES {
-        return Err(Error::Chart(format!(
+        return Err(ToolError::Chart(format!(
             "{} kernels and {} sizes are too many to draw (at most {MAX_KERNELS} kernels and {MAX_SIZES} sizes); results.csv holds them all",
             report.kernels.len(),
             report.sizes.len()
@@ -124,7 +124,7 @@ fn text_width(text: &str, size: f64) -> u32 {
 }
 
 /// The embedded font, unless some font is registered already.
-fn load_default_font() -> Result<()> {
+fn load_default_font() -> ToolResult<()> {
     let loaded = REGISTERED.lock().unwrap_or_else(|e| e.into_inner()).is_some();
     if loaded { Ok(()) } else { load_font(None) }
 }
@@ -147,22 +147,22 @@ fn key_line(k: &crate::report::KernelRecord) -> String {
     format!("{}  {}", k.label, k.name)
 }
 
-pub fn draw_svg(report: &Report, path: &Path) -> Result<()> {
+pub fn draw_svg(report: &Report, path: &Path) -> ToolResult<()> {
     let root = SVGBackend::new(path, dimensions(report)).into_drawing_area();
     draw(&root, report)?;
-    root.present().map_err(|e| Error::Chart(format!("cannot write {}: {e}", path.display())))
+    root.present().map_err(|e| ToolError::Chart(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Text in the font [`load_font`] registered last, else in the embedded DejaVu Sans.
-pub fn draw_png(report: &Report, path: &Path) -> Result<()> {
+pub fn draw_png(report: &Report, path: &Path) -> ToolResult<()> {
     load_default_font()?;
     let root = BitMapBackend::new(path, dimensions(report)).into_drawing_area();
     draw(&root, report)?;
-    root.present().map_err(|e| Error::Chart(format!("cannot write {}: {e}", path.display())))
+    root.present().map_err(|e| ToolError::Chart(format!("cannot write {}: {e}", path.display())))
 }
 
-fn chart_error(e: impl std::fmt::Display) -> Error {
-    Error::Chart(e.to_string())
+fn chart_error(e: impl std::fmt::Display) -> ToolError {
+    ToolError::Chart(e.to_string())
 }
 
 fn text_style(size: f64, color: &'static RGBColor) -> TextStyle<'static> {
@@ -190,7 +190,7 @@ fn rung_color(n: u8) -> RGBColor {
     COLORS[n as usize % COLORS.len()]
 }
 
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report) -> Result<()> {
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report) -> ToolResult<()> {
     root.fill(&WHITE).map_err(chart_error)?;
     let (width, height) = root.dim_in_pixel();
     let (title, subtitle) = headings(report);
@@ -220,7 +220,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report) -> R
     Ok(())
 }
 
-fn draw_panel<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, area: &DrawingArea<DB, Shift>, report: &Report, size: &SizeRecord) -> Result<()> {
+fn draw_panel<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, area: &DrawingArea<DB, Shift>, report: &Report, size: &SizeRecord) -> ToolResult<()> {
     let ((px, py), _) = (area.get_base_pixel(), ());
     let title = format!("{} (M×N×K), TFLOP/s", size.name());
     root.draw(&Text::new(title, (px + 12, py + 6), text_style(15.0, &INK))).map_err(chart_error)?;
@@ -239,7 +239,7 @@ fn draw_panel<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, area: &DrawingA
     let top = kernels.iter().filter_map(|k| tflops(&k.name)).chain(cublas).filter(|t| t.is_finite()).fold(0.0f64, f64::max);
     let y_max = if top > 0.0 { top * 1.18 } else { 1.0 };
     if !y_max.is_finite() {
-        return Err(Error::Chart(format!("{}: speeds too large to draw", size.name())));
+        return Err(ToolError::Chart(format!("{}: speeds too large to draw", size.name())));
     }
 
     let mut chart = ChartBuilder::on(&body)

@@ -13,7 +13,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use rgemm::catalog::{Dtype, KernelSpec};
-use crate::error::{Error, Result};
+use crate::tool_error::{ToolError, ToolResult};
 use rgemm::problem::Problem;
 
 /// λ of the probabilistic bound: each element's bound holds with probability at least
@@ -478,12 +478,12 @@ pub fn host_bytes(problem: &Problem, full_reference: bool) -> Option<u64> {
 
 /// Fails with a one-line error unless `bytes` of host memory are available (where the system
 /// says how much is: `MemAvailable` of /proc/meminfo on Linux).
-pub fn require_host_memory(bytes: Option<u64>) -> Result<()> {
+pub fn require_host_memory(bytes: Option<u64>) -> ToolResult<()> {
     let available = available_host_memory();
     match (bytes, available) {
         (Some(need), Some(free)) if need <= free => Ok(()),
         (Some(_), None) => Ok(()),
-        (need, free) => Err(Error::OutOfHostMemory {
+        (need, free) => Err(ToolError::OutOfHostMemory {
             need: need.map_or_else(|| "more than 2⁶⁴ bytes".to_string(), |b| format!("{} MiB", b >> 20)),
             available_mib: free.unwrap_or(0) >> 20,
         }),

@@ -5,20 +5,20 @@
 //! format, since the driver's is opaque. The emulator checks what the GPU would not: every global
 //! access against the bounds of A, B and C (A and B read-only), every shared access against the block's shared memory, races between the
 //! threads of a block, and that every thread reaches every barrier. A violation is an
-//! [`Error::Fault`] naming kernel, block, thread and address. The matrices lie in one reserved
+//! [`ToolError::Fault`] naming kernel, block, thread and address. The matrices lie in one reserved
 //! address range, each between gaps of unmapped memory larger than the kernel's largest tile (so
 //! an access even a whole tile past a matrix lands in no matrix and is reported), and A and B are
 //! compared with their uploaded bytes after the launch. It is slow (a few million multiply-adds
 //! per second): meant for small problems, tests and readers without a GPU.
 
-use kernels_gpu::device::emulator::{self, Launch, Region};
-use kernels_gpu::layout::TensorMap;
+use kernels_gpu::device::emulator::{self, EmulatedLaunch, Region};
+use kernels_gpu::view::TensorMap;
 use kernels_gpu::spec::BoxSpan;
 use kernels_gpu::{EmulatedEntry, KernelSpec};
 
 use rgemm::catalog::Kernel;
 use crate::check::{self, ErrorModel, Inputs, Sample};
-use crate::error::{Error, Result};
+use crate::tool_error::{ToolError, ToolResult};
 use rgemm::problem::Problem;
 use crate::storage::{self, Operand};
 use crate::verify::{FULL_REFERENCE_LIMIT, Reference, Verdict};
@@ -36,7 +36,7 @@ pub const EMULATED_SMS: u32 = 3;
 
 /// Runs `kernel` on the emulator: `C = alpha·A·B + beta·C` on the CPU. `a` and `b` hold values
 /// of the kernel's element type (see [`check::round_to`]).
-pub fn run(kernel: Kernel, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<()> {
+pub fn run(kernel: Kernel, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> ToolResult<()> {
     kernel.geometry(problem)?;
     // SAFETY: the catalog pairs each spec with the entry `entries!` generated for it.
     unsafe { run_entry(kernel.spec, entry(kernel), problem, a, b, c) }.map(|_| ())
@@ -64,8 +64,8 @@ struct Arena {
 }
 
 impl Arena {
-    fn reserve(len: u128) -> Result<Arena> {
-        let too_large = || Error::InvalidProblem(format!("the emulator cannot reserve {len} bytes of address space for this problem"));
+    fn reserve(len: u128) -> ToolResult<Arena> {
+        let too_large = || ToolError::InvalidProblem(format!("the emulator cannot reserve {len} bytes of address space for this problem"));
         let len = usize::try_from(len).ok().filter(|&l| l <= 1 << 46).ok_or_else(too_large)?;
         // SAFETY: an anonymous private mapping at an address the kernel chooses aliases nothing.
         let base = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE, -1, 0) };
@@ -76,7 +76,7 @@ impl Arena {
     }
 
     /// Makes `len` bytes from `offset` (page-aligned) readable and writable; they read as zeros.
-    fn commit(&self, offset: usize, len: usize) -> Result<()> {
+    fn commit(&self, offset: usize, len: usize) -> ToolResult<()> {
         let len = len.next_multiple_of(PAGE);
         if len == 0 {
             return Ok(());
@@ -84,7 +84,7 @@ impl Arena {
         assert!(offset % PAGE == 0 && offset + len <= self.len, "commit inside the arena");
         // SAFETY: the range lies inside this arena's mapping.
         if unsafe { libc::mprotect(self.base.add(offset) as *mut libc::c_void, len, libc::PROT_READ | libc::PROT_WRITE) } != 0 {
-            return Err(Error::OutOfHostMemory { need: format!("{} MiB", len >> 20), available_mib: check::available_host_memory().unwrap_or(0) >> 20 });
+            return Err(ToolError::OutOfHostMemory { need: format!("{} MiB", len >> 20), available_mib: check::available_host_memory().unwrap_or(0) >> 20 });
         }
         Ok(())
     }
@@ -134,10 +134,10 @@ impl Drop for Arena {
 /// let input_writes = unsafe { emulate::run_entry(kernel.spec, emulate::entry(kernel), &p, &a, &b, &mut c) }.unwrap();
 /// assert_eq!((c, input_writes), ([0.5; 4], 0));
 /// ```
-pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> Result<usize> {
+pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> ToolResult<usize> {
     let (la, lb, lc) = problem.elems();
     if (a.len(), b.len(), c.len()) != (la, lb, lc) {
-        return Err(Error::InvalidArgument(format!("operands of {} and {} elements and C of {} do not match {problem}", a.len(), b.len(), c.len())));
+        return Err(ToolError::InvalidArgument(format!("operands of {} and {} elements and C of {} do not match {problem}", a.len(), b.len(), c.len())));
     }
     let dtype = spec.dtype;
     let (a, b) = (storage::pack(problem, Operand::A, a, f32::NAN), check::encode(dtype, &storage::pack(problem, Operand::B, b, f32::NAN)));
@@ -154,10 +154,10 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
 /// The split of A (as stored, f32) for a kernel that reads it split ahead, by the GPU's own split
 /// kernel body (kernels-gpu/src/split_ahead.rs) on the emulator: the problem the product then
 /// runs on and the workspace, its padding NaN (the product must not read it).
-fn split_ahead(problem: &Problem, a: &[f32]) -> Result<(Problem, Vec<f32>)> {
+fn split_ahead(problem: &Problem, a: &[f32]) -> ToolResult<(Problem, Vec<f32>)> {
     use kernels_gpu::split_ahead::{SPLIT_THREADS, split, split_launch};
     let (split_problem, floats) = problem.split_ahead()?;
-    let mut ws = vec![f32::NAN; usize::try_from(floats).map_err(|_| Error::InvalidProblem("the split of A is too large".into()))?];
+    let mut ws = vec![f32::NAN; usize::try_from(floats).map_err(|_| ToolError::InvalidProblem("the split of A is too large".into()))?];
     let regions = [
         Region { name: "A", start: a.as_ptr() as usize, len: 4 * a.len(), writable: false },
         Region { name: "the split of A", start: ws.as_mut_ptr() as usize, len: 4 * ws.len(), writable: true },
@@ -166,7 +166,7 @@ fn split_ahead(problem: &Problem, a: &[f32]) -> Result<(Problem, Vec<f32>)> {
     let p = *problem;
     let (src, dst, ld) = (a.as_ptr() as usize, ws.as_mut_ptr() as usize, split_problem.lda);
     let (kernel, (grid_x, grid_y), smem_bytes) = split_launch(transposed, p.m, p.k, rgemm::catalog::MAX_GRID_Y as u32);
-    let launch = Launch { kernel, grid: (grid_x, grid_y, p.matrices_a() as u32), threads: SPLIT_THREADS, smem_bytes, regions: &regions };
+    let launch = EmulatedLaunch { kernel, grid: (grid_x, grid_y, p.matrices_a() as u32), threads: SPLIT_THREADS, smem_bytes, regions: &regions };
     let body = move || {
         let (src, dst) = (src as *const f32, dst as *mut f32);
         // SAFETY: `src` holds A as the problem stores it and `dst` the split's workspace; the
@@ -179,7 +179,7 @@ fn split_ahead(problem: &Problem, a: &[f32]) -> Result<(Problem, Vec<f32>)> {
             }
         }
     };
-    emulator::launch(&launch, &body).map_err(|fault| Error::Fault(fault.to_string()))?;
+    emulator::launch(&launch, &body).map_err(|fault| ToolError::Fault(fault.to_string()))?;
     Ok((split_problem, ws))
 }
 
@@ -187,7 +187,7 @@ fn split_ahead(problem: &Problem, a: &[f32]) -> Result<(Problem, Vec<f32>)> {
 ///
 /// # Safety
 /// As for [`run_entry`].
-unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[u8], b: &[u8], c: &mut [f32]) -> Result<usize> {
+unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[u8], b: &[u8], c: &mut [f32]) -> ToolResult<usize> {
     let dtype = spec.dtype;
     let c_stored = storage::pack(problem, Operand::C, c, PADDING);
     let lc = c_stored.len();
@@ -227,12 +227,12 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
         std::ptr::copy_nonoverlapping(c_stored.as_ptr(), base.add(oc) as *mut f32, lc);
     }
     if let Some(t) = spec.tensor_maps {
-        let unsupported = |reason: String| Error::Library(rgemm::Error::Unsupported { kernel: spec.name.into(), reason });
+        let unsupported = |reason: String| ToolError::Library(rgemm::Error::Unsupported { kernel: spec.name.into(), reason });
         let bytes = dtype.bytes();
-        let [sa, sb, sc] = rgemm::tma::stored_for(spec, problem);
-        // As the GPU's encoding (`tma::encode_spanning`): panels in one load only where the
+        let [sa, sb, sc] = rgemm::tensor_map::stored_for(spec, problem);
+        // As the GPU's encoding (`tensor_map::encode_spanning`): panels in one load only where the
         // columns are whole panels.
-        let map = |addr: usize, bytes: u32, s: rgemm::tma::Stored, (rows, cols): (u32, u32), span: BoxSpan, swizzle| {
+        let map = |addr: usize, bytes: u32, s: rgemm::tensor_map::Stored, (rows, cols): (u32, u32), span: BoxSpan, swizzle| {
             let span = span.on_columns(s.cols, cols);
             emulator::tensor_map_spanning(addr, bytes, (s.rows as u32, s.cols as u32, s.ld), (s.planes as u32, s.plane_stride), (rows, cols, span), swizzle)
         };
@@ -253,7 +253,7 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
         Region { name: "the tensor maps", start: at(om), len: maps, writable: false },
         Region { name: "the stream-K workspace", start: at(ow), len: ws, writable: true },
     ];
-    let launch = Launch {
+    let launch = EmulatedLaunch {
         kernel: spec.name,
         grid,
         threads: spec.threads,
@@ -262,7 +262,7 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
     };
     let (pa, pb, pc, pm, pw) = (at(oa), at(ob), at(oc), if maps > 0 { at(om) } else { 0 }, if ws > 0 { at(ow) } else { 0 });
     let p = problem;
-    let args = kernels_gpu::layout::Gemm::<u8> {
+    let args = kernels_gpu::view::GemmArgs::<u8> {
         a: pa as *const u8,
         b: pb as *const u8,
         c: pc as *mut f32,
@@ -285,13 +285,13 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
     let args = SendArgs(args);
     let shared = &args;
     // SAFETY: the caller vouches for `entry` and `spec`; the arguments point at the regions above.
-    emulator::launch(&launch, &move || unsafe { entry(&shared.0) }).map_err(|fault| Error::Fault(fault.to_string()))?;
+    emulator::launch(&launch, &move || unsafe { entry(&shared.0) }).map_err(|fault| ToolError::Fault(fault.to_string()))?;
     if let Some(w) = spec.stream_k {
         // The next launch finds the counters as this one did: zero.
         // SAFETY: the workspace's committed part starts with its counters, u32-aligned.
         let counters = unsafe { std::slice::from_raw_parts(base.add(ow) as *const u32, w.counters(grid.0)) };
         if let Some(i) = counters.iter().position(|&c| c != 0) {
-            return Err(Error::Fault(format!("{}: stream-K counter {i} is {} after the launch, not zero", spec.name, counters[i])));
+            return Err(ToolError::Fault(format!("{}: stream-K counter {i} is {} after the launch, not zero", spec.name, counters[i])));
         }
     }
     // SAFETY: the committed parts of the arena hold A, B (as uploaded, unless a store bypassed
@@ -305,7 +305,7 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
     unsafe { std::ptr::copy_nonoverlapping(base.add(oc) as *const f32, stored.as_mut_ptr(), lc) };
     let (values, stray) = storage::unpack_c(problem, &stored, PADDING);
     if stray > 0 {
-        return Err(Error::Fault(format!("{}: {stray} elements of C's padding (between rows or matrices) were written", spec.name)));
+        return Err(ToolError::Fault(format!("{}: {stray} elements of C's padding (between rows or matrices) were written", spec.name)));
     }
     c.copy_from_slice(&values);
     Ok(input_writes)
@@ -313,7 +313,7 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
 
 /// Kernel arguments shared by the emulator's block threads (the pointers are into the arena,
 /// which outlives the launch).
-struct SendArgs(kernels_gpu::layout::Gemm<u8>);
+struct SendArgs(kernels_gpu::view::GemmArgs<u8>);
 // SAFETY: the emulator's threads only read the arguments; the pointed-to arena is checked by the
 // emulator's memory model and outlives `emulator::launch`.
 unsafe impl Sync for SendArgs {}
@@ -324,7 +324,7 @@ const PADDING: f32 = f32::from_bits(0x7f80_0bad);
 /// Runs `kernel` on the emulator on random inputs from `seed` and judges C like the GPU path:
 /// every element within its error bound of f64 (on sampled rows and columns above
 /// [`FULL_REFERENCE_LIMIT`] multiply-adds). Writes outside C are faults, so no guard bands.
-pub fn verify(kernel: Kernel, problem: &Problem, seed: u64) -> Result<Verdict> {
+pub fn verify(kernel: Kernel, problem: &Problem, seed: u64) -> ToolResult<Verdict> {
     kernel.geometry(problem)?;
     check_size(problem)?;
     // SAFETY: the catalog pairs each spec with the entry `entries!` generated for it.
@@ -336,10 +336,10 @@ pub fn verify(kernel: Kernel, problem: &Problem, seed: u64) -> Result<Verdict> {
 pub const MAX_EMULATED_MACS: u128 = 1 << 28;
 
 /// Refuses problems the emulator would take hours on, or that do not fit in host memory.
-pub fn check_size(problem: &Problem) -> Result<()> {
+pub fn check_size(problem: &Problem) -> ToolResult<()> {
     let macs = problem.macs();
     if macs > MAX_EMULATED_MACS {
-        return Err(Error::InvalidProblem(format!(
+        return Err(ToolError::InvalidProblem(format!(
             "{problem} is {macs} multiply-adds; the CPU emulator runs a few million per second and takes at most {MAX_EMULATED_MACS} (e.g. 640x640x640)"
         )));
     }
@@ -350,7 +350,7 @@ pub fn check_size(problem: &Problem) -> Result<()> {
 ///
 /// # Safety
 /// As for [`run_entry`].
-pub unsafe fn verify_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, seed: u64) -> Result<Verdict> {
+pub unsafe fn verify_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, seed: u64) -> ToolResult<Verdict> {
     check_size(problem)?;
     let inputs = Inputs::random(problem, spec.dtype, seed);
     let mut c = inputs.c.clone();

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use rgemm_spec::stream_k::StreamKWorkspace;
 use rgemm_spec::{KernelSpec, Layout, Rung, TensorMaps, Tile, TileRules, Variant};
 
-use crate::error::{Error, Result};
+use crate::tool_error::{ToolError, ToolResult};
 
 /// The shipped PTX, relative to the repository root.
 pub const PTX_FILE: &str = "ptx/kernels.ptx";
@@ -23,7 +23,7 @@ pub fn files() -> Vec<(&'static str, String)> {
 }
 
 /// Writes every generated file under `repo`; returns the paths that changed.
-pub fn write(repo: &Path) -> Result<Vec<PathBuf>> {
+pub fn write(repo: &Path) -> ToolResult<Vec<PathBuf>> {
     let mut changed = Vec::new();
     for (rel, contents) in files() {
         let path = repo.join(rel);
@@ -31,9 +31,9 @@ pub fn write(repo: &Path) -> Result<Vec<PathBuf>> {
             continue;
         }
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Error::Io(format!("cannot create {}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(|e| ToolError::Io(format!("cannot create {}: {e}", dir.display())))?;
         }
-        std::fs::write(&path, contents).map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))?;
+        std::fs::write(&path, contents).map_err(|e| ToolError::Io(format!("cannot write {}: {e}", path.display())))?;
         changed.push(path);
     }
     Ok(changed)

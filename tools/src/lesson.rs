@@ -2,9 +2,9 @@
 //! launches: the ldmatrix study and the cp.async race lessons (for compute-sanitizer racecheck).
 
 use cudarc::driver::{LaunchConfig, PushKernelArg};
-use kernels_gpu::lessons::LDMATRIX_TILE;
+use kernels_gpu::lesson_kernels::LDMATRIX_TILE;
 
-use crate::error::Result;
+use crate::tool_error::ToolResult;
 use rgemm::gpu::Gpu;
 
 /// The race lessons: (command-line name, PTX entry).
@@ -14,7 +14,7 @@ pub const RACE_LESSONS: &[(&str, &str)] =
 /// Launches race lesson `name` once (64 threads, 1 KiB of shared memory): every thread copies a
 /// chunk with cp.async and reads the other warp's chunk. Returns whether the values read were
 /// right this time (a race may still give right values; racecheck is the judge).
-pub fn run_race_lesson(gpu: &Gpu, name: &str) -> Result<bool> {
+pub fn run_race_lesson(gpu: &Gpu, name: &str) -> ToolResult<bool> {
     let Some(&(_, entry)) = RACE_LESSONS.iter().find(|(n, _)| *n == name) else {
         return Err(rgemm::Error::UnknownKernel { name: name.into(), suggestions: RACE_LESSONS.iter().map(|(n, _)| n.to_string()).collect() }.into());
     };
@@ -64,7 +64,7 @@ pub fn ldmatrix_patterns() -> Vec<LdmatrixPattern> {
 
 /// Launches `lesson_ldmatrix_x2` on `blocks` blocks of 512 threads with `pattern` and returns the
 /// two result registers of each lane of the first warp (`[lane][register]`).
-pub fn ldmatrix_x2(gpu: &Gpu, pattern: &LdmatrixPattern, blocks: u32) -> Result<Vec<[u32; 2]>> {
+pub fn ldmatrix_x2(gpu: &Gpu, pattern: &LdmatrixPattern, blocks: u32) -> ToolResult<Vec<[u32; 2]>> {
     let smem = 2 * LDMATRIX_TILE;
     let f = gpu.entry("lesson_ldmatrix_x2", smem)?;
     let offsets = gpu.upload(&pattern.offsets)?;

@@ -21,7 +21,6 @@ pub mod bench;
 pub mod chart;
 pub mod check;
 pub mod emulate;
-pub mod error;
 pub mod figures;
 pub mod generate;
 pub mod lesson;
@@ -32,7 +31,8 @@ pub mod sass;
 pub mod storage;
 pub mod suite;
 pub mod timing;
+pub mod tool_error;
 pub mod tune;
 pub mod verify;
 
-pub use error::{Error, Result};
+pub use tool_error::{ToolError, ToolResult};

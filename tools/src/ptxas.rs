@@ -6,7 +6,7 @@ use std::process::Command;
 
 use rgemm::ptx;
 
-use crate::error::{Error, Result};
+use crate::tool_error::{ToolError, ToolResult};
 
 /// Registers and local memory of one entry as ptxas assembles it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -47,23 +47,23 @@ pub fn find_ptxas() -> Option<PathBuf> {
 }
 
 /// The release of `ptxas` as it prints it (`13.5, V13.5.37`).
-pub fn ptxas_version(ptxas: &Path) -> Result<String> {
-    let out = Command::new(ptxas).arg("--version").output().map_err(|e| Error::Ptxas(format!("{} could not be run: {e}", ptxas.display())))?;
+pub fn ptxas_version(ptxas: &Path) -> ToolResult<String> {
+    let out = Command::new(ptxas).arg("--version").output().map_err(|e| ToolError::Ptxas(format!("{} could not be run: {e}", ptxas.display())))?;
     let text = String::from_utf8_lossy(&out.stdout);
     Ok(text.lines().find_map(|l| l.split("release ").nth(1)).unwrap_or("of unknown version").trim().to_string())
 }
 
 /// A temporary folder of its own (the process and a counter keep concurrent calls apart), removed
 /// when dropped: where ptxas and the disassembler read and write their files.
-pub(crate) struct Scratch(PathBuf);
+pub(crate) struct TempDir(PathBuf);
 
-impl Scratch {
-    pub(crate) fn new(tag: &str) -> std::io::Result<Scratch> {
+impl TempDir {
+    pub(crate) fn new(tag: &str) -> std::io::Result<TempDir> {
         static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let dir = std::env::temp_dir().join(format!("rgemm-{tag}-{}-{call}", std::process::id()));
         std::fs::create_dir_all(&dir)?;
-        Ok(Scratch(dir))
+        Ok(TempDir(dir))
     }
 
     pub(crate) fn join(&self, name: &str) -> PathBuf {
@@ -71,7 +71,7 @@ impl Scratch {
     }
 }
 
-impl Drop for Scratch {
+impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
@@ -80,9 +80,9 @@ impl Drop for Scratch {
 /// Assembles `ptx` for sm_90a with `ptxas -v` and reads back every entry's resources. The entries
 /// are split among one ptxas process per core (`--entry`), since one process assembles them one
 /// after another.
-pub fn assemble(ptxas: &Path, ptx: &str) -> Result<Assembly> {
-    let fail = |what: String| Error::Ptxas(format!("{} {what}", ptxas.display()));
-    let dir = Scratch::new("ptxas").map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
+pub fn assemble(ptxas: &Path, ptx: &str) -> ToolResult<Assembly> {
+    let fail = |what: String| ToolError::Ptxas(format!("{} {what}", ptxas.display()));
+    let dir = TempDir::new("ptxas").map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
     let file = dir.join("kernels.ptx");
     let result = std::fs::write(&file, ptx).map_err(|e| fail(format!("input could not be written: {e}"))).and_then(|()| {
         let names = rgemm::ptx::entry_names(ptx);
@@ -117,7 +117,7 @@ pub fn assemble(ptxas: &Path, ptx: &str) -> Result<Assembly> {
 /// the ptxas path and its version, so only the first call after a build waits for the assembler
 /// (`before_assembling` runs just before it does); a cache that cannot be written costs only that
 /// wait again.
-pub fn loaded_module_resources(ptxas: &Path, version: &str, before_assembling: impl FnOnce()) -> Result<Vec<(String, Resources)>> {
+pub fn loaded_module_resources(ptxas: &Path, version: &str, before_assembling: impl FnOnce()) -> ToolResult<Vec<(String, Resources)>> {
     let bounded = ptx::with_launch_bounds(ptx::PTX);
     let key = {
         use std::hash::{Hash, Hasher};

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::timing::Timing;
 use rgemm::catalog::{Dtype, Kernel};
-use crate::error::{Error, Result};
+use crate::tool_error::{ToolError, ToolResult};
 use rgemm::problem::Problem;
 
 use crate::suite::{Case, Shape};
@@ -264,8 +264,8 @@ impl Report {
         serde_json::to_string_pretty(self).expect("a report serializes")
     }
 
-    pub fn from_json(text: &str, path: &str) -> Result<Report> {
-        let invalid = |message: String| Error::InvalidReport { path: path.to_string(), message };
+    pub fn from_json(text: &str, path: &str) -> ToolResult<Report> {
+        let invalid = |message: String| ToolError::InvalidReport { path: path.to_string(), message };
         // The schema first, so that a report of another version says so rather than naming a field.
         let value: serde_json::Value = serde_json::from_str(text).map_err(|e| invalid(e.to_string()))?;
         match value.get("schema").and_then(serde_json::Value::as_u64) {
@@ -283,12 +283,12 @@ impl Report {
         Ok(report)
     }
 
-    pub fn read(path: &Path) -> Result<Report> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::Io(format!("cannot read {}: {e}", path.display())))?;
+    pub fn read(path: &Path) -> ToolResult<Report> {
+        let text = std::fs::read_to_string(path).map_err(|e| ToolError::Io(format!("cannot read {}: {e}", path.display())))?;
         Report::from_json(&text, &path.display().to_string())
     }
 
-    pub fn write_json(&self, path: &Path) -> Result<()> {
+    pub fn write_json(&self, path: &Path) -> ToolResult<()> {
         write_file(path, self.to_json().as_bytes())
     }
 
@@ -326,12 +326,12 @@ impl Report {
         rows
     }
 
-    pub fn write_csv(&self, path: &Path) -> Result<()> {
+    pub fn write_csv(&self, path: &Path) -> ToolResult<()> {
         let mut writer = csv::Writer::from_writer(Vec::new());
         for row in self.csv_rows() {
-            writer.serialize(row).map_err(|e| Error::Io(format!("cannot write CSV: {e}")))?;
+            writer.serialize(row).map_err(|e| ToolError::Io(format!("cannot write CSV: {e}")))?;
         }
-        let bytes = writer.into_inner().map_err(|e| Error::Io(format!("cannot write CSV: {e}")))?;
+        let bytes = writer.into_inner().map_err(|e| ToolError::Io(format!("cannot write CSV: {e}")))?;
         write_file(path, &bytes)
     }
 }
@@ -364,18 +364,18 @@ pub struct CsvRow {
     pub note: String,
 }
 
-pub fn read_csv(path: &Path) -> Result<Vec<CsvRow>> {
-    let mut reader = csv::Reader::from_path(path).map_err(|e| Error::Io(format!("cannot read {}: {e}", path.display())))?;
+pub fn read_csv(path: &Path) -> ToolResult<Vec<CsvRow>> {
+    let mut reader = csv::Reader::from_path(path).map_err(|e| ToolError::Io(format!("cannot read {}: {e}", path.display())))?;
     reader
         .deserialize()
         .collect::<std::result::Result<Vec<CsvRow>, _>>()
-        .map_err(|e| Error::InvalidReport { path: path.display().to_string(), message: e.to_string() })
+        .map_err(|e| ToolError::InvalidReport { path: path.display().to_string(), message: e.to_string() })
 }
 
 /// Writes `bytes` to `path` through a temporary file beside it and a rename, so that a process
 /// stopped mid-write (a bench cut off by a time limit) leaves the previous file whole.
-pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    let fail = |e: std::io::Error| Error::Io(format!("cannot write {}: {e}", path.display()));
+pub fn write_file(path: &Path, bytes: &[u8]) -> ToolResult<()> {
+    let fail = |e: std::io::Error| ToolError::Io(format!("cannot write {}: {e}", path.display()));
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".partial");
     let tmp = std::path::PathBuf::from(tmp);

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::error::{Error, Result};
+use crate::tool_error::{ToolError, ToolResult};
 use crate::ptxas;
 use rgemm::ptx;
 
@@ -25,16 +25,16 @@ pub fn find_cuobjdump(ptxas: &Path) -> Option<PathBuf> {
 
 /// The SASS of entry `kernel` of the module the host loads (launch bounds included), as `ptxas`
 /// assembles it for sm_90a and `cuobjdump` disassembles it.
-pub fn disassemble(ptxas: &Path, cuobjdump: &Path, kernel: &str) -> Result<String> {
+pub fn disassemble(ptxas: &Path, cuobjdump: &Path, kernel: &str) -> ToolResult<String> {
     disassemble_all(ptxas, cuobjdump, &[kernel])
 }
 
 /// [`disassemble`] for several entries at once (one `ptxas` and one `cuobjdump` run): one listing,
 /// each function under its `Function : name` header ([`functions`] splits it).
-pub fn disassemble_all(ptxas: &Path, cuobjdump: &Path, kernels: &[&str]) -> Result<String> {
+pub fn disassemble_all(ptxas: &Path, cuobjdump: &Path, kernels: &[&str]) -> ToolResult<String> {
     let kernel = kernels.join(",");
-    let fail = |what: String| Error::Ptxas(format!("SASS of {kernel}: {what}"));
-    let dir = ptxas::Scratch::new("sass").map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
+    let fail = |what: String| ToolError::Ptxas(format!("SASS of {kernel}: {what}"));
+    let dir = ptxas::TempDir::new("sass").map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
     let (ptx_file, cubin) = (dir.join("kernels.ptx"), dir.join("kernel.cubin"));
     std::fs::write(&ptx_file, ptx::with_launch_bounds(ptx::PTX)).map_err(|e| fail(format!("cannot write the PTX: {e}")))?;
     let out = Command::new(ptxas).args(["-arch=sm_90a", "-e", &kernel, "-o"]).arg(&cubin).arg(&ptx_file).output().map_err(|e| fail(format!("{} could not be run: {e}", ptxas.display())))?;

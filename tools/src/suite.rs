@@ -3,7 +3,7 @@
 
 use rgemm::{Batch, Layout, LeadingDims, Problem};
 
-use crate::error::{Error, Result};
+use crate::tool_error::{ToolError, ToolResult};
 
 /// One GEMM shape: `M×N×K`.
 pub type Shape = (u64, u64, u64);
@@ -22,7 +22,7 @@ impl Case {
     }
 
     /// The problem (alpha = 1, beta = 0) with leading dimensions `ld`.
-    pub fn problem(&self, ld: LeadingDims) -> Result<Problem> {
+    pub fn problem(&self, ld: LeadingDims) -> ToolResult<Problem> {
         let (m, n, k) = self.shape;
         Ok(Problem::general(m, n, k, 1.0, 0.0, self.layout, ld, Batch::packed(self.batch))?)
     }
@@ -43,25 +43,25 @@ impl std::fmt::Display for Case {
 
 /// A shape from `N` (square) or `MxNxK` (`x` or `×`), each size checked as [`Problem::new`]
 /// checks it.
-pub fn parse_shape(text: &str) -> Result<Shape> {
+pub fn parse_shape(text: &str) -> ToolResult<Shape> {
     let case = parse_case(text)?;
     if case.batch != 1 || case.layout != Layout::NN {
-        return Err(Error::InvalidProblem(format!("'{text}' is not a size: write N for N×N×N or MxNxK, e.g. 4096x4096x1024")));
+        return Err(ToolError::InvalidProblem(format!("'{text}' is not a size: write N for N×N×N or MxNxK, e.g. 4096x4096x1024")));
     }
     Ok(case.shape)
 }
 
 /// A case from `N`, `MxNxK` or `BxMxNxK` (a batch of B products), optionally followed by
 /// `:nn`, `:nt`, `:tn` or `:tt`.
-pub fn parse_case(text: &str) -> Result<Case> {
+pub fn parse_case(text: &str) -> ToolResult<Case> {
     let t = text.trim();
-    let bad = || Error::InvalidProblem(format!("'{t}' is not a size: write N for N×N×N, MxNxK or BxMxNxK (a batch of B), optionally :nt, :tn or :tt, e.g. 4096x4096x1024:nt"));
+    let bad = || ToolError::InvalidProblem(format!("'{t}' is not a size: write N for N×N×N, MxNxK or BxMxNxK (a batch of B), optionally :nt, :tn or :tt, e.g. 4096x4096x1024:nt"));
     let (dims, layout) = match t.split_once(':') {
         Some((dims, layout)) => (dims, Layout::named(layout.trim()).ok_or_else(bad)?),
         None => (t, Layout::NN),
     };
     let parts: Vec<&str> = dims.split(['x', 'X', '×']).map(str::trim).collect();
-    let numbers: Vec<u64> = parts.iter().map(|p| p.parse::<u64>().map_err(|_| bad())).collect::<Result<_>>()?;
+    let numbers: Vec<u64> = parts.iter().map(|p| p.parse::<u64>().map_err(|_| bad())).collect::<ToolResult<_>>()?;
     let (batch, shape) = match numbers[..] {
         [n] => (1, (n, n, n)),
         [m, n, k] => (1, (m, n, k)),
@@ -75,17 +75,17 @@ pub fn parse_case(text: &str) -> Result<Case> {
 
 /// A comma-separated list of shapes (`1024,2048,4096x4096x1024`), in the order given, without
 /// repeats.
-pub fn parse_shapes(text: &str) -> Result<Vec<Shape>> {
+pub fn parse_shapes(text: &str) -> ToolResult<Vec<Shape>> {
     Ok(parse_cases(text)?.into_iter().map(|c| c.shape).collect())
 }
 
 /// A comma-separated list of cases (`1024,16x4096x4096:nt,64x512x512x64:nt`), in the order
 /// given, without repeats.
-pub fn parse_cases(text: &str) -> Result<Vec<Case>> {
+pub fn parse_cases(text: &str) -> ToolResult<Vec<Case>> {
     let mut cases: Vec<Case> = Vec::new();
     for part in text.split(',') {
         if part.trim().is_empty() {
-            return Err(Error::InvalidProblem(format!("'{text}' has an empty entry; write sizes separated by commas, e.g. 1024,2048,4096x4096x1024")));
+            return Err(ToolError::InvalidProblem(format!("'{text}' has an empty entry; write sizes separated by commas, e.g. 1024,2048,4096x4096x1024")));
         }
         let case = parse_case(part)?;
         if !cases.contains(&case) {

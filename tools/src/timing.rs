@@ -9,7 +9,7 @@
 //! clock. Timed in turn, every contender meets the same clocks, and their ratio no longer depends
 //! on the order or on the moment (`book/src/variance.md` has the measurements).
 
-use crate::error::Result;
+use crate::tool_error::ToolResult;
 use rgemm::gpu::{Buffer, Gpu};
 
 #[derive(Clone, Debug)]
@@ -54,7 +54,7 @@ impl Timing {
 }
 
 /// Runs `launch` `warmup` times untimed, then `iters` times each between two events.
-pub fn time(gpu: &Gpu, warmup: usize, iters: usize, mut launch: impl FnMut() -> Result<()>) -> Result<Timing> {
+pub fn time(gpu: &Gpu, warmup: usize, iters: usize, mut launch: impl FnMut() -> ToolResult<()>) -> ToolResult<Timing> {
     let [timing] = time_in_turn(gpu, warmup, iters, None, [&mut launch])?;
     timing
 }
@@ -97,7 +97,7 @@ impl Order {
 }
 
 /// Times `launches` as `order` says (see [`time_interleaved`] and [`time_sustained`]).
-pub fn time_contenders(gpu: &Gpu, order: Order, warmup: usize, iters: usize, flush: Option<&mut L2Flush>, launches: &mut [Contender<'_>]) -> Result<Vec<Result<Timing>>> {
+pub fn time_contenders(gpu: &Gpu, order: Order, warmup: usize, iters: usize, flush: Option<&mut L2Flush>, launches: &mut [Contender<'_>]) -> ToolResult<Vec<ToolResult<Timing>>> {
     match order {
         Order::InTurn => time_interleaved(gpu, warmup, iters, flush, launches),
         Order::Sustained { warm_ms } => time_sustained(gpu, warm_ms, iters, flush, launches),
@@ -107,7 +107,7 @@ pub fn time_contenders(gpu: &Gpu, order: Order, warmup: usize, iters: usize, flu
 /// Times `launches` one after another, each launched back to back (after writing `flush`, when
 /// given) for at least `warm_ms` milliseconds before its `iters` timed launches: under a power
 /// limit each then runs at the clock its own draw settles at. Results as [`time_interleaved`].
-pub fn time_sustained(gpu: &Gpu, warm_ms: u32, iters: usize, mut flush: Option<&mut L2Flush>, launches: &mut [Contender<'_>]) -> Result<Vec<Result<Timing>>> {
+pub fn time_sustained(gpu: &Gpu, warm_ms: u32, iters: usize, mut flush: Option<&mut L2Flush>, launches: &mut [Contender<'_>]) -> ToolResult<Vec<ToolResult<Timing>>> {
     let mut out = Vec::with_capacity(launches.len());
     for launch in launches.iter_mut() {
         let start = std::time::Instant::now();
@@ -130,7 +130,7 @@ pub fn time_sustained(gpu: &Gpu, warm_ms: u32, iters: usize, mut flush: Option<&
 }
 
 /// One launch among several timed in turn by [`time_interleaved`].
-pub type Contender<'a> = &'a mut dyn FnMut() -> Result<()>;
+pub type Contender<'a> = &'a mut dyn FnMut() -> ToolResult<()>;
 
 /// Times `launches` in turn: `warmup` untimed rounds, then `iters` timed rounds, each running
 /// every launch once between two events (after writing `flush`, when given, outside them), the
@@ -138,9 +138,9 @@ pub type Contender<'a> = &'a mut dyn FnMut() -> Result<()>;
 ///
 /// One result per launch: a launch that fails is left out of the rounds after, and the others go
 /// on; an error of the device itself (events, synchronisation) is the outer error.
-pub fn time_interleaved(gpu: &Gpu, warmup: usize, iters: usize, mut flush: Option<&mut L2Flush>, launches: &mut [Contender<'_>]) -> Result<Vec<Result<Timing>>> {
+pub fn time_interleaved(gpu: &Gpu, warmup: usize, iters: usize, mut flush: Option<&mut L2Flush>, launches: &mut [Contender<'_>]) -> ToolResult<Vec<ToolResult<Timing>>> {
     let n = launches.len();
-    let mut failed: Vec<Option<crate::error::Error>> = (0..n).map(|_| None).collect();
+    let mut failed: Vec<Option<crate::tool_error::ToolError>> = (0..n).map(|_| None).collect();
     let iters = iters.max(1);
     let mut events: Vec<Vec<_>> = (0..n).map(|_| Vec::with_capacity(iters)).collect();
     for round in 0..warmup + iters {
@@ -172,7 +172,7 @@ pub fn time_interleaved(gpu: &Gpu, warmup: usize, iters: usize, mut flush: Optio
         out.push(match failure {
             Some(e) => Err(e),
             None => {
-                let rounds_ms = pairs.iter().map(|(s, e)| s.elapsed_ms(e).map(f64::from)).collect::<Result<Vec<f64>, _>>()?;
+                let rounds_ms = pairs.iter().map(|(s, e)| s.elapsed_ms(e).map(f64::from)).collect::<ToolResult<Vec<f64>, _>>()?;
                 let mut samples_ms = rounds_ms.clone();
                 samples_ms.sort_by(f64::total_cmp);
                 Ok(Timing { samples_ms, rounds_ms })
@@ -183,9 +183,9 @@ pub fn time_interleaved(gpu: &Gpu, warmup: usize, iters: usize, mut flush: Optio
 }
 
 /// [`time_interleaved`] for a fixed number of launches: their results in the same order.
-pub fn time_in_turn<const N: usize>(gpu: &Gpu, warmup: usize, iters: usize, flush: Option<&mut L2Flush>, mut launches: [Contender<'_>; N]) -> Result<[Result<Timing>; N]> {
+pub fn time_in_turn<const N: usize>(gpu: &Gpu, warmup: usize, iters: usize, flush: Option<&mut L2Flush>, mut launches: [Contender<'_>; N]) -> ToolResult<[ToolResult<Timing>; N]> {
     let results = time_interleaved(gpu, warmup, iters, flush, &mut launches)?;
-    <[Result<Timing>; N]>::try_from(results).map_err(|r| crate::error::Error::Library(rgemm::Error::Cuda(format!("{N} launches timed, {} results", r.len()))))
+    <[ToolResult<Timing>; N]>::try_from(results).map_err(|r| crate::tool_error::ToolError::Library(rgemm::Error::Cuda(format!("{N} launches timed, {} results", r.len()))))
 }
 
 /// A scratch buffer twice the size of the L2 cache: writing it before a launch evicts whatever
@@ -200,7 +200,7 @@ impl L2Flush {
         if gpu.info.l2_bytes > 0 { 2 * gpu.info.l2_bytes } else { 64 << 20 }
     }
 
-    pub fn new(gpu: &Gpu) -> Result<L2Flush> {
+    pub fn new(gpu: &Gpu) -> ToolResult<L2Flush> {
         let bytes = Self::bytes_for(gpu);
         gpu.require_memory(bytes)?;
         Ok(L2Flush { buffer: gpu.zeros(bytes as usize)? })
@@ -211,7 +211,7 @@ impl L2Flush {
     }
 
     /// Enqueues the write on the stream (outside any pair of timing events).
-    pub fn flush(&mut self, gpu: &Gpu) -> Result<()> {
+    pub fn flush(&mut self, gpu: &Gpu) -> ToolResult<()> {
         Ok(gpu.memset_zeros(&mut self.buffer)?)
     }
 }

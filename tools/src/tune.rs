@@ -4,14 +4,14 @@ use rgemm::catalog;
 use rgemm::choice::aligned;
 use rgemm::dispatch::{Row, split_plan_name};
 
-use crate::error::{Error, Result};
+use crate::tool_error::{ToolError, ToolResult};
 use crate::report::{Outcome, Report};
 
 /// The rows a `rgemm tune` report measures: per shape, the fastest plan that passed its
 /// check, as a percentage of that shape's best cuBLAS. Shapes without a passing plan or a
 /// cuBLAS timing give no row.
-pub fn rows_of(report: &Report) -> Result<Vec<Row>> {
-    let dtype = catalog::dtype_named(&report.dtype).ok_or_else(|| Error::InvalidArgument(format!("the report's type '{}' is unknown", report.dtype)))?;
+pub fn rows_of(report: &Report) -> ToolResult<Vec<Row>> {
+    let dtype = catalog::dtype_named(&report.dtype).ok_or_else(|| ToolError::InvalidArgument(format!("the report's type '{}' is unknown", report.dtype)))?;
     let mut rows = Vec::new();
     for size in &report.sizes {
         let Some(cublas) = &size.cublas else { continue };

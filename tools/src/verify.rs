@@ -18,7 +18,7 @@ use crate::baseline::Library;
 use crate::timing::{self, Timing};
 use rgemm::catalog::{Dtype, Kernel, Launch};
 use crate::check::{self, ErrorModel, Inputs, Sample};
-use crate::error::{Error, Result};
+use crate::tool_error::{ToolError, ToolResult};
 use rgemm::gpu::{Buffer, Gpu};
 use rgemm::problem::Problem;
 use crate::storage::{self, Operand};
@@ -104,7 +104,7 @@ struct Guarded {
 }
 
 impl Guarded {
-    fn upload(gpu: &Gpu, data: &[u8], row_bytes: u64) -> Result<Guarded> {
+    fn upload(gpu: &Gpu, data: &[u8], row_bytes: u64) -> ToolResult<Guarded> {
         let guard = guard_bytes(row_bytes) as usize;
         let band: Vec<u8> = SENTINEL.to_le_bytes().into_iter().cycle().take(guard).collect();
         let mut all = Vec::with_capacity(2 * guard + data.len());
@@ -119,7 +119,7 @@ impl Guarded {
     }
 
     /// The matrix's bytes and the number of changed 4-byte words of its guard bands.
-    fn download(&self, gpu: &Gpu) -> Result<(Vec<u8>, usize)> {
+    fn download(&self, gpu: &Gpu) -> ToolResult<(Vec<u8>, usize)> {
         let mut all = gpu.download(&self.buffer)?;
         let sentinel = SENTINEL.to_le_bytes();
         let changed = |band: &[u8]| band.chunks(4).filter(|w| *w != sentinel).count();
@@ -145,7 +145,7 @@ pub struct Operands {
 }
 
 /// What a launch left in the operands.
-pub struct Outcome {
+pub struct Leftovers {
     /// The products' M×N matrices, one after another.
     pub c: Vec<f32>,
     /// Changed words of the guard bands and of C's padding.
@@ -169,11 +169,11 @@ impl Operands {
         4 * (la as u128 + lb as u128 + lc as u128) + guards(problem.lda) + guards(problem.ldb) + guards(problem.ldc)
     }
 
-    pub fn upload(gpu: &Gpu, problem: &Problem, inputs: &Inputs) -> Result<Operands> {
+    pub fn upload(gpu: &Gpu, problem: &Problem, inputs: &Inputs) -> ToolResult<Operands> {
         gpu.require_memory(u64::try_from(Self::one_set(problem)).unwrap_or(u64::MAX))?;
         let (la, lb, lc) = problem.elems();
         if (inputs.a.len(), inputs.b.len(), inputs.c.len()) != (la, lb, lc) {
-            return Err(Error::InvalidArgument(format!("inputs of {} elements for A, B, C do not match {problem}", inputs.a.len() + inputs.b.len() + inputs.c.len())));
+            return Err(ToolError::InvalidArgument(format!("inputs of {} elements for A, B, C do not match {problem}", inputs.a.len() + inputs.b.len() + inputs.c.len())));
         }
         let elem = inputs.dtype.bytes() as u64;
         let stored = |operand, values: &[f32]| check::encode(inputs.dtype, &storage::pack(problem, operand, values, f32::NAN));
@@ -209,12 +209,12 @@ impl Operands {
     }
 
     /// Launches `kernel` on these operands (the problem they were made for).
-    pub fn launch(&self, gpu: &Gpu, kernel: Kernel, geometry: &Launch) -> Result<()> {
+    pub fn launch(&self, gpu: &Gpu, kernel: Kernel, geometry: &Launch) -> ToolResult<()> {
         if kernel.spec.dtype != self.dtype {
-            return Err(Error::InvalidArgument(format!("{} multiplies {}, these operands hold {}", kernel.name(), kernel.spec.dtype.name(), self.dtype.name())));
+            return Err(ToolError::InvalidArgument(format!("{} multiplies {}, these operands hold {}", kernel.name(), kernel.spec.dtype.name(), self.dtype.name())));
         }
         if *geometry != kernel.geometry(&self.problem)? {
-            return Err(Error::InvalidArgument(format!("the launch geometry given for {} is not the one of {}", kernel.name(), self.problem)));
+            return Err(ToolError::InvalidArgument(format!("the launch geometry given for {} is not the one of {}", kernel.name(), self.problem)));
         }
         // SAFETY: the buffers were sized for this problem and element type (checked above), and
         // the geometry is the kernel's own for it; every matrix starts on a 256-byte line.
@@ -222,9 +222,9 @@ impl Operands {
     }
 
     /// A library plan ([`rgemm::api::Plan`], split-K included) on these operands.
-    pub fn run_plan(&self, gpu: &Gpu, plan: &rgemm::api::Plan) -> Result<()> {
+    pub fn run_plan(&self, gpu: &Gpu, plan: &rgemm::api::Plan) -> ToolResult<()> {
         if *plan.problem() != self.problem || plan.kernel().spec.dtype != self.dtype {
-            return Err(Error::InvalidArgument(format!("the plan is for {} in {}, these operands for {} in {}", plan.problem(), plan.kernel().spec.dtype.name(), self.problem, self.dtype.name())));
+            return Err(ToolError::InvalidArgument(format!("the plan is for {} in {}, these operands for {} in {}", plan.problem(), plan.kernel().spec.dtype.name(), self.problem, self.dtype.name())));
         }
         let (a, b, c) = (self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu));
         // SAFETY: the buffers were sized for this problem and element type (checked above);
@@ -233,14 +233,14 @@ impl Operands {
     }
 
     /// cuBLAS on these operands (overwrites C).
-    pub fn cublas(&self, gpu: &Gpu, library: Library) -> Result<()> {
+    pub fn cublas(&self, gpu: &Gpu, library: Library) -> ToolResult<()> {
         // SAFETY: the buffers hold this problem's operands of this element type.
         unsafe { gpu.cublas(library, self.dtype, &self.problem, self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu)) }
     }
 
     /// C as computed, the guard-band and padding words that changed, and the elements of A and B
     /// that changed.
-    pub fn inspect(&self, gpu: &Gpu) -> Result<Outcome> {
+    pub fn inspect(&self, gpu: &Gpu) -> ToolResult<Leftovers> {
         let (a, guard_a) = self.a.download(gpu)?;
         let (b, guard_b) = self.b.download(gpu)?;
         let (c, guard_c) = self.c.download(gpu)?;
@@ -249,30 +249,30 @@ impl Operands {
         let input_writes = changed(&a, &self.uploaded.0) + changed(&b, &self.uploaded.1);
         let stored: Vec<f32> = c.chunks_exact(4).map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
         let (values, padding) = storage::unpack_c(&self.problem, &stored, SENTINEL);
-        Ok(Outcome { c: values, guard_writes: guard_a + guard_b + guard_c + padding, input_writes })
+        Ok(Leftovers { c: values, guard_writes: guard_a + guard_b + guard_c + padding, input_writes })
     }
 
     /// C as computed, and the number of elements outside it (guard bands, padding, A and B) that
     /// changed.
-    pub fn download_c(&self, gpu: &Gpu) -> Result<(Vec<f32>, usize)> {
+    pub fn download_c(&self, gpu: &Gpu) -> ToolResult<(Vec<f32>, usize)> {
         let outcome = self.inspect(gpu)?;
         Ok((outcome.c, outcome.guard_writes + outcome.input_writes))
     }
 }
 
 /// The host memory a check of `problem` needs (checkable before the GPU is opened).
-pub fn require_host_memory(problem: &Problem) -> Result<()> {
+pub fn require_host_memory(problem: &Problem) -> ToolResult<()> {
     check::require_host_memory(check::host_bytes(problem, problem.macs() <= FULL_REFERENCE_LIMIT))
 }
 
 /// Everything a check of `problem` needs, host and device, before anything is allocated.
-pub fn require_memory(gpu: &Gpu, problem: &Problem) -> Result<()> {
+pub fn require_memory(gpu: &Gpu, problem: &Problem) -> ToolResult<()> {
     require_host_memory(problem)?;
     Ok(gpu.require_memory(Operands::bytes(problem))?)
 }
 
 /// Runs `kernel` once on fresh random inputs drawn from `seed` and judges the result.
-pub fn verify(gpu: &Gpu, kernel: Kernel, problem: &Problem, seed: u64) -> Result<Verdict> {
+pub fn verify(gpu: &Gpu, kernel: Kernel, problem: &Problem, seed: u64) -> ToolResult<Verdict> {
     let geometry = kernel.geometry(problem)?;
     judge(gpu, problem, kernel.spec.dtype, &ErrorModel::of(kernel.spec), seed, |ops| ops.launch(gpu, kernel, &geometry)).map(|(verdict, _)| verdict)
 }
@@ -280,23 +280,23 @@ pub fn verify(gpu: &Gpu, kernel: Kernel, problem: &Problem, seed: u64) -> Result
 /// Judges whatever `compute` does to the operands of `problem` (the checker's own tests hand it
 /// deliberately wrong launches), with the error model of `dtype`'s kernels, and returns the
 /// operands for timing.
-pub fn verify_with(gpu: &Gpu, problem: &Problem, dtype: Dtype, seed: u64, compute: impl FnOnce(&Operands) -> Result<()>) -> Result<(Verdict, Operands)> {
+pub fn verify_with(gpu: &Gpu, problem: &Problem, dtype: Dtype, seed: u64, compute: impl FnOnce(&Operands) -> ToolResult<()>) -> ToolResult<(Verdict, Operands)> {
     judge(gpu, problem, dtype, &ErrorModel::of_dtype(dtype), seed, compute)
 }
 
 /// Judges a library plan on random operands of its problem, with the error model of the kernel
 /// it runs ([`ErrorModel::of`]).
-pub fn verify_plan(gpu: &Gpu, plan: &rgemm::api::Plan, seed: u64) -> Result<(Verdict, Operands)> {
+pub fn verify_plan(gpu: &Gpu, plan: &rgemm::api::Plan, seed: u64) -> ToolResult<(Verdict, Operands)> {
     let spec = plan.kernel().spec;
     judge(gpu, plan.problem(), spec.dtype, &ErrorModel::of(spec), seed, |ops| ops.run_plan(gpu, plan))
 }
 
-fn judge(gpu: &Gpu, problem: &Problem, dtype: Dtype, model: &ErrorModel, seed: u64, compute: impl FnOnce(&Operands) -> Result<()>) -> Result<(Verdict, Operands)> {
+fn judge(gpu: &Gpu, problem: &Problem, dtype: Dtype, model: &ErrorModel, seed: u64, compute: impl FnOnce(&Operands) -> ToolResult<()>) -> ToolResult<(Verdict, Operands)> {
     require_memory(gpu, problem)?;
     let inputs = Inputs::random(problem, dtype, seed);
     let ops = Operands::upload(gpu, problem, &inputs)?;
     compute(&ops)?;
-    let Outcome { c: got, guard_writes, input_writes } = ops.inspect(gpu)?;
+    let Leftovers { c: got, guard_writes, input_writes } = ops.inspect(gpu)?;
     if problem.macs() <= FULL_REFERENCE_LIMIT {
         let comparison = check::compare_full(problem, &inputs, model, &got);
         return Ok((Verdict { reference: Reference::FullF64, comparison, sampled: None, guard_writes, input_writes }, ops));
@@ -308,7 +308,7 @@ fn judge(gpu: &Gpu, problem: &Problem, dtype: Dtype, model: &ErrorModel, seed: u
 }
 
 /// cuBLAS's C for the same inputs, on operands of its own.
-fn cublas_result(gpu: &Gpu, problem: &Problem, inputs: &Inputs) -> Result<Vec<f32>> {
+fn cublas_result(gpu: &Gpu, problem: &Problem, inputs: &Inputs) -> ToolResult<Vec<f32>> {
     let ops = Operands::upload(gpu, problem, inputs)?;
     ops.cublas(gpu, Library::Classic)?;
     Ok(ops.inspect(gpu)?.c)
@@ -353,13 +353,13 @@ impl Comparison {
 /// let timing = rgemm::verify::time_against_cublas(gpu, kernel, ops, 3, 10).unwrap();
 /// # }
 /// ```
-pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, ops: &Operands, warmup: usize, iters: usize) -> Result<Comparison> {
+pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, ops: &Operands, warmup: usize, iters: usize) -> ToolResult<Comparison> {
     let geometry = kernel.geometry(ops.problem())?;
     time_against_cublas_with(gpu, ops, warmup, iters, || ops.launch(gpu, kernel, &geometry))
 }
 
 /// As [`time_against_cublas`], for whatever `launch` queues on these operands (a library plan).
-pub fn time_against_cublas_with(gpu: &Gpu, ops: &Operands, warmup: usize, iters: usize, launch: impl FnMut() -> Result<()>) -> Result<Comparison> {
+pub fn time_against_cublas_with(gpu: &Gpu, ops: &Operands, warmup: usize, iters: usize, launch: impl FnMut() -> ToolResult<()>) -> ToolResult<Comparison> {
     // In turn, so that all three meet the same clocks (see `timing`).
     let (mut launch, mut classic, mut lt) = (launch, || ops.cublas(gpu, Library::Classic), || ops.cublas(gpu, Library::Lt));
     let [kernel, classic, lt] = timing::time_in_turn(gpu, warmup, iters, None, [&mut launch, &mut classic, &mut lt])?;

@@ -6,7 +6,7 @@
 
 use std::sync::Mutex;
 
-use kernels_gpu::device::emulator::{self, Launch};
+use kernels_gpu::device::emulator::{self, EmulatedLaunch};
 use kernels_gpu::device::*;
 use kernels_gpu::swizzle::SwizzledTile;
 use kernels_gpu::{Bf16, spec::Swizzle};
@@ -43,7 +43,7 @@ pub fn ldmatrix_row(lane: u32) -> Rc {
 /// B registers and the accumulators.
 fn warp_run(a: &[u16; 256], b: &[u16; 256], multiply: bool) -> Vec<([u32; 4], [u32; 4], [f32; 4])> {
     let out = Mutex::new(vec![([0u32; 4], [0u32; 4], [0f32; 4]); 32]);
-    let launch = Launch { kernel: "figure_mma_probe", grid: (1, 1, 1), threads: 32, smem_bytes: 1024, regions: &[] };
+    let launch = EmulatedLaunch { kernel: "figure_mma_probe", grid: (1, 1, 1), threads: 32, smem_bytes: 1024, regions: &[] };
     emulator::launch(&launch, &|| {
         let smem = dynamic_shared::<u16>();
         let lane = lane_idx();
@@ -120,7 +120,7 @@ pub fn wgmma_accumulators_with_sbo(sbo_a: u32) -> Vec<[Rc; 128]> {
         let b_tile = SwizzledTile::new(a_bytes, 64, WGMMA_N);
         let smem_bytes = (a_bytes + SwizzledTile::bytes(64, WGMMA_N)) as u32;
         let out = Mutex::new(vec![[0f32; 128]; 128]);
-        let launch = Launch { kernel: "figure_wgmma_probe", grid: (1, 1, 1), threads: 128, smem_bytes, regions: &[] };
+        let launch = EmulatedLaunch { kernel: "figure_wgmma_probe", grid: (1, 1, 1), threads: 128, smem_bytes, regions: &[] };
         emulator::launch(&launch, &|| {
             let smem = dynamic_shared::<u8>();
             let t = thread_idx();

@@ -3,12 +3,12 @@
 
 use std::fmt;
 
-pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub type ToolResult<T, E = ToolError> = std::result::Result<T, E>;
 
 /// A tool's error: the library's ([`rgemm::Error`]) or one of the tools' own.
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum Error {
+pub enum ToolError {
     /// The library refused or failed.
     Library(rgemm::Error),
     /// cuBLAS could not be loaded: it is the baseline every timing is compared with.
@@ -33,40 +33,40 @@ pub enum Error {
     Ptxas(String),
 }
 
-impl fmt::Display for Error {
+impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Library(e) => write!(f, "{e}"),
-            Error::NoCublas => write!(f, "cuBLAS could not be loaded (libcublas not found); it is the baseline every run is compared with: install the CUDA toolkit or put libcublas on LD_LIBRARY_PATH"),
-            Error::Cublas(m) => write!(f, "cuBLAS error: {m}"),
-            Error::InvalidArgument(m) => write!(f, "{m}"),
-            Error::InvalidProblem(m) => write!(f, "invalid problem: {m}"),
-            Error::OutOfHostMemory { need, available_mib } => write!(f, "not enough host memory: this check needs {need} and {available_mib} MiB are available"),
-            Error::Fault(m) => write!(f, "the emulator caught a fault in {m}"),
-            Error::Io(m) => write!(f, "{m}"),
-            Error::InvalidReport { path, message } => write!(f, "invalid report {path}: {message}"),
-            Error::Chart(m) => write!(f, "chart: {m}"),
-            Error::Ptxas(m) => write!(f, "ptxas: {m}"),
+            ToolError::Library(e) => write!(f, "{e}"),
+            ToolError::NoCublas => write!(f, "cuBLAS could not be loaded (libcublas not found); it is the baseline every run is compared with: install the CUDA toolkit or put libcublas on LD_LIBRARY_PATH"),
+            ToolError::Cublas(m) => write!(f, "cuBLAS error: {m}"),
+            ToolError::InvalidArgument(m) => write!(f, "{m}"),
+            ToolError::InvalidProblem(m) => write!(f, "invalid problem: {m}"),
+            ToolError::OutOfHostMemory { need, available_mib } => write!(f, "not enough host memory: this check needs {need} and {available_mib} MiB are available"),
+            ToolError::Fault(m) => write!(f, "the emulator caught a fault in {m}"),
+            ToolError::Io(m) => write!(f, "{m}"),
+            ToolError::InvalidReport { path, message } => write!(f, "invalid report {path}: {message}"),
+            ToolError::Chart(m) => write!(f, "chart: {m}"),
+            ToolError::Ptxas(m) => write!(f, "ptxas: {m}"),
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for ToolError {}
 
-impl From<rgemm::Error> for Error {
+impl From<rgemm::Error> for ToolError {
     fn from(e: rgemm::Error) -> Self {
-        Error::Library(e)
+        ToolError::Library(e)
     }
 }
 
-impl From<cudarc::driver::DriverError> for Error {
+impl From<cudarc::driver::DriverError> for ToolError {
     fn from(e: cudarc::driver::DriverError) -> Self {
-        Error::Library(e.into())
+        ToolError::Library(e.into())
     }
 }
 
-impl From<cudarc::cublas::result::CublasError> for Error {
+impl From<cudarc::cublas::result::CublasError> for ToolError {
     fn from(e: cudarc::cublas::result::CublasError) -> Self {
-        Error::Cublas(format!("{:?}", e.0))
+        ToolError::Cublas(format!("{:?}", e.0))
     }
 }
