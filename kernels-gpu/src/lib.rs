@@ -199,6 +199,115 @@ mod tests {
         assert_eq!(name(persistent.with_schedule(Schedule::StreamK).with_tile(Tile::block(128, 192, 64).with_stages(4))), None);
     }
 
+    /// Entries of the catalog, run on the emulator, compute `C = A·B` exactly (small integers:
+    /// every product and sum is exact in bf16, tf32 and f32), each block's threads as the emulator
+    /// schedules them, and the copy engine's loads and stores, persistent launches and stream-K's
+    /// slices included; a deliberately broken kernel is caught.
+    #[test]
+    fn emulated_entries_compute_c() {
+        for (name, (m, n, k), blocks) in [
+            ("sgemm_00_general_16x16x16", (128, 128, 64), 0),
+            ("sgemm_03_smem_tiling_32x32x32", (128, 128, 64), 0),
+            ("sgemm_05_blocktile_2d_64x64x8_t8x8", (128, 128, 64), 0),
+            ("sgemm_09_warptile_128x128x8_w64x32_t8x8_s2_interior", (128, 128, 64), 0),
+            ("sgemm_10_cp_async_128x128x16_w64x32_t8x8_s3_sw", (128, 128, 64), 0),
+            ("sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa_df", (128, 256, 128), 0),
+            ("bgemm_12_mma_sync_128x128x64_w64x64_s3_fp", (128, 128, 64), 0),
+            ("bgemm_13_wgmma_128x256x64_s4", (128, 256, 64), 0),
+            ("bgemm_14_wgmma_tma_128x256x64_s4_tmast", (256, 256, 128), 0),
+            ("bgemm_14_wgmma_tma_64x128x64_s8_pairs", (128, 256, 128), 0),
+            // One block walks both tiles; then three blocks share one tile's eight K-tiles.
+            ("bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs", (256, 256, 128), 1),
+            ("bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast", (128, 256, 512), 3),
+            ("sgemm_15_tf32x3_128x128x32_s4_raw", (128, 256, 128), 0),
+        ] {
+            let (spec, entry) = CATALOG.iter().flat_map(|rung| rung.iter()).zip(EMULATED.iter().flat_map(|rung| rung.iter())).find(|(spec, _)| spec.name == name).unwrap();
+            let (got, want) = emulate(spec, *entry, (m, n, k), blocks).unwrap_or_else(|fault| panic!("{fault}"));
+            let wrong = got.iter().zip(&want).filter(|(g, w)| g != w).count();
+            assert_eq!(wrong, 0, "{name}: {wrong} elements of C differ from the product");
+        }
+        let (spec, entry) = broken::ENTRIES.iter().zip(broken::EMULATED).find(|(spec, _)| spec.name == "broken_missing_barrier_before_compute").unwrap();
+        let fault = emulate(spec, *entry, (64, 64, 64), 0).unwrap_err();
+        assert!(fault.to_string().starts_with("broken_missing_barrier_before_compute"), "{fault}");
+    }
+
+    /// Runs `entry` on the emulator for a row-major `m × k` by `k × n` product of small integers
+    /// (`blocks` blocks for a persistent kernel), as the host would launch it: tensor maps and a
+    /// stream-K workspace where its spec asks for them. Returns C and the product.
+    fn emulate(spec: &KernelSpec, entry: EmulatedEntry, (m, n, k): (u32, u32, u32), blocks: u32) -> Result<(Vec<f32>, Vec<f32>), device::emulator::Fault> {
+        use device::emulator::{self, EmulatedLaunch, Region};
+        use spec::BoxSpan;
+        let a: Vec<f32> = (0..m * k).map(|i| (i * 7 % 13) as f32 - 6.0).collect();
+        let b: Vec<f32> = (0..k * n).map(|i| (i * 5 % 11) as f32 - 5.0).collect();
+        let want: Vec<f32> = (0..m * n).map(|i| (0..k).map(|l| a[(i / n * k + l) as usize] * b[(l * n + i % n) as usize]).sum()).collect();
+        // A and B as the kernel's element type reads them, 16-byte aligned as on the GPU.
+        let stored = |x: &[f32]| -> Vec<u128> {
+            let bytes: Vec<u8> = match spec.dtype {
+                Dtype::F32 => x.iter().flat_map(|v| v.to_le_bytes()).collect(),
+                // A bf16 is the top half of an f32 (exact for these small integers).
+                Dtype::Bf16 => x.iter().flat_map(|v| ((v.to_bits() >> 16) as u16).to_le_bytes()).collect(),
+                Dtype::F16 => unimplemented!("f16 operands"),
+            };
+            bytes.chunks(16).map(|c| u128::from_le_bytes(c.try_into().unwrap())).collect()
+        };
+        let (a, b) = (stored(&a), stored(&b));
+        let mut c = vec![f32::NAN; (m * n) as usize];
+        // Tensor maps of A (m × k), B (k × n) and C (m × n), all row-major, as the spec's boxes say.
+        let mut maps = Vec::new();
+        if let Some(t) = spec.tensor_maps {
+            let elem = spec.dtype.bytes();
+            let map = |addr: usize, elem: u32, (rows, cols): (u32, u32), (box_rows, box_cols): (u32, u32), span: BoxSpan, swizzle| {
+                let span = span.on_columns(cols as u64, box_cols);
+                emulator::tensor_map_spanning(addr, elem, (rows, cols, cols as u64), (1, 0), (box_rows, box_cols, span), swizzle).unwrap()
+            };
+            maps.push(map(a.as_ptr() as usize, elem, (m, k), t.a_box, t.a_span, t.a_swizzle));
+            maps.push(map(b.as_ptr() as usize, elem, (k, n), t.b_box, t.b_span, t.b_swizzle));
+            if let Some(c_box) = t.c_box {
+                maps.push(map(c.as_ptr() as usize, 4, (m, n), c_box, BoxSpan::One, t.c_swizzle));
+            }
+        }
+        let grid = if spec.persistent { (blocks, 1, 1) } else { (n.div_ceil(spec.tile.bn), m.div_ceil(spec.tile.bm), 1) };
+        let mut workspace = vec![0u32; spec.stream_k.map_or(0, |w| w.bytes(grid.0) as usize / 4)];
+        let regions = [
+            Region { name: "A", start: a.as_ptr() as usize, len: 16 * a.len(), writable: false },
+            Region { name: "B", start: b.as_ptr() as usize, len: 16 * b.len(), writable: false },
+            Region { name: "C", start: c.as_mut_ptr() as usize, len: 4 * c.len(), writable: true },
+            Region { name: "the tensor maps", start: maps.as_ptr() as usize, len: maps.len() * size_of::<device::TensorMap>(), writable: false },
+            Region { name: "the workspace", start: workspace.as_mut_ptr() as usize, len: 4 * workspace.len(), writable: true },
+        ];
+        let launch = EmulatedLaunch { kernel: spec.name, grid, threads: spec.threads, smem_bytes: spec.smem_bytes, regions: &regions };
+        let args = Args(view::GemmArgs {
+            a: a.as_ptr() as *const u8,
+            b: b.as_ptr() as *const u8,
+            c: c.as_mut_ptr(),
+            m,
+            n,
+            k,
+            alpha: 1.0,
+            beta: 0.0,
+            tensor_maps: maps.as_ptr(),
+            lda: k,
+            ldb: n,
+            ldc: n,
+            batch: 1,
+            stride_a: 0,
+            stride_b: 0,
+            stride_c: 0,
+            z: 0,
+            workspace: workspace.as_mut_ptr(),
+        });
+        let args = &args;
+        // SAFETY: the entry's spec gives the launch; its operands are the regions above.
+        emulator::launch(&launch, &move || unsafe { entry(&args.0) })?;
+        assert!(workspace.iter().take(spec.stream_k.map_or(0, |w| w.counters(grid.0))).all(|&count| count == 0), "{}: stream-K counters left", spec.name);
+        Ok((c, want))
+    }
+
+    /// Kernel arguments the emulator's threads share (they only read them).
+    struct Args(view::GemmArgs<u8>);
+    // SAFETY: the pointers are into buffers that outlive the launch; the threads only read them.
+    unsafe impl Sync for Args {}
+
     fn by_key_name(name: &str) -> spec::KernelKey {
         CATALOG.iter().flat_map(|rung| rung.iter()).find(|spec| spec.name == name).unwrap().key()
     }
