@@ -83,10 +83,13 @@ fn unknown_names_get_suggestions() {
 
 #[test]
 fn bad_problems_are_rejected_with_a_reason() {
-    for (m, n, k) in [(0, 1, 1), (1, 0, 1), (1, 1, 0), (1 << 31, 1, 1), (u64::MAX, 1, 1)] {
+    for (m, n, k) in [(0, 1, 1), (1, 0, 1), (1, 1, 1 << 31), (1 << 31, 1, 1), (u64::MAX, 1, 1)] {
         let e = Problem::new(m, n, k, 1.0, 0.0).unwrap_err();
         assert!(matches!(e, Error::InvalidProblem(_)), "{e}");
     }
+    // K = 0 is a valid problem (C = beta·C), but no kernel launches it.
+    let empty = Problem::new(1, 1, 0, 1.0, 0.0).unwrap();
+    assert!(matches!(catalog::all().next().unwrap().geometry(&empty), Err(Error::Unsupported { .. })));
     assert!(Problem::new(2, 2, 2, f32::NAN, 0.0).is_err());
     assert!(Problem::new(2, 2, 2, 1.0, f32::INFINITY).is_err());
 }
