@@ -377,7 +377,7 @@ pub fn width_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kernel>
 }
 
 /// The stream-K twin of a persistent kernel (the same kernel named `_streamk` for `_persistent`,
-/// kernels-gpu/src/stream_k.rs) when it would cut the last round of `problem`'s tiles on `sms`
+/// kernels-gpu/src/stream_k_combine.rs) when it would cut the last round of `problem`'s tiles on `sms`
 /// SMs; `None` when there is no twin or it would leave every tile whole. Where it cuts, the twin
 /// was measured faster; where it does not, the persistent kernel is, by a little (the book's
 /// appendix "How we got here"): the automatic choice asks this after the dispatch table has

@@ -213,7 +213,7 @@ pub struct Gpu {
     stream: Arc<CudaStream>,
     /// The split-K workspace, grown to the largest need so far and kept (see [`Gpu::with_workspace`]).
     workspace: Mutex<Option<Scratch>>,
-    /// The stream-K workspace (kernels-gpu/src/stream_k.rs): tile counters, zero between
+    /// The stream-K workspace (kernels-gpu/src/stream_k_combine.rs): tile counters, zero between
     /// launches, and partial sums; grown like the split-K one, separate from it because a
     /// stream-K kernel may run inside a plan that holds that one.
     stream_k: Mutex<Option<Scratch>>,

@@ -1,4 +1,4 @@
-//! The lesson kernels (`kernels-gpu/src/lessons.rs`) prove on the GPU the instruction semantics
+//! The lesson kernels (`kernels-gpu/src/lesson_kernels.rs`) prove on the GPU the instruction semantics
 //! the async rungs rely on. Each needs a GPU: ignored unless asked for (`--include-ignored`).
 
 mod common;

@@ -41,7 +41,7 @@ enum Command {
     Tune(TuneArgs),
     /// Draw the chart of a `bench` or `tune` JSON file (no GPU needed).
     Chart(ChartArgs),
-    /// Launch a lesson kernel (see kernels-gpu/src/lessons.rs):
+    /// Launch a lesson kernel (see kernels-gpu/src/lesson_kernels.rs):
     /// `ldmatrix` prints which lane holds which elements of `ldmatrix.x2` for four address
     /// patterns, each launched on --blocks blocks of 512 threads so a profiler can count
     /// shared-memory wavefronts and bank conflicts (`ncu --metrics

@@ -1,4 +1,4 @@
-//! Host side of the lesson kernels (`kernels-gpu/src/lessons.rs`) that `rgemm lesson NAME`
+//! Host side of the lesson kernels (`kernels-gpu/src/lesson_kernels.rs`) that `rgemm lesson NAME`
 //! launches: the ldmatrix study and the cp.async race lessons (for compute-sanitizer racecheck).
 
 use cudarc::driver::{LaunchConfig, PushKernelArg};
