@@ -222,6 +222,7 @@ struct ShapeArgs {
 
 impl ShapeArgs {
     fn problem(&self, m: u64, n: u64, k: u64, alpha: f32, beta: f32) -> Result<Problem, Error> {
+        suite::refuse_empty_k(k)?;
         Ok(Problem::general(m, n, k, alpha, beta, self.layout, self.ld.dims(), Batch::packed(self.batch))?)
     }
 }

@@ -115,7 +115,8 @@ impl Drop for Arena {
 /// Safe code cannot call it (an arbitrary entry could write anywhere)...
 ///
 /// ```compile_fail
-/// # use rgemm::{catalog, emulate, Problem};
+/// # use rgemm::{catalog, Problem};
+/// # use rgemm_tools::emulate;
 /// let kernel = catalog::all().next().unwrap();
 /// let p = Problem::new(2, 2, 2, 1.0, 0.0).unwrap();
 /// let (a, b, mut c) = ([0.5f32; 4], [0.5f32; 4], [0.0f32; 4]);
@@ -126,7 +127,8 @@ impl Drop for Arena {
 /// `unsafe` with that pairing as its justification:
 ///
 /// ```
-/// # use rgemm::{catalog, emulate, Problem};
+/// # use rgemm::{catalog, Problem};
+/// # use rgemm_tools::emulate;
 /// let kernel = catalog::all().next().unwrap();
 /// let p = Problem::new(2, 2, 2, 1.0, 0.0).unwrap();
 /// let (a, b, mut c) = ([0.5f32; 4], [0.5f32; 4], [0.0f32; 4]);

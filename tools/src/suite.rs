@@ -24,6 +24,7 @@ impl Case {
     /// The problem (alpha = 1, beta = 0) with leading dimensions `ld`.
     pub fn problem(&self, ld: LeadingDims) -> ToolResult<Problem> {
         let (m, n, k) = self.shape;
+        refuse_empty_k(k)?;
         Ok(Problem::general(m, n, k, 1.0, 0.0, self.layout, ld, Batch::packed(self.batch))?)
     }
 }
@@ -119,4 +120,13 @@ pub fn real_suite() -> Vec<Case> {
         cases.push(Case { shape: (4096, 4096, 4096), layout, batch: 1 });
     }
     cases
+}
+
+/// The tools time and check kernels, and a product with K = 0 runs none (the library computes
+/// `C = beta·C` without one): such a size is refused here with a sentence saying so.
+pub fn refuse_empty_k(k: u64) -> ToolResult<()> {
+    if k == 0 {
+        return Err(ToolError::InvalidProblem("K is 0: a product of nothing runs no kernel (the library computes C = beta·C); give K ≥ 1".into()));
+    }
+    Ok(())
 }

@@ -335,22 +335,22 @@ impl Comparison {
 /// their buffers):
 ///
 /// ```compile_fail
-/// # fn f(gpu: &rgemm::Gpu, kernel: rgemm::Kernel, ops: &rgemm::verify::Operands, larger: &rgemm::Problem) {
-/// rgemm::verify::time_against_cublas(gpu, kernel, larger, ops, 3, 10).unwrap();
+/// # fn f(gpu: &rgemm::Gpu, kernel: rgemm::Kernel, ops: &rgemm_tools::verify::Operands, larger: &rgemm::Problem) {
+/// rgemm_tools::verify::time_against_cublas(gpu, kernel, larger, ops, 3, 10).unwrap();
 /// # }
 /// ```
 ///
 /// nor a way to reach the buffers past the operands' own launches:
 ///
 /// ```compile_fail
-/// # fn f(gpu: &rgemm::Gpu, ops: &rgemm::verify::Operands) {
+/// # fn f(gpu: &rgemm::Gpu, ops: &rgemm_tools::verify::Operands) {
 /// let a = ops.a.addr(gpu);
 /// # }
 /// ```
 ///
 /// ```no_run
-/// # fn f(gpu: &rgemm::Gpu, kernel: rgemm::Kernel, ops: &rgemm::verify::Operands) {
-/// let timing = rgemm::verify::time_against_cublas(gpu, kernel, ops, 3, 10).unwrap();
+/// # fn f(gpu: &rgemm::Gpu, kernel: rgemm::Kernel, ops: &rgemm_tools::verify::Operands) {
+/// let timing = rgemm_tools::verify::time_against_cublas(gpu, kernel, ops, 3, 10).unwrap();
 /// # }
 /// ```
 pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, ops: &Operands, warmup: usize, iters: usize) -> ToolResult<Comparison> {
