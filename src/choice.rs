@@ -204,10 +204,7 @@ pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<
         KernelChoice::Named(name) => {
             let kernel = catalog::find(name)?;
             if kernel.spec.dtype != dtype {
-                return Err(Error::Unsupported {
-                    kernel: name.clone(),
-                    reason: format!("it multiplies {}, the operands are {}", kernel.spec.dtype.name(), dtype.name()),
-                });
+                return Err(Error::WrongElementType { plan: kernel.spec.dtype.name(), given: dtype.name() });
             }
             let geometry = kernel.geometry(problem)?;
             Ok((kernel, geometry))

@@ -304,7 +304,7 @@ impl Gpu {
     /// error.
     pub fn with_stream(&self, stream: Arc<CudaStream>) -> Result<Gpu> {
         if **stream.context() != *self.ctx {
-            return Err(Error::Cuda(format!(
+            return Err(Error::WrongContext(format!(
                 "the stream belongs to another CUDA context (on device {}) than this Gpu's (on device {}): open a Gpu on it with Gpu::on_stream",
                 stream.context().ordinal(),
                 self.info.ordinal
@@ -639,7 +639,7 @@ impl Gpu {
     fn refuse_while_capturing(&self, why: &str) -> Result<()> {
         self.ctx.bind_to_thread()?;
         if self.capturing()? {
-            return Err(Error::Cuda(format!(
+            return Err(Error::WhileCapturing(format!(
                 "{why}, and the stream is being captured into a CUDA graph: run the plan once on these buffers with this Gpu before capturing it"
             )));
         }
