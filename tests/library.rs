@@ -149,7 +149,7 @@ fn the_api_is_right_on_random_problems_on_the_gpu() {
         let p = random_problem(&mut rng);
         let dtype = [Dtype::F32, Dtype::Bf16, Dtype::F16][case % 3];
         let inputs = Inputs::random(&p, dtype, case as u64);
-        let plan = api_plan(gpu, &p, dtype).unwrap_or_else(|e| panic!("{p}: {e}"));
+        let plan = common::auto_plan(gpu, &p, dtype);
         *kernels.entry(plan.name()).or_insert(0) += 1;
         let (values, stray) = run_plan(gpu, &plan, &inputs).unwrap_or_else(|e| panic!("{p} ({}): {e}", plan.name()));
         // Judged by the model of the kernel the plan runs (a staged plan may run a kernel that
@@ -158,20 +158,6 @@ fn the_api_is_right_on_random_problems_on_the_gpu() {
         assert!(cmp.passed() && stray == 0, "{} on {p}: {cmp}, {stray} stray writes", plan.name());
     }
     common::say(&format!("kernels chosen: {kernels:?}"));
-}
-
-/// The API's automatic plan for `p` with `dtype` operands, built as a caller would.
-fn api_plan(gpu: &rgemm::Gpu, p: &Problem, dtype: Dtype) -> Result<api::Plan, Error> {
-    let gemm = Gemm::new(p.m as u64, p.n as u64, p.k as u64)
-        .layout(p.layout)
-        .scalars(p.alpha, p.beta)
-        .leading_dims(p.lda as u64, p.ldb as u64, p.ldc as u64)
-        .batch(p.batch as u64, p.stride_a, p.stride_b, p.stride_c);
-    match dtype {
-        Dtype::F32 => gemm.plan::<f32>(gpu, KernelChoice::Auto),
-        Dtype::Bf16 => gemm.plan::<half::bf16>(gpu, KernelChoice::Auto),
-        Dtype::F16 => gemm.plan::<half::f16>(gpu, KernelChoice::Auto),
-    }
 }
 
 /// Short buffers and overlapping C are errors from `Plan::run`, before anything launches.

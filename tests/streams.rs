@@ -212,21 +212,6 @@ fn check_c(plan: &Plan, inputs: &Inputs, stored: &[f32], seed: u64) -> Result<()
     if cmp.passed() && stray == 0 { Ok(()) } else { Err(format!("{} on {p} ({}): {cmp}, {stray} stray writes", plan.name(), inputs.dtype.name())) }
 }
 
-/// The automatic plan of `p` for `dtype` operands on `gpu`, made as a caller makes it.
-fn plan_for(gpu: &Gpu, p: &Problem, dtype: Dtype) -> Plan {
-    let gemm = Gemm::new(p.m as u64, p.n as u64, p.k as u64)
-        .layout(p.layout)
-        .scalars(p.alpha, p.beta)
-        .leading_dims(p.lda as u64, p.ldb as u64, p.ldc as u64)
-        .batch(p.batch as u64, p.stride_a, p.stride_b, p.stride_c);
-    match dtype {
-        Dtype::F32 => gemm.plan::<f32>(gpu, KernelChoice::Auto),
-        Dtype::Bf16 => gemm.plan::<half::bf16>(gpu, KernelChoice::Auto),
-        Dtype::F16 => gemm.plan::<half::f16>(gpu, KernelChoice::Auto),
-    }
-    .unwrap_or_else(|e| panic!("{p}: {e}"))
-}
-
 /// [`run_once`] for the element type of `inputs`.
 fn run_dyn(gpu: &Gpu, plan: &Plan, inputs: &Inputs) -> Vec<f32> {
     match inputs.dtype {
@@ -308,7 +293,7 @@ fn eight_threads_on_their_own_streams_run_random_plans_right() {
                         let mut plans = BTreeMap::new();
                         for (i, which) in runs(t, &mut rng).into_iter().enumerate() {
                             let (p, dtype) = &cases[which];
-                            let plan = plan_for(&mine, p, *dtype);
+                            let plan = common::auto_plan(&mine, p, *dtype);
                             let inputs = fresh_inputs(p, *dtype, &mut rng);
                             let stored = run_dyn(&mine, &plan, &inputs);
                             if let Err(why) = check_c(&plan, &inputs, &stored, salt + i as u64) {
@@ -499,7 +484,7 @@ fn outgrow(gpu: &Gpu, plan: &Plan, rng: &mut StdRng) {
         Problem::general(96, 128, 16384, 1.0, 0.0, Layout::NN, LeadingDims::default(), Batch::packed(1)).unwrap(),
         Problem::general(1000, 520, 2047, 1.0, 0.0, Layout::NN, ld, Batch::packed(1)).unwrap(),
     ] {
-        let bigger = plan_for(gpu, &p, dtype);
+        let bigger = common::auto_plan(gpu, &p, dtype);
         let inputs = fresh_inputs(&p, dtype, rng);
         let stored = run_dyn(gpu, &bigger, &inputs);
         check_c(&bigger, &inputs, &stored, 9).unwrap_or_else(|why| panic!("outgrowing: {why}"));

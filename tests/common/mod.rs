@@ -47,3 +47,21 @@ pub fn in_shard(index: usize) -> bool {
         }
     }
 }
+
+/// The automatic plan of `p` for `dtype` operands on `gpu`, made as a caller makes it (the
+/// builder, then `plan::<T>`); a test fails on an error.
+pub fn auto_plan(gpu: &Gpu, p: &rgemm::Problem, dtype: rgemm::catalog::Dtype) -> rgemm::api::Plan {
+    use rgemm::api::{Gemm, KernelChoice};
+    use rgemm::catalog::Dtype;
+    let gemm = Gemm::new(p.m as u64, p.n as u64, p.k as u64)
+        .layout(p.layout)
+        .scalars(p.alpha, p.beta)
+        .leading_dims(p.lda as u64, p.ldb as u64, p.ldc as u64)
+        .batch(p.batch as u64, p.stride_a, p.stride_b, p.stride_c);
+    match dtype {
+        Dtype::F32 => gemm.plan::<f32>(gpu, KernelChoice::Auto),
+        Dtype::Bf16 => gemm.plan::<half::bf16>(gpu, KernelChoice::Auto),
+        Dtype::F16 => gemm.plan::<half::f16>(gpu, KernelChoice::Auto),
+    }
+    .unwrap_or_else(|e| panic!("{p}: {e}"))
+}
