@@ -38,6 +38,7 @@ strip "$out/rgemm" "$out/mlp" "$out"/tests/*
 cp scripts/gpu-run.sh "$out/run.sh"
 cp scripts/gpu-ncu.sh "$out/ncu.sh"
 cp scripts/gpu-library.sh "$out/library.sh"
+cp scripts/gpu-env.sh "$out/env.sh"
 git rev-parse --short HEAD > "$out/COMMIT" 2>/dev/null || true
 # Every test binary embeds the same PTX module: xz's 64 MiB window (-9, one thread: one block)
 # spans the copies, so the bundle travels in a thirtieth of its size, about 5 MB (gzip's 32 KiB

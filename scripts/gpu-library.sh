@@ -15,14 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 mode=${1:-check}
 logs=${OUT:-$PWD/gpu-logs}
 mkdir -p "$logs"
-[ -f "$here/COMMIT" ] && export RGEMM_COMMIT="$(cat "$here/COMMIT")"
-for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
-         $(python3 -c 'import nvidia, os; [print(os.path.join(p, s, "lib")) for p in nvidia.__path__ for s in ("cu13", "cublas")]' 2>/dev/null); do
-  [ -d "$d" ] && LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$d"
-done
-export LD_LIBRARY_PATH
-status=0
-note() { echo "== $* ==" | tee -a "$logs/summary.txt"; }
+. "$here/env.sh"
 rgemm="$here/rgemm"
 note "$(date -u +%FT%TZ) commit $(cat "$here/COMMIT" 2>/dev/null) mode $mode"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader | tee -a "$logs/summary.txt"

@@ -24,15 +24,7 @@ if [ -z "${RGEMM_PTXAS:-}" ]; then
     [ -n "$p" ] && [ -x "$p" ] && { export RGEMM_PTXAS="$p"; break; }
   done
 fi
-[ -f "$here/COMMIT" ] && export RGEMM_COMMIT="$(cat "$here/COMMIT")"
-# cuBLAS: from the CUDA toolkit or a pip wheel, whichever is there.
-for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
-         $(python3 -c 'import nvidia, os; [print(os.path.join(p, s, "lib")) for p in nvidia.__path__ for s in ("cu13", "cublas")]' 2>/dev/null); do
-  [ -d "$d" ] && LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$d"
-done
-export LD_LIBRARY_PATH
-status=0
-note() { echo "== $* ==" | tee -a "$logs/summary.txt"; }
+. "$here/env.sh"
 
 # The catalog's kernels whose names match the extended regex $1 (default: the filter).
 kernels() { "$here/rgemm" list --names | grep -E -- "${1:-$filter}"; }
