@@ -743,7 +743,7 @@ fn persistent() -> String {
 fn mma_fragments(l: &probe::MmaLayout) -> String {
     let (cw, rh) = (24.0, 19.0);
     let mut s = Svg::new(40.0 + 16.0 * cw + 40.0 + 8.0 * cw + 40.0 + 8.0 * cw + 30.0, 70.0 + 16.0 * rh + 100.0);
-    let grid = |s: &mut Svg, x0: f64, title: &str, rows: u32, cols: u32, cells: &[(Rc, u32, usize)]| {
+    let grid = |s: &mut Svg, x0: f64, title: &str, rows: u32, cols: u32, cells: &[(probe::RowCol, u32, usize)]| {
         s.bold(x0, 40.0, 13.0, "start", title);
         for (rc, lane, reg) in cells {
             let (x, y) = (x0 + rc.1 as f64 * cw, 50.0 + rc.0 as f64 * rh);
@@ -752,7 +752,6 @@ fn mma_fragments(l: &probe::MmaLayout) -> String {
         }
         s.thick_rect(x0, 50.0, cols as f64 * cw, rows as f64 * rh, INK, 1.0);
     };
-    type Rc = probe::Rc;
     let mut a = Vec::new();
     let mut b = Vec::new();
     let mut c = Vec::new();
@@ -1246,7 +1245,7 @@ pub fn descriptor_lines(a_start: u32, b_start: u32, lbo_b: u32) -> Vec<String> {
     out
 }
 
-fn wgmma_accumulators(acc: &[[probe::Rc; 128]]) -> String {
+fn wgmma_accumulators(acc: &[[probe::RowCol; 128]]) -> String {
     let cols = 16u32;
     let (cw, rh) = (26.0, 9.0);
     let (x0, y0) = (60.0, 50.0);

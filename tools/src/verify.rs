@@ -315,13 +315,13 @@ fn cublas_result(gpu: &Gpu, problem: &Problem, inputs: &Inputs) -> ToolResult<Ve
 }
 
 /// Times `kernel` and cuBLAS (both ways) on the same operands, one after the other in this run.
-pub struct Comparison {
+pub struct TimedAgainstCublas {
     pub kernel: Timing,
     /// The classic call and cuBLASLt, in [`Library::ALL`] order.
     pub cublas: [Timing; 2],
 }
 
-impl Comparison {
+impl TimedAgainstCublas {
     /// The faster cuBLAS (by median): the baseline.
     pub fn best_cublas(&self) -> (Library, &Timing) {
         let [classic, lt] = &self.cublas;
@@ -353,15 +353,15 @@ impl Comparison {
 /// let timing = rgemm_tools::verify::time_against_cublas(gpu, kernel, ops, 3, 10).unwrap();
 /// # }
 /// ```
-pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, ops: &Operands, warmup: usize, iters: usize) -> ToolResult<Comparison> {
+pub fn time_against_cublas(gpu: &Gpu, kernel: Kernel, ops: &Operands, warmup: usize, iters: usize) -> ToolResult<TimedAgainstCublas> {
     let geometry = kernel.geometry(ops.problem())?;
     time_against_cublas_with(gpu, ops, warmup, iters, || ops.launch(gpu, kernel, &geometry))
 }
 
 /// As [`time_against_cublas`], for whatever `launch` queues on these operands (a library plan).
-pub fn time_against_cublas_with(gpu: &Gpu, ops: &Operands, warmup: usize, iters: usize, launch: impl FnMut() -> ToolResult<()>) -> ToolResult<Comparison> {
+pub fn time_against_cublas_with(gpu: &Gpu, ops: &Operands, warmup: usize, iters: usize, launch: impl FnMut() -> ToolResult<()>) -> ToolResult<TimedAgainstCublas> {
     // In turn, so that all three meet the same clocks (see `timing`).
     let (mut launch, mut classic, mut lt) = (launch, || ops.cublas(gpu, Library::Classic), || ops.cublas(gpu, Library::Lt));
     let [kernel, classic, lt] = timing::time_in_turn(gpu, warmup, iters, None, [&mut launch, &mut classic, &mut lt])?;
-    Ok(Comparison { kernel: kernel?, cublas: [classic?, lt?] })
+    Ok(TimedAgainstCublas { kernel: kernel?, cublas: [classic?, lt?] })
 }

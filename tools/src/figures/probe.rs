@@ -12,19 +12,19 @@ use kernels_gpu::swizzle::SwizzledTile;
 use kernels_gpu::{Bf16, spec::Swizzle};
 
 /// (row, column) of one 16-bit or 32-bit element.
-pub type Rc = (u32, u32);
+pub type RowCol = (u32, u32);
 
 /// Where each lane's registers of `mma.sync.m16n8k16` lie, as observed.
 pub struct MmaLayout {
     /// `a[lane][register][half]`: element of the 16×16 A tile (loaded by `ldmatrix.x4`).
-    pub a: [[[Rc; 2]; 4]; 32],
+    pub a: [[[RowCol; 2]; 4]; 32],
     /// `b[lane][register][half]`: element (k, n) of the 16×8 B tile (`ldmatrix.x4.trans`, first
     /// two registers).
-    pub b: [[[Rc; 2]; 2]; 32],
+    pub b: [[[RowCol; 2]; 2]; 32],
     /// `c[lane][register]`: element of the 16×8 accumulator tile.
-    pub c: [[Rc; 4]; 32],
+    pub c: [[RowCol; 4]; 32],
     /// `rows[lane]`: (row, first column) of the 16-byte row whose address lane gives `ldmatrix.x4`.
-    pub rows: [Rc; 32],
+    pub rows: [RowCol; 32],
 }
 
 fn bf16(v: f32) -> u16 {
@@ -33,7 +33,7 @@ fn bf16(v: f32) -> u16 {
 
 /// The row address each lane gives `ldmatrix.x4` in rung 12 (and in `tests/emulator.rs`):
 /// lanes 0–15 the rows of the left 8 columns, lanes 16–31 those of the right 8.
-pub fn ldmatrix_row(lane: u32) -> Rc {
+pub fn ldmatrix_row(lane: u32) -> RowCol {
     (lane % 16, lane / 16 * 8)
 }
 
@@ -107,13 +107,13 @@ pub const WGMMA_N: usize = 256;
 /// `acc[thread][register]` = (row, column) of the 64×256 accumulator tile of
 /// `wgmma.mma_async.m64n256k16`, observed like the `mma.sync` one: `D = row`, then `D = column`,
 /// with operands placed by `swizzle.rs`'s tiles and described by rung 13's descriptors.
-pub fn wgmma_accumulators() -> Vec<[Rc; 128]> {
+pub fn wgmma_accumulators() -> Vec<[RowCol; 128]> {
     wgmma_accumulators_with_sbo(1024)
 }
 
 /// [`wgmma_accumulators`] with A's stride byte offset set to `sbo_a` instead of rung 13's 1024:
 /// what the tensor cores compute when the descriptor is wrong (rung 13's "Try it").
-pub fn wgmma_accumulators_with_sbo(sbo_a: u32) -> Vec<[Rc; 128]> {
+pub fn wgmma_accumulators_with_sbo(sbo_a: u32) -> Vec<[RowCol; 128]> {
     let run = |a_of_m: &(dyn Fn(u32) -> f32 + Sync), b_of_n: &(dyn Fn(u32) -> f32 + Sync)| -> Vec<[f32; 128]> {
         let a_tile = SwizzledTile::new(0, 64, 64);
         let a_bytes = SwizzledTile::bytes(64, 64);
