@@ -37,7 +37,7 @@
 //! flush); the `epilogue` writes the sums. The tile order is [`tile_order`]'s.
 //!
 //! The error bounds, the flushes, the layouts, the block, its speed and accuracy against cuBLAS
-//! SGEMM: `book/src/rung-15-tf32x3.md` (and `docs/perf/2026-11-23-h100-tf32.md`).
+//! SGEMM: `book/src/rung-15-tf32x3.md` (and how it got there: `book/src/appendix-history.md`).
 
 use crate::prelude::*;
 use crate::tile_order;
