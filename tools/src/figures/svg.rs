@@ -13,7 +13,7 @@ pub struct Svg {
     width: f64,
     height: f64,
     body: String,
-    /// The estimated boxes of the text drawn so far ([`text_box`]), for [`Svg::text_clear`].
+    /// The estimated boxes of the text drawn so far (`text_box`), for [`Svg::text_clear`].
     boxes: Vec<Box>,
 }
 
@@ -61,7 +61,7 @@ fn unescape(s: &str) -> String {
     s.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 }
 
-/// Pairs of text elements of an SVG drawn by [`Svg`] whose estimated boxes ([`text_box`])
+/// Pairs of text elements of an SVG drawn by `Svg` whose estimated boxes (`text_box`)
 /// overlap, each as `"a" and "b"`: labels that would print over one another.
 pub fn text_overlaps(svg: &str) -> Vec<String> {
     let attr = |line: &str, name: &str| -> Option<String> {
