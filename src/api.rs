@@ -19,10 +19,11 @@
 //!   [`crate::dispatch`]; or the kernel named) and computes the launches once.
 //! - [`Plan::run`] checks the buffers it is given against the problem (length of every operand
 //!   with its padding and batch, alignment where the kernel needs it, C overlapping A or B) and
-//!   launches on the context's stream. It never synchronises and allocates nothing, but for the
+//!   launches on the `Gpu`'s stream. It never synchronises and allocates nothing, but for the
 //!   first call with a new set of buffers to a kernel that reads tensor maps (128 bytes each,
-//!   encoded once and kept), and the GPU's one workspace (split-K partials, staged copies), which
-//!   grows only when a plan needs more than any before it.
+//!   encoded once and kept), and that `Gpu`'s workspace (split-K partials, staged copies), which
+//!   grows only when a plan needs more than any before it. Each `Gpu` of `Gpu::with_stream` has
+//!   workspaces of its own; run a plan once before capturing it into a CUDA graph.
 //! - `ndarray_gemm` (feature `ndarray`) takes host `ArrayView2`s (standard or transposed views map to layouts,
 //!   other strides are copied), runs the product and returns an `Array2<f32>`.
 //!
