@@ -21,7 +21,7 @@
 //! **Cost.** A plan is made once per problem (a scan of the table's rows and of the catalog);
 //! launching it costs nothing more.
 
-use rgemm_spec::{Dtype, Epilogue, KernelKind, Layout, Schedule, Tile};
+use rgemm_spec::{Dtype, CStore, KernelKind, Layout, Schedule, Tile};
 
 use crate::api::{KernelChoice, Plan, SplitK};
 use crate::catalog::{self, Kernel, Launch, all, find};
@@ -350,7 +350,7 @@ pub const CUT_ROUND_PERCENT: u64 = 80;
 /// from taking it. `None` when `kernel` is neither or the other width is not in the catalog.
 pub fn width_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kernel> {
     let key = kernel.spec.key();
-    if key.schedule != Schedule::Persistent || key.epilogue != Epilogue::TmaStore {
+    if key.schedule != Schedule::Persistent || key.store != CStore::TmaStore {
         return None;
     }
     let other_bn = match key.tile.bn {

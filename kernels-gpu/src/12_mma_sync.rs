@@ -201,7 +201,7 @@ impl<E: HalfElem, const T: Tile, const MT: usize, const NT: usize> MmaSync<E, T,
         let (row0, col0, wm0, wn0) = Self::corners();
         let lane = lane_idx();
         // ANCHOR: epilogue
-        // Epilogue: lane (g, t) holds rows g and g+8, columns 2t and 2t+1 of each 16×8 tile.
+        // CStore: lane (g, t) holds rows g and g+8, columns 2t and 2t+1 of each 16×8 tile.
         let c = gemm.c().window(row0 + wm0, col0 + wn0);
         let (g, t2) = (lane / 4, lane % 4 * 2);
         for mt in 0..MT {

@@ -133,7 +133,7 @@ impl<E: HalfElem, const T: Tile> GemmKernel for Wgmma<E, T> {
         wgmma_wait_group::<0>();
         fence_accumulators(&mut acc, Self::BN);
 
-        // Epilogue: d[4j + i] is row 16·warp + g + 8·(i / 2), column 8j + 2t + i % 2 of the
+        // CStore: d[4j + i] is row 16·warp + g + 8·(i / 2), column 8j + 2t + i % 2 of the
         // warpgroup's 64 × BN tile.
         let c = gemm.c().window(row0 + wg * 64 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2);
         unroll!(Self::BN / 8, |j| {

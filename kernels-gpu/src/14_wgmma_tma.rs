@@ -31,7 +31,7 @@
 //! each consumer (`consume`: the K loop `mainloop`, stream-K's combine, then the `epilogue`); the
 //! tile order is [`tile_order`]'s.
 //!
-//! The parameters (`S`: [`Schedule`], `EP`: [`Epilogue`], `L`: the storage of A and B, clusters), the
+//! The parameters (`S`: [`Schedule`], `ST`: [`CStore`], `L`: the storage of A and B, clusters), the
 //! persistent tile order, the epilogues and clusters in detail, and what was measured:
 //! `book/src/rung-14-wgmma-tma.md` and `docs/perf/`.
 
@@ -54,8 +54,8 @@ pub const RUNG: Rung = Rung::ladder(
 /// [`Schedule::Persistent`] (at most one block per SM; only the launch changes, the kernel loops
 /// over tiles either way) or [`Schedule::StreamK`] (persistent, a last round's tiles cut by K).
 ///
-/// `EP` ([`Epilogue`]) picks how C is written: [`Epilogue::Scalar`], [`Epilogue::Pairs`],
-/// [`Epilogue::TmaStore`].
+/// `ST` ([`CStore`]) picks how C is written: [`CStore::Scalar`], [`CStore::Pairs`],
+/// [`CStore::TmaStore`].
 ///
 /// `L` is the storage of A and B ([`Nn`], [`Nt`], [`Tn`], [`Tt`]): K-major operands arrive as
 /// boxes of 128-byte rows, MN-major ones as 64 × 64 panels ([`Major`]); the loop, the ring and
@@ -64,19 +64,19 @@ pub const RUNG: Rung = Rung::ladder(
 /// `CLUSTER_M` (1 or 2, not persistent): blocks of neighbouring block rows that form a cluster;
 /// each loads `1 / CLUSTER_M` of the B panels and the copy engine writes them into every block of
 /// the cluster.
-pub struct WgmmaTma<E, const T: Tile, const S: Schedule = { Schedule::DataParallel }, const EP: Epilogue = { Epilogue::Scalar }, L = Nn, const CLUSTER_M: u32 = 1>(
+pub struct WgmmaTma<E, const T: Tile, const S: Schedule = { Schedule::DataParallel }, const ST: CStore = { CStore::Scalar }, L = Nn, const CLUSTER_M: u32 = 1>(
     PhantomData<(E, L)>,
 );
 
-impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Storage, const CLUSTER_M: u32> WgmmaTma<E, T, S, EP, L, CLUSTER_M> {
+impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage, const CLUSTER_M: u32> WgmmaTma<E, T, S, ST, L, CLUSTER_M> {
     const BM: usize = T.bm as usize;
     const BN: usize = T.bn as usize;
     const STAGES: usize = T.stages as usize;
     const CLUSTER: u32 = CLUSTER_M;
     const PERSISTENT: bool = S.is_persistent();
     const STREAM_K: bool = matches!(S, Schedule::StreamK);
-    /// C is written by the copy engine ([`Epilogue::TmaStore`]) where beta is 0.
-    const TMA_STORE: bool = matches!(EP, Epilogue::TmaStore);
+    /// C is written by the copy engine ([`CStore::TmaStore`]) where beta is 0.
+    const TMA_STORE: bool = matches!(ST, CStore::TmaStore);
     /// Block rows per group of the tile order ([`tile_order`]).
     const GROUP_ROWS: u32 = tile_order::group_rows(S);
     const BK: usize = T.bk as usize;
@@ -167,7 +167,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
         let c = c.window(row0 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2);
         unroll!(Self::BN / 8, |j| {
             let col = (j * 8) as u32;
-            if matches!(EP, Epilogue::Scalar) {
+            if matches!(ST, CStore::Scalar) {
                 c.store(0, col, acc[4 * j]);
                 c.store(0, col + 1, acc[4 * j + 1]);
                 c.store(8, col, acc[4 * j + 2]);
@@ -223,7 +223,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
     }
 }
 
-impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Storage, const CLUSTER_M: u32> GemmKernel for WgmmaTma<E, T, S, EP, L, CLUSTER_M> {
+impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage, const CLUSTER_M: u32> GemmKernel for WgmmaTma<E, T, S, ST, L, CLUSTER_M> {
     type Elem = E;
     const SPEC: KernelSpec = {
         let () = Self::VALID;
@@ -248,7 +248,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
         })
         .with_min_blocks_per_sm(MIN_BLOCKS_PER_SM)
         .with_layout(L::LAYOUT)
-        .with_epilogue(EP);
+        .with_store(ST);
         let spec = spec.with_cluster_m(Self::CLUSTER);
         if Self::STREAM_K {
             spec.with_stream_k(Self::WORKSPACE)
@@ -317,7 +317,7 @@ impl Work {
     }
 }
 
-impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Storage, const CLUSTER_M: u32> WgmmaTma<E, T, S, EP, L, CLUSTER_M> {
+impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage, const CLUSTER_M: u32> WgmmaTma<E, T, S, ST, L, CLUSTER_M> {
     /// The `full` mbarrier of stage `s` of the ring at shared address `base`: complete when the
     /// copy engine has delivered the stage's bytes.
     #[inline(always)]
@@ -350,7 +350,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
     ///
     /// # Safety
     /// Thread 0 only, before any thread (of the cluster) uses the barriers; the maps are the
-    /// host's tensor maps of A and B (and of C with [`Epilogue::TmaStore`]).
+    /// host's tensor maps of A and B (and of C with [`CStore::TmaStore`]).
     #[inline(always)]
     unsafe fn init(base: u32, map_a: *const TensorMap, map_b: *const TensorMap, map_c: *const TensorMap) {
         for s in 0..Self::STAGES as u32 {
@@ -577,8 +577,8 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const EP: Epilogue, L: Stora
     // ANCHOR_END: consumer
 
     /// Consumer warpgroup `cw` writes its sums `acc` (64 rows × BN) to C at (`row0`, `col0`) of
-    /// product `z`: through the copy engine with [`Epilogue::TmaStore`] where beta is 0 (C need
-    /// not be read), else from the registers ([`Epilogue::Scalar`], [`Epilogue::Pairs`]).
+    /// product `z`: through the copy engine with [`CStore::TmaStore`] where beta is 0 (C need
+    /// not be read), else from the registers ([`CStore::Scalar`], [`CStore::Pairs`]).
     ///
     /// # Safety
     /// Called by the whole warpgroup; `map_c` is the host's map of C when the spec asks for one,
@@ -617,72 +617,72 @@ entries! {
     bgemm_14_wgmma_tma_128x128x64_s6 | hgemm_14_wgmma_tma_128x128x64_s6
         => WgmmaTma<E, { Tile::block(128, 128, 64).with_stages(6) }>,
     bgemm_14_wgmma_tma_128x256x64_s4_pairs | hgemm_14_wgmma_tma_128x256x64_s4_pairs
-        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::DataParallel }, { Epilogue::Pairs }>,
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::DataParallel }, { CStore::Pairs }>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs | hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs
-        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::Pairs }>,
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { CStore::Pairs }>,
     bgemm_14_wgmma_tma_128x256x64_s4_tmast | hgemm_14_wgmma_tma_128x256x64_s4_tmast
-        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::DataParallel }, { Epilogue::TmaStore }>,
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::DataParallel }, { CStore::TmaStore }>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast | hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast
-        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::TmaStore }>,
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { CStore::TmaStore }>,
     bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast | hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast
-        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::StreamK }, { Epilogue::TmaStore }>,
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::StreamK }, { CStore::TmaStore }>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt | hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt
-        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::Pairs }, Nt>,
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { CStore::Pairs }, Nt>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn | hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tn
-        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::Pairs }, Tn>,
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { CStore::Pairs }, Tn>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt | hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_tt
-        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::Pairs }, Tt>,
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { CStore::Pairs }, Tt>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_nt | hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_nt
-        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::TmaStore }, Nt>,
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { CStore::TmaStore }, Nt>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tn | hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tn
-        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::TmaStore }, Tn>,
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { CStore::TmaStore }, Tn>,
     bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tt | hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tt
-        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::TmaStore }, Tt>,
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::Persistent }, { CStore::TmaStore }, Tt>,
     bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_nt | hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_nt
-        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::StreamK }, { Epilogue::TmaStore }, Nt>,
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::StreamK }, { CStore::TmaStore }, Nt>,
     bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tn | hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tn
-        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::StreamK }, { Epilogue::TmaStore }, Tn>,
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::StreamK }, { CStore::TmaStore }, Tn>,
     bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tt | hgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_tt
-        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::StreamK }, { Epilogue::TmaStore }, Tt>,
+        => WgmmaTma<E, { Tile::block(128, 256, 64).with_stages(4) }, { Schedule::StreamK }, { CStore::TmaStore }, Tt>,
     // Narrower tiles for linear layers of few rows (more tiles for the SMs; `rgemm tune` decides).
     bgemm_14_wgmma_tma_128x128x64_s6_pairs_nt | hgemm_14_wgmma_tma_128x128x64_s6_pairs_nt
-        => WgmmaTma<E, { Tile::block(128, 128, 64).with_stages(6) }, { Schedule::DataParallel }, { Epilogue::Pairs }, Nt>,
+        => WgmmaTma<E, { Tile::block(128, 128, 64).with_stages(6) }, { Schedule::DataParallel }, { CStore::Pairs }, Nt>,
     bgemm_14_wgmma_tma_64x256x64_s4_pairs_nt | hgemm_14_wgmma_tma_64x256x64_s4_pairs_nt
-        => WgmmaTma<E, { Tile::block(64, 256, 64).with_stages(4) }, { Schedule::DataParallel }, { Epilogue::Pairs }, Nt>,
+        => WgmmaTma<E, { Tile::block(64, 256, 64).with_stages(4) }, { Schedule::DataParallel }, { CStore::Pairs }, Nt>,
     bgemm_14_wgmma_tma_64x128x64_s4_pairs_nt | hgemm_14_wgmma_tma_64x128x64_s4_pairs_nt
-        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(4) }, { Schedule::DataParallel }, { Epilogue::Pairs }, Nt>,
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(4) }, { Schedule::DataParallel }, { CStore::Pairs }, Nt>,
     // Linear layers of 3 to 128 rows are bound by reading the weight once: 64 × 64 (or 64 × 128)
     // tiles give the SMs enough blocks without splitting K (no partial sums, no second launch),
     // and a ring of 12 (or 8) stages keeps that many K-tiles of the weight in flight per SM.
     bgemm_14_wgmma_tma_64x128x64_s8_pairs_nt | hgemm_14_wgmma_tma_64x128x64_s8_pairs_nt
-        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { Epilogue::Pairs }, Nt>,
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { CStore::Pairs }, Nt>,
     bgemm_14_wgmma_tma_64x64x64_s12_pairs_nt | hgemm_14_wgmma_tma_64x64x64_s12_pairs_nt
-        => WgmmaTma<E, { Tile::block(64, 64, 64).with_stages(12) }, { Schedule::DataParallel }, { Epilogue::Pairs }, Nt>,
+        => WgmmaTma<E, { Tile::block(64, 64, 64).with_stages(12) }, { Schedule::DataParallel }, { CStore::Pairs }, Nt>,
     bgemm_14_wgmma_tma_64x64x64_s12_tmast_nt | hgemm_14_wgmma_tma_64x64x64_s12_tmast_nt
-        => WgmmaTma<E, { Tile::block(64, 64, 64).with_stages(12) }, { Schedule::DataParallel }, { Epilogue::TmaStore }, Nt>,
+        => WgmmaTma<E, { Tile::block(64, 64, 64).with_stages(12) }, { Schedule::DataParallel }, { CStore::TmaStore }, Nt>,
     // The same narrow tile for small square-ish products (1000³: 128 tiles of 64 × 128 where
     // 128 × 128 makes 64 for 132 SMs); with K of a thousand or so a block's whole life is the
     // ring filling, so the 8-stage ring has half of K in flight at once.
     bgemm_14_wgmma_tma_64x128x64_s4_pairs | hgemm_14_wgmma_tma_64x128x64_s4_pairs
-        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(4) }, { Schedule::DataParallel }, { Epilogue::Pairs }>,
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(4) }, { Schedule::DataParallel }, { CStore::Pairs }>,
     bgemm_14_wgmma_tma_64x128x64_s8_pairs | hgemm_14_wgmma_tma_64x128x64_s8_pairs
-        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { Epilogue::Pairs }>,
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { CStore::Pairs }>,
     bgemm_14_wgmma_tma_64x128x64_s8_tmast | hgemm_14_wgmma_tma_64x128x64_s8_tmast
-        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { Epilogue::TmaStore }>,
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { CStore::TmaStore }>,
     // The narrow tiles for A stored K×M (`tn`, `tt`): thin products (4096 × 16 × 4096 `tn`) make
     // 32 tiles of 128 × 256 for 132 SMs, 64 of 64 × 64 or 64 × 128.
     bgemm_14_wgmma_tma_64x128x64_s8_tmast_tn | hgemm_14_wgmma_tma_64x128x64_s8_tmast_tn
-        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { Epilogue::TmaStore }, Tn>,
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { CStore::TmaStore }, Tn>,
     bgemm_14_wgmma_tma_64x128x64_s8_tmast_tt | hgemm_14_wgmma_tma_64x128x64_s8_tmast_tt
-        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { Epilogue::TmaStore }, Tt>,
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { CStore::TmaStore }, Tt>,
     bgemm_14_wgmma_tma_64x64x64_s12_tmast_tn | hgemm_14_wgmma_tma_64x64x64_s12_tmast_tn
-        => WgmmaTma<E, { Tile::block(64, 64, 64).with_stages(12) }, { Schedule::DataParallel }, { Epilogue::TmaStore }, Tn>,
+        => WgmmaTma<E, { Tile::block(64, 64, 64).with_stages(12) }, { Schedule::DataParallel }, { CStore::TmaStore }, Tn>,
     bgemm_14_wgmma_tma_64x64x64_s12_tmast_tt | hgemm_14_wgmma_tma_64x64x64_s12_tmast_tt
-        => WgmmaTma<E, { Tile::block(64, 64, 64).with_stages(12) }, { Schedule::DataParallel }, { Epilogue::TmaStore }, Tt>,
+        => WgmmaTma<E, { Tile::block(64, 64, 64).with_stages(12) }, { Schedule::DataParallel }, { CStore::TmaStore }, Tt>,
     // Tiles 192 wide (wgmma n192) for the sizes that are multiples of 192 (1536, 2304, 3072): 64
     // or 96 tiles a round where 128 × 256 leaves SMs idle or takes a third round.
     bgemm_14_wgmma_tma_128x192x64_s4_tmast | hgemm_14_wgmma_tma_128x192x64_s4_tmast
-        => WgmmaTma<E, { Tile::block(128, 192, 64).with_stages(4) }, { Schedule::DataParallel }, { Epilogue::TmaStore }>,
+        => WgmmaTma<E, { Tile::block(128, 192, 64).with_stages(4) }, { Schedule::DataParallel }, { CStore::TmaStore }>,
     bgemm_14_wgmma_tma_128x192x64_s4_persistent_tmast | hgemm_14_wgmma_tma_128x192x64_s4_persistent_tmast
-        => WgmmaTma<E, { Tile::block(128, 192, 64).with_stages(4) }, { Schedule::Persistent }, { Epilogue::TmaStore }>,
+        => WgmmaTma<E, { Tile::block(128, 192, 64).with_stages(4) }, { Schedule::Persistent }, { CStore::TmaStore }>,
 }

@@ -162,7 +162,7 @@ mod prelude {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::{Epilogue, Schedule};
+    use crate::spec::{CStore, Schedule};
 
     /// Every entry is named by its key, and no two entries share one: the name is a function of
     /// the typed data, and the typed data tells every entry apart.
@@ -194,7 +194,7 @@ mod tests {
         assert_eq!(name(persistent.with_schedule(Schedule::StreamK)), Some("bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast"));
         assert_eq!(name(persistent.with_dtype(Dtype::F16)), Some("hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast"));
         assert_eq!(name(persistent.with_layout(Layout::TN)), Some("bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_tn"));
-        assert_eq!(name(persistent.with_epilogue(Epilogue::Pairs)), Some("bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs"));
+        assert_eq!(name(persistent.with_store(CStore::Pairs)), Some("bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs"));
         assert_eq!(name(persistent.with_tile(Tile::block(128, 192, 64).with_stages(4))), Some("bgemm_14_wgmma_tma_128x192x64_s4_persistent_tmast"));
         assert_eq!(name(persistent.with_schedule(Schedule::StreamK).with_tile(Tile::block(128, 192, 64).with_stages(4))), None);
     }

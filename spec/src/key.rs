@@ -67,29 +67,29 @@ impl Schedule {
 }
 
 /// How the consumers of a warp-specialised kernel write their tile of C (rung 14); every other
-/// kernel writes C its own way and says [`Epilogue::Scalar`].
+/// kernel writes C its own way and says [`CStore::Scalar`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "const-tile", derive(core::marker::ConstParamTy))]
-pub enum Epilogue {
+pub enum CStore {
     /// From the registers, one predicated `st.global.f32` per element (no tag).
     Scalar,
     /// From the registers, one `st.global.v2.f32` per pair of neighbouring columns that lies
     /// inside C on an 8-byte-aligned row, two scalar stores otherwise (`_pairs`).
     Pairs,
     /// Through shared memory: slices written to a swizzled buffer and stored by the copy engine,
-    /// which drops what lies outside C; with beta ≠ 0 (C must be read) as [`Epilogue::Pairs`]
+    /// which drops what lies outside C; with beta ≠ 0 (C must be read) as [`CStore::Pairs`]
     /// (`_tmast`).
     TmaStore,
 }
 
-impl Epilogue {
-    /// The name's tag: empty for [`Epilogue::Scalar`].
+impl CStore {
+    /// The name's tag: empty for [`CStore::Scalar`].
     #[inline]
     pub const fn tag(self) -> &'static str {
         match self {
-            Epilogue::Scalar => "",
-            Epilogue::Pairs => "_pairs",
-            Epilogue::TmaStore => "_tmast",
+            CStore::Scalar => "",
+            CStore::Pairs => "_pairs",
+            CStore::TmaStore => "_tmast",
         }
     }
 }
@@ -274,7 +274,7 @@ pub struct KernelKey {
     /// Blocks per cluster along M (1: no clusters).
     pub cluster_m: u32,
     pub schedule: Schedule,
-    pub epilogue: Epilogue,
+    pub store: CStore,
     pub variant: Variant,
     pub layout: Layout,
 }
@@ -305,10 +305,10 @@ impl KernelKey {
         KernelKey { schedule, ..self }
     }
 
-    /// The same kernel writing C with `epilogue`.
+    /// The same kernel writing C with `store`.
     #[inline]
-    pub const fn with_epilogue(self, epilogue: Epilogue) -> Self {
-        KernelKey { epilogue, ..self }
+    pub const fn with_store(self, store: CStore) -> Self {
+        KernelKey { store, ..self }
     }
 
     /// The same kernel with the rung's choices `variant`.
@@ -349,7 +349,7 @@ impl fmt::Display for KernelKey {
             write!(f, "_c{}", self.cluster_m)?;
         }
         f.write_str(self.schedule.tag())?;
-        f.write_str(self.epilogue.tag())?;
+        f.write_str(self.store.tag())?;
         write!(f, "{}", self.variant)?;
         if self.layout != Layout::NN {
             write!(f, "_{}", self.layout.name())?;

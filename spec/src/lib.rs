@@ -4,17 +4,20 @@
 //! `no_std`, no dependencies.
 //!
 //! With the `const-tile` feature (nightly Rust) a [`Tile`] and the key's choices ([`Schedule`],
-//! [`Epilogue`], the rungs' variants) can be const generic parameters, as the kernels take them.
+//! [`CStore`], the rungs' variants) can be const generic parameters, as the kernels take them.
 #![no_std]
 #![cfg_attr(feature = "const-tile", feature(adt_const_params))]
 
 pub mod helpers;
 pub mod key;
+pub mod output;
 pub mod stream_k;
 
-pub use key::{AStaging, Epilogue, Fragments, KLoop, KernelKey, KernelKind, OperandSplit, Schedule, StageRelease, Variant, TF32X3_FLUSH_EVERY};
+pub use key::{AStaging, CStore, Fragments, KLoop, KernelKey, KernelKind, OperandSplit, Schedule, StageRelease, Variant, TF32X3_FLUSH_EVERY};
+pub use output::{Activation, Bias, FusedEpilogue};
 
-/// Element type of the A and B operands (C and the accumulators are always `f32`).
+/// Element type of the A and B operands, and of C ([`FusedEpilogue::output`]); the accumulators
+/// are always `f32`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dtype {
     F32,
@@ -313,8 +316,11 @@ pub struct KernelSpec {
     /// first writes A's high part and remainder, K-major, into a workspace and passes that as A
     /// (one tensor map of two planes per matrix), whatever the layout says A is stored as.
     pub split_ahead: bool,
-    /// How the kernel writes C ([`Epilogue::Scalar`] for every kernel without the choice).
-    pub epilogue: Epilogue,
+    /// How the kernel writes C ([`CStore::Scalar`] for every kernel without the choice).
+    pub store: CStore,
+    /// The kernel applies any [`FusedEpilogue`] (output type, bias, activation, auxiliary
+    /// output); a kernel without it applies only [`FusedEpilogue::NONE`].
+    pub fused_epilogue: bool,
     /// The rung's own choices ([`Variant::Plain`] for a rung without any).
     pub variant: Variant,
 }
@@ -473,7 +479,8 @@ impl KernelSpec {
             tile_rules: None,
             stream_k: None,
             split_ahead: false,
-            epilogue: Epilogue::Scalar,
+            store: CStore::Scalar,
+            fused_epilogue: false,
             variant: Variant::Plain,
         }
     }
@@ -487,7 +494,7 @@ impl KernelSpec {
             tile: self.tile,
             cluster_m: self.cluster_m,
             schedule: self.schedule(),
-            epilogue: self.epilogue,
+            store: self.store,
             variant: self.variant,
             layout: self.layout,
         }
@@ -506,10 +513,16 @@ impl KernelSpec {
         }
     }
 
-    /// This spec for a kernel that writes C with `epilogue`.
+    /// This spec for a kernel that writes C with `store`.
     #[inline]
-    pub const fn with_epilogue(self, epilogue: Epilogue) -> Self {
-        KernelSpec { epilogue, ..self }
+    pub const fn with_store(self, store: CStore) -> Self {
+        KernelSpec { store, ..self }
+    }
+
+    /// This spec for a kernel that applies any [`FusedEpilogue`].
+    #[inline]
+    pub const fn with_fused_epilogue(self) -> Self {
+        KernelSpec { fused_epilogue: true, ..self }
     }
 
     /// This spec for a kernel with the rung's choices `variant`.
