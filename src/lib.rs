@@ -73,7 +73,7 @@ pub mod tensor_map;
 pub use catalog::Kernel;
 pub use error::{Error, Operand, Result};
 pub use gpu::Gpu;
-pub use problem::{Batch, Layout, LeadingDims, Op, Problem};
+pub use problem::{Activation, Batch, Bias, FusedEpilogue, Layout, LeadingDims, Op, Problem};
 
 /// The CUDA driver bindings rgemm is built on: buffers, streams and events of this version.
 pub use cudarc;

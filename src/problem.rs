@@ -2,7 +2,7 @@
 //! row-major (M×N) and A, B stored as a [`Layout`] says, each with a leading dimension.
 
 use crate::error::{Error, Result};
-pub use rgemm_spec::{Layout, Op};
+pub use rgemm_spec::{Activation, Bias, FusedEpilogue, Layout, Op};
 
 /// One problem, validated: every size, leading dimension and stride is consistent, and every
 /// extent fits the address space ([`Problem::extents`] never overflows).
@@ -41,10 +41,14 @@ pub struct Problem {
     /// (`(M − 1)·ldc + N`) when the batch has more than one, so that no two products write the
     /// same element.
     pub stride_c: u64,
+    /// C's element type and what is applied on the way out ([`FusedEpilogue::NONE`]: f32,
+    /// nothing added). Strides and leading dimensions of C count elements of this type.
+    pub epilogue: FusedEpilogue,
 }
 
-/// A problem's fields but its scalars (see [`Problem::shape_key`]).
-pub type ShapeKey = (u32, u32, u32, bool, bool, u32, u32, u32, u32, u64, u64, u64);
+/// A problem's fields but its scalars (see [`Problem::shape_key`]): the layout (bit 0: A
+/// transposed, bit 1: B) and the packed epilogue ([`FusedEpilogue::pack`]) share the fourth.
+pub type ShapeKey = (u32, u32, u32, u32, u32, u32, u32, u32, u64, u64, u64);
 
 /// The largest dimension: cuBLAS, our baseline, takes `int` sizes.
 pub const MAX_DIM: u64 = i32::MAX as u64;
@@ -180,6 +184,7 @@ impl Problem {
             stride_a: strides[0],
             stride_b: strides[1],
             stride_c: strides[2],
+            epilogue: FusedEpilogue::NONE,
         };
         for (name, extent) in ["A", "B", "C"].into_iter().zip(problem.extents_checked()) {
             extent
@@ -195,7 +200,12 @@ impl Problem {
     pub fn checked(&self) -> Result<Problem> {
         let ld = LeadingDims { lda: Some(self.lda as u64), ldb: Some(self.ldb as u64), ldc: Some(self.ldc as u64) };
         let batch = Batch { count: self.batch as u64, stride_a: Some(self.stride_a), stride_b: Some(self.stride_b), stride_c: Some(self.stride_c) };
-        Problem::general(self.m as u64, self.n as u64, self.k as u64, self.alpha, self.beta, self.layout, ld, batch)
+        Ok(Problem::general(self.m as u64, self.n as u64, self.k as u64, self.alpha, self.beta, self.layout, ld, batch)?.with_epilogue(self.epilogue))
+    }
+
+    /// This problem with C of `epilogue.output` and `epilogue` applied before the store.
+    pub fn with_epilogue(self, epilogue: FusedEpilogue) -> Problem {
+        Problem { epilogue, ..self }
     }
 
     /// Elements each of A, B and C spans in memory, from its first element to its last
@@ -305,7 +315,8 @@ impl Problem {
     /// problem depends on.
     pub fn shape_key(&self) -> ShapeKey {
         let p = self;
-        (p.m, p.n, p.k, p.layout.a.is_t(), p.layout.b.is_t(), p.lda, p.ldb, p.ldc, p.batch, p.stride_a, p.stride_b, p.stride_c)
+        let tags = p.layout.a.is_t() as u32 | (p.layout.b.is_t() as u32) << 1 | p.epilogue.pack() << 2;
+        (p.m, p.n, p.k, tags, p.lda, p.ldb, p.ldc, p.batch, p.stride_a, p.stride_b, p.stride_c)
     }
 
     /// Multiply-adds of the whole batch.
@@ -346,6 +357,21 @@ impl std::fmt::Display for Problem {
         }
         if self.batch > 1 {
             write!(f, " batch={} (strides {}, {}, {})", self.batch, self.stride_a, self.stride_b, self.stride_c)?;
+        }
+        let e = self.epilogue;
+        if e.output != rgemm_spec::Dtype::F32 {
+            write!(f, " out={}", e.output.name())?;
+        }
+        match e.bias {
+            Bias::None => {}
+            Bias::PerColumn => write!(f, " bias=columns")?,
+            Bias::PerRow => write!(f, " bias=rows")?,
+        }
+        if e.activation != Activation::Identity {
+            write!(f, " act={}", e.activation.name())?;
+        }
+        if e.aux {
+            write!(f, " aux")?;
         }
         Ok(())
     }
