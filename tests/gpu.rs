@@ -161,7 +161,7 @@ fn one_wrong_element_fails_at_8192_cubed() {
             ops.launch(gpu, kernel, &kernel.geometry(&p)?)?;
             let target = ops.addresses(gpu).2 + 4 * (row * 8192 + col) as u64;
             // SAFETY: C[row, col] += delta·1·1: a 1×1×1 product on one float of C.
-            unsafe { gpu.cublas(Library::Classic, Dtype::F32, &bump, one.addr(gpu), one.addr(gpu), target) }
+            unsafe { gpu.cublas(Library::Classic, Dtype::F32, &bump, one.addr(gpu), one.addr(gpu), target, 0, 0) }
         })
         .unwrap()
         .0;

@@ -15,6 +15,9 @@ pub enum ToolError {
     NoCublas,
     /// A cuBLAS call failed.
     Cublas(String),
+    /// The cuBLAS baseline cannot run this output type or fused epilogue (the message names the
+    /// library and why; see `baseline::libraries_for`).
+    BaselineUnsupported(String),
     /// A command-line value that is well-formed but cannot be used.
     InvalidArgument(String),
     /// A problem's sizes, as written, cannot be run.
@@ -39,6 +42,7 @@ impl fmt::Display for ToolError {
             ToolError::Library(e) => write!(f, "{e}"),
             ToolError::NoCublas => write!(f, "cuBLAS could not be loaded (libcublas not found); it is the baseline every run is compared with: install the CUDA toolkit or put libcublas on LD_LIBRARY_PATH"),
             ToolError::Cublas(m) => write!(f, "cuBLAS error: {m}"),
+            ToolError::BaselineUnsupported(m) => write!(f, "no cuBLAS baseline: {m}"),
             ToolError::InvalidArgument(m) => write!(f, "{m}"),
             ToolError::InvalidProblem(m) => write!(f, "invalid problem: {m}"),
             ToolError::OutOfHostMemory { need, available_mib } => write!(f, "not enough host memory: this check needs {need} and {available_mib} MiB are available"),

@@ -235,7 +235,7 @@ impl Operands {
     /// cuBLAS on these operands (overwrites C).
     pub fn cublas(&self, gpu: &Gpu, library: Library) -> ToolResult<()> {
         // SAFETY: the buffers hold this problem's operands of this element type.
-        unsafe { gpu.cublas(library, self.dtype, &self.problem, self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu)) }
+        unsafe { gpu.cublas(library, self.dtype, &self.problem, self.a.addr(gpu), self.b.addr(gpu), self.c_addr(gpu), 0, 0) }
     }
 
     /// C as computed, the guard-band and padding words that changed, and the elements of A and B
