@@ -38,7 +38,7 @@ use ndarray::{Array2, ArrayView2};
 use crate::catalog::{Dtype, Kernel, Launch};
 use crate::error::{Error, Operand, Result};
 use crate::gpu::Gpu;
-use crate::problem::{Batch, Layout, LeadingDims, Problem};
+use crate::problem::{Activation, Bias, Batch, FusedEpilogue, Layout, LeadingDims, Problem};
 #[cfg(feature = "ndarray")]
 use crate::problem::Op;
 
@@ -124,6 +124,7 @@ pub struct Gemm {
     layout: Layout,
     ld: LeadingDims,
     batch: Batch,
+    epilogue: FusedEpilogue,
 }
 
 impl Gemm {
@@ -131,7 +132,7 @@ impl Gemm {
     /// dimensions. Sizes are u64 so that any caller's value reaches the check unchanged
     /// ([`crate::problem::MAX_DIM`] is the largest accepted).
     pub fn new(m: u64, n: u64, k: u64) -> Gemm {
-        Gemm { m, n, k, alpha: 1.0, beta: 0.0, layout: Layout::NN, ld: LeadingDims::default(), batch: Batch::packed(1) }
+        Gemm { m, n, k, alpha: 1.0, beta: 0.0, layout: Layout::NN, ld: LeadingDims::default(), batch: Batch::packed(1), epilogue: FusedEpilogue::NONE }
     }
 
     /// How A and B are stored ([`Layout::NT`]: B given as N×K, a linear layer's weight). The
@@ -162,9 +163,33 @@ impl Gemm {
         Gemm { batch: Batch::packed(count), ..self }
     }
 
+    /// C (and the bias and the auxiliary output) of element type `O` (f32 by default): the sums
+    /// stay f32 until they are rounded on the way out. `ldc` and C's batch stride count `O`s.
+    pub fn output<O: Element>(self) -> Gemm {
+        Gemm { epilogue: FusedEpilogue { output: O::DTYPE, ..self.epilogue }, ..self }
+    }
+
+    /// Adds a bias vector (of C's type, one for the whole batch) before the activation:
+    /// [`Bias::PerColumn`] (N values, a linear layer's `+ b`) or [`Bias::PerRow`] (M values).
+    /// [`Plan::run_with_epilogue`] takes it.
+    pub fn bias(self, bias: Bias) -> Gemm {
+        Gemm { epilogue: FusedEpilogue { bias, ..self.epilogue }, ..self }
+    }
+
+    /// Applies `activation` last: `C = act(alpha·op(A)·op(B) + beta·C + bias)`.
+    pub fn activation(self, activation: Activation) -> Gemm {
+        Gemm { epilogue: FusedEpilogue { activation, ..self.epilogue }, ..self }
+    }
+
+    /// Also writes the pre-activation `alpha·op(A)·op(B) + beta·C + bias` to an auxiliary output
+    /// shaped as C (what a training step's backward pass needs); [`Plan::run_with_epilogue`] takes it.
+    pub fn aux_output(self) -> Gemm {
+        Gemm { epilogue: FusedEpilogue { aux: true, ..self.epilogue }, ..self }
+    }
+
     /// The validated problem ([`Problem::general`]), or why it is not one.
     pub fn problem(&self) -> Result<Problem> {
-        Problem::general(self.m, self.n, self.k, self.alpha, self.beta, self.layout, self.ld, self.batch)
+        Ok(Problem::general(self.m, self.n, self.k, self.alpha, self.beta, self.layout, self.ld, self.batch)?.with_epilogue(self.epilogue))
     }
 
     /// Validates the problem and picks its kernel for element type `T` on `gpu` (whose SM
@@ -256,7 +281,21 @@ impl Plan {
         let reads = staging.as_ref().map_or(problem, |s| &s.problem);
         let geometry = kernel.geometry(reads).ok()?;
         let split = if split { crate::choice::split_count(reads, &geometry, sms).and_then(|s| crate::choice::split_with(kernel, reads, s)) } else { None };
-        Some(Plan { problem: *problem, kernel, geometry, staging, split, reason, automatic: true })
+        Plan { problem: *problem, kernel, geometry, staging, split, reason, automatic: true }.with_epilogue_pass()
+    }
+
+    /// This plan, where its kernel does not apply the problem's fused epilogue and K is not
+    /// split, with the product written to the workspace as one slice and the epilogue applied by
+    /// the sum (kernels-gpu/src/split_k.rs): a second pass over C, the same result. `None` when
+    /// the kernel cannot write to the workspace so.
+    pub(crate) fn with_epilogue_pass(mut self) -> Option<Plan> {
+        if self.problem.epilogue.is_none() || self.kernel.spec.fused_epilogue || self.split.is_some() {
+            return Some(self);
+        }
+        let reads = *self.reads();
+        self.split = Some(crate::choice::split_with(self.kernel, &reads, 1)?);
+        self.reason += &format!("; {} writes f32 C with nothing fused: its product goes to the workspace and the sum applies the epilogue", self.kernel.name());
+        Some(self)
     }
 
     /// The plan of a problem with K = 0 (validated by the caller): no product, `C = beta·C` (C
@@ -348,7 +387,7 @@ impl Plan {
             Some(s) => Some(crate::choice::split_with(kernel, reads, s.splits)?),
             None => None,
         };
-        Some(Plan { kernel, geometry, staging, split, ..self.clone() })
+        Plan { kernel, geometry, staging, split, ..self.clone() }.with_epilogue_pass()
     }
 
     /// The problem the kernel reads: the staged one, with staging.
@@ -397,21 +436,35 @@ impl Plan {
     ///
     /// # Safety
     /// The addresses must hold the problem's operands (its extents; the plan's element type for
-    /// A and B, f32 for C), aligned as the kernel needs, C not overlapping A or B.
+    /// A and B, the epilogue's output type for C), aligned as the kernel needs, C not overlapping A or B.
     pub unsafe fn launch_at(&self, gpu: &Gpu, a: u64, b: u64, c: u64) -> Result<()> {
+        // SAFETY: the caller's guarantee; an epilogue that needs a bias or an auxiliary output is
+        // refused (none are given).
+        unsafe { self.launch_with_epilogue_at(gpu, [a, b, c], [0, 0]) }
+    }
+
+    /// [`Plan::launch_at`] with the epilogue's `[bias, aux]` device addresses (0 where the
+    /// epilogue has none).
+    ///
+    /// # Safety
+    /// As for [`Plan::launch_at`]; the bias holds N (or M) values of the output type, the
+    /// auxiliary output is shaped as C (its extent), neither overlaps C or each other.
+    pub unsafe fn launch_with_epilogue_at(&self, gpu: &Gpu, [a, b, c]: [u64; 3], [bias, aux]: [u64; 2]) -> Result<()> {
         if self.problem.k == 0 {
             // alpha·(a sum of nothing) is 0 whatever alpha is, as BLAS defines it.
             let scale = Problem { alpha: 0.0, batch: 1, ..self.problem };
+            let step = self.problem.stride_c * self.problem.epilogue.output.bytes() as u64;
             for i in 0..self.problem.batch as u64 {
-                // SAFETY: matrix i of C (the caller's guarantee: C spans the batch); no slice of
-                // the workspace is read.
-                unsafe { gpu.reduce_splits(&scale, 0, 0, 0, c + i * self.problem.stride_c * 4)? };
+                let aux = if aux == 0 { 0 } else { aux + i * step };
+                // SAFETY: matrix i of C and of the auxiliary output (the caller's guarantee: they
+                // span the batch); no slice of the workspace is read.
+                unsafe { gpu.reduce_splits(&scale, 0, 0, 0, c + i * step, [bias, aux])? };
             }
             return Ok(());
         }
         if self.staging.is_none() && self.split.is_none() {
             // SAFETY: the caller's guarantee; the geometry is the kernel's own for the problem.
-            return unsafe { gpu.launch(self.kernel, &self.geometry, &self.problem, a, b, c) };
+            return unsafe { gpu.launch_with_epilogue(self.kernel, &self.geometry, &self.problem, [a, b, c], [bias, aux]) };
         }
         // The workspace: the copies of A and B, then the partial products, each on a 256-byte line.
         let elem = self.kernel.spec.dtype.bytes() as u64;
@@ -446,7 +499,7 @@ impl Plan {
             match &self.split {
                 // SAFETY: A and B (or their copies) hold what the problem the kernel reads says;
                 // C is the caller's.
-                None => unsafe { gpu.launch(self.kernel, &self.geometry, reads, a2, b2, c) },
+                None => unsafe { gpu.launch_with_epilogue(self.kernel, &self.geometry, reads, [a2, b2, c], [bias, aux]) },
                 Some(s) => {
                     let partials = ws + at_partials;
                     // SAFETY: the sliced problem reads exactly A and B (or their copies); the
@@ -454,7 +507,7 @@ impl Plan {
                     // are queued; then the sum into C.
                     unsafe {
                         gpu.launch(s.kernel, &s.geometry, &s.problem, a2, b2, partials)?;
-                        gpu.reduce_splits(&self.problem, s.splits, s.problem.stride_c, partials, c)
+                        gpu.reduce_splits(&self.problem, s.splits, s.problem.stride_c, partials, c, [bias, aux])
                     }
                 }
             }
@@ -494,12 +547,58 @@ impl Plan {
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn run<T: Element>(&self, gpu: &Gpu, a: &impl DevicePtr<T>, b: &impl DevicePtr<T>, c: &mut impl DevicePtrMut<f32>) -> Result<()> {
+    pub fn run<T: Element, O: Element>(&self, gpu: &Gpu, a: &impl DevicePtr<T>, b: &impl DevicePtr<T>, c: &mut impl DevicePtrMut<O>) -> Result<()> {
+        self.run_with_epilogue(gpu, a, b, c, None, None)
+    }
+
+    /// [`Plan::run`] for a plan whose epilogue reads a bias ([`Gemm::bias`]) or writes an
+    /// auxiliary output ([`Gemm::aux_output`]): `bias` holds N values of C's type (M with
+    /// [`Bias::PerRow`]), `aux` as many elements as C ([`Problem::extents`]). Besides
+    /// [`Plan::run`]'s errors: [`Error::MissingOperand`] and [`Error::UnexpectedOperand`] where
+    /// one is given without the epilogue asking for it or the other way round,
+    /// [`Error::WrongOutputType`] for C of another type than [`Gemm::output`]'s, and
+    /// [`Error::Overlap`] for a bias or an auxiliary output that overlaps another operand.
+    ///
+    /// ```no_run
+    /// use half::bf16;
+    /// use rgemm::{Activation, Bias, Gpu, Layout, api::{Gemm, KernelChoice}};
+    /// # fn main() -> rgemm::Result<()> {
+    /// let gpu = Gpu::open()?;
+    /// // A linear layer with GELU, bf16 in and out: y = gelu(x·Wᵀ + b), x 512×4096, W 11008×4096.
+    /// let layer = Gemm::new(512, 11008, 4096).layout(Layout::NT).output::<bf16>().bias(Bias::PerColumn).activation(Activation::GeluTanh);
+    /// let plan = layer.plan::<bf16>(&gpu, KernelChoice::Auto)?;
+    /// let stream = gpu.stream();
+    /// let x = stream.alloc_zeros::<bf16>(512 * 4096)?;
+    /// let w = stream.alloc_zeros::<bf16>(11008 * 4096)?;
+    /// let b = stream.alloc_zeros::<bf16>(11008)?;
+    /// let mut y = stream.alloc_zeros::<bf16>(512 * 11008)?;
+    /// plan.run_with_epilogue(&gpu, &x, &w, &mut y, Some(&b), None)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn run_with_epilogue<T: Element, O: Element>(&self, gpu: &Gpu, a: &impl DevicePtr<T>, b: &impl DevicePtr<T>, c: &mut impl DevicePtrMut<O>, bias: Option<&dyn DevicePtr<O>>, aux: Option<&mut dyn DevicePtrMut<O>>) -> Result<()> {
         if T::DTYPE != self.kernel.spec.dtype {
             return Err(Error::WrongElementType { plan: self.kernel.spec.dtype.name(), given: T::DTYPE.name() });
         }
+        let e = self.problem.epilogue;
+        if O::DTYPE != e.output {
+            return Err(Error::WrongOutputType { plan: e.output.name(), given: O::DTYPE.name() });
+        }
+        for (operand, wanted, given) in [(Operand::Bias, e.bias != Bias::None, bias.is_some()), (Operand::Aux, e.aux, aux.is_some())] {
+            match (wanted, given) {
+                (true, false) => return Err(Error::MissingOperand { operand }),
+                (false, true) => return Err(Error::UnexpectedOperand { operand }),
+                _ => {}
+            }
+        }
         let (la, lb, lc) = self.problem.extents();
-        for (operand, need, have) in [(Operand::A, la, a.len()), (Operand::B, lb, b.len()), (Operand::C, lc, c.len())] {
+        let lbias = match e.bias {
+            Bias::None => 0,
+            Bias::PerColumn => self.problem.n as usize,
+            Bias::PerRow => self.problem.m as usize,
+        };
+        let lens = [(Operand::A, la, a.len()), (Operand::B, lb, b.len()), (Operand::C, lc, c.len())];
+        let extra = [bias.as_ref().map(|p| (Operand::Bias, lbias, p.len())), aux.as_ref().map(|p| (Operand::Aux, lc, p.len()))];
+        for (operand, need, have) in lens.into_iter().chain(extra.into_iter().flatten()) {
             if have < need {
                 return Err(Error::BufferTooSmall { operand, have, need });
             }
@@ -508,23 +607,50 @@ impl Plan {
         let (pa, _ra) = a.device_ptr(stream);
         let (pb, _rb) = b.device_ptr(stream);
         let (pc, _rc) = c.device_ptr_mut(stream);
-        let bytes = T::DTYPE.bytes() as u64;
-        let ranges = [(pa, la as u64 * bytes), (pb, lb as u64 * bytes)];
-        let c_range = (pc, lc as u64 * 4);
-        if let Some(operand) = [Operand::A, Operand::B].into_iter().zip(ranges).find(|(_, r)| overlaps(*r, c_range)).map(|(o, _)| o) {
-            return Err(Error::Overlap { operand });
+        let (pbias, _rbias) = match bias {
+            Some(p) => {
+                let (ptr, sync) = p.device_ptr(stream);
+                (ptr, Some(sync))
+            }
+            None => (0, None),
+        };
+        let (paux, _raux) = match aux {
+            Some(p) => {
+                let (ptr, sync) = p.device_ptr_mut(stream);
+                (ptr, Some(sync))
+            }
+            None => (0, None),
+        };
+        let (bytes, out) = (T::DTYPE.bytes() as u64, O::DTYPE.bytes() as u64);
+        // What the kernel writes (C, the auxiliary output) may overlap nothing it reads or writes.
+        let ranges = [
+            (Operand::A, (pa, la as u64 * bytes)),
+            (Operand::B, (pb, lb as u64 * bytes)),
+            (Operand::C, (pc, lc as u64 * out)),
+            (Operand::Bias, (pbias, if pbias == 0 { 0 } else { lbias as u64 * out })),
+            (Operand::Aux, (paux, if paux == 0 { 0 } else { lc as u64 * out })),
+        ];
+        for &(written, w) in &ranges[2..] {
+            if written == Operand::Bias {
+                continue;
+            }
+            for &(other, r) in &ranges {
+                if other != written && overlaps(w, r) && !(written == Operand::C && other == Operand::Aux) {
+                    return Err(Error::Overlap { operand: other, written });
+                }
+            }
         }
-        let elem = T::DTYPE.bytes() as u64;
-        for (operand, address, need) in [(Operand::A, pa, elem), (Operand::B, pb, elem), (Operand::C, pc, 4)] {
+        for (operand, address, need) in [(Operand::A, pa, bytes), (Operand::B, pb, bytes), (Operand::C, pc, out), (Operand::Bias, pbias, out), (Operand::Aux, paux, out)] {
             if address % need != 0 {
                 return Err(Error::Misaligned { operand, address, need });
             }
         }
         let plan = self.at_addresses([pa, pb, pc])?;
         // SAFETY: the buffers are at least as long as the problem's extents (checked above), of
-        // the kernel's element type, aligned as the plan's kernel needs (`at_addresses`), and C
-        // does not overlap A or B.
-        unsafe { plan.launch_at(gpu, pa, pb, pc) }
+        // the kernel's element type (A, B) and the epilogue's output type (C, bias, auxiliary
+        // output), aligned as the plan's kernel needs (`at_addresses`); nothing written overlaps
+        // anything else.
+        unsafe { plan.launch_with_epilogue_at(gpu, [pa, pb, pc], [pbias, paux]) }
     }
 }
 

@@ -309,10 +309,10 @@ impl Kernel {
             let batched = problem.batch > 1;
             let misaligned = a_as_given.then(|| crate::tensor_map::alignment_error(dtype, "A", "lda", problem.lda as u64)).flatten()
                 .or_else(|| crate::tensor_map::alignment_error(dtype, "B", "ldb", problem.ldb as u64))
-                .or_else(|| maps.c_box.and_then(|_| crate::tensor_map::alignment_error(Dtype::F32, "C", "ldc", problem.ldc as u64)))
+                .or_else(|| maps.c_box.and_then(|_| crate::tensor_map::alignment_error(problem.epilogue.output, "C", "ldc", problem.ldc as u64)))
                 .or_else(|| (batched && a_as_given).then(|| crate::tensor_map::alignment_error(dtype, "A", "stride_a", problem.stride_a)).flatten())
                 .or_else(|| batched.then(|| crate::tensor_map::alignment_error(dtype, "B", "stride_b", problem.stride_b)).flatten())
-                .or_else(|| (batched && maps.c_box.is_some()).then(|| crate::tensor_map::alignment_error(Dtype::F32, "C", "stride_c", problem.stride_c)).flatten());
+                .or_else(|| (batched && maps.c_box.is_some()).then(|| crate::tensor_map::alignment_error(problem.epilogue.output, "C", "stride_c", problem.stride_c)).flatten());
             if let Some(reason) = misaligned {
                 return Err(unsupported(reason));
             }

@@ -100,16 +100,16 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
             }
         }
     }
-    let plan = |kernel, geometry, split, reason: &str, automatic| Plan { problem: *problem, kernel, geometry, staging: None, split, reason: reason.to_string(), automatic };
+    let plan = |kernel, geometry, split, reason: &str, automatic| Plan { problem: *problem, kernel, geometry, staging: None, split, reason: reason.to_string(), automatic }.with_epilogue_pass();
     match choice {
         KernelChoice::Auto => {
             let (kernel, geometry) = catalog_choice(dtype, problem)?;
             let split = split_k(dtype, problem, &geometry, sms);
-            Ok(plan(kernel, geometry, split, "no measured shape's kernel takes it: the first of the catalog's candidates that does", true))
+            plan(kernel, geometry, split, "no measured shape's kernel takes it: the first of the catalog's candidates that does", true).ok_or_else(|| no_epilogue_pass(kernel))
         }
         KernelChoice::Named(_) => {
             let (kernel, geometry) = choose(dtype, problem, choice)?;
-            Ok(plan(kernel, geometry, None, "named", false))
+            plan(kernel, geometry, None, "named", false).ok_or_else(|| no_epilogue_pass(kernel))
         }
     }
 }
@@ -170,7 +170,8 @@ pub fn split_count(problem: &Problem, geometry: &Launch, sms: u32) -> Option<u32
 /// `problem` as `splits` slices of K run by `kernel`, if `kernel` takes the slices (the general
 /// kernel gains nothing from a split and is never used for one).
 pub fn split_with(kernel: Kernel, problem: &Problem, splits: u32) -> Option<SplitK> {
-    if kernel.spec.any_alignment || splits < 2 || problem.k % splits != 0 {
+    // One slice: the product into the workspace, the epilogue by the sum (see `Plan`).
+    if kernel.spec.any_alignment || splits < 1 || problem.k % splits != 0 {
         return None;
     }
     let slice = (problem.k / splits) as u64;
@@ -184,6 +185,13 @@ pub fn split_with(kernel: Kernel, problem: &Problem, splits: u32) -> Option<Spli
     let sliced = Problem::general(m, n, slice, 1.0, 0.0, problem.layout, ld, batch).ok()?;
     let geometry = kernel.geometry(&sliced).ok()?;
     Some(SplitK { splits, kernel, problem: sliced, geometry })
+}
+
+/// Why a kernel without the fused epilogue cannot take a problem with one: its product cannot
+/// be written to the workspace for the sum to apply the epilogue (the general kernels, which
+/// take any alignment, are never split).
+fn no_epilogue_pass(kernel: Kernel) -> Error {
+    Error::Unsupported { kernel: kernel.name().into(), reason: "it writes f32 C with nothing fused, and cannot write its product to the workspace for the epilogue to be applied after".into() }
 }
 
 /// How to split `problem`'s K when the catalog's order (not the dispatch table) chose its kernel:
@@ -210,15 +218,13 @@ pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<
             Ok((kernel, geometry))
         }
         KernelChoice::Auto => {
-            if let Some(kernel) = decode_kernel(dtype, problem) {
-                let geometry = kernel.geometry(problem)?;
-                return Ok((kernel, geometry));
+            // The GEMV or the table's kernel where it takes the problem (its epilogue included),
+            // else the catalog's first that does.
+            let table = decode_kernel(dtype, problem).or_else(|| table_choice_direct(&crate::dispatch::table(), dtype, problem).map(|chosen| chosen.kernel));
+            match table.and_then(|kernel| kernel.geometry(problem).ok().map(|geometry| (kernel, geometry))) {
+                Some(chosen) => Ok(chosen),
+                None => catalog_choice(dtype, problem),
             }
-            if let Some(chosen) = table_choice_direct(&crate::dispatch::table(), dtype, problem) {
-                let geometry = chosen.kernel.geometry(problem)?;
-                return Ok((chosen.kernel, geometry));
-            }
-            catalog_choice(dtype, problem)
         }
     }
 }

@@ -110,11 +110,14 @@ pub enum Error {
         /// The boundary it must start on, in bytes.
         need: u64,
     },
-    /// C overlaps A or B: the product would read what it writes.
-    #[error("C overlaps {operand}: the product would read what it writes")]
+    /// An output (C, or the auxiliary output) overlaps another operand: the product would read
+    /// (or write twice) what it writes.
+    #[error("{written} overlaps {operand}: the product would read what it writes")]
     Overlap {
-        /// The operand C overlaps: A or B.
+        /// The operand the output overlaps: A, B, the bias, or C (for the auxiliary output).
         operand: Operand,
+        /// The output: C, or [`Operand::Aux`].
+        written: Operand,
     },
     /// The operands are not of the element type the plan was made for.
     #[error("the plan is for {plan} operands, these are {given}")]
@@ -123,6 +126,26 @@ pub enum Error {
         plan: &'static str,
         /// The element type of the operands given.
         given: &'static str,
+    },
+    /// C (or the bias, or the auxiliary output) is not of the type the plan writes.
+    #[error("the plan writes C as {plan}, this one holds {given}")]
+    WrongOutputType {
+        /// The plan's output type (`f32`, `bf16` or `f16`).
+        plan: &'static str,
+        /// The element type of the buffer given.
+        given: &'static str,
+    },
+    /// The plan's epilogue reads a bias (or writes an auxiliary output) and none was given.
+    #[error("the plan's epilogue needs {operand}, and none was given")]
+    MissingOperand {
+        /// [`Operand::Bias`] or [`Operand::Aux`].
+        operand: Operand,
+    },
+    /// A bias (or an auxiliary output) was given to a plan whose epilogue has none.
+    #[error("{operand} was given, but the plan's epilogue has none")]
+    UnexpectedOperand {
+        /// [`Operand::Bias`] or [`Operand::Aux`].
+        operand: Operand,
     },
     /// A stream of another CUDA context than the `Gpu`'s.
     #[error("{0}")]
@@ -161,15 +184,20 @@ pub enum Error {
     Cuda(String),
 }
 
-/// One of the three matrices of `C = alpha·op(A)·op(B) + beta·C`.
+/// One of the operands of `C = act(alpha·op(A)·op(B) + beta·C + bias)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Operand {
     /// The left factor, `op(A)` M×K.
     A,
     /// The right factor, `op(B)` K×N.
     B,
-    /// The result, M×N, f32 (read too when beta ≠ 0).
+    /// The result, M×N, of the epilogue's output type (read too when beta ≠ 0).
     C,
+    /// The fused epilogue's bias vector: N values (or M), of C's type.
+    Bias,
+    /// The fused epilogue's auxiliary output (the pre-activation), shaped as C.
+    Aux,
 }
 
 impl fmt::Display for Operand {
@@ -178,6 +206,8 @@ impl fmt::Display for Operand {
             Operand::A => "A",
             Operand::B => "B",
             Operand::C => "C",
+            Operand::Bias => "the bias",
+            Operand::Aux => "the auxiliary output",
         })
     }
 }

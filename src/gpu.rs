@@ -493,9 +493,26 @@ impl Gpu {
     /// A kernel that reads A split ahead (3×TF32's `_presplit`) is two launches: the split of A
     /// into a workspace kept for such launches, then the product on it.
     pub unsafe fn launch(&self, kernel: Kernel, geometry: &Launch, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+        // SAFETY: the caller's guarantee; an epilogue that reads a bias or writes an auxiliary
+        // output is refused below, since there are none.
+        unsafe { self.launch_with_epilogue(kernel, geometry, problem, [a, b, c], [0, 0]) }
+    }
+
+    /// [`Gpu::launch`] with the fused epilogue's operands: `[bias, aux]`, the device addresses
+    /// of the bias vector and of the auxiliary output (0 where `problem.epilogue` has none).
+    ///
+    /// # Safety
+    /// As for [`Gpu::launch`], C of the epilogue's output type; the bias holds N (or M) values
+    /// of that type, the auxiliary output is shaped as C, neither overlaps C.
+    pub unsafe fn launch_with_epilogue(&self, kernel: Kernel, geometry: &Launch, problem: &Problem, [a, b, c]: [u64; 3], fused: [u64; 2]) -> Result<()> {
+        check_epilogue_operands(problem, fused)?;
+        if !problem.epilogue.is_none() && !kernel.spec.fused_epilogue {
+            return Err(Error::Unsupported { kernel: kernel.name().into(), reason: format!("it writes f32 C with nothing fused; {problem} needs a kernel with the fused epilogue") });
+        }
+        let product = EpilogueArgs { word: problem.epilogue.pack(), bias: fused[0], aux: fused[1] };
         if !kernel.spec.split_ahead {
             // SAFETY: the caller's guarantee.
-            return unsafe { self.launch_product(kernel, geometry, problem, a, b, c) };
+            return unsafe { self.launch_product(kernel, geometry, problem, a, b, c, product) };
         }
         let (split, floats) = problem.split_ahead()?;
         let floats = usize::try_from(floats).map_err(|_| Error::InvalidProblem(format!("the split of A for {problem} is too large to address")))?;
@@ -506,7 +523,7 @@ impl Gpu {
         // `floats`, the split's layout for them; the product then reads the split as its A.
         unsafe {
             self.split_a(problem, a, &split, ws)?;
-            self.launch_product(kernel, geometry, &split, ws, b, c)
+            self.launch_product(kernel, geometry, &split, ws, b, c, product)
         }
     }
 
@@ -534,7 +551,7 @@ impl Gpu {
     ///
     /// # Safety
     /// As for [`Gpu::launch`].
-    unsafe fn launch_product(&self, kernel: Kernel, geometry: &Launch, problem: &Problem, a: u64, b: u64, c: u64) -> Result<()> {
+    unsafe fn launch_product(&self, kernel: Kernel, geometry: &Launch, problem: &Problem, a: u64, b: u64, c: u64, fused: EpilogueArgs) -> Result<()> {
         let launch = geometry.on_device(&kernel, self.info.multiprocessors);
         let f = self.function(kernel)?;
         let cfg = LaunchConfig { grid_dim: launch.grid, block_dim: launch.block, shared_mem_bytes: launch.smem_bytes };
@@ -551,7 +568,7 @@ impl Gpu {
         };
         let p = problem;
         #[rustfmt::skip]
-        let mut args = kernel_args![&a, &b, &c, &p.m, &p.n, &p.k, &p.alpha, &p.beta, &maps, &p.lda, &p.ldb, &p.ldc, &p.batch, &p.stride_a, &p.stride_b, &p.stride_c, &workspace];
+        let mut args = kernel_args![&a, &b, &c, &p.m, &p.n, &p.k, &p.alpha, &p.beta, &maps, &p.lda, &p.ldb, &p.ldc, &p.batch, &p.stride_a, &p.stride_b, &p.stride_c, &workspace, &fused.word, &fused.bias, &fused.aux];
         // SAFETY: the arguments match the entry's parameters (entries! declares one signature
         // for every kernel); the caller guarantees the geometry and the operands.
         unsafe { self.launch_dependent(&f, cfg, &mut args) }
@@ -571,7 +588,11 @@ impl Gpu {
         let map_a = tensor_map::encode_spanning(dtype, a, sa, (spec.a_box.0, spec.a_box.1, spec.a_span), spec.a_swizzle)?;
         let map_b = tensor_map::encode_spanning(dtype, b, sb, (spec.b_box.0, spec.b_box.1, spec.b_span), spec.b_swizzle)?;
         let map_c = match spec.c_box {
-            Some((rows, cols)) => Some(tensor_map::encode(Dtype::F32, c, sc, rows, cols, spec.c_swizzle)?),
+            // The box's rows are 128 bytes whatever C's type: `cols` f32, twice as many 16-bit values.
+            Some((rows, cols)) => {
+                let out = problem.epilogue.output;
+                Some(tensor_map::encode(out, c, sc, rows, cols * Dtype::F32.bytes() / out.bytes(), spec.c_swizzle)?)
+            }
             None => None,
         };
         let both: Vec<u64> = map_a.into_iter().chain(map_b).chain(map_c.into_iter().flatten()).collect();
@@ -669,19 +690,24 @@ impl Gpu {
         })
     }
 
-    /// Sums the `splits` partial products at `ws` (M×N each, `plane` floats apart) into C:
-    /// `C = alpha·Σ + beta·C` (kernels-gpu/src/split_k.rs), in slice order.
+    /// Sums the `splits` partial products at `ws` (M×N each, `plane` floats apart) into C
+    /// through the problem's epilogue: `C = act(alpha·Σ + beta·C + bias)`
+    /// (kernels-gpu/src/split_k.rs), in slice order. `[bias, aux]` as for
+    /// [`Gpu::launch_with_epilogue`].
     ///
     /// # Safety
     /// `ws` must hold `splits` M×N matrices `plane ≥ M·N` floats apart and `c` the problem's C
-    /// (rows `ldc` apart), one product.
-    pub unsafe fn reduce_splits(&self, problem: &Problem, splits: u32, plane: u64, ws: u64, c: u64) -> Result<()> {
+    /// (rows `ldc` apart, of the epilogue's output type), one product; the bias and the
+    /// auxiliary output as for [`Gpu::launch_with_epilogue`].
+    pub unsafe fn reduce_splits(&self, problem: &Problem, splits: u32, plane: u64, ws: u64, c: u64, [bias, aux]: [u64; 2]) -> Result<()> {
+        check_epilogue_operands(problem, [bias, aux])?;
         use rgemm_spec::helpers::REDUCE_THREADS;
         let f = self.cached_entry("reduce_splits", 0)?;
         let rows = problem.m.min(crate::catalog::MAX_GRID_Y as u32);
         let cfg = LaunchConfig { grid_dim: (problem.n.div_ceil(REDUCE_THREADS), rows, 1), block_dim: (REDUCE_THREADS, 1, 1), shared_mem_bytes: 0 };
         let p = problem;
-        let mut args = kernel_args![&ws, &c, &p.m, &p.n, &p.ldc, &splits, &plane, &p.alpha, &p.beta];
+        let word = p.epilogue.pack();
+        let mut args = kernel_args![&ws, &c, &p.m, &p.n, &p.ldc, &splits, &plane, &p.alpha, &p.beta, &word, &bias, &aux];
         // SAFETY: the arguments match `reduce_splits`'s parameters; the caller guarantees the
         // buffers.
         unsafe { self.launch_dependent(&f, cfg, &mut args) }
@@ -691,4 +717,29 @@ impl Gpu {
     pub fn timing_event(&self) -> Result<CudaEvent> {
         Ok(self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?)
     }
+}
+
+/// The fused epilogue's kernel parameters: the packed word, the bias and auxiliary addresses.
+#[derive(Clone, Copy)]
+struct EpilogueArgs {
+    word: u32,
+    bias: u64,
+    aux: u64,
+}
+
+/// [`Error::InvalidProblem`] unless the bias and auxiliary addresses are given exactly where the
+/// problem's epilogue reads or writes them.
+fn check_epilogue_operands(problem: &Problem, [bias, aux]: [u64; 2]) -> Result<()> {
+    let e = problem.epilogue;
+    let wants_bias = e.bias != crate::problem::Bias::None;
+    if wants_bias != (bias != 0) || e.aux != (aux != 0) {
+        return Err(Error::InvalidProblem(format!(
+            "the epilogue of {problem} {} a bias and {} an auxiliary output, but {} and {} were given",
+            if wants_bias { "reads" } else { "reads no" },
+            if e.aux { "writes" } else { "writes no" },
+            if bias != 0 { "a bias" } else { "no bias" },
+            if aux != 0 { "an auxiliary output" } else { "none" },
+        )));
+    }
+    Ok(())
 }

@@ -284,7 +284,7 @@ impl Problem {
         let (ldb, stride_b) = staged(self.stored_b(), self.ldb, self.stride_b, copy[1]);
         let ld = LeadingDims { lda: Some(lda), ldb: Some(ldb), ldc: Some(self.ldc as u64) };
         let batch = Batch { count: self.batch as u64, stride_a: Some(stride_a), stride_b: Some(stride_b), stride_c: Some(self.stride_c) };
-        let problem = Problem::general(self.m as u64, self.n as u64, self.k as u64, self.alpha, self.beta, self.layout, ld, batch).ok()?;
+        let problem = Problem::general(self.m as u64, self.n as u64, self.k as u64, self.alpha, self.beta, self.layout, ld, batch).ok()?.with_epilogue(self.epilogue);
         Some((problem, copy))
     }
 
@@ -301,7 +301,7 @@ impl Problem {
         let layout = Layout { a: Op::N, b: self.layout.b };
         let ld = LeadingDims { lda: Some(ld as u64), ldb: Some(self.ldb as u64), ldc: Some(self.ldc as u64) };
         let batch = Batch { count: self.batch as u64, stride_a: Some(stride_a), stride_b: Some(self.stride_b), stride_c: Some(self.stride_c) };
-        let problem = Problem::general(self.m as u64, self.n as u64, self.k as u64, self.alpha, self.beta, layout, ld, batch)?;
+        let problem = Problem::general(self.m as u64, self.n as u64, self.k as u64, self.alpha, self.beta, layout, ld, batch)?.with_epilogue(self.epilogue);
         Ok((problem, floats))
     }
 

@@ -243,7 +243,9 @@ fn split_k_is_right_on_the_emulator() {
         let threads = kernels_gpu::split_k::REDUCE_THREADS;
         let launch = EmulatedLaunch { kernel: "reduce_splits", grid: ((n as u32).div_ceil(threads), 16, 1), threads, smem_bytes: 0, regions: &regions };
         let (wsp, cp) = (ws.as_ptr() as usize, c.as_mut_ptr() as usize);
-        emulator::launch(&launch, &move || unsafe { kernels_gpu::split_k::reduce(wsp as *const f32, cp as *mut f32, m as u32, n as u32, n as u32, s as u32, plane as u64, p.alpha, p.beta) }).unwrap();
+        let out = SendOutput(kernels_gpu::epilogue::FusedOutput::new(cp as *mut u8, m as u32, n as u32, n as u32, p.alpha, p.beta, 0, std::ptr::null(), std::ptr::null_mut()));
+        let out = &out;
+        emulator::launch(&launch, &move || unsafe { kernels_gpu::split_k::reduce(wsp as *const f32, &out.0, s as u32, plane as u64) }).unwrap();
         let cmp = check::compare_full(&p, &inputs, &check::ErrorModel::of(split.kernel.spec), &c);
         assert!(cmp.passed(), "{} split {} on {p}: {cmp}", split.kernel.name(), split.splits);
     }
@@ -556,3 +558,9 @@ fn k_zero_scales_c_on_the_gpu() {
         }
     }
 }
+
+/// C with its epilogue, shared by the emulator's block threads (its pointers are into buffers
+/// that outlive the launch, whose accesses the emulator checks).
+struct SendOutput(kernels_gpu::epilogue::FusedOutput);
+// SAFETY: the threads only read the value; what it points to is checked by the emulator.
+unsafe impl Sync for SendOutput {}

@@ -7,7 +7,7 @@
 //! }
 //! ```
 //! emits, on the GPU, `.visible .entry sgemm_03_smem_tiling_32x32x32(a, b, c, m, n, k, alpha, beta,
-//! tensor_maps, lda, ldb, ldc, batch, stride_a, stride_b, stride_c, workspace)` calling
+//! tensor_maps, lda, ldb, ldc, batch, stride_a, stride_b, stride_c, workspace, epilogue, bias, aux)` calling
 //! `SmemTiling::<32>::run` on the product of the batch that the block's `z` index names, and on every target `pub const ENTRIES: &[KernelSpec]`
 //! holding `SmemTiling::<32>::SPEC` under that name, and on the host `pub const EMULATED` with
 //! one [`EmulatedEntry`] per entry (same order) that runs it on the device emulator. Rust cannot
@@ -86,9 +86,12 @@ macro_rules! entries {
                 stride_b: u64,
                 stride_c: u64,
                 workspace: *mut u32,
+                epilogue: u32,
+                bias: *const u8,
+                aux: *mut u8,
             ) {
                 $crate::device::start_after_previous_grid();
-                let gemm = $crate::view::GemmArgs { a, b, c, m, n, k, alpha, beta, tensor_maps, lda, ldb, ldc, batch, stride_a, stride_b, stride_c, z: 0, workspace };
+                let gemm = $crate::view::GemmArgs { a, b, c, m, n, k, alpha, beta, tensor_maps, lda, ldb, ldc, batch, stride_a, stride_b, stride_c, z: 0, workspace, epilogue, bias, aux };
                 // SAFETY: the host launches each entry with its spec's geometry and checked
                 // operands (the entry's contract).
                 unsafe { <$kernel as $crate::spec::GemmKernel>::run(&gemm.at_batch($crate::device::block_batch())) }
@@ -104,6 +107,7 @@ macro_rules! entries {
                     a: g.a as *const $elem, b: g.b as *const $elem, c: g.c, m: g.m, n: g.n, k: g.k, alpha: g.alpha, beta: g.beta,
                     tensor_maps: g.tensor_maps, lda: g.lda, ldb: g.ldb, ldc: g.ldc, batch: g.batch,
                     stride_a: g.stride_a, stride_b: g.stride_b, stride_c: g.stride_c, z: 0, workspace: g.workspace,
+                    epilogue: g.epilogue, bias: g.bias, aux: g.aux,
                 };
                 // SAFETY: the host launches each entry with its spec's geometry and checked
                 // operands (the entry's contract).

@@ -75,7 +75,8 @@ impl<E: Packed, const MT: usize> GemmKernel for Gemv<E, MT> {
         0,
     )
     .with_layout(Layout::NT)
-    .with_any_alignment_and_batch_loop();
+    .with_any_alignment_and_batch_loop()
+    .with_fused_epilogue();
 
     #[inline(always)]
     unsafe fn run(gemm: &GemmArgs<E>) {
@@ -143,7 +144,7 @@ impl<E: Packed, const MT: usize> Gemv<E, MT> {
             acc[m] = v;
         });
         if lane == 0 {
-            let c = gemm.c().window(row0, n);
+            let c = gemm.fused_c().window(row0, n);
             unroll!(MT, |m| { c.store(m as u32, 0, acc[m]); });
         }
     }

@@ -44,7 +44,8 @@ impl<E: Widen + ElemType, L: Storage> GemmKernel for General<E, L> {
         (2 * SmemTile::elems(BS, BS) * 4) as u32,
     )
     .with_layout(L::LAYOUT)
-    .with_any_alignment_and_batch_loop();
+    .with_any_alignment_and_batch_loop()
+    .with_fused_epilogue();
 
     #[inline(always)]
     unsafe fn run(gemm: &GemmArgs<E>) {
@@ -80,7 +81,7 @@ impl<E: Widen + ElemType, L: Storage> General<E, L> {
             sync_threads();
             k0 += bs;
         }
-        gemm.c().window(row0, col0).store(ty as u32, tx as u32, acc);
+        gemm.fused_c().window(row0, col0).store(ty as u32, tx as u32, acc);
     }
 }
 

@@ -35,6 +35,7 @@ pub mod entry;
 #[macro_use]
 pub mod unroll;
 pub mod view;
+pub mod epilogue;
 pub mod swizzle;
 #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
 mod warp_compute;
@@ -155,6 +156,7 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 mod prelude {
     pub use crate::device::*;
     pub use crate::view::*;
+    pub use crate::epilogue::WriteC;
     pub use crate::spec::*;
     pub use crate::swizzle::*;
 }
@@ -295,6 +297,9 @@ mod tests {
             stride_c: 0,
             z: 0,
             workspace: workspace.as_mut_ptr(),
+            epilogue: 0,
+            bias: core::ptr::null(),
+            aux: core::ptr::null_mut(),
         });
         let args = &args;
         // SAFETY: the entry's spec gives the launch; its operands are the regions above.

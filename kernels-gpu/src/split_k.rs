@@ -16,27 +16,31 @@ use crate::device::*;
 
 pub use rgemm_spec::helpers::REDUCE_THREADS;
 
-/// `C = alpha·Σ_s W[s] + beta·C` over the `splits` partial products in `ws` (M×N each, `plane`
-/// floats apart),
-/// into C (M×N, rows `ldc` apart). Launch with [`REDUCE_THREADS`] threads, a grid of
+/// `C = act(alpha·Σ_s W[s] + beta·C + bias)` over the `splits` partial products in `ws` (M×N
+/// each, `plane` floats apart), into C (M×N, rows `ldc` apart, of the epilogue's output type;
+/// [`crate::epilogue`]). Launch with [`REDUCE_THREADS`] threads, a grid of
 /// `⌈N / REDUCE_THREADS⌉ × rows` blocks (any number of rows: each block walks rows `y, y +
 /// rows, …`).
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]
-pub unsafe extern "gpu-kernel" fn reduce_splits(ws: *const f32, c: *mut f32, m: u32, n: u32, ldc: u32, splits: u32, plane: u64, alpha: f32, beta: f32) {
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "gpu-kernel" fn reduce_splits(ws: *const f32, c: *mut u8, m: u32, n: u32, ldc: u32, splits: u32, plane: u64, alpha: f32, beta: f32, epilogue: u32, bias: *const u8, aux: *mut u8) {
     crate::device::start_after_previous_grid();
+    let out = crate::epilogue::FusedOutput::new(c, m, n, ldc, alpha, beta, epilogue, bias, aux);
     // SAFETY: the launch's contract, passed on.
-    unsafe { reduce(ws, c, m, n, ldc, splits, plane, alpha, beta) }
+    unsafe { reduce(ws, &out, splits, plane) }
 }
 
-/// The body of `reduce_splits`, for the GPU and the emulator.
+/// The body of `reduce_splits`, for the GPU and the emulator: every element of `c` gets the sum
+/// of its partials through the epilogue.
 ///
 /// # Safety
-/// `ws` holds `splits` M×N matrices `plane ≥ m·n` floats apart, `c` an M×N matrix with rows `ldc ≥ n` apart; launched as
+/// `ws` holds `splits` matrices of `c.rows × c.cols` floats, `plane ≥ rows·cols` floats apart;
+/// `c` (with its bias and auxiliary output) is the caller's to write; launched as
 /// `reduce_splits` says.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn reduce(ws: *const f32, c: *mut f32, m: u32, n: u32, ldc: u32, splits: u32, plane: u64, alpha: f32, beta: f32) {
+pub unsafe fn reduce(ws: *const f32, c: &crate::epilogue::FusedOutput, splits: u32, plane: u64) {
+    let (m, n) = (c.rows, c.cols);
     let col = block_col() * REDUCE_THREADS + thread_idx();
     let (_, rows) = grid_dims();
     if col >= n {
@@ -51,10 +55,7 @@ pub unsafe fn reduce(ws: *const f32, c: *mut f32, m: u32, n: u32, ldc: u32, spli
             // SAFETY: s < splits, (row, col) inside M×N: inside the workspace.
             sum += unsafe { load(ws.add(s * plane + at)) };
         }
-        let p = c.wrapping_add(row as usize * ldc as usize + col as usize);
-        // As every epilogue: with beta = 0 the old C is not read (it may hold anything).
-        // SAFETY: (row, col) is inside C.
-        unsafe { store(p, if beta == 0.0 { alpha * sum } else { alpha * sum + beta * load(p) }) };
+        c.store(row, col, sum);
         row += rows;
     }
 }

@@ -41,6 +41,15 @@ pub struct GemmArgs<E> {
     /// (stream-K's tile counters and partial sums, [`crate::stream_k_combine`]); null otherwise. Its
     /// counters are zero when a launch starts, and the launch leaves them zero.
     pub workspace: *mut u32,
+    /// The fused epilogue ([`FusedEpilogue::pack`](rgemm_spec::FusedEpilogue::pack)): C's
+    /// element type (`c` points to elements of it, `ldc` and `stride_c` count them), the bias,
+    /// the activation and the auxiliary output. 0 (f32, nothing fused) for kernels whose spec
+    /// does not say `fused_epilogue`.
+    pub epilogue: u32,
+    /// The bias vector (of C's type; null without one), one for the whole batch.
+    pub bias: *const u8,
+    /// The auxiliary output, shaped as C (null without one).
+    pub aux: *mut u8,
 }
 
 impl<E: Copy> GemmArgs<E> {
@@ -48,13 +57,22 @@ impl<E: Copy> GemmArgs<E> {
     #[inline(always)]
     pub fn at_batch(self, z: u32) -> GemmArgs<E> {
         let z64 = z as u64;
+        // C and the auxiliary output in bytes: their element type is the epilogue's.
+        let c_bytes = (z64 * self.stride_c) as usize * self.c_elem_bytes();
         GemmArgs {
             a: self.a.wrapping_add((z64 * self.stride_a) as usize),
             b: self.b.wrapping_add((z64 * self.stride_b) as usize),
-            c: self.c.wrapping_add((z64 * self.stride_c) as usize),
+            c: (self.c as *mut u8).wrapping_add(c_bytes) as *mut f32,
+            aux: self.aux.wrapping_add(c_bytes),
             z,
             ..self
         }
+    }
+
+    /// Bytes of one element of C: 4, or 2 for a bf16 or f16 output.
+    #[inline(always)]
+    pub fn c_elem_bytes(&self) -> usize {
+        if self.epilogue & 0xf == 0 { 4 } else { 2 }
     }
 
     /// Runs `product` on this block's product of the batch and on every `grid_planes()`-th one
@@ -117,10 +135,18 @@ impl<E: Copy> GemmArgs<E> {
         Matrix { ptr: self.b, rows: self.k, cols: self.n, ld: self.ldb }
     }
 
-    /// C as a writable matrix view (M×N) with the epilogue's scalars.
+    /// C as a writable matrix view (M×N) with the epilogue's scalars, for kernels that write
+    /// f32 and fuse nothing.
     #[inline(always)]
     pub fn c(&self) -> Output {
         Output { ptr: self.c, rows: self.m, cols: self.n, ld: self.ldc, alpha: self.alpha, beta: self.beta }
+    }
+
+    /// C with the fused epilogue ([`crate::epilogue`]), for kernels whose spec says
+    /// `fused_epilogue`.
+    #[inline(always)]
+    pub fn fused_c(&self) -> crate::epilogue::FusedOutput {
+        crate::epilogue::FusedOutput::new(self.c as *mut u8, self.m, self.n, self.ldc, self.alpha, self.beta, self.epilogue, self.bias, self.aux)
     }
 }
 

@@ -160,12 +160,24 @@ impl Inputs {
     /// Fresh random inputs for `problem`, reproducible from `seed`, with A and B rounded to
     /// `dtype` (the reference then multiplies exactly what the GPU multiplies).
     pub fn random(problem: &Problem, dtype: Dtype, seed: u64) -> Inputs {
+        Self::random_in(problem, dtype, seed, -1.0)
+    }
+
+    /// [`Inputs::random`] with A, B and C₀ uniform in [0, 1): every product of one sign, where
+    /// the tensor cores' truncation does not average out and the probabilistic bound is tested
+    /// where it is tightest.
+    pub fn random_one_sign(problem: &Problem, dtype: Dtype, seed: u64) -> Inputs {
+        Self::random_in(problem, dtype, seed, 0.0)
+    }
+
+    /// Values uniform in [low, 1); C₀ (an input when beta ≠ 0) rounded to C's type.
+    fn random_in(problem: &Problem, dtype: Dtype, seed: u64, low: f32) -> Inputs {
         let mut rng = StdRng::seed_from_u64(seed);
         let (la, lb, lc) = problem.elems();
-        let mut operand = |len| -> Vec<f32> { random_values(&mut rng, len).into_iter().map(|v| round_to(dtype, v)).collect() };
-        let a = operand(la);
-        let b = operand(lb);
-        let c = if problem.beta == 0.0 { vec![POISON; lc] } else { random_values(&mut rng, lc) };
+        let mut values = |len: usize, to: Dtype| -> Vec<f32> { (0..len).map(|_| round_to(to, rng.random_range(low..1.0f32))).collect() };
+        let a = values(la, dtype);
+        let b = values(lb, dtype);
+        let c = if problem.beta == 0.0 { vec![POISON; lc] } else { values(lc, problem.epilogue.output) };
         Inputs { dtype, a, b, c }
     }
 }
@@ -411,52 +423,70 @@ impl Sample {
     /// `got` (all of C, product after product) on the sampled rows and columns of the first and
     /// the last product against f64, element by element (rows counted across the batch).
     pub fn compare(&self, problem: &Problem, inputs: &Inputs, model: &ErrorModel, got: &[f32]) -> Comparison {
-        let (m, mn) = (problem.m as usize, problem.m as usize * problem.n as usize);
-        let mut products = vec![0, problem.batch as usize - 1];
-        products.dedup();
         let mut cmp = Comparison::default();
-        for z in products {
-            self.compare_product(problem, inputs.product(problem, z), model, &got[z * mn..(z + 1) * mn], z * m, &mut cmp);
-        }
+        let bound = model.bounds(problem.k);
+        self.walk(problem, inputs, |index, row, col, want, magnitude| cmp.add(row, col, got[index], want, bound(magnitude)));
         cmp
     }
 
-    /// One product's sampled rows and columns into `cmp`, its rows numbered from `first_row`.
-    fn compare_product(&self, problem: &Problem, (a, b, c0): (&[f32], &[f32], &[f32]), model: &ErrorModel, got: &[f32], first_row: usize, cmp: &mut Comparison) {
+    /// [`Sample::compare`] through a fused epilogue ([`compare_epilogue`]'s bounds): C, and the
+    /// auxiliary output where there is one.
+    pub fn compare_epilogue(&self, problem: &Problem, inputs: &Inputs, model: &ErrorModel, check: &EpilogueCheck, got_c: &[f32], got_aux: Option<&[f32]>) -> (Comparison, Option<Comparison>) {
+        let (mut c_cmp, mut aux_cmp) = (Comparison::default(), Comparison::default());
+        let (m, bound) = (problem.m as usize, model.bounds(problem.k + 1));
+        self.walk(problem, inputs, |index, row, col, want, magnitude| {
+            let bias = check.bias_at(row % m, col);
+            let ((d, d_bound), (pre, pre_bound)) = check.finish(want + bias, bound(magnitude + bias.abs()));
+            c_cmp.add(row, col, got_c[index], d, d_bound);
+            if let Some(aux) = got_aux {
+                aux_cmp.add(row, col, aux[index], pre, pre_bound);
+            }
+        });
+        (c_cmp, got_aux.map(|_| aux_cmp))
+    }
+
+    /// Calls `visit(index, row, col, want, magnitude)` for every sampled element of the first and
+    /// the last product: its index in all of C, its row (counted across the batch) and column,
+    /// `alpha·A·B + beta·C₀` in f64 and `|alpha|·|A|·|B| + |beta|·|C₀|`.
+    fn walk(&self, problem: &Problem, inputs: &Inputs, mut visit: impl FnMut(usize, usize, usize, f64, f64)) {
         let (m, n, k) = (problem.m as usize, problem.n as usize, problem.k as usize);
-        let bound = model.bounds(problem.k);
-        let mut add = |row: usize, col: usize, dot: f64, abs_dot: f64| {
-            let (mut want, mut magnitude) = (problem.alpha as f64 * dot, (problem.alpha as f64).abs() * abs_dot);
-            if problem.beta != 0.0 {
-                want += problem.beta as f64 * c0[row * n + col] as f64;
-                magnitude += (problem.beta as f64 * c0[row * n + col] as f64).abs();
-            }
-            cmp.add(first_row + row, col, got[row * n + col], want, bound(magnitude));
-        };
-        for &row in &self.rows {
-            // One row of C: A's row times B, walking B row by row (contiguous).
-            let (mut dots, mut abs_dots) = (vec![0.0f64; n], vec![0.0f64; n]);
-            for i in 0..k {
-                let x = a[row * k + i] as f64;
-                for ((d, s), &y) in dots.iter_mut().zip(abs_dots.iter_mut()).zip(&b[i * n..(i + 1) * n]) {
-                    *d += x * y as f64;
-                    *s += (x * y as f64).abs();
+        let mut products = vec![0, problem.batch as usize - 1];
+        products.dedup();
+        for z in products {
+            let (a, b, c0) = inputs.product(problem, z);
+            let mut add = |row: usize, col: usize, dot: f64, abs_dot: f64| {
+                let (mut want, mut magnitude) = (problem.alpha as f64 * dot, (problem.alpha as f64).abs() * abs_dot);
+                if problem.beta != 0.0 {
+                    want += problem.beta as f64 * c0[row * n + col] as f64;
+                    magnitude += (problem.beta as f64 * c0[row * n + col] as f64).abs();
+                }
+                visit((z * m + row) * n + col, z * m + row, col, want, magnitude);
+            };
+            for &row in &self.rows {
+                // One row of C: A's row times B, walking B row by row (contiguous).
+                let (mut dots, mut abs_dots) = (vec![0.0f64; n], vec![0.0f64; n]);
+                for i in 0..k {
+                    let x = a[row * k + i] as f64;
+                    for ((d, s), &y) in dots.iter_mut().zip(abs_dots.iter_mut()).zip(&b[i * n..(i + 1) * n]) {
+                        *d += x * y as f64;
+                        *s += (x * y as f64).abs();
+                    }
+                }
+                for col in 0..n {
+                    add(row, col, dots[col], abs_dots[col]);
                 }
             }
-            for col in 0..n {
-                add(row, col, dots[col], abs_dots[col]);
-            }
-        }
-        for &col in &self.cols {
-            // One column of C: gather B's column once, then dot it with every row of A.
-            let b_col: Vec<f64> = (0..k).map(|i| b[i * n + col] as f64).collect();
-            for row in 0..m {
-                let (mut dot, mut abs_dot) = (0.0f64, 0.0f64);
-                for (&x, &y) in a[row * k..(row + 1) * k].iter().zip(&b_col) {
-                    dot += x as f64 * y;
-                    abs_dot += (x as f64 * y).abs();
+            for &col in &self.cols {
+                // One column of C: gather B's column once, then dot it with every row of A.
+                let b_col: Vec<f64> = (0..k).map(|i| b[i * n + col] as f64).collect();
+                for row in 0..m {
+                    let (mut dot, mut abs_dot) = (0.0f64, 0.0f64);
+                    for (&x, &y) in a[row * k..(row + 1) * k].iter().zip(&b_col) {
+                        dot += x as f64 * y;
+                        abs_dot += (x as f64 * y).abs();
+                    }
+                    add(row, col, dot, abs_dot);
                 }
-                add(row, col, dot, abs_dot);
             }
         }
     }
@@ -502,4 +532,154 @@ pub fn available_host_memory() -> Option<u64> {
         _ => None,
     };
     Some(cgroup.map_or(available, |c| c.min(available)))
+}
+
+/// The fused epilogue in the reference: what `act(pre)` and the output rounding add to the
+/// error of `pre = alpha·A·B + beta·C₀ + bias` (kernels-gpu/src/epilogue.rs).
+///
+/// The bound of an element of C becomes, with `b` the bound of `pre` (one more rounding than the
+/// product's, for the bias), `L = 1.13` the steepest slope of GELU and SiLU (1 for ReLU and the
+/// identity), `e(x) = (8·2⁻²⁴ + 0.75·10⁻⁷)·|x|` the activation's own error (the fast exponential
+/// and reciprocal, and erf's approximation; 0 for ReLU and the identity) and `u` the output
+/// type's unit round-off: `L·b + e(|pre| + b) + u·(|act(pre)| + L·b + e)` plus half the output
+/// type's smallest subnormal. The auxiliary output (the pre-activation, rounded) is within
+/// `b + u·(|pre| + b)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EpilogueCheck {
+    pub epilogue: rgemm::FusedEpilogue,
+    /// The bias as the kernel reads it (values of the output type): N values, or M, or none.
+    pub bias: Vec<f32>,
+}
+
+impl EpilogueCheck {
+    /// The epilogue of `problem` with a random bias (uniform in [-1, 1), rounded to the output
+    /// type) from `seed`.
+    pub fn random(problem: &Problem, seed: u64) -> EpilogueCheck {
+        let e = problem.epilogue;
+        let len = match e.bias {
+            rgemm::Bias::None => 0,
+            rgemm::Bias::PerColumn => problem.n as usize,
+            rgemm::Bias::PerRow => problem.m as usize,
+        };
+        let mut rng = StdRng::seed_from_u64(seed ^ 0xb1a5);
+        let bias = random_values(&mut rng, len).into_iter().map(|v| round_to(e.output, v)).collect();
+        EpilogueCheck { epilogue: e, bias }
+    }
+
+    /// The bias at (row, col) of C, 0 without one.
+    pub fn bias_at(&self, row: usize, col: usize) -> f64 {
+        match self.epilogue.bias {
+            rgemm::Bias::None => 0.0,
+            rgemm::Bias::PerColumn => self.bias[col] as f64,
+            rgemm::Bias::PerRow => self.bias[row] as f64,
+        }
+    }
+
+    /// The output type's unit round-off (0 for f32, whose rounding the product's bound holds).
+    fn unit(&self) -> f64 {
+        match self.epilogue.output {
+            Dtype::F32 => 0.0,
+            Dtype::Bf16 => 1.0 / 256.0,
+            Dtype::F16 => 1.0 / 2048.0,
+        }
+    }
+
+    /// Half the output type's smallest subnormal: what rounding into its underflow range adds.
+    fn floor(&self) -> f64 {
+        match self.epilogue.output {
+            Dtype::F32 => 0.0,
+            Dtype::Bf16 => 2f64.powi(-134),
+            Dtype::F16 => 2f64.powi(-25),
+        }
+    }
+
+    /// `(want, bound)` of C and `(want, bound)` of the auxiliary output for an element whose
+    /// pre-activation (bias included) is `pre` in f64 with bound `pre_bound`.
+    pub fn finish(&self, pre: f64, pre_bound: f64) -> ((f64, f64), (f64, f64)) {
+        use rgemm::Activation as A;
+        let act = self.epilogue.activation;
+        let (slope, own) = match act {
+            A::Identity | A::Relu => (1.0, 0.0),
+            A::GeluTanh | A::GeluErf | A::Silu => (1.13, 8.0 / (1u64 << 24) as f64 + 0.75e-7),
+        };
+        let want = activate_f64(act, pre);
+        let u = self.unit();
+        let e = own * (pre.abs() + pre_bound);
+        let bound = slope * pre_bound + e + u * (want.abs() + slope * pre_bound + e) + self.floor();
+        let aux = pre_bound + u * (pre.abs() + pre_bound) + self.floor();
+        ((want, bound), (pre, aux))
+    }
+}
+
+/// `act(x)` in f64, as the reference applies it.
+pub fn activate_f64(act: rgemm::Activation, x: f64) -> f64 {
+    use rgemm::Activation as A;
+    match act {
+        A::Identity => x,
+        A::Relu => {
+            if x < 0.0 { 0.0 } else { x }
+        }
+        A::GeluTanh => 0.5 * x * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x)).tanh()),
+        A::GeluErf => 0.5 * x * (1.0 + erf_f64(x / std::f64::consts::SQRT_2)),
+        A::Silu => x / (1.0 + (-x).exp()),
+    }
+}
+
+/// erf in f64: the Taylor series below |z| = 3, the continued fraction of erfc above (each
+/// accurate to a few f64 ulps there), ±1 beyond 6.
+pub fn erf_f64(z: f64) -> f64 {
+    if z.is_nan() {
+        return z;
+    }
+    let a = z.abs();
+    if a > 6.0 {
+        return z.signum();
+    }
+    if a < 3.0 {
+        let (mut term, mut sum, mut n) = (z, z, 0.0);
+        while term.abs() > 1e-18 * sum.abs().max(1e-300) {
+            n += 1.0;
+            term *= -z * z / n;
+            sum += term / (2.0 * n + 1.0);
+        }
+        return 2.0 / std::f64::consts::PI.sqrt() * sum;
+    }
+    // erfc(a) = exp(−a²)/√π · 1/(a + 1/2/(a + 1/(a + 3/2/(a + 2/(a + …))))), from the tail up.
+    let mut f = a;
+    for n in (1..60).rev() {
+        f = a + (n as f64 / 2.0) / f;
+    }
+    let erfc = (-a * a).exp() / std::f64::consts::PI.sqrt() / f;
+    (1.0 - erfc).copysign(z)
+}
+
+/// Decodes `dtype`'s bytes to f32 (exactly).
+pub fn decode(dtype: Dtype, bytes: &[u8]) -> Vec<f32> {
+    match dtype {
+        Dtype::F32 => bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect(),
+        Dtype::Bf16 => bytes.chunks_exact(2).map(|c| half::bf16::from_le_bytes([c[0], c[1]]).to_f32()).collect(),
+        Dtype::F16 => bytes.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32()).collect(),
+    }
+}
+
+/// C (and the auxiliary output) of a product with a fused epilogue against the f64 reference,
+/// element by element: `pre` from [`reference()`] plus the bias, each bound from the product's
+/// ([`ErrorModel`], one rounding more for the bias) through [`EpilogueCheck::finish`]. `got_c`
+/// and `got_aux` hold all of C (product after product) decoded to f32.
+pub fn compare_epilogue(problem: &Problem, inputs: &Inputs, model: &ErrorModel, check: &EpilogueCheck, got_c: &[f32], got_aux: Option<&[f32]>) -> (Comparison, Option<Comparison>) {
+    let want = reference(problem, inputs);
+    let magnitude = magnitude(problem, inputs);
+    let (m, n) = (problem.m as usize, problem.n as usize);
+    let bound = model.bounds(problem.k + 1);
+    let (mut c_cmp, mut aux_cmp) = (Comparison::default(), Comparison::default());
+    for (index, (&w, &mag)) in want.iter().zip(magnitude.iter()).enumerate() {
+        let (row, col) = (index / n, index % n);
+        let bias = check.bias_at(row % m, col);
+        let ((d, d_bound), (pre, pre_bound)) = check.finish(w + bias, bound(mag + bias.abs()));
+        c_cmp.add(row, col, got_c[index], d, d_bound);
+        if let Some(aux) = got_aux {
+            aux_cmp.add(row, col, aux[index], pre, pre_bound);
+        }
+    }
+    (c_cmp, got_aux.map(|_| aux_cmp))
 }

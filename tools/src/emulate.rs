@@ -137,6 +137,18 @@ impl Drop for Arena {
 /// assert_eq!((c, input_writes), ([0.5; 4], 0));
 /// ```
 pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32]) -> ToolResult<usize> {
+    // SAFETY: passed on from the caller.
+    unsafe { run_entry_fused(spec, entry, problem, a, b, c, &[], None) }
+}
+
+/// [`run_entry`] with the problem's fused epilogue: `bias` (values of the output type; empty
+/// without a bias), `aux` (the auxiliary output's values, product after product, when the
+/// epilogue writes one). C is stored in the output type, its values given and returned as f32.
+///
+/// # Safety
+/// As for [`run_entry`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn run_entry_fused(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[f32], b: &[f32], c: &mut [f32], bias: &[f32], aux: Option<&mut [f32]>) -> ToolResult<usize> {
     let (la, lb, lc) = problem.elems();
     if (a.len(), b.len(), c.len()) != (la, lb, lc) {
         return Err(ToolError::InvalidArgument(format!("operands of {} and {} elements and C of {} do not match {problem}", a.len(), b.len(), c.len())));
@@ -147,10 +159,10 @@ pub unsafe fn run_entry(spec: &KernelSpec, entry: EmulatedEntry, problem: &Probl
         // As on the GPU: the split of A first (emulated too), then the product reads it as A.
         let (split, ws) = split_ahead(problem, &a)?;
         // SAFETY: the caller's guarantee; the split problem is the one the kernel reads.
-        return unsafe { run_stored(spec, entry, &split, &check::encode(dtype, &ws), &b, c) };
+        return unsafe { run_stored(spec, entry, &split, &check::encode(dtype, &ws), &b, c, bias, aux) };
     }
     // SAFETY: the caller's guarantee.
-    unsafe { run_stored(spec, entry, problem, &check::encode(dtype, &a), &b, c) }
+    unsafe { run_stored(spec, entry, problem, &check::encode(dtype, &a), &b, c, bias, aux) }
 }
 
 /// The split of A (as stored, f32) for a kernel that reads it split ahead, by the GPU's own split
@@ -189,10 +201,20 @@ fn split_ahead(problem: &Problem, a: &[f32]) -> ToolResult<(Problem, Vec<f32>)> 
 ///
 /// # Safety
 /// As for [`run_entry`].
-unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[u8], b: &[u8], c: &mut [f32]) -> ToolResult<usize> {
+#[allow(clippy::too_many_arguments)]
+unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem, a: &[u8], b: &[u8], c: &mut [f32], bias: &[f32], mut aux: Option<&mut [f32]>) -> ToolResult<usize> {
     let dtype = spec.dtype;
-    let c_stored = storage::pack(problem, Operand::C, c, PADDING);
-    let lc = c_stored.len();
+    let out = problem.epilogue.output;
+    let out_bytes = out.bytes() as usize;
+    // C's padding as the output type stores it, read back as f32 (bit for bit, NaN included).
+    let padding = check::decode(out, &check::encode(out, &[PADDING]))[0];
+    let c_stored = check::encode(out, &storage::pack(problem, Operand::C, c, PADDING));
+    let lc = c_stored.len() / out_bytes;
+    let bias_stored = check::encode(out, bias);
+    let aux_stored = match &aux {
+        Some(_) => check::encode(out, &vec![PADDING; lc]),
+        None => Vec::new(),
+    };
     let maps = spec.tensor_maps.map_or(0, |t| t.count() * size_of::<TensorMap>());
     // A, B, C and the tensor maps in one reserved range, page-aligned (more than cudaMalloc's 256
     // bytes), each between gaps.
@@ -215,9 +237,10 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
     };
     // A stream-K kernel's workspace for this many blocks (fresh pages: its counters are zero).
     let ws = spec.stream_k.map_or(0, |w| w.bytes(grid.0)) as usize;
-    let (oa, ob, oc, om, ow) = (place(a.len()), place(b.len()), place(4 * lc), place(maps), place(ws));
+    let (oa, ob, oc, om, ow) = (place(a.len()), place(b.len()), place(c_stored.len()), place(maps), place(ws));
+    let (obias, oaux) = (place(bias_stored.len()), place(aux_stored.len()));
     let arena = Arena::reserve(end)?;
-    for (offset, bytes) in [(oa, a.len()), (ob, b.len()), (oc, 4 * lc), (om, maps), (ow, ws)] {
+    for (offset, bytes) in [(oa, a.len()), (ob, b.len()), (oc, c_stored.len()), (om, maps), (ow, ws), (obias, bias_stored.len()), (oaux, aux_stored.len())] {
         arena.commit(offset, bytes)?;
     }
     let base = arena.base;
@@ -226,7 +249,9 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
     unsafe {
         std::ptr::copy_nonoverlapping(a.as_ptr(), base.add(oa), a.len());
         std::ptr::copy_nonoverlapping(b.as_ptr(), base.add(ob), b.len());
-        std::ptr::copy_nonoverlapping(c_stored.as_ptr(), base.add(oc) as *mut f32, lc);
+        std::ptr::copy_nonoverlapping(c_stored.as_ptr(), base.add(oc), c_stored.len());
+        std::ptr::copy_nonoverlapping(bias_stored.as_ptr(), base.add(obias), bias_stored.len());
+        std::ptr::copy_nonoverlapping(aux_stored.as_ptr(), base.add(oaux), aux_stored.len());
     }
     if let Some(t) = spec.tensor_maps {
         let unsupported = |reason: String| ToolError::Library(rgemm::Error::Unsupported { kernel: spec.name.into(), reason });
@@ -243,7 +268,9 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
         // SAFETY: the maps' part of the arena holds `t.count()` maps.
         unsafe { std::ptr::copy_nonoverlapping([map_a, map_b].as_ptr(), base.add(om) as *mut TensorMap, 2) };
         if let Some(c_box) = t.c_box {
-            let map_c = map(at(oc), 4, sc, c_box, BoxSpan::One, t.c_swizzle).map_err(|e| unsupported(format!("tensor map of C: {e}")))?;
+            // Rows of 128 bytes whatever C's type, as the GPU's map.
+            let c_box = (c_box.0, c_box.1 * 4 / out.bytes());
+            let map_c = map(at(oc), out.bytes(), sc, c_box, BoxSpan::One, t.c_swizzle).map_err(|e| unsupported(format!("tensor map of C: {e}")))?;
             // SAFETY: as above; the third map.
             unsafe { std::ptr::write(base.add(om + 2 * size_of::<TensorMap>()) as *mut TensorMap, map_c) };
         }
@@ -251,9 +278,11 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
     let regions = [
         Region { name: "A", start: at(oa), len: a.len(), writable: false },
         Region { name: "B", start: at(ob), len: b.len(), writable: false },
-        Region { name: "C", start: at(oc), len: 4 * lc, writable: true },
+        Region { name: "C", start: at(oc), len: c_stored.len(), writable: true },
         Region { name: "the tensor maps", start: at(om), len: maps, writable: false },
         Region { name: "the stream-K workspace", start: at(ow), len: ws, writable: true },
+        Region { name: "the bias", start: at(obias), len: bias_stored.len(), writable: false },
+        Region { name: "the auxiliary output", start: at(oaux), len: aux_stored.len(), writable: true },
     ];
     let launch = EmulatedLaunch {
         kernel: spec.name,
@@ -283,6 +312,9 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
         stride_c: p.stride_c,
         z: 0,
         workspace: pw as *mut u32,
+        epilogue: p.epilogue.pack(),
+        bias: if bias.is_empty() { std::ptr::null() } else { at(obias) as *const u8 },
+        aux: if aux.is_some() { at(oaux) as *mut u8 } else { std::ptr::null_mut() },
     };
     let args = SendArgs(args);
     let shared = &args;
@@ -302,14 +334,19 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
     let elem = dtype.bytes() as usize;
     let changed = |now: &[u8], then: &[u8]| now.chunks(elem).zip(then.chunks(elem)).filter(|(x, y)| x != y).count();
     let input_writes = changed(a_now, a) + changed(b_now, b);
-    let mut stored = vec![0.0f32; lc];
-    // SAFETY: C's committed part holds `lc` floats, and so does `stored`.
-    unsafe { std::ptr::copy_nonoverlapping(base.add(oc) as *const f32, stored.as_mut_ptr(), lc) };
-    let (values, stray) = storage::unpack_c(problem, &stored, PADDING);
-    if stray > 0 {
-        return Err(ToolError::Fault(format!("{}: {stray} elements of C's padding (between rows or matrices) were written", spec.name)));
+    let read_back = |offset: usize, what: &str| -> ToolResult<Vec<f32>> {
+        // SAFETY: the committed part at `offset` holds `lc` elements of the output type.
+        let bytes = unsafe { std::slice::from_raw_parts(base.add(offset), lc * out_bytes) };
+        let (values, stray) = storage::unpack_c(problem, &check::decode(out, bytes), padding);
+        if stray > 0 {
+            return Err(ToolError::Fault(format!("{}: {stray} elements of {what}'s padding (between rows or matrices) were written", spec.name)));
+        }
+        Ok(values)
+    };
+    c.copy_from_slice(&read_back(oc, "C")?);
+    if let Some(aux) = aux.as_deref_mut() {
+        aux.copy_from_slice(&read_back(oaux, "the auxiliary output")?);
     }
-    c.copy_from_slice(&values);
     Ok(input_writes)
 }
 

@@ -16,7 +16,8 @@ fn offset(problem: &Problem, operand: Operand, row: usize, col: usize) -> usize 
     let (op, ld) = match operand {
         Operand::A => (problem.layout.a, problem.lda),
         Operand::B => (problem.layout.b, problem.ldb),
-        Operand::C => (Op::N, problem.ldc),
+        // C, and the auxiliary output (shaped as C); the bias is no matrix.
+        _ => (Op::N, problem.ldc),
     };
     match op {
         Op::N => row * ld as usize + col,
@@ -30,7 +31,7 @@ fn shape(problem: &Problem, operand: Operand) -> (usize, usize, usize, usize) {
     match operand {
         Operand::A => (m, k, problem.matrices_a(), problem.stride_a as usize),
         Operand::B => (k, n, problem.matrices_b(), problem.stride_b as usize),
-        Operand::C => (m, n, problem.batch as usize, problem.stride_c as usize),
+        _ => (m, n, problem.batch as usize, problem.stride_c as usize),
     }
 }
 
@@ -41,7 +42,7 @@ pub fn pack(problem: &Problem, operand: Operand, values: &[f32], fill: f32) -> V
     let len = match operand {
         Operand::A => a,
         Operand::B => b,
-        Operand::C => c,
+        _ => c,
     };
     let (rows, cols, matrices, stride) = shape(problem, operand);
     assert_eq!(values.len(), rows * cols * matrices, "values do not match the problem");

@@ -365,3 +365,115 @@ pub fn time_against_cublas_with(gpu: &Gpu, ops: &Operands, warmup: usize, iters:
     let [kernel, classic, lt] = timing::time_in_turn(gpu, warmup, iters, None, [&mut launch, &mut classic, &mut lt])?;
     Ok(TimedAgainstCublas { kernel: kernel?, cublas: [classic?, lt?] })
 }
+
+/// Device buffers of a problem with a fused epilogue: A and B as [`Operands`] holds them, C and
+/// the auxiliary output in the output type (a sentinel in their padding), the bias; each between
+/// guard bands. The inputs and the bias stay on the host for the check.
+pub struct FusedOperands {
+    problem: Problem,
+    inputs: Inputs,
+    /// The bias (values of the output type) the check adds.
+    pub epilogue: check::EpilogueCheck,
+    a: Guarded,
+    b: Guarded,
+    c: Guarded,
+    bias: Option<Guarded>,
+    aux: Option<Guarded>,
+}
+
+impl FusedOperands {
+    /// Fresh random operands of `dtype` (and a random bias) for `problem` from `seed`, uploaded.
+    pub fn upload(gpu: &Gpu, problem: &Problem, dtype: Dtype, seed: u64) -> ToolResult<FusedOperands> {
+        gpu.require_memory(Operands::bytes(problem) / 2)?;
+        let inputs = Inputs::random(problem, dtype, seed);
+        let epilogue = check::EpilogueCheck::random(problem, seed);
+        let out = problem.epilogue.output;
+        let (elem, out_bytes) = (dtype.bytes() as u64, out.bytes() as u64);
+        let stored = |operand, values: &[f32]| check::encode(dtype, &storage::pack(problem, operand, values, f32::NAN));
+        let c_rows = problem.ldc as u64 * out_bytes;
+        let c = check::encode(out, &storage::pack(problem, Operand::C, &inputs.c, SENTINEL));
+        let aux = problem.epilogue.aux.then(|| check::encode(out, &storage::pack(problem, Operand::C, &vec![SENTINEL; inputs.c.len()], SENTINEL)));
+        let bias = (!epilogue.bias.is_empty()).then(|| check::encode(out, &epilogue.bias));
+        Ok(FusedOperands {
+            problem: *problem,
+            a: Guarded::upload(gpu, &stored(Operand::A, &inputs.a), problem.lda as u64 * elem)?,
+            b: Guarded::upload(gpu, &stored(Operand::B, &inputs.b), problem.ldb as u64 * elem)?,
+            c: Guarded::upload(gpu, &c, c_rows)?,
+            bias: bias.map(|b| Guarded::upload(gpu, &b, out_bytes)).transpose()?,
+            aux: aux.map(|x| Guarded::upload(gpu, &x, c_rows)).transpose()?,
+            inputs,
+            epilogue,
+        })
+    }
+
+    /// The problem these operands were sized for.
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    fn fused_addresses(&self, gpu: &Gpu) -> [u64; 2] {
+        [self.bias.as_ref().map_or(0, |b| b.addr(gpu)), self.aux.as_ref().map_or(0, |x| x.addr(gpu))]
+    }
+
+    /// A library plan on these operands.
+    pub fn run_plan(&self, gpu: &Gpu, plan: &rgemm::api::Plan) -> ToolResult<()> {
+        if *plan.problem() != self.problem || plan.kernel().spec.dtype != self.inputs.dtype {
+            return Err(ToolError::InvalidArgument(format!("the plan is for {} in {}, these operands for {} in {}", plan.problem(), plan.kernel().spec.dtype.name(), self.problem, self.inputs.dtype.name())));
+        }
+        let abc = [self.a.addr(gpu), self.b.addr(gpu), self.c.addr(gpu)];
+        let plan = plan.at_addresses(abc)?;
+        // SAFETY: the buffers were sized for this problem, element type and output type (checked
+        // above), the bias and the auxiliary output as its epilogue needs; every buffer starts on
+        // a 256-byte line and none overlaps another.
+        Ok(unsafe { plan.launch_with_epilogue_at(gpu, abc, self.fused_addresses(gpu)) }?)
+    }
+
+    /// cuBLAS with the same output type and epilogue on these operands (overwrites C).
+    pub fn cublas(&self, gpu: &Gpu, library: Library) -> ToolResult<()> {
+        let [bias, aux] = self.fused_addresses(gpu);
+        // SAFETY: the buffers hold this problem's operands, bias and auxiliary output.
+        unsafe { gpu.cublas(library, self.inputs.dtype, &self.problem, self.a.addr(gpu), self.b.addr(gpu), self.c.addr(gpu), bias, aux) }
+    }
+
+    /// C and the auxiliary output as computed against the f64 reference (all of them up to
+    /// [`FULL_REFERENCE_LIMIT`] multiply-adds, sampled rows and columns beyond), and the words
+    /// written outside them (guard bands, padding).
+    pub fn check(&self, gpu: &Gpu, model: &ErrorModel, seed: u64) -> ToolResult<(check::Comparison, Option<check::Comparison>, usize)> {
+        let out = self.problem.epilogue.output;
+        let read = |g: &Guarded| -> ToolResult<(Vec<f32>, usize)> {
+            let (bytes, guards) = g.download(gpu)?;
+            let (values, padding) = storage::unpack_c(&self.problem, &check::decode(out, &bytes), check::decode(out, &check::encode(out, &[SENTINEL]))[0]);
+            Ok((values, guards + padding))
+        };
+        let (c, stray_c) = read(&self.c)?;
+        let (aux, stray_aux) = match &self.aux {
+            Some(g) => {
+                let (v, s) = read(g)?;
+                (Some(v), s)
+            }
+            None => (None, 0),
+        };
+        let (c_cmp, aux_cmp) = if self.problem.macs() <= FULL_REFERENCE_LIMIT {
+            check::compare_epilogue(&self.problem, &self.inputs, model, &self.epilogue, &c, aux.as_deref())
+        } else {
+            Sample::random(&self.problem, 8, seed).compare_epilogue(&self.problem, &self.inputs, model, &self.epilogue, &c, aux.as_deref())
+        };
+        Ok((c_cmp, aux_cmp, stray_c + stray_aux))
+    }
+}
+
+/// A plan with a fused epilogue timed in turn with each cuBLAS library that runs the same
+/// output type and epilogue ([`crate::baseline::libraries_for`]; none where cuBLAS fuses none of it).
+pub fn time_fused_against_cublas(gpu: &Gpu, plan: &rgemm::api::Plan, ops: &FusedOperands, warmup: usize, iters: usize) -> ToolResult<(Timing, Vec<(Library, Timing)>)> {
+    let libraries = crate::baseline::libraries_for(plan.kernel().spec.dtype, ops.problem());
+    let mut ours = || ops.run_plan(gpu, plan);
+    let (mut classic, mut lt) = (|| ops.cublas(gpu, Library::Classic), || ops.cublas(gpu, Library::Lt));
+    let [kernel, classic, lt] = timing::time_in_turn(gpu, warmup, iters, None, [&mut ours, &mut classic, &mut lt])?;
+    let mut baselines = Vec::new();
+    for (library, timing) in [(Library::Classic, classic), (Library::Lt, lt)] {
+        if libraries.contains(&library) {
+            baselines.push((library, timing?));
+        }
+    }
+    Ok((kernel?, baselines))
+}

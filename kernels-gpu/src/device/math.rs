@@ -39,3 +39,57 @@ pub fn cvt_f32_f16(h: u16) -> f32 {
     unsafe { core::arch::asm!("cvt.f32.f16 {x}, {h};", x = out(reg32) x, h = in(reg16) h, options(pure, nomem, nostack)) };
     x
 }
+
+/// `2^x`, approximately (at most 2 ulp from the exact value; subnormal results flushed to zero):
+/// the fast exponential of the fused activations.
+///
+/// ```ptx
+/// ex2.approx.ftz.f32 %d, %x;
+/// ```
+#[inline(always)]
+pub fn ex2_approx(x: f32) -> f32 {
+    let d: f32;
+    // SAFETY: a register-to-register operation with no memory access.
+    unsafe { core::arch::asm!("ex2.approx.ftz.f32 {d}, {x};", d = out(reg32) d, x = in(reg32) x, options(pure, nomem, nostack)) };
+    d
+}
+
+/// `1/x`, approximately (at most 1 ulp from the exact value; `1/±∞ = ±0`, `1/±0 = ±∞`).
+///
+/// ```ptx
+/// rcp.approx.ftz.f32 %d, %x;
+/// ```
+#[inline(always)]
+pub fn rcp_approx(x: f32) -> f32 {
+    let d: f32;
+    // SAFETY: a register-to-register operation with no memory access.
+    unsafe { core::arch::asm!("rcp.approx.ftz.f32 {d}, {x};", d = out(reg32) d, x = in(reg32) x, options(pure, nomem, nostack)) };
+    d
+}
+
+/// `x` rounded to the nearest bf16 (ties to even), as its bits; NaN stays NaN.
+///
+/// ```ptx
+/// cvt.rn.bf16.f32 %h, %x;
+/// ```
+#[inline(always)]
+pub fn cvt_rn_bf16_f32(x: f32) -> u16 {
+    let h: u16;
+    // SAFETY: a register-to-register conversion with no memory access.
+    unsafe { core::arch::asm!("cvt.rn.bf16.f32 {h}, {x};", h = out(reg16) h, x = in(reg32) x, options(pure, nomem, nostack)) };
+    h
+}
+
+/// `x` rounded to the nearest IEEE binary16 (ties to even; beyond the largest finite value, ±∞),
+/// as its bits; NaN stays NaN.
+///
+/// ```ptx
+/// cvt.rn.f16.f32 %h, %x;
+/// ```
+#[inline(always)]
+pub fn cvt_rn_f16_f32(x: f32) -> u16 {
+    let h: u16;
+    // SAFETY: a register-to-register conversion with no memory access.
+    unsafe { core::arch::asm!("cvt.rn.f16.f32 {h}, {x};", h = out(reg16) h, x = in(reg32) x, options(pure, nomem, nostack)) };
+    h
+}

@@ -1,0 +1,406 @@
+//! The fused epilogue: what a sum goes through between the accumulator and memory.
+//!
+//! ```text
+//! pre = alpha·acc + beta·C_old + bias[col or row]
+//! aux = pre                       (when asked: the pre-activation, for a backward pass)
+//! C   = act(pre)                  rounded to C's type (f32, bf16 or f16)
+//! ```
+//!
+//! The idea: a GEMM is usually followed by a bias, an activation and a cast. Done as separate
+//! kernels each reads and writes all of C again; done here they cost a few instructions per
+//! element on values already in registers, and the narrow store halves the bytes of C.
+//!
+//! [`FusedOutput`] is [`Output`](crate::view::Output) with the epilogue: the same window and
+//! bounds checks, the element type read from the epilogue word at run time (every kernel keeps
+//! one parameter list). The kernels that use it declare `fused_epilogue` in their spec; the host
+//! sends any other kernel only the empty epilogue (word 0), which they apply as before.
+//!
+//! Invariants: C, the bias and the auxiliary output have the output type; the bias is indexed
+//! by the column (or the row) of C, so a window moves the bias pointer with it; with beta = 0
+//! the old C is never read. Cost: the plain epilogue's, plus one bias load per element (an L1
+//! hit after the first row of a tile) and the activation: one `ex2.approx` and one
+//! `rcp.approx` for GELU and SiLU, a few more multiply-adds for the erf form.
+
+use crate::device::{cvt_f32_f16, cvt_rn_bf16_f32, cvt_rn_f16_f32, ex2_approx, load, rcp_approx, store};
+use rgemm_spec::{Activation, Bias, Dtype, FusedEpilogue};
+
+/// C (or a window of it) with a fused epilogue: see the module docs.
+#[derive(Clone, Copy)]
+pub struct FusedOutput {
+    /// C at this window's origin.
+    ptr: *mut u8,
+    /// The auxiliary output at this window's origin (null unless `epilogue.aux`).
+    aux: *mut u8,
+    /// The bias at this window's origin's column (or row); null without a bias.
+    bias: *const u8,
+    pub rows: u32,
+    pub cols: u32,
+    /// Elements (of the output type) between the starts of two rows of C and of the auxiliary output.
+    pub ld: u32,
+    pub alpha: f32,
+    pub beta: f32,
+    pub epilogue: FusedEpilogue,
+}
+
+impl FusedOutput {
+    /// C at `ptr` (`rows × cols`, rows `ld` elements apart), the epilogue `word`
+    /// ([`FusedEpilogue::pack`]; a word the host never sends is read as the empty epilogue).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(ptr: *mut u8, rows: u32, cols: u32, ld: u32, alpha: f32, beta: f32, word: u32, bias: *const u8, aux: *mut u8) -> FusedOutput {
+        let epilogue = match FusedEpilogue::unpack(word) {
+            Some(e) => e,
+            None => FusedEpilogue::NONE,
+        };
+        FusedOutput { ptr, aux, bias, rows, cols, ld, alpha, beta, epilogue }
+    }
+
+    /// Bytes of one element of C.
+    #[inline(always)]
+    pub fn elem_bytes(&self) -> usize {
+        self.epilogue.output.bytes() as usize
+    }
+
+    /// The window whose origin is (row, col) of this one.
+    #[inline(always)]
+    pub fn window(self, row: u32, col: u32) -> FusedOutput {
+        let size = self.elem_bytes();
+        let offset = (row as usize * self.ld as usize + col as usize) * size;
+        let along = match self.epilogue.bias {
+            Bias::PerColumn => col,
+            Bias::PerRow => row,
+            Bias::None => 0,
+        };
+        FusedOutput {
+            ptr: self.ptr.wrapping_add(offset),
+            aux: self.aux.wrapping_add(offset),
+            bias: self.bias.wrapping_add(along as usize * size),
+            rows: self.rows.saturating_sub(row),
+            cols: self.cols.saturating_sub(col),
+            ..self
+        }
+    }
+
+    #[inline(always)]
+    pub fn contains(&self, row: u32, col: u32) -> bool {
+        row < self.rows && col < self.cols
+    }
+
+    /// Byte offset of (row, col) from the window's origin.
+    #[inline(always)]
+    fn offset(&self, row: u32, col: u32) -> usize {
+        (row as usize * self.ld as usize + col as usize) * self.elem_bytes()
+    }
+
+    /// Element `i` of an array of the output type, widened (exactly) to f32.
+    ///
+    /// # Safety
+    /// `p` plus `i` elements lies inside an allocation of the output type.
+    #[inline(always)]
+    unsafe fn read(&self, p: *const u8, i: usize) -> f32 {
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            match self.epilogue.output {
+                Dtype::F32 => load((p as *const f32).add(i)),
+                Dtype::Bf16 => f32::from_bits((load((p as *const u16).add(i)) as u32) << 16),
+                Dtype::F16 => cvt_f32_f16(load((p as *const u16).add(i))),
+            }
+        }
+    }
+
+    /// `v` rounded to the output type, as the bits a store writes (f32: the bits themselves).
+    #[inline(always)]
+    fn narrow(&self, v: f32) -> u32 {
+        match self.epilogue.output {
+            Dtype::F32 => v.to_bits(),
+            Dtype::Bf16 => cvt_rn_bf16_f32(v) as u32,
+            Dtype::F16 => cvt_rn_f16_f32(v) as u32,
+        }
+    }
+
+    /// Writes `v` rounded to the output type at byte `offset` of `base`.
+    ///
+    /// # Safety
+    /// The element lies inside C (or the auxiliary output) and is aligned for its type.
+    #[inline(always)]
+    unsafe fn write(&self, base: *mut u8, offset: usize, v: f32) {
+        let bits = self.narrow(v);
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            match self.epilogue.output {
+                Dtype::F32 => store(base.add(offset) as *mut u32, bits),
+                Dtype::Bf16 | Dtype::F16 => store(base.add(offset) as *mut u16, bits as u16),
+            }
+        }
+    }
+
+    /// Writes two neighbouring values as one store (8 bytes of f32 or 4 of a 16-bit type).
+    ///
+    /// # Safety
+    /// Both elements lie inside the matrix and `base + offset` is aligned to the pair's size.
+    #[inline(always)]
+    unsafe fn write2(&self, base: *mut u8, offset: usize, v: [f32; 2]) {
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            match self.epilogue.output {
+                Dtype::F32 => crate::device::st_global_v2(base.add(offset) as *mut f32, v),
+                Dtype::Bf16 | Dtype::F16 => store(base.add(offset) as *mut u32, self.narrow(v[0]) | self.narrow(v[1]) << 16),
+            }
+        }
+    }
+
+    /// `alpha·acc + beta·C_old + bias` at (row, col), which must lie inside C.
+    ///
+    /// # Safety
+    /// (row, col) lies inside C; the bias holds the window's columns (or rows).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    unsafe fn pre(&self, row: u32, col: u32, acc: f32) -> f32 {
+        // As in BLAS: with beta = 0 the old C may hold anything (NaN included) and is not read.
+        // SAFETY: the caller's guarantee.
+        let mut v = if self.beta == 0.0 { self.alpha * acc } else { self.alpha * acc + self.beta * unsafe { self.read(self.ptr, row as usize * self.ld as usize + col as usize) } };
+        // SAFETY: the caller's guarantee: the bias covers this column (or row).
+        unsafe {
+            match self.epilogue.bias {
+                Bias::None => {}
+                Bias::PerColumn => v += self.read(self.bias, col as usize),
+                Bias::PerRow => v += self.read(self.bias, row as usize),
+            }
+        }
+        v
+    }
+
+    /// The values to store for two neighbouring accumulators at (row, col..col + 2), both inside
+    /// C: the pre-activations written to the auxiliary output (as a pair when `pair`), then
+    /// the activation.
+    ///
+    /// # Safety
+    /// Both elements lie inside C; with `pair`, their offset is aligned to the pair's size.
+    #[inline(always)]
+    unsafe fn finish2(&self, row: u32, col: u32, acc: [f32; 2], pair: bool) -> [f32; 2] {
+        // SAFETY: the caller's guarantee.
+        let pre = unsafe { [self.pre(row, col, acc[0]), self.pre(row, col + 1, acc[1])] };
+        if self.epilogue.aux {
+            let at = self.offset(row, col);
+            // SAFETY: the auxiliary output is shaped as C (the host's check), so the elements
+            // and their alignment are C's.
+            unsafe {
+                if pair {
+                    self.write2(self.aux, at, pre);
+                } else {
+                    self.write(self.aux, at, pre[0]);
+                    self.write(self.aux, at + self.elem_bytes(), pre[1]);
+                }
+            }
+        }
+        let act = self.epilogue.activation;
+        [activate(act, pre[0]), activate(act, pre[1])]
+    }
+
+    /// Writes the epilogue of `acc` to (row, col) if that element exists.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub fn store(&self, row: u32, col: u32, acc: f32) {
+        if self.contains(row, col) {
+            let at = self.offset(row, col);
+            // SAFETY: (row, col) lies inside C (checked above); the auxiliary output is shaped as C.
+            unsafe {
+                let pre = self.pre(row, col, acc);
+                if self.epilogue.aux {
+                    self.write(self.aux, at, pre);
+                }
+                self.write(self.ptr, at, activate(self.epilogue.activation, pre));
+            }
+        }
+    }
+
+    /// Whether (row, col..col + 2) exist and start on a boundary of the pair's size, so they
+    /// can be written as one store.
+    #[inline(always)]
+    pub fn holds2(&self, row: u32, col: u32) -> bool {
+        let size = 2 * self.elem_bytes();
+        (self.ptr as usize + self.offset(row, col)) % size == 0 && (self.aux as usize) % size == self.ptr as usize % size && row < self.rows && col + 2 <= self.cols
+    }
+
+    /// Writes the epilogue of two accumulators to (row, col..col + 2): one store of the pair
+    /// when [`holds2`](Self::holds2), else element by element with bounds checks.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub fn store2(&self, row: u32, col: u32, acc: [f32; 2]) {
+        if self.holds2(row, col) {
+            // SAFETY: `holds2`: both elements lie inside C, the pair is aligned in C and in the
+            // auxiliary output.
+            unsafe {
+                let v = self.finish2(row, col, acc, true);
+                self.write2(self.ptr, self.offset(row, col), v);
+            }
+        } else {
+            self.store(row, col, acc[0]);
+            self.store(row, col + 1, acc[1]);
+        }
+    }
+
+    /// `alpha·acc` of two neighbouring accumulators rounded to a 16-bit output type and packed
+    /// into the first word (the second is unused): what the copy engine stores for a bare cast
+    /// (no bias, no activation, beta = 0).
+    #[inline(always)]
+    pub fn cast2(&self, acc: [f32; 2]) -> [u32; 2] {
+        [self.narrow(self.alpha * acc[0]) | self.narrow(self.alpha * acc[1]) << 16, 0]
+    }
+}
+
+/// What a kernel's epilogue writes C through: the plain [`Output`](crate::view::Output) (f32,
+/// nothing fused) or the [`FusedOutput`]. Kernels generic over it write both from one body.
+pub trait WriteC: Copy {
+    /// The window whose origin is (row, col) of this one.
+    fn window(self, row: u32, col: u32) -> Self;
+    /// Writes the epilogue of `acc` to (row, col) if that element exists.
+    fn store(&self, row: u32, col: u32, acc: f32);
+    /// Writes the epilogue of two accumulators to (row, col..col + 2), each if it exists.
+    fn store2(&self, row: u32, col: u32, acc: [f32; 2]);
+}
+
+impl WriteC for crate::view::Output {
+    #[inline(always)]
+    fn window(self, row: u32, col: u32) -> Self {
+        crate::view::Output::window(self, row, col)
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    fn store(&self, row: u32, col: u32, acc: f32) {
+        crate::view::Output::store(self, row, col, acc)
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    fn store2(&self, row: u32, col: u32, acc: [f32; 2]) {
+        crate::view::Output::store2(self, row, col, acc)
+    }
+}
+
+impl WriteC for FusedOutput {
+    #[inline(always)]
+    fn window(self, row: u32, col: u32) -> Self {
+        FusedOutput::window(self, row, col)
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    fn store(&self, row: u32, col: u32, acc: f32) {
+        FusedOutput::store(self, row, col, acc)
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    fn store2(&self, row: u32, col: u32, acc: [f32; 2]) {
+        FusedOutput::store2(self, row, col, acc)
+    }
+}
+
+/// `act(x)`; NaN stays NaN.
+#[inline(always)]
+pub fn activate(act: Activation, x: f32) -> f32 {
+    match act {
+        Activation::Identity => x,
+        // `x < 0` is false for NaN, which passes through.
+        Activation::Relu => {
+            if x < 0.0 { 0.0 } else { x }
+        }
+        Activation::GeluTanh => gelu_tanh(x),
+        Activation::GeluErf => gelu_erf(x),
+        Activation::Silu => silu(x),
+    }
+}
+
+/// `e^x` from the hardware's `2^x`.
+#[inline(always)]
+fn exp(x: f32) -> f32 {
+    ex2_approx(x * core::f32::consts::LOG2_E)
+}
+
+/// `x·σ(t) = x / (1 + e^(−t))`: both GELU-tanh and SiLU have this form. For t → −∞ the
+/// exponential overflows to ∞ and the quotient goes to 0 with the right sign; for t → ∞ it is x.
+#[inline(always)]
+fn times_sigmoid(x: f32, t: f32) -> f32 {
+    x * rcp_approx(1.0 + exp(-t))
+}
+
+/// GELU, tanh form: `x/2·(1 + tanh(u)) = x·σ(2u)` with `u = √(2/π)·(x + 0.044715·x³)`.
+#[inline(always)]
+pub fn gelu_tanh(x: f32) -> f32 {
+    const SQRT_2_OVER_PI: f32 = 0.797_884_6;
+    let u = SQRT_2_OVER_PI * (x + 0.044_715 * x * x * x);
+    times_sigmoid(x, 2.0 * u)
+}
+
+/// SiLU: `x·σ(x)`.
+#[inline(always)]
+pub fn silu(x: f32) -> f32 {
+    times_sigmoid(x, x)
+}
+
+/// GELU, erf form: `x/2·(1 + erf(x/√2))`.
+#[inline(always)]
+pub fn gelu_erf(x: f32) -> f32 {
+    0.5 * x * (1.0 + erf(x * core::f32::consts::FRAC_1_SQRT_2))
+}
+
+/// `erf(z)` within 1.5·10⁻⁷ (Abramowitz and Stegun 7.1.26: a degree-5 polynomial in
+/// `t = 1/(1 + p·|z|)` times `e^(−z²)`), odd in z.
+#[inline(always)]
+pub fn erf(z: f32) -> f32 {
+    const P: f32 = 0.327_591_1;
+    const A: [f32; 5] = [0.254_829_6, -0.284_496_74, 1.421_413_8, -1.453_152_1, 1.061_405_4];
+    let a = z.abs();
+    let t = rcp_approx(1.0 + P * a);
+    let poly = t * (A[0] + t * (A[1] + t * (A[2] + t * (A[3] + t * A[4]))));
+    let e = 1.0 - poly * exp(-a * a);
+    if z < 0.0 { -e } else if z >= 0.0 { e } else { z }
+}
+
+#[cfg(all(test, not(target_arch = "nvptx64")))]
+mod tests {
+    use super::*;
+
+    /// The activations in f64, as the host's reference computes them.
+    fn reference(act: Activation, x: f64) -> f64 {
+        match act {
+            Activation::Identity => x,
+            Activation::Relu => x.max(0.0),
+            Activation::GeluTanh => 0.5 * x * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x)).tanh()),
+            Activation::GeluErf => 0.5 * x * (1.0 + erf_f64(x / std::f64::consts::SQRT_2)),
+            Activation::Silu => x / (1.0 + (-x).exp()),
+        }
+    }
+
+    /// erf by its Taylor series (|z| < 3) or its continued-fraction tail: exact to f64 rounding
+    /// far beyond what is tested here.
+    fn erf_f64(z: f64) -> f64 {
+        if z.abs() > 6.0 {
+            return z.signum();
+        }
+        let (mut term, mut sum, mut n) = (z, z, 0.0);
+        while term.abs() > 1e-17 * sum.abs() {
+            n += 1.0;
+            term *= -z * z / n;
+            sum += term / (2.0 * n + 1.0);
+        }
+        2.0 / std::f64::consts::PI.sqrt() * sum
+    }
+
+    #[test]
+    fn activations_are_within_their_stated_error_of_f64() {
+        // The bound the host's checks use: 8 units of f32 rounding relative to |x|, plus erf's
+        // 1.5e-7 absolute error times |x|/2.
+        for act in Activation::ALL {
+            let mut x = -30.0f32;
+            while x <= 30.0 {
+                let got = activate(act, x) as f64;
+                let want = reference(act, x as f64);
+                let bound = (8.0 * f32::EPSILON as f64 / 2.0 + 0.75e-7) * (x.abs() as f64) + 1e-30;
+                assert!((got - want).abs() <= bound, "{} at {x}: {got} vs {want}", act.name());
+                x += 0.0371;
+            }
+            assert!(activate(act, f32::NAN).is_nan(), "{}", act.name());
+        }
+        assert_eq!(gelu_tanh(-1e30), 0.0);
+        assert_eq!(silu(1e30), 1e30);
+    }
+}
