@@ -284,17 +284,18 @@ impl Plan {
         Plan { problem: *problem, kernel, geometry, staging, split, reason, automatic: true }.with_epilogue_pass()
     }
 
-    /// This plan, where its kernel does not apply the problem's fused epilogue and K is not
-    /// split, with the product written to the workspace as one slice and the epilogue applied by
-    /// the sum (kernels-gpu/src/split_k.rs): a second pass over C, the same result. `None` when
-    /// the kernel cannot write to the workspace so.
+    /// This plan, where its kernel does not apply the problem's fused epilogue itself
+    /// ([`Kernel::applies_epilogue`]) and K is not split, with the product written to the
+    /// workspace as one slice and the epilogue applied by the sum (kernels-gpu/src/split_k.rs): a
+    /// second pass over C, the same result. `None` when the kernel cannot write to the workspace
+    /// so.
     pub(crate) fn with_epilogue_pass(mut self) -> Option<Plan> {
-        if self.problem.epilogue.is_none() || self.kernel.spec.fused_epilogue || self.split.is_some() {
+        if self.kernel.applies_epilogue(&self.problem) || self.split.is_some() {
             return Some(self);
         }
         let reads = *self.reads();
         self.split = Some(crate::choice::split_with(self.kernel, &reads, 1)?);
-        self.reason += &format!("; {} writes f32 C with nothing fused: its product goes to the workspace and the sum applies the epilogue", self.kernel.name());
+        self.reason += &format!("; {} does not apply this epilogue itself: its product goes to the workspace and the sum applies the epilogue", self.kernel.name());
         Some(self)
     }
 

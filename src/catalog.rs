@@ -270,6 +270,13 @@ impl Kernel {
         format!("{layout}, lda, ldb multiples of {per_row}{c}")
     }
 
+    /// Whether this kernel applies `problem`'s fused epilogue itself ([`rgemm_spec::Fusion`]).
+    /// Where it does not, a plan writes its product to the workspace and split-K's sum applies
+    /// the epilogue.
+    pub fn applies_epilogue(&self, problem: &Problem) -> bool {
+        self.spec.fused_epilogue.applies(problem.epilogue, problem.beta)
+    }
+
     /// The launch for `problem`, or why this kernel cannot run it.
     pub fn geometry(&self, problem: &Problem) -> Result<Launch> {
         let unsupported = |reason: String| Error::Unsupported { kernel: self.name().into(), reason };

@@ -506,8 +506,8 @@ impl Gpu {
     /// of that type, the auxiliary output is shaped as C, neither overlaps C.
     pub unsafe fn launch_with_epilogue(&self, kernel: Kernel, geometry: &Launch, problem: &Problem, [a, b, c]: [u64; 3], fused: [u64; 2]) -> Result<()> {
         check_epilogue_operands(problem, fused)?;
-        if !problem.epilogue.is_none() && !kernel.spec.fused_epilogue {
-            return Err(Error::Unsupported { kernel: kernel.name().into(), reason: format!("it writes f32 C with nothing fused; {problem} needs a kernel with the fused epilogue") });
+        if !kernel.applies_epilogue(problem) {
+            return Err(Error::Unsupported { kernel: kernel.name().into(), reason: format!("it does not apply the epilogue of {problem} itself (a plan applies it by split-K's sum)") });
         }
         let product = EpilogueArgs { word: problem.epilogue.pack(), bias: fused[0], aux: fused[1] };
         if !kernel.spec.split_ahead {

@@ -162,7 +162,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     /// registers: `d[4j + i]` is row 16·warp + g + 8·(i / 2), column 8j + 2t + i % 2 of the
     /// warpgroup's tile (as in rung 13), so each thread holds pairs of neighbouring columns.
     #[inline(always)]
-    fn store_from_registers<C: WriteC>(c: &C, acc: &[f32; 128], row0: u32, col0: u32) {
+    fn store_from_registers(c: &Output, acc: &[f32; 128], row0: u32, col0: u32) {
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
         let c = c.window(row0 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2);
         unroll!(Self::BN / 8, |j| {
@@ -261,7 +261,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
         .with_min_blocks_per_sm(MIN_BLOCKS_PER_SM)
         .with_layout(L::LAYOUT)
         .with_store(ST)
-        .with_fused_epilogue();
+        .with_fused_epilogue(Fusion::Store);
         let spec = spec.with_cluster_m(Self::CLUSTER);
         if Self::STREAM_K {
             spec.with_stream_k(Self::WORKSPACE)
@@ -621,7 +621,8 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
             // SAFETY: as above; the host's map of C has C's element type.
             unsafe { Self::store_through_tma::<true>(map_c, acc, cw, row0, col0, z, |_, _, v| c.cast2(v)) };
         } else {
-            Self::store_from_registers(&c, acc, row0, col0);
+            let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
+            c.window(row0 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2).store_fragment(acc, Self::BN / 8);
         }
     }
 }

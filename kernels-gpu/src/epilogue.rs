@@ -12,8 +12,10 @@
 //!
 //! [`FusedOutput`] is [`Output`](crate::view::Output) with the epilogue: the same window and
 //! bounds checks, the element type read from the epilogue word at run time (every kernel keeps
-//! one parameter list). The kernels that use it declare `fused_epilogue` in their spec; the host
-//! sends any other kernel only the empty epilogue (word 0), which they apply as before.
+//! one parameter list). The kernels that use it declare `fused_epilogue` in their spec and apply
+//! it where beta = 0 and there is no auxiliary output; the host sends them nothing else, and
+//! sends any other kernel only the empty epilogue (word 0). Split-K's sum applies all of it
+//! (`split_k.rs`), so every other case is a product into the workspace and that sum.
 //!
 //! Invariants: C, the bias and the auxiliary output have the output type; the bias is indexed
 //! by the column (or the row) of C, so a window moves the bias pointer with it; with beta = 0
@@ -170,33 +172,6 @@ impl FusedOutput {
         v
     }
 
-    /// The values to store for two neighbouring accumulators at (row, col..col + 2), both inside
-    /// C: the pre-activations written to the auxiliary output (as a pair when `pair`), then
-    /// the activation.
-    ///
-    /// # Safety
-    /// Both elements lie inside C; with `pair`, their offset is aligned to the pair's size.
-    #[inline(always)]
-    unsafe fn finish2(&self, row: u32, col: u32, acc: [f32; 2], pair: bool) -> [f32; 2] {
-        // SAFETY: the caller's guarantee.
-        let pre = unsafe { [self.pre(row, col, acc[0]), self.pre(row, col + 1, acc[1])] };
-        if self.epilogue.aux {
-            let at = self.offset(row, col);
-            // SAFETY: the auxiliary output is shaped as C (the host's check), so the elements
-            // and their alignment are C's.
-            unsafe {
-                if pair {
-                    self.write2(self.aux, at, pre);
-                } else {
-                    self.write(self.aux, at, pre[0]);
-                    self.write(self.aux, at + self.elem_bytes(), pre[1]);
-                }
-            }
-        }
-        let act = self.epilogue.activation;
-        [activate(act, pre[0]), activate(act, pre[1])]
-    }
-
     /// Writes the epilogue of `acc` to (row, col) if that element exists.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
@@ -214,29 +189,74 @@ impl FusedOutput {
         }
     }
 
-    /// Whether (row, col..col + 2) exist and start on a boundary of the pair's size, so they
-    /// can be written as one store.
+    /// Writes a `wgmma` accumulator fragment through the epilogue: `acc[4j + i]` lies at row
+    /// `8·(i / 2)`, column `8j + i % 2` of this window, for `j < groups` (rung 14's layout).
+    /// For beta = 0 and no auxiliary output: the host's rule for every kernel that fuses
+    /// (`Kernel::applies_epilogue`); the others go through split-K's sum.
+    ///
+    /// In phases, each one loop over the fragment with its choice made outside it: alpha, the
+    /// bias, the activation, the store. Done element by element (as
+    /// [`store2`](Self::store2) does), every element would carry every choice, and unrolled over
+    /// 128 accumulators that multiplies the code by the number of combinations.
     #[inline(always)]
-    pub fn holds2(&self, row: u32, col: u32) -> bool {
-        let size = 2 * self.elem_bytes();
-        (self.ptr as usize + self.offset(row, col)) % size == 0 && (self.aux as usize) % size == self.ptr as usize % size && row < self.rows && col + 2 <= self.cols
+    pub fn store_fragment(&self, acc: &[f32; 128], groups: usize) {
+        let mut v = [0.0f32; 128];
+        unroll!(groups, |j| {
+            for i in 0..4 {
+                v[4 * j + i] = self.alpha * acc[4 * j + i];
+            }
+        });
+        // + bias: two values per group by column (rows 0 and 8 share them), two in all by row.
+        match self.epilogue.bias {
+            Bias::None => {}
+            Bias::PerColumn => unroll!(groups, |j| {
+                let col = (8 * j) as u32;
+                // SAFETY: read only for columns inside C, which the bias covers.
+                let b = [0u32, 1].map(|i| if col + i < self.cols { unsafe { self.read(self.bias, (col + i) as usize) } } else { 0.0 });
+                for i in 0..4 {
+                    v[4 * j + i] += b[i % 2];
+                }
+            }),
+            Bias::PerRow => {
+                // SAFETY: read only for rows inside C, which the bias covers.
+                let b = [0u32, 8].map(|r| if r < self.rows { unsafe { self.read(self.bias, r as usize) } } else { 0.0 });
+                unroll!(groups, |j| {
+                    for i in 0..4 {
+                        v[4 * j + i] += b[i / 2];
+                    }
+                });
+            }
+        }
+        let act = self.epilogue.activation;
+        if act != Activation::Identity {
+            unroll!(groups, |j| {
+                for i in 0..4 {
+                    v[4 * j + i] = activate(act, v[4 * j + i]);
+                }
+            });
+        }
+        unroll!(groups, |j| {
+            self.put2(self.ptr, 0, (8 * j) as u32, [v[4 * j], v[4 * j + 1]]);
+            self.put2(self.ptr, 8, (8 * j) as u32, [v[4 * j + 2], v[4 * j + 3]]);
+        });
     }
 
-    /// Writes the epilogue of two accumulators to (row, col..col + 2): one store of the pair
-    /// when [`holds2`](Self::holds2), else element by element with bounds checks.
+    /// Writes two final values to (row, col..col + 2) of C (at `base`: C or the auxiliary
+    /// output): one store of the pair where both exist and their address is aligned to it, else
+    /// each that exists.
     #[inline(always)]
-    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
-    pub fn store2(&self, row: u32, col: u32, acc: [f32; 2]) {
-        if self.holds2(row, col) {
-            // SAFETY: `holds2`: both elements lie inside C, the pair is aligned in C and in the
-            // auxiliary output.
-            unsafe {
-                let v = self.finish2(row, col, acc, true);
-                self.write2(self.ptr, self.offset(row, col), v);
-            }
+    fn put2(&self, base: *mut u8, row: u32, col: u32, v: [f32; 2]) {
+        let at = self.offset(row, col);
+        if row < self.rows && col + 2 <= self.cols && (base as usize + at) % (2 * self.elem_bytes()) == 0 {
+            // SAFETY: both elements lie inside the matrix (shaped as C) and the pair is aligned.
+            unsafe { self.write2(base, at, v) };
         } else {
-            self.store(row, col, acc[0]);
-            self.store(row, col + 1, acc[1]);
+            for i in 0..2 {
+                if self.contains(row, col + i) {
+                    // SAFETY: the element lies inside the matrix.
+                    unsafe { self.write(base, at + i as usize * self.elem_bytes(), v[i as usize]) };
+                }
+            }
         }
     }
 
@@ -246,51 +266,6 @@ impl FusedOutput {
     #[inline(always)]
     pub fn cast2(&self, acc: [f32; 2]) -> [u32; 2] {
         [self.narrow(self.alpha * acc[0]) | self.narrow(self.alpha * acc[1]) << 16, 0]
-    }
-}
-
-/// What a kernel's epilogue writes C through: the plain [`Output`](crate::view::Output) (f32,
-/// nothing fused) or the [`FusedOutput`]. Kernels generic over it write both from one body.
-pub trait WriteC: Copy {
-    /// The window whose origin is (row, col) of this one.
-    fn window(self, row: u32, col: u32) -> Self;
-    /// Writes the epilogue of `acc` to (row, col) if that element exists.
-    fn store(&self, row: u32, col: u32, acc: f32);
-    /// Writes the epilogue of two accumulators to (row, col..col + 2), each if it exists.
-    fn store2(&self, row: u32, col: u32, acc: [f32; 2]);
-}
-
-impl WriteC for crate::view::Output {
-    #[inline(always)]
-    fn window(self, row: u32, col: u32) -> Self {
-        crate::view::Output::window(self, row, col)
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
-    fn store(&self, row: u32, col: u32, acc: f32) {
-        crate::view::Output::store(self, row, col, acc)
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
-    fn store2(&self, row: u32, col: u32, acc: [f32; 2]) {
-        crate::view::Output::store2(self, row, col, acc)
-    }
-}
-
-impl WriteC for FusedOutput {
-    #[inline(always)]
-    fn window(self, row: u32, col: u32) -> Self {
-        FusedOutput::window(self, row, col)
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
-    fn store(&self, row: u32, col: u32, acc: f32) {
-        FusedOutput::store(self, row, col, acc)
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
-    fn store2(&self, row: u32, col: u32, acc: [f32; 2]) {
-        FusedOutput::store2(self, row, col, acc)
     }
 }
 

@@ -76,7 +76,7 @@ impl<E: Packed, const MT: usize> GemmKernel for Gemv<E, MT> {
     )
     .with_layout(Layout::NT)
     .with_any_alignment_and_batch_loop()
-    .with_fused_epilogue();
+    .with_fused_epilogue(Fusion::Full);
 
     #[inline(always)]
     unsafe fn run(gemm: &GemmArgs<E>) {

@@ -45,7 +45,7 @@ impl<E: Widen + ElemType, L: Storage> GemmKernel for General<E, L> {
     )
     .with_layout(L::LAYOUT)
     .with_any_alignment_and_batch_loop()
-    .with_fused_epilogue();
+    .with_fused_epilogue(Fusion::Full);
 
     #[inline(always)]
     unsafe fn run(gemm: &GemmArgs<E>) {

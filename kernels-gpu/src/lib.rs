@@ -156,7 +156,6 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 mod prelude {
     pub use crate::device::*;
     pub use crate::view::*;
-    pub use crate::epilogue::WriteC;
     pub use crate::spec::*;
     pub use crate::swizzle::*;
 }

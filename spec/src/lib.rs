@@ -14,7 +14,7 @@ pub mod output;
 pub mod stream_k;
 
 pub use key::{AStaging, CStore, Fragments, KLoop, KernelKey, KernelKind, OperandSplit, Schedule, StageRelease, Variant, TF32X3_FLUSH_EVERY};
-pub use output::{Activation, Bias, FusedEpilogue};
+pub use output::{Activation, Bias, FusedEpilogue, Fusion};
 
 /// Element type of the A and B operands, and of C ([`FusedEpilogue::output`]); the accumulators
 /// are always `f32`.
@@ -318,9 +318,9 @@ pub struct KernelSpec {
     pub split_ahead: bool,
     /// How the kernel writes C ([`CStore::Scalar`] for every kernel without the choice).
     pub store: CStore,
-    /// The kernel applies any [`FusedEpilogue`] (output type, bias, activation, auxiliary
-    /// output); a kernel without it applies only [`FusedEpilogue::NONE`].
-    pub fused_epilogue: bool,
+    /// How much of a [`FusedEpilogue`] (output type, bias, activation, auxiliary output) the
+    /// kernel applies itself.
+    pub fused_epilogue: Fusion,
     /// The rung's own choices ([`Variant::Plain`] for a rung without any).
     pub variant: Variant,
 }
@@ -480,7 +480,7 @@ impl KernelSpec {
             stream_k: None,
             split_ahead: false,
             store: CStore::Scalar,
-            fused_epilogue: false,
+            fused_epilogue: Fusion::None,
             variant: Variant::Plain,
         }
     }
@@ -519,10 +519,10 @@ impl KernelSpec {
         KernelSpec { store, ..self }
     }
 
-    /// This spec for a kernel that applies any [`FusedEpilogue`].
+    /// This spec for a kernel that applies `fusion` of a [`FusedEpilogue`] itself.
     #[inline]
-    pub const fn with_fused_epilogue(self) -> Self {
-        KernelSpec { fused_epilogue: true, ..self }
+    pub const fn with_fused_epilogue(self, fusion: Fusion) -> Self {
+        KernelSpec { fused_epilogue: fusion, ..self }
     }
 
     /// This spec for a kernel with the rung's choices `variant`.

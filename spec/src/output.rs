@@ -12,10 +12,34 @@
 //!
 //! The kernels receive the epilogue as one `u32` ([`FusedEpilogue::pack`]) plus the bias and
 //! auxiliary pointers, so every GEMM entry keeps one parameter list; kernels that apply it say
-//! so in their spec ([`crate::KernelSpec::fused_epilogue`]), and the host refuses the others for
-//! any epilogue but [`FusedEpilogue::NONE`].
+//! so in their spec ([`crate::KernelSpec::fused_epilogue`], a [`Fusion`]); the host sends the
+//! others only [`FusedEpilogue::NONE`].
 
 use crate::Dtype;
+
+/// How much of a [`FusedEpilogue`] a kernel applies itself ([`crate::KernelSpec::fused_epilogue`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fusion {
+    /// Only [`FusedEpilogue::NONE`].
+    None,
+    /// The output type, the bias and the activation, where beta = 0 and there is no auxiliary
+    /// output (what rung 14 holds in registers beside its accumulators).
+    Store,
+    /// Every fused epilogue.
+    Full,
+}
+
+impl Fusion {
+    /// Whether a kernel of this kind applies `epilogue` to a product with this `beta` itself.
+    #[inline]
+    pub fn applies(self, epilogue: FusedEpilogue, beta: f32) -> bool {
+        match self {
+            Fusion::None => epilogue.is_none(),
+            Fusion::Store => epilogue.is_none() || (beta == 0.0 && !epilogue.aux),
+            Fusion::Full => true,
+        }
+    }
+}
 
 /// The activation applied last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

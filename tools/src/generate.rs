@@ -60,7 +60,7 @@ fn spec_literal(spec: &KernelSpec) -> String {
     // Destructured so that a field added to the spec is a compile error here, not a silent gap.
     let KernelSpec { name, rung, dtype, tile, threads, smem_bytes, tensor_maps, min_blocks_per_sm, persistent, cluster_m, layout, any_alignment, batch_loop, tile_rules, stream_k, split_ahead, store, fused_epilogue, variant } = *spec;
     format!(
-        "KernelSpec {{ name: {name:?}, rung: {}, dtype: Dtype::{dtype:?}, tile: {}, threads: {threads}, smem_bytes: {smem_bytes}, tensor_maps: {}, min_blocks_per_sm: {min_blocks_per_sm}, persistent: {persistent}, cluster_m: {cluster_m}, layout: {}, any_alignment: {any_alignment}, batch_loop: {batch_loop}, tile_rules: {}, stream_k: {}, split_ahead: {split_ahead}, store: CStore::{store:?}, fused_epilogue: {fused_epilogue}, variant: {} }}",
+        "KernelSpec {{ name: {name:?}, rung: {}, dtype: Dtype::{dtype:?}, tile: {}, threads: {threads}, smem_bytes: {smem_bytes}, tensor_maps: {}, min_blocks_per_sm: {min_blocks_per_sm}, persistent: {persistent}, cluster_m: {cluster_m}, layout: {}, any_alignment: {any_alignment}, batch_loop: {batch_loop}, tile_rules: {}, stream_k: {}, split_ahead: {split_ahead}, store: CStore::{store:?}, fused_epilogue: Fusion::{fused_epilogue:?}, variant: {} }}",
         rung_literal(rung),
         tile_literal(tile),
         option(tensor_maps, maps_literal),
