@@ -65,6 +65,7 @@ pub fn synthetic() -> Report {
             SizeRecord {
                 layout: None,
                 batch: None,
+                class: None,
                 cublas_classic: None,
                 cublas_lt: None,
                 m: 4096,
@@ -82,6 +83,7 @@ pub fn synthetic() -> Report {
             SizeRecord {
                 layout: None,
                 batch: None,
+                class: None,
                 cublas_classic: None,
                 cublas_lt: None,
                 m: 3001,
@@ -99,6 +101,7 @@ pub fn synthetic() -> Report {
             SizeRecord {
                 layout: None,
                 batch: None,
+                class: None,
                 cublas_classic: None,
                 cublas_lt: None,
                 m: 65536,

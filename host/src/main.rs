@@ -11,6 +11,7 @@ use rgemm::catalog::{self, Dtype, Kernel};
 use rgemm_tools::baseline::Library;
 use rgemm::problem::{Batch, Layout, LeadingDims};
 use rgemm_tools::suite::{self, Case, Shape};
+use rgemm_tools::eval_suite::{self, Suite};
 use rgemm_tools::ptxas;
 use rgemm_tools::report::{self, Report};
 use rgemm_tools::verify;
@@ -94,10 +95,11 @@ struct BenchArgs {
     /// with :nn, :nt, :tn or :tt [default: 1024,2048,4096,8192,4096x4096x1024,8192x1024x4096,3001x2999x3003]
     #[arg(long, value_parser = parse_cases, allow_hyphen_values = true, conflicts_with = "suite")]
     sizes: Option<CaseList>,
-    /// A named suite of cases instead of --sizes: `real` (LLM linear layers, unaligned, deep K,
-    /// batched, the four layouts), each run by the kernel the automatic choice picks.
-    #[arg(long, value_parser = ["real"])]
-    suite: Option<String>,
+    /// A named suite of cases instead of --sizes: `real` (the tuning suite: LLM linear layers,
+    /// unaligned, deep K, batched, the four layouts) or `eval` (the evaluation suite: shapes in no
+    /// dispatch table, by class), each run by the kernel the automatic choice picks.
+    #[arg(long)]
+    suite: Option<Suite>,
     /// Layout for every size that names none (nn, nt, tn, tt).
     #[arg(long, value_parser = parse_layout)]
     layout: Option<Layout>,
@@ -145,9 +147,10 @@ struct TuneArgs {
     #[arg(long, default_value = "4096", value_parser = parse_shape, allow_hyphen_values = true)]
     size: Shape,
     /// Tune the dispatcher instead: every candidate plan (each fast kernel that takes the shape,
-    /// directly and with K split) on every case of the named suite (`real`).
-    #[arg(long, value_parser = ["real"], conflicts_with_all = ["rung", "size"])]
-    suite: Option<String>,
+    /// directly and with K split) on every case of the named suite (`real`; `eval`, the
+    /// evaluation suite, is never tuned on).
+    #[arg(long, conflicts_with_all = ["rung", "size"])]
+    suite: Option<Suite>,
     /// Tune the dispatcher on these cases instead (as `bench --sizes`: MxNxK or BxMxNxK, each
     /// optionally with :nn, :nt, :tn or :tt), e.g. shapes the suite lacks.
     #[arg(long, value_parser = parse_cases, allow_hyphen_values = true, conflicts_with_all = ["rung", "size", "suite"])]
@@ -235,6 +238,7 @@ impl TimingArgs {
             runs: if kernels.is_empty() { Runs::Auto } else { Runs::Listed },
             kernels,
             sizes,
+            classes: Vec::new(),
             ld: LeadingDims::default(),
             warmup: self.warmup as usize,
             iters: self.iters as usize,
@@ -751,7 +755,7 @@ fn bench_command(args: &BenchArgs) -> Result<ExitCode, Error> {
     } else {
         bench_kernels(&args.kernel, args.dtype)?
     };
-    let mut sizes = if args.suite.is_some() { suite::real_suite() } else { args.sizes.clone().map_or_else(|| bench::DEFAULT_SIZES.to_vec(), |list| list.0) };
+    let mut sizes = match args.suite { Some(named) => named.cases(), None => args.sizes.clone().map_or_else(|| bench::DEFAULT_SIZES.to_vec(), |list| list.0) };
     for case in &mut sizes {
         if let Some(layout) = args.layout.filter(|_| case.layout == Layout::NN) {
             case.layout = layout;
@@ -769,9 +773,13 @@ fn bench_command(args: &BenchArgs) -> Result<ExitCode, Error> {
     create_dir(&args.out)?;
     let mut plan = args.timing.plan("bench", dtype, kernels, sizes);
     plan.ld = args.ld.dims();
+    plan.classes = args.suite.map_or_else(Vec::new, Suite::classes);
     let report = run_plan(&gpu, &plan, Some(&args.out.join("results.json")))?;
     // Printed size by size already where there is no terminal (see `run_plan`).
     print!("{}", if progress_lines() { report::footer(&report) } else { report::table(&report) });
+    if args.suite == Some(Suite::Eval) {
+        print!("\n% of the best cuBLAS per class:\n\n{}", eval_suite::markdown(&eval_suite::summarize(&eval_suite::measured(&report))));
+    }
     write_outputs(&report, &args.out, args.font.as_deref())?;
     Ok(if report.failures() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
@@ -802,8 +810,8 @@ fn print_charts(written: &chart::Written) {
 }
 
 fn tune_command(args: &TuneArgs) -> Result<ExitCode, Error> {
-    if args.suite.is_some() {
-        return tune_plans(args, suite::real_suite(), TableUpdate::Replace);
+    if let Some(named) = args.suite {
+        return tune_plans(args, named.tunable_cases()?, TableUpdate::Replace);
     }
     if let Some(cases) = &args.cases {
         return tune_plans(args, cases.0.clone(), TableUpdate::Merge);

@@ -315,6 +315,7 @@ fn chart_draws_a_report_without_a_gpu() {
         sizes: vec![SizeRecord {
             layout: None,
             batch: None,
+            class: None,
             cublas_classic: None,
             cublas_lt: None,
             m: 1024,

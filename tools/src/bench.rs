@@ -37,6 +37,9 @@ pub struct BenchPlan {
     pub runs: Runs,
     pub kernels: Vec<Kernel>,
     pub sizes: Vec<Case>,
+    /// The class of each case of `sizes`, in order, recorded in the report (a run of the
+    /// evaluation suite: [`crate::eval_suite::Suite::classes`]); empty for runs without classes.
+    pub classes: Vec<String>,
     /// Leading dimensions for every case (tight where `None`).
     pub ld: LeadingDims,
     pub warmup: usize,
@@ -120,7 +123,7 @@ pub fn run(gpu: &Gpu, plan: &BenchPlan, mut progress: impl FnMut(u64, u64, &str)
         progress(done, total, &what);
         done += 1;
     };
-    for case in &plan.sizes {
+    for (i, case) in plan.sizes.iter().enumerate() {
         let problem = case.problem(plan.ld)?;
         // An error outside any one kernel (e.g. the context died) is recorded against every
         // kernel of the size, so that the sizes already measured are still reported.
@@ -134,6 +137,7 @@ pub fn run(gpu: &Gpu, plan: &BenchPlan, mut progress: impl FnMut(u64, u64, &str)
                 .collect();
             record
         });
+        let record = SizeRecord { class: plan.classes.get(i).cloned(), ..record };
         report.sizes.push(record);
         report.kernels = kernels(&report.sizes);
         measured(&report);

@@ -21,6 +21,7 @@ pub mod bench;
 pub mod chart;
 pub mod check;
 pub mod emulate;
+pub mod eval_suite;
 pub mod figures;
 pub mod generate;
 pub mod lesson;

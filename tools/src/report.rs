@@ -91,6 +91,10 @@ pub struct SizeRecord {
     pub layout: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch: Option<u32>,
+    /// The case's class in a run of the evaluation suite ([`crate::eval_suite::Class`]); absent
+    /// in other runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
     /// Why the size was not run at all (it does not fit in device memory).
     pub skipped: Option<String>,
     /// The baseline: the faster of the classic cuBLAS call and cuBLASLt (older reports: the
@@ -202,6 +206,7 @@ impl SizeRecord {
             k: problem.k,
             layout: (problem.layout != rgemm::problem::Layout::NN).then(|| problem.layout.name().to_string()),
             batch: (problem.batch > 1).then_some(problem.batch),
+            class: None,
             skipped: None,
             cublas: None,
             cublas_classic: None,
@@ -529,7 +534,8 @@ pub fn last_size_table(report: &Report) -> String {
 /// One size of [`table`]: the cuBLAS row and a row per run.
 fn size_section(report: &Report, size: &SizeRecord) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "\n{}", size.name());
+    let class = size.class.as_deref().map_or(String::new(), |c| format!("  ({c})"));
+    let _ = writeln!(out, "\n{}{class}", size.name());
     if let Some(reason) = &size.skipped {
         let _ = writeln!(out, "  skipped: {reason}");
         return out;
