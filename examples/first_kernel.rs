@@ -48,10 +48,11 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let geometry = kernel.geometry(&problem)?;
     let f = gpu.entry(kernel.name(), geometry.smem_bytes)?;
     let cfg = LaunchConfig { grid_dim: geometry.grid, block_dim: geometry.block, shared_mem_bytes: geometry.smem_bytes };
-    // The kernel's seventeen parameters, in the order `entries!` declares them: three device
+    // The kernel's twenty parameters, in the order `entries!` declares them: three device
     // addresses, the sizes, the scalars, the tensor-map pointer (null: rung 1 does not use the
     // copy engine), the leading dimensions (row-major, tight: K, N, N), the batch (one product;
-    // its strides are never used) and the workspace (null: only stream-K kernels use one).
+    // its strides are never used), the workspace (null: only stream-K kernels use one) and the
+    // fused epilogue (none).
     // cudarc does not count them: the driver reads as many as the entry declares, so a missing
     // one would be read from past the end of the list.
     let (a_addr, b_addr, c_addr) = (a_dev.addr(&gpu), b_dev.addr(&gpu), c_dev.addr(&gpu));
@@ -63,7 +64,10 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     args.arg(&problem.lda).arg(&problem.ldb).arg(&problem.ldc).arg(&problem.batch);
     args.arg(&problem.stride_a).arg(&problem.stride_b).arg(&problem.stride_c);
     args.arg(&no_workspace);
-    // SAFETY: the addresses hold M×K, K×N and M×N floats; the seventeen arguments match the
+    // The fused epilogue: 0 is f32 C with nothing fused, so no bias and no auxiliary output.
+    let (no_epilogue, no_bias, no_aux) = (0u32, 0u64, 0u64);
+    args.arg(&no_epilogue).arg(&no_bias).arg(&no_aux);
+    // SAFETY: the addresses hold M×K, K×N and M×N floats; the twenty arguments match the
     // entry's parameters in number, type and order (`entries!` in kernels-gpu/src/entry.rs;
     // `launch_product` in src/gpu.rs passes the same list); and the configuration is the one the
     // catalog computed for this kernel.

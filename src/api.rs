@@ -508,7 +508,16 @@ impl Plan {
                     // are queued; then the sum into C.
                     unsafe {
                         gpu.launch(s.kernel, &s.geometry, &s.problem, a2, b2, partials)?;
-                        gpu.reduce_splits(&self.problem, s.splits, s.problem.stride_c, partials, c, [bias, aux])
+                        // One sum per product: a split product is a single one; one slice of
+                        // each product of a batch (the epilogue pass) lies `plane` floats after
+                        // the previous product's.
+                        let (plane, one) = (s.problem.stride_c, Problem { batch: 1, ..self.problem });
+                        let step = self.problem.stride_c * self.problem.epilogue.output.bytes() as u64;
+                        for z in 0..self.problem.batch as u64 {
+                            let aux = if aux == 0 { 0 } else { aux + z * step };
+                            gpu.reduce_splits(&one, s.splits, plane, partials + z * plane * 4, c + z * step, [bias, aux])?;
+                        }
+                        Ok(())
                     }
                 }
             }

@@ -170,18 +170,22 @@ pub fn split_count(problem: &Problem, geometry: &Launch, sms: u32) -> Option<u32
 /// `problem` as `splits` slices of K run by `kernel`, if `kernel` takes the slices (the general
 /// kernel gains nothing from a split and is never used for one).
 pub fn split_with(kernel: Kernel, problem: &Problem, splits: u32) -> Option<SplitK> {
-    // One slice: the product into the workspace, the epilogue by the sum (see `Plan`).
-    if kernel.spec.any_alignment || splits < 1 || problem.k % splits != 0 {
+    // One slice: each product of the batch into the workspace, the epilogue by the sum (see
+    // `Plan`). Several: a single product's slices of K.
+    if kernel.spec.any_alignment || splits < 1 || problem.k % splits != 0 || (splits > 1 && problem.batch != 1) {
         return None;
     }
     let slice = (problem.k / splits) as u64;
     let (m, n) = (problem.m as u64, problem.n as u64);
-    let stride_a = if problem.layout.a.is_t() { slice * problem.lda as u64 } else { slice };
-    let stride_b = if problem.layout.b.is_t() { slice } else { slice * problem.ldb as u64 };
+    let (count, stride_a, stride_b) = if splits == 1 {
+        (problem.batch as u64, problem.stride_a, problem.stride_b)
+    } else {
+        (splits as u64, if problem.layout.a.is_t() { slice * problem.lda as u64 } else { slice }, if problem.layout.b.is_t() { slice } else { slice * problem.ldb as u64 })
+    };
     // Partials packed, each starting on a 16-byte boundary.
     let stride_c = (m * n).next_multiple_of(4);
     let ld = LeadingDims { lda: Some(problem.lda as u64), ldb: Some(problem.ldb as u64), ldc: Some(n) };
-    let batch = Batch { count: splits as u64, stride_a: Some(stride_a), stride_b: Some(stride_b), stride_c: Some(stride_c) };
+    let batch = Batch { count, stride_a: Some(stride_a), stride_b: Some(stride_b), stride_c: Some(stride_c) };
     let sliced = Problem::general(m, n, slice, 1.0, 0.0, problem.layout, ld, batch).ok()?;
     let geometry = kernel.geometry(&sliced).ok()?;
     Some(SplitK { splits, kernel, problem: sliced, geometry })

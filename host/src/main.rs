@@ -324,6 +324,60 @@ struct RunArgs {
     emulate: bool,
     #[command(flatten)]
     shape: ShapeArgs,
+    #[command(flatten)]
+    epilogue: EpilogueArgs,
+}
+
+/// The output type and the fused epilogue of `run` (timed against cuBLASLt with the same ones).
+#[derive(clap::Args, Clone, Copy)]
+struct EpilogueArgs {
+    /// The element type of C (and of the bias and the auxiliary output): f32, bf16 or f16.
+    #[arg(long, default_value = "f32", value_parser = parse_dtype)]
+    out_dtype: Dtype,
+    /// Applied before the store: [bias-|row-bias-][relu|gelu|gelu-erf|silu][-aux], e.g.
+    /// bias-gelu (a bias over N, GELU in its tanh form), relu, bias, bias-silu-aux; none.
+    #[arg(long, default_value = "none", value_parser = parse_epilogue)]
+    epilogue: (rgemm::Bias, rgemm::Activation, bool),
+}
+
+impl EpilogueArgs {
+    fn fused(&self) -> rgemm::FusedEpilogue {
+        let (bias, activation, aux) = self.epilogue;
+        rgemm::FusedEpilogue { output: self.out_dtype, bias, activation, aux }
+    }
+}
+
+/// `[bias-|row-bias-][relu|gelu|gelu-tanh|gelu-erf|silu][-aux]`, or `none`.
+fn parse_epilogue(s: &str) -> Result<(rgemm::Bias, rgemm::Activation, bool), String> {
+    use rgemm::{Activation, Bias};
+    let bad = || format!("'{s}' is no epilogue: [bias-|row-bias-][relu|gelu|gelu-erf|silu][-aux] (e.g. bias-gelu, relu, bias-silu-aux), or none");
+    if s == "none" {
+        return Ok((Bias::None, Activation::Identity, false));
+    }
+    let (rest, aux) = match s.strip_suffix("-aux").or_else(|| (s == "aux").then_some("")) {
+        Some(rest) => (rest, true),
+        None => (s, false),
+    };
+    let (bias, act) = if let Some(r) = rest.strip_prefix("row-bias") {
+        (Bias::PerRow, r)
+    } else if let Some(r) = rest.strip_prefix("bias") {
+        (Bias::PerColumn, r)
+    } else {
+        (Bias::None, rest)
+    };
+    let act = act.strip_prefix('-').unwrap_or(act);
+    let activation = match act {
+        "" => Activation::Identity,
+        "relu" => Activation::Relu,
+        "gelu" | "gelu-tanh" => Activation::GeluTanh,
+        "gelu-erf" => Activation::GeluErf,
+        "silu" => Activation::Silu,
+        _ => return Err(bad()),
+    };
+    if bias == Bias::None && activation == Activation::Identity && !aux {
+        return Err(bad());
+    }
+    Ok((bias, activation, aux))
 }
 
 /// Sizes are read as u64 so that a negative or oversized value gets a sentence, not a wrap.
@@ -522,11 +576,14 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     // Everything that can be checked without a GPU is checked first.
     let default = if args.emulate { 128 } else { 2048 };
     let size = |v: Option<u64>| v.unwrap_or(default);
-    let problem = args.shape.problem(size(args.m), size(args.n), size(args.k), args.alpha, args.beta)?;
+    let problem = args.shape.problem(size(args.m), size(args.n), size(args.k), args.alpha, args.beta)?.with_epilogue(args.epilogue.fused());
     let kernel: Kernel = rgemm::choice::resolve(&args.kernel, &problem)?;
     kernel.geometry(&problem)?;
     if args.emulate {
         return run_emulated(&args.kernel, kernel, &problem, args.seed);
+    }
+    if !problem.epilogue.is_none() {
+        return run_fused(args, kernel, &problem);
     }
     verify::require_host_memory(&problem)?;
     let gpu = Gpu::open()?;
@@ -562,6 +619,45 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     Ok(if verdict.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
+/// `run` with an output type or a fused epilogue: the plan checked against f64 through the same
+/// epilogue, timed in turn with cuBLAS where it runs the same output type and epilogue.
+fn run_fused(args: &RunArgs, kernel: Kernel, problem: &Problem) -> Result<ExitCode, Error> {
+    let gpu = Gpu::open()?;
+    println!("device   {} ({} SMs, compute capability {}.{})", gpu.info.name, gpu.info.multiprocessors, gpu.info.compute_capability.0, gpu.info.compute_capability.1);
+    println!("problem  {problem}, seed {}", args.seed);
+    let plan = match rgemm::choice::best_alias(&args.kernel) {
+        Some(dtype) => rgemm::choice::plan(dtype, problem, &api::KernelChoice::Auto, gpu.info.multiprocessors)?,
+        None => rgemm::choice::plan(kernel.spec.dtype, problem, &api::KernelChoice::Named(args.kernel.clone()), gpu.info.multiprocessors)?,
+    };
+    explain_choice(&args.kernel, &plan);
+    let ops = verify::FusedOperands::upload(&gpu, problem, plan.kernel().spec.dtype, args.seed)?;
+    ops.run_plan(&gpu, &plan)?;
+    let (c_cmp, aux_cmp, stray) = ops.check(&gpu, &rgemm_tools::check::ErrorModel::of(plan.kernel().spec), args.seed)?;
+    let (ours, baselines) = verify::time_fused_against_cublas(&gpu, &plan, &ops, 3, args.iters as usize)?;
+    let k_ms = ours.median_ms();
+    println!("kernel   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", plan.name(), k_ms, problem.tflops(k_ms), 100.0 * ours.spread());
+    for (library, timing) in &baselines {
+        let ms = timing.median_ms();
+        println!("cuBLAS   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", library.name(), ms, problem.tflops(ms), 100.0 * timing.spread());
+    }
+    match baselines.iter().min_by(|x, y| x.1.median_ms().total_cmp(&y.1.median_ms())) {
+        Some((library, best)) => {
+            let per_round = rgemm_tools::timing::paired_ratio(&best.rounds_ms, &ours.rounds_ms).map_or(String::new(), |r| format!(", {:.1}% round by round", 100.0 * r));
+            println!("ratio    {:.1}% of the best cuBLAS with this epilogue ({}; median of {} launches each{per_round})", 100.0 * best.median_ms() / k_ms, library.name(), args.iters);
+        }
+        None => println!("ratio    none: cuBLAS fuses no such epilogue ({})", rgemm_tools::baseline::Library::Lt.supports(plan.kernel().spec.dtype, problem).err().map_or_else(String::new, |e| e.to_string())),
+    }
+    let passed = c_cmp.passed() && aux_cmp.as_ref().is_none_or(|a| a.passed()) && stray == 0;
+    println!("check    C: {c_cmp}");
+    if let Some(aux) = &aux_cmp {
+        println!("         auxiliary output: {aux}");
+    }
+    if stray > 0 {
+        println!("         {stray} words outside C and the auxiliary output changed");
+    }
+    Ok(if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
 /// For a `best` alias: the plan the automatic choice made and why (the dispatch table's nearest
 /// measured shape, or the catalog's order).
 fn explain_choice(name: &str, plan: &api::Plan) {
@@ -582,6 +678,31 @@ fn run_emulated(name: &str, kernel: Kernel, problem: &Problem, seed: u64) -> Res
         println!("best     {name} is {} for this problem (the GPU's plan may also split K)", kernel.name());
     }
     let start = std::time::Instant::now();
+    if !problem.epilogue.is_none() {
+        // The kernel alone applies the epilogue here (no epilogue pass on the emulator).
+        if !kernel.applies_epilogue(problem) {
+            return Err(Error::InvalidArgument(format!("{} does not apply this epilogue itself; on the GPU its plan applies it by split-K's sum (leave out --emulate)", kernel.name())));
+        }
+        let inputs = rgemm_tools::check::Inputs::random(problem, kernel.spec.dtype, seed);
+        let ep = rgemm_tools::check::EpilogueCheck::random(problem, seed);
+        let mut c = inputs.c.clone();
+        let mut aux = vec![0.0f32; c.len()];
+        // SAFETY: the catalog's spec and entry of one kernel.
+        let ran = unsafe { emulate::run_entry_fused(kernel.spec, emulate::entry(kernel), problem, &inputs.a, &inputs.b, &mut c, &ep.bias, problem.epilogue.aux.then_some(&mut aux[..])) };
+        println!("kernel   {:<40} emulated in {:.2} s", kernel.name(), start.elapsed().as_secs_f64());
+        if let Err(Error::Fault(fault)) = &ran {
+            println!("check    FAIL: {fault}");
+            return Ok(ExitCode::FAILURE);
+        }
+        ran?;
+        let model = rgemm_tools::check::ErrorModel::of(kernel.spec);
+        let (c_cmp, aux_cmp) = rgemm_tools::check::compare_epilogue(problem, &inputs, &model, &ep, &c, problem.epilogue.aux.then_some(&aux[..]));
+        println!("check    C: {c_cmp}");
+        if let Some(a) = &aux_cmp {
+            println!("         auxiliary output: {a}");
+        }
+        return Ok(if c_cmp.passed() && aux_cmp.as_ref().is_none_or(|a| a.passed()) { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+    }
     let verdict = emulate::verify(kernel, problem, seed);
     println!("kernel   {:<40} emulated in {:.2} s", kernel.name(), start.elapsed().as_secs_f64());
     report_emulated(verdict)

@@ -179,24 +179,21 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
         });
     }
 
-    /// Writes consumer warpgroup `cw`'s accumulators to C at (`row0`, `col0`) through the copy
-    /// engine, one slice of 64 rows × 128 bytes at a time (32 f32 columns, or 64 of a 16-bit
-    /// output type with `NARROW`): `stage` turns a pair of accumulators at (row, column) of the
-    /// tile into the words to stage (two f32, or two 16-bit values packed in the first). The 128
-    /// threads write the slice to a swizzled buffer and meet at the warpgroup's named barrier,
-    /// then the warpgroup's first thread issues the TMA store. The two buffers alternate; before a
-    /// buffer is written again, its store (two slices back, possibly of the previous tile) must
-    /// have read it, which that thread waits for before the barrier that opens the buffer.
+    /// Writes consumer warpgroup `cw`'s accumulators (times alpha; beta must be 0) to C at
+    /// (`row0`, `col0`) through the copy engine, one 64 × 32 slice at a time: the 128 threads
+    /// write the slice to a swizzled buffer and meet at the warpgroup's named barrier, then the
+    /// warpgroup's first thread issues the TMA store. The two buffers alternate; before a buffer
+    /// is written again, its store (two slices back, possibly of the previous tile) must have read
+    /// it, which that thread waits for before the barrier that opens the buffer.
     #[inline(always)]
-    unsafe fn store_through_tma<const NARROW: bool>(map_c: *const TensorMap, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32, stage: impl Fn(u32, u32, [f32; 2]) -> [u32; 2]) {
+    unsafe fn store_through_tma(map_c: *const TensorMap, alpha: f32, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
         let smem = dynamic_shared::<u8>();
         let base = shared_address(smem);
         let leader = thread_idx() % 128 == 0;
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
         let (r, c) = (warp_in_wg * 16 + lane / 4, lane % 4 * 2);
         let barrier = 1 + cw;
-        let slice_cols = if NARROW { 2 * Self::C_SLICE } else { Self::C_SLICE };
-        let slice_groups = slice_cols / 8;
+        let slice_groups = Self::C_SLICE / 8;
         unroll!(Self::BN / 8, |j| {
             let q = j / slice_groups;
             let buffer = SwizzledF32Rows::new(Self::C_BUFFERS + (2 * cw as usize + q % 2) * Self::C_SLICE_BYTES);
@@ -208,26 +205,17 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
             }
             let col = (j % slice_groups * 8) as u32 + c;
             for h in 0..2 {
-                let row = r + 8 * h as u32;
-                let words = stage(row, (j * 8) as u32 + c, [acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]]);
-                if NARROW {
-                    // Two 16-bit values: one word, word `col / 2` of the row's 128 bytes.
-                    let p = smem.wrapping_add(buffer.at(row, col / 2) as usize) as *mut u32;
-                    // SAFETY: inside this warpgroup's staging buffer, at a 4-byte-aligned word.
-                    unsafe { store(p, words[0]) };
-                } else {
-                    let p = smem.wrapping_add(buffer.at(row, col) as usize) as *mut f32;
-                    // SAFETY: inside this warpgroup's staging buffer, at an 8-byte-aligned pair.
-                    unsafe { st_shared_v2(p, [f32::from_bits(words[0]), f32::from_bits(words[1])]) };
-                }
+                let p = smem.wrapping_add(buffer.at(r + 8 * h as u32, col) as usize) as *mut f32;
+                // SAFETY: inside this warpgroup's staging buffer, at an 8-byte-aligned pair.
+                unsafe { st_shared_v2(p, [alpha * acc[4 * j + 2 * h], alpha * acc[4 * j + 2 * h + 1]]) };
             }
             if j % slice_groups == slice_groups - 1 {
                 fence_proxy_async_shared();
                 named_barrier_sync::<128>(barrier);
                 if leader {
                     // SAFETY: the buffer was written and fenced by this warpgroup (barrier above);
-                    // the map is the host's map of C, in C's element type.
-                    unsafe { tma_store_3d(map_c, (col0 as usize + q * slice_cols) as i32, row0 as i32, z as i32, base + buffer.offset()) };
+                    // the map is the host's map of C.
+                    unsafe { tma_store_3d(map_c, (col0 as usize + q * Self::C_SLICE) as i32, row0 as i32, z as i32, base + buffer.offset()) };
                     bulk_commit_group();
                 }
             }
@@ -260,8 +248,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
         })
         .with_min_blocks_per_sm(MIN_BLOCKS_PER_SM)
         .with_layout(L::LAYOUT)
-        .with_store(ST)
-        .with_fused_epilogue(Fusion::Store);
+        .with_store(ST);
         let spec = spec.with_cluster_m(Self::CLUSTER);
         if Self::STREAM_K {
             spec.with_stream_k(Self::WORKSPACE)
@@ -598,31 +585,13 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     /// and the C buffers are this block's.
     #[inline(always)]
     unsafe fn epilogue(gemm: &GemmArgs<E>, map_c: *const TensorMap, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
-        let g = if Self::PERSISTENT { gemm.at_batch(z) } else { *gemm };
-        if g.epilogue == 0 {
-            let c = g.c();
-            if Self::TMA_STORE && c.beta == 0.0 {
-                let alpha = c.alpha;
-                // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and the
-                // buffers are this block's.
-                unsafe { Self::store_through_tma::<false>(map_c, acc, cw, row0, col0, z, |_, _, v| [(alpha * v[0]).to_bits(), (alpha * v[1]).to_bits()]) };
-            } else {
-                Self::store_from_registers(&c, acc, row0, col0);
-            }
-            return;
-        }
-        let c = g.fused_c();
-        let e = c.epilogue;
-        // The copy engine stores a bare cast to a 16-bit C (a narrow slice is 64 columns: a tile
-        // of 64 has one, which would break the buffers' turns); a bias, an activation or an
-        // auxiliary output are applied on the way out of the registers.
-        let cast_only = e.output != Dtype::F32 && e.bias == Bias::None && e.activation == Activation::Identity && !e.aux;
-        if Self::TMA_STORE && c.beta == 0.0 && cast_only && Self::BN % (4 * Self::C_SLICE) == 0 {
-            // SAFETY: as above; the host's map of C has C's element type.
-            unsafe { Self::store_through_tma::<true>(map_c, acc, cw, row0, col0, z, |_, _, v| c.cast2(v)) };
+        let c = if Self::PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
+        if Self::TMA_STORE && c.beta == 0.0 {
+            // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and the
+            // buffers are this block's.
+            unsafe { Self::store_through_tma(map_c, c.alpha, acc, cw, row0, col0, z) };
         } else {
-            let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
-            c.window(row0 + warp_in_wg * 16 + lane / 4, col0 + lane % 4 * 2).store_fragment(acc, Self::BN / 8);
+            Self::store_from_registers(&c, acc, row0, col0);
         }
     }
 }

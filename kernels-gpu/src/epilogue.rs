@@ -12,10 +12,12 @@
 //!
 //! [`FusedOutput`] is [`Output`](crate::view::Output) with the epilogue: the same window and
 //! bounds checks, the element type read from the epilogue word at run time (every kernel keeps
-//! one parameter list). The kernels that use it declare `fused_epilogue` in their spec and apply
-//! it where beta = 0 and there is no auxiliary output; the host sends them nothing else, and
-//! sends any other kernel only the empty epilogue (word 0). Split-K's sum applies all of it
-//! (`split_k.rs`), so every other case is a product into the workspace and that sum.
+//! one parameter list). The kernels that use it (the GEMV, the general kernels, split-K's sum)
+//! declare it in their spec (`Fusion::Full`); the host sends any other kernel only the empty
+//! epilogue (word 0), and a plan on such a kernel writes its product to the workspace for
+//! split-K's sum to finish (`split_k.rs`). Rung 14 is one of them: its consumer threads hold 128
+//! accumulators, and the epilogue's code beside them costs it its register budget (ptxas: 255
+//! registers and spills, against 164 without).
 //!
 //! Invariants: C, the bias and the auxiliary output have the output type; the bias is indexed
 //! by the column (or the row) of C, so a window moves the bias pointer with it; with beta = 0
@@ -136,21 +138,6 @@ impl FusedOutput {
         }
     }
 
-    /// Writes two neighbouring values as one store (8 bytes of f32 or 4 of a 16-bit type).
-    ///
-    /// # Safety
-    /// Both elements lie inside the matrix and `base + offset` is aligned to the pair's size.
-    #[inline(always)]
-    unsafe fn write2(&self, base: *mut u8, offset: usize, v: [f32; 2]) {
-        // SAFETY: the caller's guarantee.
-        unsafe {
-            match self.epilogue.output {
-                Dtype::F32 => crate::device::st_global_v2(base.add(offset) as *mut f32, v),
-                Dtype::Bf16 | Dtype::F16 => store(base.add(offset) as *mut u32, self.narrow(v[0]) | self.narrow(v[1]) << 16),
-            }
-        }
-    }
-
     /// `alpha·acc + beta·C_old + bias` at (row, col), which must lie inside C.
     ///
     /// # Safety
@@ -187,85 +174,6 @@ impl FusedOutput {
                 self.write(self.ptr, at, activate(self.epilogue.activation, pre));
             }
         }
-    }
-
-    /// Writes a `wgmma` accumulator fragment through the epilogue: `acc[4j + i]` lies at row
-    /// `8·(i / 2)`, column `8j + i % 2` of this window, for `j < groups` (rung 14's layout).
-    /// For beta = 0 and no auxiliary output: the host's rule for every kernel that fuses
-    /// (`Kernel::applies_epilogue`); the others go through split-K's sum.
-    ///
-    /// In phases, each one loop over the fragment with its choice made outside it: alpha, the
-    /// bias, the activation, the store. Done element by element (as
-    /// [`store2`](Self::store2) does), every element would carry every choice, and unrolled over
-    /// 128 accumulators that multiplies the code by the number of combinations.
-    #[inline(always)]
-    pub fn store_fragment(&self, acc: &[f32; 128], groups: usize) {
-        let mut v = [0.0f32; 128];
-        unroll!(groups, |j| {
-            for i in 0..4 {
-                v[4 * j + i] = self.alpha * acc[4 * j + i];
-            }
-        });
-        // + bias: two values per group by column (rows 0 and 8 share them), two in all by row.
-        match self.epilogue.bias {
-            Bias::None => {}
-            Bias::PerColumn => unroll!(groups, |j| {
-                let col = (8 * j) as u32;
-                // SAFETY: read only for columns inside C, which the bias covers.
-                let b = [0u32, 1].map(|i| if col + i < self.cols { unsafe { self.read(self.bias, (col + i) as usize) } } else { 0.0 });
-                for i in 0..4 {
-                    v[4 * j + i] += b[i % 2];
-                }
-            }),
-            Bias::PerRow => {
-                // SAFETY: read only for rows inside C, which the bias covers.
-                let b = [0u32, 8].map(|r| if r < self.rows { unsafe { self.read(self.bias, r as usize) } } else { 0.0 });
-                unroll!(groups, |j| {
-                    for i in 0..4 {
-                        v[4 * j + i] += b[i / 2];
-                    }
-                });
-            }
-        }
-        let act = self.epilogue.activation;
-        if act != Activation::Identity {
-            unroll!(groups, |j| {
-                for i in 0..4 {
-                    v[4 * j + i] = activate(act, v[4 * j + i]);
-                }
-            });
-        }
-        unroll!(groups, |j| {
-            self.put2(self.ptr, 0, (8 * j) as u32, [v[4 * j], v[4 * j + 1]]);
-            self.put2(self.ptr, 8, (8 * j) as u32, [v[4 * j + 2], v[4 * j + 3]]);
-        });
-    }
-
-    /// Writes two final values to (row, col..col + 2) of C (at `base`: C or the auxiliary
-    /// output): one store of the pair where both exist and their address is aligned to it, else
-    /// each that exists.
-    #[inline(always)]
-    fn put2(&self, base: *mut u8, row: u32, col: u32, v: [f32; 2]) {
-        let at = self.offset(row, col);
-        if row < self.rows && col + 2 <= self.cols && (base as usize + at) % (2 * self.elem_bytes()) == 0 {
-            // SAFETY: both elements lie inside the matrix (shaped as C) and the pair is aligned.
-            unsafe { self.write2(base, at, v) };
-        } else {
-            for i in 0..2 {
-                if self.contains(row, col + i) {
-                    // SAFETY: the element lies inside the matrix.
-                    unsafe { self.write(base, at + i as usize * self.elem_bytes(), v[i as usize]) };
-                }
-            }
-        }
-    }
-
-    /// `alpha·acc` of two neighbouring accumulators rounded to a 16-bit output type and packed
-    /// into the first word (the second is unused): what the copy engine stores for a bare cast
-    /// (no bias, no activation, beta = 0).
-    #[inline(always)]
-    pub fn cast2(&self, acc: [f32; 2]) -> [u32; 2] {
-        [self.narrow(self.alpha * acc[0]) | self.narrow(self.alpha * acc[1]) << 16, 0]
     }
 }
 
