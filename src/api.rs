@@ -417,6 +417,12 @@ impl Plan {
         self.split.as_ref().map_or(1, |s| s.splits)
     }
 
+    /// Whether the kernel writes its product to the workspace as one slice for split-K's sum to
+    /// apply the epilogue, which the kernel does not apply itself ([`Kernel::applies_epilogue`]).
+    pub fn epilogue_pass(&self) -> bool {
+        self.split.as_ref().is_some_and(|s| s.splits == 1)
+    }
+
     /// Why the automatic choice made this plan (the dispatch table's nearest measured shape, or
     /// the catalog's order), or `named`.
     pub fn reason(&self) -> &str {
