@@ -237,7 +237,10 @@ pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<
 /// ([`catalog::candidates_for`]), with its launch: the automatic choice where the dispatch table
 /// has no kernel for the problem.
 fn catalog_choice(dtype: Dtype, problem: &Problem) -> Result<(Kernel, Launch)> {
-    let kernel = first_supporting(&candidates_for(dtype, problem), problem, "auto")?;
+    // A kernel that neither applies the problem's epilogue nor can write its product to the
+    // workspace for the sum to apply it (the any-alignment kernels) is no candidate.
+    let candidates: Vec<Kernel> = candidates_for(dtype, problem).into_iter().filter(|k| k.applies_epilogue(problem) || split_with(*k, problem, 1).is_some()).collect();
+    let kernel = first_supporting(&candidates, problem, "auto")?;
     let geometry = kernel.geometry(problem)?;
     Ok((kernel, geometry))
 }

@@ -76,7 +76,7 @@ impl<E: Packed, const MT: usize> GemmKernel for Gemv<E, MT> {
     )
     .with_layout(Layout::NT)
     .with_any_alignment_and_batch_loop()
-    .with_fused_epilogue(Fusion::Full);
+    .with_fused_epilogue(if Self::FUSES { Fusion::Full } else { Fusion::None });
 
     #[inline(always)]
     unsafe fn run(gemm: &GemmArgs<E>) {
@@ -86,6 +86,12 @@ impl<E: Packed, const MT: usize> GemmKernel for Gemv<E, MT> {
 }
 
 impl<E: Packed, const MT: usize> Gemv<E, MT> {
+    /// Whether the block applies the fused epilogue itself: up to 4 rows (with 16, the epilogue
+    /// of 16 sums per lane takes local memory). The automatic choice passes over the 16-row GEMV
+    /// for a problem with an epilogue (its any-alignment kernels cannot hand their product to
+    /// split-K's sum).
+    const FUSES: bool = MT <= 4;
+
     /// One product of the batch.
     #[inline(always)]
     unsafe fn product(gemm: &GemmArgs<E>) {
@@ -144,8 +150,13 @@ impl<E: Packed, const MT: usize> Gemv<E, MT> {
             acc[m] = v;
         });
         if lane == 0 {
-            let c = gemm.fused_c().window(row0, n);
-            unroll!(MT, |m| { c.store(m as u32, 0, acc[m]); });
+            if Self::FUSES {
+                let c = gemm.fused_c().window(row0, n);
+                unroll!(MT, |m| { c.store(m as u32, 0, acc[m]); });
+            } else {
+                let c = gemm.c().window(row0, n);
+                unroll!(MT, |m| { c.store(m as u32, 0, acc[m]); });
+            }
         }
     }
 }
