@@ -225,18 +225,41 @@ pub struct Staging {
 }
 
 /// A problem computed as `splits` slices of K (see kernels-gpu/src/split_k.rs): `kernel` runs
-/// `problem`, the slices as a strided batch into a workspace, and the partials are summed into C.
+/// `problem`, the slices as a strided batch into a workspace, then the rest of K that the
+/// slices leave (`tail`, if any) into the plane after them, and the partials are summed into C.
 #[derive(Clone, Debug)]
 pub struct SplitK {
-    /// Slices of K: 2 or more, each K / `splits` deep.
+    /// Slices of K of equal depth (1: the epilogue pass, see [`Plan::epilogue_pass`]).
     pub splits: u32,
     /// The kernel that computes the slices' partial products.
     pub kernel: Kernel,
-    /// The sliced problem: M×N×(K / `splits`), a batch of `splits` products over A and B's
-    /// slices (alpha 1, beta 0), C the workspace's packed partials.
+    /// The sliced problem: M×N×slice, a batch of `splits` products over A and B's slices (alpha
+    /// 1, beta 0), C the workspace's packed partials. The slice is K / `splits` rounded down to
+    /// whole 16-byte units, so that every slice starts on 16 bytes.
     pub problem: Problem,
     /// `kernel`'s launch for `problem`.
     pub geometry: Launch,
+    /// The K that the slices leave, if any: one more product into the plane after theirs.
+    pub tail: Option<Tail>,
+}
+
+/// The rest of a split K: an M×N×rest product of the same kernel whose A and B start `offset`
+/// elements into the operands, its partial in the plane after the slices'.
+#[derive(Clone, Debug)]
+pub struct Tail {
+    /// M×N×rest over the operands' leading dimensions (alpha 1, beta 0, one product).
+    pub problem: Problem,
+    /// The kernel's launch for `problem`.
+    pub geometry: Launch,
+    /// Where the tail's A and B start, in elements from the operands' starts.
+    pub offset: [u64; 2],
+}
+
+impl SplitK {
+    /// The partial products the sum adds: the slices, and the tail if any.
+    pub fn planes(&self) -> u32 {
+        self.splits + u32::from(self.tail.is_some())
+    }
 }
 
 /// A planned GEMM: only the library makes one, from a validated problem ([`Gemm::plan`],
@@ -272,16 +295,32 @@ impl Plan {
     /// copy. Public plans come from [`Gemm::plan`] and [`crate::choice::plan_on`], which check
     /// the problem first.
     pub(crate) fn new(problem: &Problem, kernel: Kernel, staged: bool, split: bool, sms: u32, reason: String) -> Option<Plan> {
+        let (staging, geometry) = Plan::staged_launch(problem, kernel, staged)?;
+        let reads = staging.as_ref().map_or(problem, |s| &s.problem);
+        let split = if split { crate::choice::split_count(reads, &geometry, sms).and_then(|s| crate::choice::split_with(kernel, reads, s)) } else { None };
+        Plan { problem: *problem, kernel, geometry, staging, split, reason, automatic: true }.with_epilogue_pass()
+    }
+
+    /// As [`Plan::new`], with K cut into exactly `splits` slices (and their tail) when `splits`
+    /// is 2 or more; `None` where the kernel does not take the slices.
+    pub(crate) fn with_splits(problem: &Problem, kernel: Kernel, staged: bool, splits: u32, reason: String) -> Option<Plan> {
+        let (staging, geometry) = Plan::staged_launch(problem, kernel, staged)?;
+        let reads = staging.as_ref().map_or(problem, |s| &s.problem);
+        let split = if splits > 1 { Some(crate::choice::split_with(kernel, reads, splits)?) } else { None };
+        Plan { problem: *problem, kernel, geometry, staging, split, reason, automatic: true }.with_epilogue_pass()
+    }
+
+    /// The staging of A and B for `kernel` if `staged` (`None` when no operand needs a copy),
+    /// and the kernel's launch for the problem it then reads.
+    fn staged_launch(problem: &Problem, kernel: Kernel, staged: bool) -> Option<(Option<Staging>, Launch)> {
         let staging = if staged {
             let (problem, copy) = problem.with_aligned_rows(kernel.spec.dtype.bytes() as u64)?;
             Some(Staging { problem, copy })
         } else {
             None
         };
-        let reads = staging.as_ref().map_or(problem, |s| &s.problem);
-        let geometry = kernel.geometry(reads).ok()?;
-        let split = if split { crate::choice::split_count(reads, &geometry, sms).and_then(|s| crate::choice::split_with(kernel, reads, s)) } else { None };
-        Plan { problem: *problem, kernel, geometry, staging, split, reason, automatic: true }.with_epilogue_pass()
+        let geometry = kernel.geometry(staging.as_ref().map_or(problem, |s| &s.problem)).ok()?;
+        Some((staging, geometry))
     }
 
     /// This plan, where its kernel does not apply the problem's fused epilogue itself
@@ -484,7 +523,8 @@ impl Plan {
         };
         let at_b = copy_a.next_multiple_of(256);
         let at_partials = (at_b + copy_b).next_multiple_of(256);
-        let partials = self.split.as_ref().map_or(0, |s| s.problem.extents().2 as u64 * 4);
+        // The partials: one plane per product of the sliced batch, and the tail's.
+        let partials = self.split.as_ref().map_or(0, |s| s.problem.stride_c * (s.problem.batch as u64 + u64::from(s.tail.is_some())) * 4);
         let floats = (at_partials + partials).div_ceil(4) as usize;
         gpu.with_workspace(floats, |ws| {
             let (mut a2, mut b2) = (a, b);
@@ -514,14 +554,20 @@ impl Plan {
                     // are queued; then the sum into C.
                     unsafe {
                         gpu.launch(s.kernel, &s.geometry, &s.problem, a2, b2, partials)?;
+                        let plane = s.problem.stride_c;
+                        if let Some(t) = &s.tail {
+                            // The rest of K, from the same operands, into the plane after the slices'.
+                            let [oa, ob] = t.offset;
+                            gpu.launch(s.kernel, &t.geometry, &t.problem, a2 + oa * elem, b2 + ob * elem, partials + s.splits as u64 * plane * 4)?;
+                        }
                         // One sum per product: a split product is a single one; one slice of
                         // each product of a batch (the epilogue pass) lies `plane` floats after
                         // the previous product's.
-                        let (plane, one) = (s.problem.stride_c, Problem { batch: 1, ..self.problem });
+                        let one = Problem { batch: 1, ..self.problem };
                         let step = self.problem.stride_c * self.problem.epilogue.output.bytes() as u64;
                         for z in 0..self.problem.batch as u64 {
                             let aux = if aux == 0 { 0 } else { aux + z * step };
-                            gpu.reduce_splits(&one, s.splits, plane, partials + z * plane * 4, c + z * step, [bias, aux])?;
+                            gpu.reduce_splits(&one, s.planes(), plane, partials + z * plane * 4, c + z * step, [bias, aux])?;
                         }
                         Ok(())
                     }

@@ -5,13 +5,17 @@
 //! ([`plan`]):
 //! 1. A decode step (`nt`, M ≤ [`decode_rows`]) runs the decode GEMV whose block holds all M
 //!    rows ([`decode_kernel`]): the weight is read once.
-//! 2. Else the measured dispatch table ([`crate::dispatch::Table`]) decides by its nearest
-//!    measured shape ([`table_choice`], the distance rule [`distance`]): the row's kernel in the
-//!    problem's layout and type (its twin by key: [`rgemm_spec::KernelKey`]), staged or split as
-//!    the row was. An unstaged, unsplit persistent tile is then refined by rounds of tiles on
-//!    this GPU: the other width if it takes the problem in fewer rounds ([`width_twin`]), and
-//!    the stream-K twin where the last round would leave SMs idle ([`stream_k_twin`]).
-//! 3. Else the catalog's fixed order ([`candidates_for`]), ending with the general kernel, which
+//! 2. Where the measured dispatch table ([`crate::dispatch::Table`]) has a shape within
+//!    [`NEAR`] of the problem ([`table_choice`], the distance rule [`distance`]), that row
+//!    decides: its kernel in the problem's layout and type (its twin by key:
+//!    [`rgemm_spec::KernelKey`]), staged or split as the row was. An unstaged, unsplit
+//!    persistent tile is then refined by rounds of tiles on this GPU: the other width if it
+//!    takes the problem in fewer rounds ([`width_twin`]), and the stream-K twin where the last
+//!    round would leave SMs idle ([`stream_k_twin`]).
+//! 3. Else the cost model ([`cost`]) ranks every plan the tuner could time ([`model_plans`]:
+//!    each candidate kernel, staged or not, K whole or cut into 2 to [`MAX_SPLITS`] slices) and
+//!    the cheapest runs ([`modelled`]).
+//! 4. Else the catalog's fixed order ([`candidates_for`]), ending with the general kernel, which
 //!    takes every valid problem; K is split as [`split_count`] says.
 //!
 //! **Invariants.** Every plan returned runs: its kernel's `geometry` accepts the problem it
@@ -23,7 +27,7 @@
 
 use rgemm_spec::{Dtype, CStore, KernelKind, Layout, Schedule, Tile};
 
-use crate::api::{KernelChoice, Plan, SplitK};
+use crate::api::{KernelChoice, Plan, SplitK, Tail};
 use crate::catalog::{self, Kernel, Launch, all, find};
 use crate::dispatch::{Row, Table};
 use crate::error::{Error, Result};
@@ -79,7 +83,13 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
             }
         }
         let table = crate::dispatch::table();
-        if let Some(chosen) = table_choice(&table, dtype, problem) {
+        let near = table_choice(&table, dtype, problem).filter(|chosen| chosen.distance <= NEAR);
+        if near.is_none() {
+            if let Some(plan) = modelled(dtype, problem, sms) {
+                return Ok(plan);
+            }
+        }
+        if let Some(chosen) = near {
             let mut reason = chosen.reason(&table);
             let mut kernel = chosen.kernel;
             if !chosen.staged && !chosen.split {
@@ -125,6 +135,17 @@ pub fn plan_on(problem: &Problem, kernel: Kernel, staged: bool, split: bool, sms
     })
 }
 
+/// `kernel` on `problem` with K cut into exactly `splits` slices (1: whole) and their tail, on
+/// staged copies of A and B if `staged`: a plan the cost model weighs ([`model_plans`]), for
+/// tests and tuning. The problem is validated again; an error when the kernel does not take it so.
+pub fn plan_split(problem: &Problem, kernel: Kernel, staged: bool, splits: u32) -> Result<Plan> {
+    let checked = problem.checked()?;
+    Plan::with_splits(&checked, kernel, staged, splits, "named, with its staging and slices of K".into()).ok_or_else(|| Error::Unsupported {
+        kernel: kernel.name().into(),
+        reason: kernel.geometry(&checked).err().map_or_else(|| format!("not staged {staged} with {splits} slices of K"), |e| e.to_string()),
+    })
+}
+
 /// Every plan the tuner times for `problem`: each fast kernel of `dtype`
 /// ([`dispatch_candidates`]) that takes it, or else takes it on copies of A and B with
 /// 16-byte rows ([`Problem::with_aligned_rows`]), run directly and split when [`split_count`]
@@ -143,6 +164,52 @@ pub fn candidate_plans(dtype: Dtype, problem: &Problem, sms: u32) -> Vec<Plan> {
         }
     }
     plans
+}
+
+pub mod cost;
+
+/// How far (in [`distance`] units) the nearest measured shape may be for the dispatch table to
+/// decide; farther, the cost model does ([`modelled`]). One unit is a factor of two in one size.
+pub const NEAR: f64 = 1.0;
+
+/// The most slices of K the cost model weighs ([`model_plans`]).
+pub const MAX_SPLITS: u32 = 256;
+
+/// Every plan the cost model weighs for `problem`: each of the tuner's candidates
+/// ([`dispatch_candidates`]) that takes it, on the operands as given or staged, with K whole or
+/// cut into a power of two of slices from 2 to [`MAX_SPLITS`], each at least [`MIN_SLICE`] deep
+/// (single products only).
+pub fn model_plans(dtype: Dtype, problem: &Problem) -> Vec<Plan> {
+    let mut plans = Vec::new();
+    for kernel in dispatch_candidates(dtype) {
+        for staged in [false, true] {
+            let mut splits = 1;
+            while splits <= MAX_SPLITS && (splits == 1 || (problem.batch == 1 && problem.k / splits >= MIN_SLICE)) {
+                match Plan::with_splits(problem, kernel, staged, splits, String::new()) {
+                    Some(plan) => plans.push(plan),
+                    // Neither staged nor given takes it: no more slices will.
+                    None if splits == 1 => break,
+                    None => {}
+                }
+                splits *= 2;
+            }
+        }
+    }
+    plans
+}
+
+/// The plan the cost model ([`cost::estimate`]) ranks first among [`model_plans`] on a GPU of
+/// `sms` SMs, its reason saying so; `None` when no candidate takes the problem.
+pub fn modelled(dtype: Dtype, problem: &Problem, sms: u32) -> Option<Plan> {
+    let plans = model_plans(dtype, problem);
+    let count = plans.len();
+    let (estimate, mut plan) = plans.into_iter().map(|p| (cost::estimate(&p, sms), p)).min_by(|x, y| x.0.seconds.total_cmp(&y.0.seconds))?;
+    plan.reason = format!(
+        "no measured shape within distance {NEAR}: the cost model's cheapest of {count} plans ({:.1} µs estimated on {sms} SMs){}",
+        estimate.seconds * 1e6,
+        plan.reason
+    );
+    Some(plan)
 }
 
 /// Slices of K are at least this deep: fewer multiply-adds per partial and the workspace traffic
@@ -168,27 +235,41 @@ pub fn split_count(problem: &Problem, geometry: &Launch, sms: u32) -> Option<u32
 }
 
 /// `problem` as `splits` slices of K run by `kernel`, if `kernel` takes the slices (the general
-/// kernel gains nothing from a split and is never used for one).
+/// kernel gains nothing from a split and is never used for one). Each slice is K / `splits`
+/// rounded down to whole 16-byte units of the element type, so that every slice starts on 16
+/// bytes; the K the slices leave (fewer than `splits` such units) is one more product, the
+/// [`Tail`](crate::api::Tail), summed with them.
 pub fn split_with(kernel: Kernel, problem: &Problem, splits: u32) -> Option<SplitK> {
     // One slice: each product of the batch into the workspace, the epilogue by the sum (see
     // `Plan`). Several: a single product's slices of K.
-    if kernel.spec.any_alignment || splits < 1 || problem.k % splits != 0 || (splits > 1 && problem.batch != 1) {
+    if kernel.spec.any_alignment || splits < 1 || (splits > 1 && problem.batch != 1) {
         return None;
     }
-    let slice = (problem.k / splits) as u64;
-    let (m, n) = (problem.m as u64, problem.n as u64);
-    let (count, stride_a, stride_b) = if splits == 1 {
-        (problem.batch as u64, problem.stride_a, problem.stride_b)
-    } else {
-        (splits as u64, if problem.layout.a.is_t() { slice * problem.lda as u64 } else { slice }, if problem.layout.b.is_t() { slice } else { slice * problem.ldb as u64 })
-    };
+    let unit = 16 / kernel.spec.dtype.bytes();
+    let slice = if splits == 1 { problem.k } else { problem.k / splits / unit * unit };
+    if slice == 0 {
+        return None;
+    }
+    let rest = problem.k - slice * splits;
+    let (m, n, slice) = (problem.m as u64, problem.n as u64, slice as u64);
+    // Elements from one slice's A (B) to the next's.
+    let (step_a, step_b) = (if problem.layout.a.is_t() { slice * problem.lda as u64 } else { slice }, if problem.layout.b.is_t() { slice } else { slice * problem.ldb as u64 });
+    let (count, stride_a, stride_b) = if splits == 1 { (problem.batch as u64, problem.stride_a, problem.stride_b) } else { (splits as u64, step_a, step_b) };
     // Partials packed, each starting on a 16-byte boundary.
     let stride_c = (m * n).next_multiple_of(4);
     let ld = LeadingDims { lda: Some(problem.lda as u64), ldb: Some(problem.ldb as u64), ldc: Some(n) };
     let batch = Batch { count, stride_a: Some(stride_a), stride_b: Some(stride_b), stride_c: Some(stride_c) };
     let sliced = Problem::general(m, n, slice, 1.0, 0.0, problem.layout, ld, batch).ok()?;
     let geometry = kernel.geometry(&sliced).ok()?;
-    Some(SplitK { splits, kernel, problem: sliced, geometry })
+    let tail = match rest {
+        0 => None,
+        rest => {
+            let tail = Problem::general(m, n, rest as u64, 1.0, 0.0, problem.layout, ld, Batch::packed(1)).ok()?;
+            let geometry = kernel.geometry(&tail).ok()?;
+            Some(Tail { problem: tail, geometry, offset: [step_a * splits as u64, step_b * splits as u64] })
+        }
+    };
+    Some(SplitK { splits, kernel, problem: sliced, geometry, tail })
 }
 
 /// Why a kernel without the fused epilogue cannot take a problem with one: its product cannot
