@@ -46,6 +46,9 @@ pub const HBM_BYTES_PER_S: f64 = 3.0e12;
 pub const TILE_MEMORY_EFFICIENCY: f64 = 0.8;
 /// The part of the HBM bandwidth the decode GEMV's loads reach.
 pub const GEMV_MEMORY_EFFICIENCY: f64 = 0.95;
+/// Bytes per second one GEMV warp streams from its row of W (a few 512-byte loads in flight):
+/// with few columns of C, too few warps to reach the HBM bandwidth.
+pub const GEMV_WARP_BYTES_PER_S: f64 = 2.5e9;
 /// The decode GEMV's multiply-adds, in flops per second per SM, for 16-bit and for f32 operands
 /// (its warps do one row of x after another, so its time grows with M; a 16-bit load brings two
 /// elements).
@@ -159,7 +162,9 @@ pub fn estimate(plan: &Plan, sms: u32) -> Estimate {
     if kernel.spec.rung.kind == KernelKind::Gemv {
         // The weight once per block of rows, x once.
         let blocks = (p.m.div_ceil(kernel.spec.tile.bm.max(1))) as f64;
-        memory = ((n * blocks + m) * k as f64 * elem * batch + c_bytes) / (HBM_BYTES_PER_S * GEMV_MEMORY_EFFICIENCY);
+        // One warp per column of C and block of rows: too few warps cannot fill the bandwidth.
+        let bandwidth = (HBM_BYTES_PER_S * GEMV_MEMORY_EFFICIENCY).min(n * blocks * batch * GEMV_WARP_BYTES_PER_S);
+        memory = ((n * blocks + m) * k as f64 * elem * batch + c_bytes) / bandwidth;
         let rate = if kernel.spec.dtype == Dtype::F32 { GEMV_FLOPS_PER_SM[1] } else { GEMV_FLOPS_PER_SM[0] };
         compute = 2.0 * m * n * k as f64 * batch / (rate * sms.max(1) as f64);
     } else {
