@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bundle
-SOURCE_TESTS=" book figures sources generated "
+SOURCE_TESTS=" book figures sources generated cost_model "
 # Tests of the pinned ptxas release's output (the SASS mix of tests/sass.rs): the GPU machine's
 # toolkit is another release; CI runs them with the pinned one.
 PINNED_TOOL_TESTS=" sass "
