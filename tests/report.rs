@@ -51,6 +51,8 @@ pub fn synthetic() -> Report {
             memory_gbps: None,
         },
         dtype: "f32".into(),
+        out_dtype: "f32".into(),
+        epilogue: "none".into(),
         warmup: 3,
         iters: 5,
         l2_flush_bytes: 100 << 20,
@@ -74,6 +76,7 @@ pub fn synthetic() -> Report {
                 skipped: None,
                 cublas: Some(stats(&[2.66, 2.65, 2.67, 2.66, 2.66], f4096)),
                 cublas_error: None,
+                no_baseline: None,
                 runs: vec![
                     run(names[0], Outcome::Pass, Some(&[275.8, 275.7, 275.9, 276.0, 275.8]), f4096, None),
                     run(names[1], Outcome::Pass, Some(&[15.91, 15.90, 15.92, 15.91, 15.93]), f4096, None),
@@ -92,6 +95,7 @@ pub fn synthetic() -> Report {
                 skipped: None,
                 cublas: Some(stats(&[1.10, 1.11, 1.09], f3001)),
                 cublas_error: None,
+                no_baseline: None,
                 runs: vec![
                     run(names[0], Outcome::Skipped, None, f3001, Some("M = 3001 needs 99999 block rows")),
                     run(names[1], Outcome::Pass, Some(&[6.5, 6.4, 6.6]), f3001, None),
@@ -110,6 +114,7 @@ pub fn synthetic() -> Report {
                 skipped: Some("not enough GPU memory: this run needs 65792 MiB and 1000 MiB are free".into()),
                 cublas: None,
                 cublas_error: None,
+                no_baseline: None,
                 runs: names.iter().map(|n| RunRecord::skipped(n, "not enough GPU memory".into())).collect(),
             },
         ],

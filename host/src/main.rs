@@ -119,6 +119,8 @@ struct BenchArgs {
     /// TrueType font for the PNG chart (default: the embedded DejaVu Sans).
     #[arg(long)]
     font: Option<PathBuf>,
+    #[command(flatten)]
+    epilogue: EpilogueArgs,
 }
 
 #[derive(clap::Args)]
@@ -240,6 +242,7 @@ impl TimingArgs {
             sizes,
             classes: Vec::new(),
             ld: LeadingDims::default(),
+            epilogue: rgemm::FusedEpilogue::NONE,
             warmup: self.warmup as usize,
             iters: self.iters as usize,
             seed: self.seed,
@@ -291,6 +294,8 @@ struct CheckArgs {
     /// every kernel is checked and such kernels are always skipped this way.
     #[arg(long)]
     skip_unsupported: bool,
+    #[command(flatten)]
+    epilogue: EpilogueArgs,
 }
 
 #[derive(clap::Args)]
@@ -328,7 +333,8 @@ struct RunArgs {
     epilogue: EpilogueArgs,
 }
 
-/// The output type and the fused epilogue of `run` (timed against cuBLASLt with the same ones).
+/// The output type and the fused epilogue of `run`, `check` and `bench`: checked against f64
+/// through the same epilogue, timed against cuBLAS (cuBLASLt for an epilogue) with the same ones.
 #[derive(clap::Args, Clone, Copy)]
 struct EpilogueArgs {
     /// The element type of C (and of the bias and the auxiliary output): f32, bf16 or f16.
@@ -336,7 +342,7 @@ struct EpilogueArgs {
     out_dtype: Dtype,
     /// Applied before the store: [bias-|row-bias-][relu|gelu|gelu-erf|silu][-aux], e.g.
     /// bias-gelu (a bias over N, GELU in its tanh form), relu, bias, bias-silu-aux; none.
-    #[arg(long, default_value = "none", value_parser = parse_epilogue)]
+    #[arg(long, default_value = "none", value_parser = report::parse_epilogue)]
     epilogue: (rgemm::Bias, rgemm::Activation, bool),
 }
 
@@ -345,39 +351,6 @@ impl EpilogueArgs {
         let (bias, activation, aux) = self.epilogue;
         rgemm::FusedEpilogue { output: self.out_dtype, bias, activation, aux }
     }
-}
-
-/// `[bias-|row-bias-][relu|gelu|gelu-tanh|gelu-erf|silu][-aux]`, or `none`.
-fn parse_epilogue(s: &str) -> Result<(rgemm::Bias, rgemm::Activation, bool), String> {
-    use rgemm::{Activation, Bias};
-    let bad = || format!("'{s}' is no epilogue: [bias-|row-bias-][relu|gelu|gelu-erf|silu][-aux] (e.g. bias-gelu, relu, bias-silu-aux), or none");
-    if s == "none" {
-        return Ok((Bias::None, Activation::Identity, false));
-    }
-    let (rest, aux) = match s.strip_suffix("-aux").or_else(|| (s == "aux").then_some("")) {
-        Some(rest) => (rest, true),
-        None => (s, false),
-    };
-    let (bias, act) = if let Some(r) = rest.strip_prefix("row-bias") {
-        (Bias::PerRow, r)
-    } else if let Some(r) = rest.strip_prefix("bias") {
-        (Bias::PerColumn, r)
-    } else {
-        (Bias::None, rest)
-    };
-    let act = act.strip_prefix('-').unwrap_or(act);
-    let activation = match act {
-        "" => Activation::Identity,
-        "relu" => Activation::Relu,
-        "gelu" | "gelu-tanh" => Activation::GeluTanh,
-        "gelu-erf" => Activation::GeluErf,
-        "silu" => Activation::Silu,
-        _ => return Err(bad()),
-    };
-    if bias == Bias::None && activation == Activation::Identity && !aux {
-        return Err(bad());
-    }
-    Ok((bias, activation, aux))
 }
 
 /// Sizes are read as u64 so that a negative or oversized value gets a sentence, not a wrap.
@@ -578,12 +551,15 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     let size = |v: Option<u64>| v.unwrap_or(default);
     let problem = args.shape.problem(size(args.m), size(args.n), size(args.k), args.alpha, args.beta)?.with_epilogue(args.epilogue.fused());
     let kernel: Kernel = rgemm::choice::resolve(&args.kernel, &problem)?;
-    kernel.geometry(&problem)?;
+    let alias = rgemm::choice::best_alias(&args.kernel);
     if args.emulate {
+        verify::emulator_takes(kernel, &problem)?;
         return run_emulated(&args.kernel, kernel, &problem, args.seed);
     }
-    if !problem.epilogue.is_none() {
-        return run_fused(args, kernel, &problem);
+    // A `best` alias is the automatic choice's plan, made on the GPU; a named kernel's is not.
+    match alias {
+        Some(_) => kernel.geometry(&problem).map(drop)?,
+        None => verify::gpu_takes(kernel, &problem)?,
     }
     verify::require_host_memory(&problem)?;
     let gpu = Gpu::open()?;
@@ -592,70 +568,37 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     println!("device   {} ({} SMs, compute capability {}.{})", gpu.info.name, gpu.info.multiprocessors, gpu.info.compute_capability.0, gpu.info.compute_capability.1);
     println!("problem  {problem}, seed {}", args.seed);
     // A `best` alias runs what the library's automatic choice plans (kernel and split of K);
-    // a named kernel runs alone.
-    let plan = match rgemm::choice::best_alias(&args.kernel) {
+    // a named kernel runs alone (with an output type or an epilogue, with the epilogue pass where
+    // it does not apply the epilogue itself).
+    let plan = match alias {
         Some(dtype) => rgemm::choice::plan(dtype, &problem, &api::KernelChoice::Auto, gpu.info.multiprocessors)?,
         None => rgemm::choice::plan(kernel.spec.dtype, &problem, &api::KernelChoice::Named(args.kernel.clone()), gpu.info.multiprocessors)?,
     };
     explain_choice(&args.kernel, &plan);
-    let (verdict, ops) = verify::verify_plan(&gpu, &plan, args.seed)?;
-    let cmp = verify::time_against_cublas_with(&gpu, &ops, 3, args.iters as usize, || ops.run_plan(&gpu, &plan))?;
-    let k_ms = cmp.kernel.median_ms();
-    println!("kernel   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", plan.name(), k_ms, problem.tflops(k_ms), 100.0 * cmp.kernel.spread());
-    let classic = if kernel.spec.dtype == catalog::Dtype::F32 { "cublasSgemm".to_string() } else { format!("cublasGemmEx {}", kernel.spec.dtype.name()) };
-    for (library, timing) in Library::ALL.iter().zip(&cmp.cublas) {
+    let (verdict, ops) = verify::judge_plan(&gpu, &plan, args.seed)?;
+    let (ours, baselines) = verify::time_plan_against_cublas(&gpu, &plan, &ops, 3, args.iters as usize)?;
+    let k_ms = ours.median_ms();
+    println!("kernel   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", plan.name(), k_ms, problem.tflops(k_ms), 100.0 * ours.spread());
+    let dtype = plan.kernel().spec.dtype;
+    for (library, timing) in &baselines {
         let name = match library {
-            Library::Classic => classic.clone(),
+            Library::Classic if dtype == Dtype::F32 => "cublasSgemm".to_string(),
+            Library::Classic => format!("cublasGemmEx {}", dtype.name()),
             Library::Lt => "cublasLtMatmul (heuristic, 32 MiB workspace)".to_string(),
         };
         let ms = timing.median_ms();
         println!("cuBLAS   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", name, ms, problem.tflops(ms), 100.0 * timing.spread());
     }
-    let (best, best_timing) = cmp.best_cublas();
-    let c_ms = best_timing.median_ms();
-    let per_round = rgemm_tools::timing::paired_ratio(&best_timing.rounds_ms, &cmp.kernel.rounds_ms).map_or(String::new(), |r| format!(", {:.1}% round by round", 100.0 * r));
-    println!("ratio    {:.1}% of the best cuBLAS ({}; median of {} launches each{per_round})", 100.0 * c_ms / k_ms, best.name(), args.iters);
+    let same = if problem.epilogue.is_none() { "" } else { " with this output type and epilogue" };
+    match baselines.iter().min_by(|x, y| x.1.median_ms().total_cmp(&y.1.median_ms())) {
+        Some((best, timing)) => {
+            let per_round = rgemm_tools::timing::paired_ratio(&timing.rounds_ms, &ours.rounds_ms).map_or(String::new(), |r| format!(", {:.1}% round by round", 100.0 * r));
+            println!("ratio    {:.1}% of the best cuBLAS{same} ({}; median of {} launches each{per_round})", 100.0 * timing.median_ms() / k_ms, best.name(), args.iters);
+        }
+        None => println!("ratio    none: {}", verify::no_baseline(dtype, &problem).unwrap_or_default()),
+    }
     println!("check    {verdict}");
     Ok(if verdict.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
-}
-
-/// `run` with an output type or a fused epilogue: the plan checked against f64 through the same
-/// epilogue, timed in turn with cuBLAS where it runs the same output type and epilogue.
-fn run_fused(args: &RunArgs, kernel: Kernel, problem: &Problem) -> Result<ExitCode, Error> {
-    let gpu = Gpu::open()?;
-    println!("device   {} ({} SMs, compute capability {}.{})", gpu.info.name, gpu.info.multiprocessors, gpu.info.compute_capability.0, gpu.info.compute_capability.1);
-    println!("problem  {problem}, seed {}", args.seed);
-    let plan = match rgemm::choice::best_alias(&args.kernel) {
-        Some(dtype) => rgemm::choice::plan(dtype, problem, &api::KernelChoice::Auto, gpu.info.multiprocessors)?,
-        None => rgemm::choice::plan(kernel.spec.dtype, problem, &api::KernelChoice::Named(args.kernel.clone()), gpu.info.multiprocessors)?,
-    };
-    explain_choice(&args.kernel, &plan);
-    let ops = verify::FusedOperands::upload(&gpu, problem, plan.kernel().spec.dtype, args.seed)?;
-    ops.run_plan(&gpu, &plan)?;
-    let (c_cmp, aux_cmp, stray) = ops.check(&gpu, &rgemm_tools::check::ErrorModel::of(plan.kernel().spec), args.seed)?;
-    let (ours, baselines) = verify::time_fused_against_cublas(&gpu, &plan, &ops, 3, args.iters as usize)?;
-    let k_ms = ours.median_ms();
-    println!("kernel   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", plan.name(), k_ms, problem.tflops(k_ms), 100.0 * ours.spread());
-    for (library, timing) in &baselines {
-        let ms = timing.median_ms();
-        println!("cuBLAS   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", library.name(), ms, problem.tflops(ms), 100.0 * timing.spread());
-    }
-    match baselines.iter().min_by(|x, y| x.1.median_ms().total_cmp(&y.1.median_ms())) {
-        Some((library, best)) => {
-            let per_round = rgemm_tools::timing::paired_ratio(&best.rounds_ms, &ours.rounds_ms).map_or(String::new(), |r| format!(", {:.1}% round by round", 100.0 * r));
-            println!("ratio    {:.1}% of the best cuBLAS with this epilogue ({}; median of {} launches each{per_round})", 100.0 * best.median_ms() / k_ms, library.name(), args.iters);
-        }
-        None => println!("ratio    none: cuBLAS fuses no such epilogue ({})", rgemm_tools::baseline::Library::Lt.supports(plan.kernel().spec.dtype, problem).err().map_or_else(String::new, |e| e.to_string())),
-    }
-    let passed = c_cmp.passed() && aux_cmp.as_ref().is_none_or(|a| a.passed()) && stray == 0;
-    println!("check    C: {c_cmp}");
-    if let Some(aux) = &aux_cmp {
-        println!("         auxiliary output: {aux}");
-    }
-    if stray > 0 {
-        println!("         {stray} words outside C and the auxiliary output changed");
-    }
-    Ok(if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 /// For a `best` alias: the plan the automatic choice made and why (the dispatch table's nearest
@@ -668,7 +611,9 @@ fn explain_choice(name: &str, plan: &api::Plan) {
     println!("         why: {}", plan.reason());
 }
 
-/// `run --emulate`: the kernel on the CPU, checked against f64; a fault is a failed check.
+/// `run --emulate`: the kernel on the CPU, checked against f64 (through the output type and the
+/// epilogue, which the kernel must apply itself: the emulator runs no epilogue pass); a fault is
+/// a failed check.
 fn run_emulated(name: &str, kernel: Kernel, problem: &Problem, seed: u64) -> Result<ExitCode, Error> {
     emulate::check_size(problem)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -678,38 +623,8 @@ fn run_emulated(name: &str, kernel: Kernel, problem: &Problem, seed: u64) -> Res
         println!("best     {name} is {} for this problem (the GPU's plan may also split K)", kernel.name());
     }
     let start = std::time::Instant::now();
-    if !problem.epilogue.is_none() {
-        // The kernel alone applies the epilogue here (no epilogue pass on the emulator).
-        if !kernel.applies_epilogue(problem) {
-            return Err(Error::InvalidArgument(format!("{} does not apply this epilogue itself; on the GPU its plan applies it by split-K's sum (leave out --emulate)", kernel.name())));
-        }
-        let inputs = rgemm_tools::check::Inputs::random(problem, kernel.spec.dtype, seed);
-        let ep = rgemm_tools::check::EpilogueCheck::random(problem, seed);
-        let mut c = inputs.c.clone();
-        let mut aux = vec![0.0f32; c.len()];
-        // SAFETY: the catalog's spec and entry of one kernel.
-        let ran = unsafe { emulate::run_entry_fused(kernel.spec, emulate::entry(kernel), problem, &inputs.a, &inputs.b, &mut c, &ep.bias, problem.epilogue.aux.then_some(&mut aux[..])) };
-        println!("kernel   {:<40} emulated in {:.2} s", kernel.name(), start.elapsed().as_secs_f64());
-        if let Err(Error::Fault(fault)) = &ran {
-            println!("check    FAIL: {fault}");
-            return Ok(ExitCode::FAILURE);
-        }
-        ran?;
-        let model = rgemm_tools::check::ErrorModel::of(kernel.spec);
-        let (c_cmp, aux_cmp) = rgemm_tools::check::compare_epilogue(problem, &inputs, &model, &ep, &c, problem.epilogue.aux.then_some(&aux[..]));
-        println!("check    C: {c_cmp}");
-        if let Some(a) = &aux_cmp {
-            println!("         auxiliary output: {a}");
-        }
-        return Ok(if c_cmp.passed() && aux_cmp.as_ref().is_none_or(|a| a.passed()) { ExitCode::SUCCESS } else { ExitCode::FAILURE });
-    }
-    let verdict = emulate::verify(kernel, problem, seed);
+    let verdict = verify::judge_emulated(kernel, problem, seed);
     println!("kernel   {:<40} emulated in {:.2} s", kernel.name(), start.elapsed().as_secs_f64());
-    report_emulated(verdict)
-}
-
-/// Prints an emulated verdict; a fault the emulator caught fails like a wrong result (exit 1).
-fn report_emulated(verdict: Result<verify::Verdict, Error>) -> Result<ExitCode, Error> {
     let (line, passed) = verdict_line(verdict)?;
     println!("check    {line}");
     Ok(if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
@@ -717,7 +632,7 @@ fn report_emulated(verdict: Result<verify::Verdict, Error>) -> Result<ExitCode, 
 
 /// A verdict as printed, and whether it passed; a fault the emulator caught is a failed check,
 /// any other error stops the command.
-fn verdict_line(verdict: Result<verify::Verdict, Error>) -> Result<(String, bool), Error> {
+fn verdict_line(verdict: Result<verify::Judged, Error>) -> Result<(String, bool), Error> {
     match verdict {
         Ok(v) => Ok((v.to_string(), v.passed())),
         Err(Error::Fault(fault)) => Ok((format!("FAIL: {fault}"), false)),
@@ -726,7 +641,7 @@ fn verdict_line(verdict: Result<verify::Verdict, Error>) -> Result<(String, bool
 }
 
 /// One line per kernel with its verdict from `verify`, then the totals; exit 1 if any failed.
-fn print_checks(kernels: &[Kernel], mut verify: impl FnMut(Kernel) -> Result<verify::Verdict, Error>) -> Result<ExitCode, Error> {
+fn print_checks(kernels: &[Kernel], mut verify: impl FnMut(Kernel) -> Result<verify::Judged, Error>) -> Result<ExitCode, Error> {
     let mut failed = 0;
     for &kernel in kernels {
         let (line, passed) = verdict_line(verify(kernel))?;
@@ -738,7 +653,7 @@ fn print_checks(kernels: &[Kernel], mut verify: impl FnMut(Kernel) -> Result<ver
 }
 
 fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
-    let problem = args.shape.problem(args.m, args.n, args.k, args.alpha, args.beta)?;
+    let problem = args.shape.problem(args.m, args.n, args.k, args.alpha, args.beta)?.with_epilogue(args.epilogue.fused());
     let kernels: Vec<Kernel> = if args.kernel.is_empty() {
         catalog::all().collect()
     } else {
@@ -751,29 +666,27 @@ fn check_kernels(args: &CheckArgs) -> Result<ExitCode, Error> {
     } else {
         verify::require_host_memory(&problem)?;
     }
-    let gpu = if args.emulate { None } else { Some(Gpu::open()?) };
+    // Whether each kernel runs this problem where it is checked (on the emulator, an epilogue
+    // only where the kernel applies it itself) is known without a GPU.
     let mut runnable = Vec::new();
     for kernel in kernels {
-        match kernel.geometry(&problem) {
-            Ok(_) => runnable.push(kernel),
-            // Named kernels must run; the whole catalog skips what this size excludes, and says so.
+        let takes = if args.emulate { verify::emulator_takes(kernel, &problem) } else { verify::gpu_takes(kernel, &problem) };
+        match takes {
+            Ok(()) => runnable.push(kernel),
+            // Named kernels must run; the whole catalog skips what this problem excludes, and says so.
             Err(rgemm::Error::Unsupported { reason, .. }) if args.skip_unsupported || args.kernel.is_empty() => println!("SKIPPED {}: {reason}", kernel.name()),
             Err(e) => return Err(e.into()),
         }
     }
     let kernels = runnable;
     let seed = args.seed;
-    match gpu {
-        Some(gpu) => {
-            println!("device   {}; problem {problem}, seed {seed}", gpu.info.name);
-            print_checks(&kernels, |kernel| verify::verify(&gpu, kernel, &problem, seed))
-        }
-        None => {
-            emulate::check_size(&problem)?;
-            println!("device   CPU emulator; problem {problem}, seed {seed}");
-            print_checks(&kernels, |kernel| emulate::verify(kernel, &problem, seed))
-        }
+    if args.emulate {
+        println!("device   CPU emulator; problem {problem}, seed {seed}");
+        return print_checks(&kernels, |kernel| verify::judge_emulated(kernel, &problem, seed));
     }
+    let gpu = Gpu::open()?;
+    println!("device   {}; problem {problem}, seed {seed}", gpu.info.name);
+    print_checks(&kernels, |kernel| verify::judge_kernel(&gpu, kernel, &problem, seed))
 }
 
 /// The commit to record: `RGEMM_COMMIT` from the environment (the GPU bundle sets it), else the
@@ -877,6 +790,8 @@ fn bench_command(args: &BenchArgs) -> Result<ExitCode, Error> {
         bench_kernels(&args.kernel, args.dtype)?
     };
     let mut sizes = match args.suite { Some(named) => named.cases(), None => args.sizes.clone().map_or_else(|| bench::DEFAULT_SIZES.to_vec(), |list| list.0) };
+    let epilogue = args.epilogue.fused();
+    let mut problems = Vec::with_capacity(sizes.len());
     for case in &mut sizes {
         if let Some(layout) = args.layout.filter(|_| case.layout == Layout::NN) {
             case.layout = layout;
@@ -884,7 +799,18 @@ fn bench_command(args: &BenchArgs) -> Result<ExitCode, Error> {
         if let Some(batch) = args.batch.filter(|_| case.batch == 1) {
             case.batch = batch;
         }
-        case.problem(args.ld.dims())?;
+        problems.push(case.problem(args.ld.dims())?.with_epilogue(epilogue));
+    }
+    // A named kernel that launches on some of the sizes but runs this output type and epilogue
+    // on none of them (it neither applies the epilogue nor can leave it to the epilogue pass)
+    // would only be skipped: refuse it now.
+    for &kernel in kernels.iter().filter(|_| !args.kernel.is_empty()) {
+        let takes: Vec<_> = problems.iter().filter(|p| kernel.geometry(p).is_ok()).map(|p| verify::gpu_takes(kernel, p)).collect();
+        if takes.iter().all(Result::is_err)
+            && let Some(Err(e)) = takes.into_iter().next()
+        {
+            return Err(e.into());
+        }
     }
     if let Some(font) = &args.font {
         chart::find_font(Some(font))?;
@@ -894,6 +820,7 @@ fn bench_command(args: &BenchArgs) -> Result<ExitCode, Error> {
     create_dir(&args.out)?;
     let mut plan = args.timing.plan("bench", dtype, kernels, sizes);
     plan.ld = args.ld.dims();
+    plan.epilogue = epilogue;
     plan.classes = args.suite.map_or_else(Vec::new, Suite::classes);
     let report = run_plan(&gpu, &plan, Some(&args.out.join("results.json")))?;
     // Printed size by size already where there is no terminal (see `run_plan`).

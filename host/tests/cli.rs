@@ -306,6 +306,8 @@ fn chart_draws_a_report_without_a_gpu() {
             memory_gbps: None,
         },
         dtype: "f32".into(),
+        out_dtype: "f32".into(),
+        epilogue: "none".into(),
         warmup: 1,
         iters: 3,
         l2_flush_bytes: 0,
@@ -324,6 +326,7 @@ fn chart_draws_a_report_without_a_gpu() {
             skipped: None,
             cublas: Some(stats(0.05, 42.9)),
             cublas_error: None,
+            no_baseline: None,
             runs: vec![RunRecord { kernel: KERNEL.into(), outcome: Outcome::Pass, timing: Some(stats(0.3, 7.2)), check: None, note: None }],
         }],
     };
@@ -362,4 +365,86 @@ fn check_of_the_whole_catalog_skips_what_the_size_excludes() {
     // A named kernel that cannot run the size is an error, not a skip.
     let e = error_line(&["check", "--emulate", "--kernel", "sgemm_11_tma_128x128x32_w64x32_t8x8_s4_wa"]);
     assert!(e.contains("cannot run this problem"), "{e}");
+}
+
+/// The general kernel of f32 in layout nn: it applies every output type and epilogue itself.
+const FUSING: &str = "sgemm_00_general_16x16x16";
+
+#[test]
+fn check_and_run_take_an_output_type_and_an_epilogue_on_the_emulator() {
+    // A kernel that applies the epilogue itself: C (and the auxiliary output) against f64
+    // through the same epilogue.
+    let out = rgemm(&["check", "--emulate", "--kernel", FUSING, "--out-dtype", "bf16", "--epilogue", "bias-gelu"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("out=bf16 bias=columns act=gelu-tanh") && stdout.contains("PASS: C: ") && stdout.contains("1 passed, 0 failed"), "{stdout}");
+    let out = rgemm(&["run", "--emulate", "--kernel", "bgemm_00_general_16x16x16_nt", "--layout", "nt", "--m", "37", "--n", "29", "--k", "21", "--out-dtype", "f16", "--epilogue", "row-bias-silu-aux"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains("check    PASS: C: ") && stdout.contains("auxiliary output: "), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    // The whole catalog: the kernels that leave the epilogue to the GPU's epilogue pass are
+    // skipped with the reason, the rest pass.
+    let out = rgemm(&["check", "--emulate", "--out-dtype", "bf16", "--epilogue", "bias-gelu"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.lines().any(|l| l.starts_with("SKIPPED ") && l.contains("no epilogue pass")), "{stdout}");
+    assert!(stdout.lines().any(|l| l.starts_with(FUSING) && l.contains("PASS: C: ")) && stdout.contains(" 0 failed"), "{stdout}");
+    // A named kernel that does not apply it is an error on the emulator, or a skip when asked.
+    for command in ["run", "check"] {
+        let e = error_line(&[command, "--emulate", "--kernel", KERNEL, "--m", "64", "--n", "64", "--k", "64", "--epilogue", "relu"]);
+        assert!(e.contains("emulator has no epilogue pass") && e.contains("leave out --emulate"), "{e}");
+    }
+    let out = rgemm(&["check", "--emulate", "--kernel", KERNEL, "--epilogue", "relu", "--skip-unsupported"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains(&format!("SKIPPED {KERNEL}")) && stdout.contains("0 passed, 0 failed"), "{stdout}");
+}
+
+#[test]
+fn bad_output_types_and_epilogues_are_one_line() {
+    for command in [&["run", "--kernel", KERNEL][..], &["check"], &["bench"]] {
+        assert!(error_line(&[command, &["--epilogue", "frob"]].concat()).contains("'frob' is no epilogue"));
+        assert!(error_line(&[command, &["--epilogue", "none-aux"]].concat()).contains("is no epilogue"));
+        assert!(error_line(&[command, &["--out-dtype", "f64"]].concat()).contains("not an element type"));
+    }
+    // The 16-row GEMV applies no epilogue and takes any alignment, so no epilogue pass either: a
+    // named one is refused before the GPU is needed.
+    let gemv = "bgemm_00_gemv_16x8x256_nt";
+    let e = error_line(&["bench", "--kernel", gemv, "--epilogue", "bias-gelu", "--sizes", "16x4096x4096:nt"]);
+    assert!(e.contains(gemv) && e.contains("cannot write its product to the workspace"), "{e}");
+    for command in ["run", "check"] {
+        let e = error_line(&[command, "--kernel", gemv, "--layout", "nt", "--m", "16", "--n", "64", "--k", "64", "--epilogue", "relu"]);
+        assert!(e.contains("cannot write its product to the workspace"), "{e}");
+    }
+    // Kernels that can take it (by themselves or by the epilogue pass) need the GPU: one line.
+    for args in [
+        &["check", "--kernel", KERNEL, "--out-dtype", "bf16", "--epilogue", "bias-gelu"][..],
+        &["check", "--kernel", FUSING, "--out-dtype", "f16", "--epilogue", "row-bias-silu-aux"],
+        &["bench", "--dtype", "bf16", "--out-dtype", "bf16", "--epilogue", "bias-gelu", "--sizes", "64"],
+        &["bench", "--kernel", KERNEL, "--epilogue", "bias-gelu", "--sizes", "64"],
+        &["run", "--kernel", KERNEL, "--m", "64", "--n", "64", "--k", "64", "--out-dtype", "bf16", "--epilogue", "bias-gelu"],
+    ] {
+        assert_no_gpu_sentence(&rgemm_without_gpu(args));
+    }
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn check_and_bench_run_an_output_type_and_an_epilogue_on_the_gpu() {
+    let out = rgemm(&["check", "--kernel", KERNEL, "--kernel", FUSING, "--out-dtype", "bf16", "--epilogue", "bias-gelu"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains("2 passed, 0 failed") && stdout.contains("PASS: C: "), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    // bf16 into bf16 with a bias and GELU: cuBLASLt fuses it, so each size has a baseline.
+    let dir = temp_dir("bench-epilogue");
+    let out = rgemm(&["bench", "--dtype", "bf16", "--out-dtype", "bf16", "--epilogue", "bias-gelu", "--sizes", "256,256x384x128", "--iters", "2", "--warmup", "1", "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let report = rgemm_tools::report::Report::read(&dir.join("results.json")).unwrap();
+    assert_eq!((report.out_dtype.as_str(), report.epilogue.as_str()), ("bf16", "bias-gelu-tanh"));
+    assert!(report.sizes.iter().all(|s| s.cublas_lt.is_some() && s.cublas_classic.is_none() && s.no_baseline.is_none()), "{:?}", report.sizes);
+    assert!(report.sizes.iter().flat_map(|s| &s.runs).all(|r| r.outcome == rgemm_tools::report::Outcome::Pass), "{:?}", report.sizes);
+    // SiLU: cuBLAS has no such epilogue, so no ratio, and that is no failure.
+    let out = rgemm(&["bench", "--kernel", KERNEL, "--epilogue", "bias-silu", "--sizes", "256", "--iters", "2", "--warmup", "1", "--out", dir.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains("none: no cuBLAS baseline"), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let report = rgemm_tools::report::Report::read(&dir.join("results.json")).unwrap();
+    assert!(report.sizes[0].no_baseline.is_some() && report.sizes[0].cublas.is_none() && report.failures() == 0, "{:?}", report.sizes);
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -2,16 +2,16 @@
 //! once, timed with cuBLAS on the same operands, L2 flushed between timed launches. The timing
 //! itself is [`crate::timing`] (re-exported here).
 
+use rgemm::api::{KernelChoice, Plan};
 use rgemm::catalog::{Dtype, Kernel};
-use crate::check::Inputs;
 use crate::tool_error::{ToolError, ToolResult};
 use rgemm::gpu::Gpu;
 use crate::baseline::Library;
-use rgemm::problem::{LeadingDims, Problem};
+use rgemm::problem::{FusedEpilogue, LeadingDims, Problem};
 
 use crate::suite::Case;
 use crate::report::{self, DeviceRecord, Outcome, Report, RunRecord, SizeRecord, Stats};
-use crate::verify::{self, Operands};
+use crate::verify::{self, Judged, PlanOperands};
 
 pub use crate::timing::{Contender, L2Flush, Order, Timing, time, time_contenders, time_in_turn, time_interleaved, time_sustained};
 
@@ -42,6 +42,10 @@ pub struct BenchPlan {
     pub classes: Vec<String>,
     /// Leading dimensions for every case (tight where `None`).
     pub ld: LeadingDims,
+    /// The output type and the fused epilogue of every case ([`FusedEpilogue::NONE`]: f32 C,
+    /// nothing applied). With anything else every run is a plan checked through the same
+    /// epilogue, and cuBLAS runs the same output type and epilogue where it has them.
+    pub epilogue: FusedEpilogue,
     pub warmup: usize,
     pub iters: usize,
     pub seed: u64,
@@ -108,6 +112,8 @@ pub fn run(gpu: &Gpu, plan: &BenchPlan, mut progress: impl FnMut(u64, u64, &str)
         date_utc: report::utc_now(),
         device: device_record(gpu, plan.dtype),
         dtype: plan.dtype.name().to_string(),
+        out_dtype: plan.epilogue.output.name().to_string(),
+        epilogue: report::epilogue_name(plan.epilogue),
         warmup: plan.warmup,
         iters: plan.iters.max(1),
         l2_flush_bytes: flush.as_ref().map_or(0, L2Flush::bytes),
@@ -124,7 +130,7 @@ pub fn run(gpu: &Gpu, plan: &BenchPlan, mut progress: impl FnMut(u64, u64, &str)
         done += 1;
     };
     for (i, case) in plan.sizes.iter().enumerate() {
-        let problem = case.problem(plan.ld)?;
+        let problem = case.problem(plan.ld)?.with_epilogue(plan.epilogue);
         // An error outside any one kernel (e.g. the context died) is recorded against every
         // kernel of the size, so that the sizes already measured are still reported.
         let record = run_size(gpu, plan, &problem, flush.as_mut(), &mut step).unwrap_or_else(|e| {
@@ -169,24 +175,42 @@ fn skip_reason(e: &ToolError) -> Option<String> {
     }
 }
 
+/// The record of a run that did not happen: skipped where the kernel or the size cannot run
+/// ([`skip_reason`]), an error otherwise.
+fn not_run(label: &str, e: &ToolError) -> RunRecord {
+    match skip_reason(e) {
+        Some(reason) => RunRecord::skipped(label, reason),
+        None => RunRecord { kernel: label.to_string(), outcome: Outcome::Error, timing: None, check: None, note: Some(e.to_string()) },
+    }
+}
+
 fn run_size(gpu: &Gpu, plan: &BenchPlan, problem: &Problem, mut flush: Option<&mut L2Flush>, step: &mut impl FnMut(String)) -> ToolResult<SizeRecord> {
     // The automatic choice runs the library's plan (its kernel, and a split of K if it picks
-    // one), the tuner every candidate plan; other runs each listed kernel directly.
+    // one), the tuner every candidate plan. Listed kernels run directly, or, with an output type
+    // or an epilogue, each by its named plan (with the epilogue pass where the kernel does not
+    // apply the epilogue itself; a kernel that can take neither is skipped).
     let chosen;
     let sms = gpu.info.multiprocessors;
-    let plans: Option<Vec<rgemm::api::Plan>> = match plan.runs {
-        Runs::Auto => Some(vec![rgemm::choice::plan(plan.dtype, problem, &rgemm::api::KernelChoice::Auto, sms)?]),
-        Runs::Candidates => Some(rgemm::choice::candidate_plans(plan.dtype, problem, sms)),
+    let plans: Option<Vec<ToolResult<Plan>>> = match plan.runs {
+        Runs::Auto => Some(vec![Ok(rgemm::choice::plan(plan.dtype, problem, &KernelChoice::Auto, sms)?)]),
+        Runs::Candidates => Some(rgemm::choice::candidate_plans(plan.dtype, problem, sms).into_iter().map(Ok).collect()),
+        Runs::Listed if !problem.epilogue.is_none() => {
+            Some(plan.kernels.iter().map(|k| Ok(rgemm::choice::plan(k.spec.dtype, problem, &KernelChoice::Named(k.name().into()), sms)?)).collect())
+        }
         Runs::Listed => None,
     };
-    let plan = match &plans {
-        Some(ps) => {
-            chosen = BenchPlan { kernels: ps.iter().map(|p| p.kernel()).collect(), ..plan.clone() };
+    let plan = match (&plans, plan.runs) {
+        (Some(ps), Runs::Auto | Runs::Candidates) => {
+            chosen = BenchPlan { kernels: ps.iter().flatten().map(Plan::kernel).collect(), ..plan.clone() };
             &chosen
         }
-        None => plan,
+        _ => plan,
     };
-    let label = |i: usize| plans.as_ref().map_or_else(|| plan.kernels[i].name().to_string(), |ps| ps[i].name());
+    let planned = |i: usize| plans.as_ref().map(|ps| &ps[i]);
+    let label = |i: usize| match planned(i) {
+        Some(Ok(p)) => p.name(),
+        _ => plan.kernels[i].name().to_string(),
+    };
     let mut record = SizeRecord::new(problem);
     let name = record.name();
     if let Err(e) = verify::require_memory(gpu, problem) {
@@ -208,11 +232,15 @@ fn run_size(gpu: &Gpu, plan: &BenchPlan, problem: &Problem, mut flush: Option<&m
             continue;
         }
         step(format!("{name} {}: check", label(i)));
-        let verdict = match &plans {
-            Some(ps) => verify::verify_plan(gpu, &ps[i], plan.seed).map(|(v, _)| v),
-            None => verify::verify(gpu, kernel, problem, plan.seed),
+        let verdict = match planned(i) {
+            Some(Ok(p)) => verify::judge_plan(gpu, p, plan.seed).map(|(v, _)| v),
+            Some(Err(e)) => {
+                record.runs.push(not_run(&label(i), e));
+                continue;
+            }
+            None => verify::verify(gpu, kernel, problem, plan.seed).map(Judged::Plain),
         };
-        let run = match verdict {
+        record.runs.push(match verdict {
             Ok(verdict) => RunRecord {
                 kernel: label(i),
                 outcome: if verdict.passed() { Outcome::Pass } else { Outcome::Fail },
@@ -220,18 +248,13 @@ fn run_size(gpu: &Gpu, plan: &BenchPlan, problem: &Problem, mut flush: Option<&m
                 check: Some(verdict.to_string()),
                 note: None,
             },
-            Err(e) => match skip_reason(&e) {
-                Some(reason) => RunRecord::skipped(&label(i), reason),
-                None => RunRecord { kernel: label(i), outcome: Outcome::Error, timing: None, check: None, note: Some(e.to_string()) },
-            },
-        };
-        record.runs.push(run);
+            Err(e) => not_run(&label(i), &e),
+        });
     }
 
     // Timing: cuBLAS and every kernel that ran its check, on the same operands.
     step(format!("{name}: cuBLAS and the kernels, timed {}", plan.order.describe()));
-    let inputs = Inputs::random(problem, plan.dtype, plan.seed);
-    let ops_owned = match Operands::upload(gpu, problem, &inputs) {
+    let ops_owned = match PlanOperands::upload(gpu, problem, plan.dtype, plan.seed) {
         Ok(ops) => ops,
         Err(e) => {
             let reason = skip_reason(&e).ok_or(e)?;
@@ -245,25 +268,23 @@ fn run_size(gpu: &Gpu, plan: &BenchPlan, problem: &Problem, mut flush: Option<&m
             return Ok(record);
         }
     };
-    // Both cuBLAS calls and every kernel that ran its check, in the plan's order (see `timing`): a listed
-    // kernel launched on the problem directly, a library plan with its own launches (a staged
-    // plan's kernel reads the copies, not this problem).
+    // Each cuBLAS call that runs this output type and epilogue (both for a plain product), then
+    // every kernel that ran its check, in the plan's order (see `timing`): a listed kernel
+    // launched on the problem directly, a library plan with its own launches (a staged plan's
+    // kernel reads the copies, not this problem).
     let ops = &ops_owned;
-    let mut launches: Vec<Box<dyn FnMut() -> ToolResult<()> + '_>> = Library::ALL
-        .into_iter()
-        .map(|library| Box::new(move || ops.cublas(gpu, library)) as Box<dyn FnMut() -> ToolResult<()>>)
-        .collect();
+    let libraries = crate::baseline::libraries_for(plan.dtype, problem);
+    let mut launches = ops.cublas_launches(gpu, libraries);
     // The run of each kernel launch after them.
     let mut timed_runs = Vec::new();
     for (i, (run, &kernel)) in record.runs.iter_mut().zip(&plan.kernels).enumerate() {
         if !matches!(run.outcome, Outcome::Pass | Outcome::Fail | Outcome::Timed) {
             continue;
         }
-        match &plans {
-            Some(ps) => {
-                let library_plan = &ps[i];
-                launches.push(Box::new(move || ops.run_plan(gpu, library_plan)));
-            }
+        match planned(i) {
+            Some(Ok(library_plan)) => launches.push(Box::new(move || ops.run_plan(gpu, library_plan))),
+            // Recorded as not run above.
+            Some(Err(_)) => continue,
             None => match kernel.geometry(problem) {
                 Ok(g) => launches.push(Box::new(move || ops.launch(gpu, kernel, &g))),
                 Err(e) => {
@@ -278,7 +299,7 @@ fn run_size(gpu: &Gpu, plan: &BenchPlan, problem: &Problem, mut flush: Option<&m
     let mut contenders: Vec<Contender<'_>> = launches.iter_mut().map(|l| &mut **l as Contender<'_>).collect();
     let mut timings = time_contenders(gpu, plan.order, plan.warmup, plan.iters, flush.as_deref_mut(), &mut contenders)?.into_iter();
     let mut errors = Vec::new();
-    for (library, timing) in Library::ALL.into_iter().zip(timings.by_ref()) {
+    for (&library, timing) in libraries.iter().zip(timings.by_ref()) {
         match timing {
             Ok(t) => match library {
                 Library::Classic => record.cublas_classic = Some(Stats::new(&t, problem)),
@@ -289,7 +310,11 @@ fn run_size(gpu: &Gpu, plan: &BenchPlan, problem: &Problem, mut flush: Option<&m
     }
     record.cublas = [&record.cublas_classic, &record.cublas_lt].into_iter().flatten().min_by(|x, y| x.median_ms.total_cmp(&y.median_ms)).cloned();
     if record.cublas.is_none() {
-        record.cublas_error = Some(errors.join("; "));
+        // No cuBLAS call runs this output type and epilogue: no ratio, and no failure.
+        match verify::no_baseline(plan.dtype, problem) {
+            Some(why) => record.no_baseline = Some(why),
+            None => record.cublas_error = Some(errors.join("; ")),
+        }
     }
     for (i, timing) in timed_runs.into_iter().zip(timings) {
         let run = &mut record.runs[i];
@@ -315,12 +340,13 @@ fn run_size(gpu: &Gpu, plan: &BenchPlan, problem: &Problem, mut flush: Option<&m
 
 /// The tuner's validation: the fastest timed plan is checked; if it fails, the next fastest,
 /// until one passes (the failures stay recorded).
-fn validate_fastest(gpu: &Gpu, plan: &BenchPlan, plans: &[rgemm::api::Plan], runs: &mut [RunRecord]) -> ToolResult<()> {
+fn validate_fastest(gpu: &Gpu, plan: &BenchPlan, plans: &[ToolResult<Plan>], runs: &mut [RunRecord]) -> ToolResult<()> {
     let mut order: Vec<usize> = (0..runs.len()).filter(|&i| runs[i].outcome == Outcome::Timed && runs[i].timing.is_some()).collect();
     let ms = |i: usize| runs[i].timing.as_ref().map_or(f64::INFINITY, |t| t.median_ms);
     order.sort_by(|&x, &y| ms(x).total_cmp(&ms(y)));
     for i in order {
-        let verdict = verify::verify_plan(gpu, &plans[i], plan.seed).map(|(v, _)| v);
+        let Ok(candidate) = &plans[i] else { continue };
+        let verdict = verify::judge_plan(gpu, candidate, plan.seed).map(|(v, _)| v);
         match verdict {
             Ok(v) => {
                 runs[i].outcome = if v.passed() { Outcome::Pass } else { Outcome::Fail };

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::timing::Timing;
 use rgemm::catalog::{Dtype, Kernel};
 use crate::tool_error::{ToolError, ToolResult};
-use rgemm::problem::Problem;
+use rgemm::problem::{Activation, Bias, FusedEpilogue, Problem};
 
 use crate::suite::{Case, Shape};
 
@@ -19,6 +19,14 @@ pub const SCHEMA: u32 = 1;
 
 fn one_after_another() -> String {
     "one after another".into()
+}
+
+fn f32_name() -> String {
+    "f32".into()
+}
+
+fn no_epilogue() -> String {
+    "none".into()
 }
 
 /// One run of `rgemm bench` or `rgemm tune`.
@@ -35,6 +43,14 @@ pub struct Report {
     pub device: DeviceRecord,
     /// Element type of A and B (`f32`, `bf16`, `f16`).
     pub dtype: String,
+    /// Element type of C (and of the bias and the auxiliary output); reports written before it
+    /// was recorded ran f32 C.
+    #[serde(default = "f32_name")]
+    pub out_dtype: String,
+    /// What was applied before the store, as `--epilogue` spells it ([`epilogue_name`]); reports
+    /// written before it was recorded applied none.
+    #[serde(default = "no_epilogue")]
+    pub epilogue: String,
     pub warmup: usize,
     /// Timed launches per kernel and size.
     pub iters: usize,
@@ -107,6 +123,10 @@ pub struct SizeRecord {
     pub cublas_lt: Option<Stats>,
     /// Why cuBLAS has no timing, if it has none.
     pub cublas_error: Option<String>,
+    /// Why no cuBLAS call runs this output type and epilogue, where none does (the ratio is then
+    /// none; not a failure); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_baseline: Option<String>,
     pub runs: Vec<RunRecord>,
 }
 
@@ -212,6 +232,7 @@ impl SizeRecord {
             cublas_classic: None,
             cublas_lt: None,
             cublas_error: None,
+            no_baseline: None,
             runs: Vec::new(),
         }
     }
@@ -258,6 +279,14 @@ impl Report {
 
     pub fn dtype(&self) -> Option<Dtype> {
         rgemm::catalog::dtype_named(&self.dtype)
+    }
+
+    /// The output type and the epilogue of the run; `None` where the report names ones this
+    /// rgemm does not know.
+    pub fn fused_epilogue(&self) -> Option<FusedEpilogue> {
+        let output = rgemm::catalog::dtype_named(&self.out_dtype)?;
+        let (bias, activation, aux) = parse_epilogue(&self.epilogue).ok()?;
+        Some(FusedEpilogue { output, bias, activation, aux })
     }
 
     /// The label of kernel `name` in this report (its name when it is not listed).
@@ -309,6 +338,8 @@ impl Report {
                     kernel: run.kernel.clone(),
                     rung,
                     dtype: self.dtype.clone(),
+                    out_dtype: self.out_dtype.clone(),
+                    epilogue: self.epilogue.clone(),
                     m: size.m,
                     n: size.n,
                     k: size.k,
@@ -347,6 +378,12 @@ pub struct CsvRow {
     pub kernel: String,
     pub rung: u8,
     pub dtype: String,
+    /// The report's output type and epilogue; absent from files written before they were kept
+    /// (f32 C, none).
+    #[serde(default = "f32_name")]
+    pub out_dtype: String,
+    #[serde(default = "no_epilogue")]
+    pub epilogue: String,
     pub m: u32,
     pub n: u32,
     pub k: u32,
@@ -386,6 +423,53 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> ToolResult<()> {
     let tmp = std::path::PathBuf::from(tmp);
     std::fs::write(&tmp, bytes).map_err(fail)?;
     std::fs::rename(&tmp, path).map_err(fail)
+}
+
+/// `--epilogue`'s spelling of `e`'s bias, activation and auxiliary output (not its output type):
+/// `[bias-|row-bias-][relu|gelu-tanh|gelu-erf|silu][-aux]`, or `none`; [`parse_epilogue`] reads
+/// it back.
+pub fn epilogue_name(e: FusedEpilogue) -> String {
+    let bias = match e.bias {
+        Bias::None => None,
+        Bias::PerColumn => Some("bias"),
+        Bias::PerRow => Some("row-bias"),
+    };
+    let activation = (e.activation != Activation::Identity).then(|| e.activation.name());
+    let parts: Vec<&str> = [bias, activation, e.aux.then_some("aux")].into_iter().flatten().collect();
+    if parts.is_empty() { "none".into() } else { parts.join("-") }
+}
+
+/// `[bias-|row-bias-][relu|gelu|gelu-tanh|gelu-erf|silu][-aux]` (`gelu` is the tanh form), or
+/// `none`: the bias, the activation and whether the auxiliary output is written.
+pub fn parse_epilogue(s: &str) -> Result<(Bias, Activation, bool), String> {
+    let bad = || format!("'{s}' is no epilogue: [bias-|row-bias-][relu|gelu|gelu-erf|silu][-aux] (e.g. bias-gelu, relu, bias-silu-aux), or none");
+    if s == "none" {
+        return Ok((Bias::None, Activation::Identity, false));
+    }
+    let (rest, aux) = match s.strip_suffix("-aux").or_else(|| (s == "aux").then_some("")) {
+        Some(rest) => (rest, true),
+        None => (s, false),
+    };
+    let (bias, act) = if let Some(r) = rest.strip_prefix("row-bias") {
+        (Bias::PerRow, r)
+    } else if let Some(r) = rest.strip_prefix("bias") {
+        (Bias::PerColumn, r)
+    } else {
+        (Bias::None, rest)
+    };
+    let act = act.strip_prefix('-').unwrap_or(act);
+    let activation = match act {
+        "" => Activation::Identity,
+        "relu" => Activation::Relu,
+        "gelu" | "gelu-tanh" => Activation::GeluTanh,
+        "gelu-erf" => Activation::GeluErf,
+        "silu" => Activation::Silu,
+        _ => return Err(bad()),
+    };
+    if bias == Bias::None && activation == Activation::Identity && !aux {
+        return Err(bad());
+    }
+    Ok((bias, activation, aux))
 }
 
 /// Chart labels for `kernels`: `r{rung}`, with a letter per configuration when a rung has more
@@ -462,7 +546,8 @@ pub fn header(report: &Report) -> String {
     let _ = writeln!(out, "peak     {:.1} TFLOP/s {} ({})", d.peak_tflops, report.dtype, d.peak_formula);
     let flush = if report.l2_flush_bytes > 0 { format!("L2 flushed ({} MiB written) before each launch", report.l2_flush_bytes >> 20) } else { "L2 not flushed".to_string() };
     let commit = report.git_commit.as_deref().unwrap_or("unknown");
-    let _ = writeln!(out, "run      {} {}, median of {} launches after {} warm-ups, timed {}, {flush}; seed {}; {}; commit {commit}", report.command, report.dtype, report.iters, report.warmup, report.timing, report.seed, report.date_utc);
+    let fused = if report.out_dtype == "f32" && report.epilogue == "none" { String::new() } else { format!(" (C in {}, epilogue {})", report.out_dtype, report.epilogue) };
+    let _ = writeln!(out, "run      {} {}{fused}, median of {} launches after {} warm-ups, timed {}, {flush}; seed {}; {}; commit {commit}", report.command, report.dtype, report.iters, report.warmup, report.timing, report.seed, report.date_utc);
     out
 }
 
@@ -498,6 +583,9 @@ fn cublas_row(report: &Report, size: &SizeRecord) -> String {
     // The row is the faster of the two calls where both were timed: say which.
     let name = match (&size.cublas_classic, &size.cublas_lt) {
         (Some(c), Some(lt)) => format!("cuBLAS best: {}", if lt.median_ms < c.median_ms { "cublasLtMatmul".to_string() } else { classic }),
+        // An epilogue only cuBLASLt fuses, or none that cuBLAS has.
+        (None, Some(_)) => "cuBLAS (cublasLtMatmul)".to_string(),
+        _ if size.no_baseline.is_some() => "cuBLAS".to_string(),
         _ => format!("cuBLAS ({classic})"),
     };
     match (&size.cublas, &size.cublas_error) {
@@ -511,7 +599,10 @@ fn cublas_row(report: &Report, size: &SizeRecord) -> String {
             if peak > 0.0 { format!("{:.1}%", 100.0 * c.tflops / peak) } else { "-".into() }
         ),
         (None, Some(e)) => format!("{name:<44} {:>8} {:>11} {:>9} {:>9} {:>9} {:>9}  ERROR: {e}", "-", "-", "-", "-", "-", "-"),
-        (None, None) => format!("{name:<44} {:>8} {:>11} {:>9} {:>9} {:>9} {:>9}  not timed", "-", "-", "-", "-", "-", "-"),
+        (None, None) => {
+            let why = size.no_baseline.as_ref().map_or_else(|| "not timed".to_string(), |why| format!("none: {why}"));
+            format!("{name:<44} {:>8} {:>11} {:>9} {:>9} {:>9} {:>9}  {why}", "-", "-", "-", "-", "-", "-")
+        }
     }
 }
 
@@ -563,11 +654,11 @@ pub fn footer(report: &Report) -> String {
 pub const MEMORY_BOUND_ROWS: u32 = 16;
 
 /// Bytes a product moves at the least: A and B read once, C written once (and read when beta is
-/// not 0), `elem` bytes per element of A and B.
-pub fn min_bytes(size: &SizeRecord, elem: u64, beta: bool) -> u64 {
+/// not 0), `elem` bytes per element of A and B, `c_elem` per element of C.
+pub fn min_bytes(size: &SizeRecord, elem: u64, c_elem: u64, beta: bool) -> u64 {
     let (m, n, k) = (size.m as u64, size.n as u64, size.k as u64);
     let batch = size.batch.unwrap_or(1) as u64;
-    batch * ((m * k + k * n) * elem + m * n * 4 * if beta { 2 } else { 1 })
+    batch * ((m * k + k * n) * elem + m * n * c_elem * if beta { 2 } else { 1 })
 }
 
 /// For a memory-bound product (M or N at most [`MEMORY_BOUND_ROWS`]): the bandwidth a run reached on
@@ -587,7 +678,8 @@ pub fn bandwidth_gbps(report: &Report, size: &SizeRecord, ms: f64) -> Option<f64
         return None;
     }
     let elem = rgemm::catalog::dtype_named(&report.dtype)?.bytes() as u64;
-    Some(min_bytes(size, elem, false) as f64 / (ms * 1e-3) / 1e9)
+    let c_elem = report.fused_epilogue()?.output.bytes() as u64;
+    Some(min_bytes(size, elem, c_elem, false) as f64 / (ms * 1e-3) / 1e9)
 }
 
 /// The runs of one size grouped by rung (ladder order), each group sorted by speed, fastest first;
@@ -653,4 +745,87 @@ pub fn tune_table(report: &Report) -> String {
     let failures = report.failures();
     let _ = writeln!(out, "\n{}", if failures == 0 { "every configuration that ran passed its check".to_string() } else { format!("{failures} failed (validation or CUDA error)") });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_epilogue_reads_back_from_its_name() {
+        let mut names = std::collections::BTreeSet::new();
+        for bias in [Bias::None, Bias::PerColumn, Bias::PerRow] {
+            for activation in Activation::ALL {
+                for aux in [false, true] {
+                    let e = FusedEpilogue { output: Dtype::Bf16, bias, activation, aux };
+                    let name = epilogue_name(e);
+                    let parsed = parse_epilogue(&name);
+                    if (FusedEpilogue { output: Dtype::F32, ..e }).is_none() {
+                        assert_eq!((name.as_str(), parsed), ("none", Ok((Bias::None, Activation::Identity, false))));
+                    } else {
+                        assert_eq!(parsed, Ok((bias, activation, aux)), "{name}");
+                    }
+                    names.insert(name);
+                }
+            }
+        }
+        assert_eq!(names.len(), 30);
+        assert_eq!(parse_epilogue("bias-gelu"), Ok((Bias::PerColumn, Activation::GeluTanh, false)));
+        for bad in ["", "frob", "none-aux", "gelu-bias", "row-bias-relu-aux-aux"] {
+            assert!(parse_epilogue(bad).is_err_and(|e| e.contains("is no epilogue")), "{bad}");
+        }
+    }
+
+    /// A report written before the output type and the epilogue were recorded reads as f32 C
+    /// with none; a size without a baseline for its epilogue is no failure and says why.
+    #[test]
+    fn output_type_and_epilogue_default_for_older_reports_and_a_missing_baseline_is_no_failure() {
+        let size = SizeRecord::new(&Problem::new(64, 64, 64, 1.0, 0.0).unwrap());
+        let report = Report {
+            schema: SCHEMA,
+            command: "bench".into(),
+            rgemm_version: "0.1.0".into(),
+            git_commit: None,
+            date_utc: utc_timestamp(0),
+            device: DeviceRecord {
+                name: "GPU".into(),
+                compute_capability: "9.0".into(),
+                multiprocessors: 132,
+                clock_mhz: 1980.0,
+                l2_bytes: 50 << 20,
+                memory_bytes: 80 << 30,
+                driver_cuda_version: None,
+                peak_tflops: 989.0,
+                peak_formula: "tensor cores".into(),
+                memory_gbps: None,
+            },
+            dtype: "bf16".into(),
+            out_dtype: "bf16".into(),
+            epilogue: "bias-silu".into(),
+            warmup: 1,
+            iters: 1,
+            l2_flush_bytes: 0,
+            timing: "in turn".into(),
+            seed: 1,
+            kernels: Vec::new(),
+            sizes: vec![SizeRecord { no_baseline: Some("no cuBLAS baseline: cublaslt: it has no SiLU".into()), ..size }],
+        };
+        let back = Report::from_json(&report.to_json(), "r.json").unwrap();
+        assert_eq!(back, report);
+        assert_eq!(back.fused_epilogue(), Some(FusedEpilogue { output: Dtype::Bf16, bias: Bias::PerColumn, activation: Activation::Silu, aux: false }));
+        assert_eq!(report.failures(), 0);
+        let text = table(&report);
+        assert!(text.contains("none: no cuBLAS baseline: cublaslt: it has no SiLU") && text.contains("(C in bf16, epilogue bias-silu)"), "{text}");
+        let mut old: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        for field in ["out_dtype", "epilogue"] {
+            old.as_object_mut().unwrap().remove(field);
+        }
+        let old = Report::from_json(&old.to_string(), "old.json").unwrap();
+        assert_eq!((old.out_dtype.as_str(), old.epilogue.as_str(), old.fused_epilogue()), ("f32", "none", Some(FusedEpilogue::NONE)));
+        assert!(!header(&old).contains("epilogue"), "{}", header(&old));
+        // cuBLASLt alone timed (an epilogue the classic calls do not fuse): the row says so.
+        let stats = Stats { samples_ms: vec![0.01], rounds_ms: Vec::new(), median_ms: 0.01, min_ms: 0.01, max_ms: 0.01, spread: 0.0, tflops: 1.0 };
+        let lt_only = SizeRecord { cublas: Some(stats.clone()), cublas_lt: Some(stats), no_baseline: None, ..report.sizes[0].clone() };
+        assert!(cublas_row(&report, &lt_only).starts_with("cuBLAS (cublasLtMatmul) "), "{}", cublas_row(&report, &lt_only));
+    }
 }

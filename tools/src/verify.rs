@@ -68,25 +68,98 @@ impl Verdict {
     }
 }
 
-impl std::fmt::Display for Verdict {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let verdict = if self.passed() { "PASS" } else { "FAIL" };
-        let against = match self.reference {
+impl Reference {
+    /// What the comparison was against, as a verdict says it.
+    fn against(self) -> &'static str {
+        match self {
             Reference::FullF64 => "against the f64 reference",
             Reference::SampledF64 => "against f64 on sampled rows and columns",
             Reference::CublasAndSampledF64 => "against cuBLAS",
-        };
-        write!(f, "{verdict}: {} {against}", self.comparison)?;
+        }
+    }
+}
+
+fn pass_or_fail(passed: bool) -> &'static str {
+    if passed { "PASS" } else { "FAIL" }
+}
+
+/// The end of a verdict: the words written outside the outputs (`around`) and into A and B.
+fn write_strays(f: &mut std::fmt::Formatter<'_>, guard_writes: usize, input_writes: usize, around: &str) -> std::fmt::Result {
+    if guard_writes > 0 {
+        write!(f, "; {guard_writes} guard-band or padding elements around {around} were overwritten")?;
+    }
+    if input_writes > 0 {
+        write!(f, "; {input_writes} elements of the inputs A and B were overwritten")?;
+    }
+    Ok(())
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {} {}", pass_or_fail(self.passed()), self.comparison, self.reference.against())?;
         if let Some(sampled) = &self.sampled {
             write!(f, "; {sampled} against f64 on sampled rows and columns")?;
         }
-        if self.guard_writes > 0 {
-            write!(f, "; {} guard-band or padding elements around A, B or C were overwritten", self.guard_writes)?;
+        write_strays(f, self.guard_writes, self.input_writes, "A, B or C")
+    }
+}
+
+/// The verdict on a product with an output type or a fused epilogue: C, and the auxiliary output
+/// where the epilogue writes one, each against f64 through the same epilogue
+/// ([`check::compare_epilogue`]).
+#[derive(Clone, Debug)]
+pub struct FusedVerdict {
+    /// [`Reference::FullF64`], or [`Reference::SampledF64`] above [`FULL_REFERENCE_LIMIT`].
+    pub reference: Reference,
+    pub c: check::Comparison,
+    pub aux: Option<check::Comparison>,
+    /// Elements of the guard bands and the padding around A, B, C, the bias and the auxiliary
+    /// output that the run changed (none on the emulator, where such a write is a fault).
+    pub guard_writes: usize,
+    /// Elements of A and B (padding included) that the run changed.
+    pub input_writes: usize,
+}
+
+impl FusedVerdict {
+    /// Every element of C and of the auxiliary output within its bound, no stray write.
+    pub fn passed(&self) -> bool {
+        self.guard_writes == 0 && self.input_writes == 0 && self.c.passed() && self.aux.as_ref().is_none_or(check::Comparison::passed)
+    }
+}
+
+impl std::fmt::Display for FusedVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: C: {}", pass_or_fail(self.passed()), self.c)?;
+        if let Some(aux) = &self.aux {
+            write!(f, "; auxiliary output: {aux}")?;
         }
-        if self.input_writes > 0 {
-            write!(f, "; {} elements of the inputs A and B were overwritten", self.input_writes)?;
+        write!(f, "; {} through the same epilogue", self.reference.against())?;
+        write_strays(f, self.guard_writes, self.input_writes, "A, B, C, the bias or the auxiliary output")
+    }
+}
+
+/// A verdict on a plain product, or on one with an output type or a fused epilogue.
+#[derive(Clone, Debug)]
+pub enum Judged {
+    Plain(Verdict),
+    Fused(FusedVerdict),
+}
+
+impl Judged {
+    pub fn passed(&self) -> bool {
+        match self {
+            Judged::Plain(v) => v.passed(),
+            Judged::Fused(v) => v.passed(),
         }
-        Ok(())
+    }
+}
+
+impl std::fmt::Display for Judged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Judged::Plain(v) => v.fmt(f),
+            Judged::Fused(v) => v.fmt(f),
+        }
     }
 }
 
@@ -244,9 +317,7 @@ impl Operands {
         let (a, guard_a) = self.a.download(gpu)?;
         let (b, guard_b) = self.b.download(gpu)?;
         let (c, guard_c) = self.c.download(gpu)?;
-        let elem = self.dtype.bytes() as usize;
-        let changed = |now: &[u8], then: &[u8]| now.chunks(elem).zip(then.chunks(elem)).filter(|(x, y)| x != y).count();
-        let input_writes = changed(&a, &self.uploaded.0) + changed(&b, &self.uploaded.1);
+        let input_writes = changed_elements(&a, &self.uploaded.0, self.dtype) + changed_elements(&b, &self.uploaded.1, self.dtype);
         let stored: Vec<f32> = c.chunks_exact(4).map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
         let (values, padding) = storage::unpack_c(&self.problem, &stored, SENTINEL);
         Ok(Leftovers { c: values, guard_writes: guard_a + guard_b + guard_c + padding, input_writes })
@@ -258,6 +329,12 @@ impl Operands {
         let outcome = self.inspect(gpu)?;
         Ok((outcome.c, outcome.guard_writes + outcome.input_writes))
     }
+}
+
+/// Elements of `dtype` that differ between `now` and `then`.
+fn changed_elements(now: &[u8], then: &[u8], dtype: Dtype) -> usize {
+    let elem = dtype.bytes() as usize;
+    now.chunks(elem).zip(then.chunks(elem)).filter(|(x, y)| x != y).count()
 }
 
 /// The host memory a check of `problem` needs (checkable before the GPU is opened).
@@ -379,6 +456,8 @@ pub struct FusedOperands {
     c: Guarded,
     bias: Option<Guarded>,
     aux: Option<Guarded>,
+    /// A and B as uploaded (stored, encoded), to see that a launch left them unchanged.
+    uploaded: (Vec<u8>, Vec<u8>),
 }
 
 impl FusedOperands {
@@ -390,17 +469,19 @@ impl FusedOperands {
         let out = problem.epilogue.output;
         let (elem, out_bytes) = (dtype.bytes() as u64, out.bytes() as u64);
         let stored = |operand, values: &[f32]| check::encode(dtype, &storage::pack(problem, operand, values, f32::NAN));
+        let (a, b) = (stored(Operand::A, &inputs.a), stored(Operand::B, &inputs.b));
         let c_rows = problem.ldc as u64 * out_bytes;
         let c = check::encode(out, &storage::pack(problem, Operand::C, &inputs.c, SENTINEL));
         let aux = problem.epilogue.aux.then(|| check::encode(out, &storage::pack(problem, Operand::C, &vec![SENTINEL; inputs.c.len()], SENTINEL)));
         let bias = (!epilogue.bias.is_empty()).then(|| check::encode(out, &epilogue.bias));
         Ok(FusedOperands {
             problem: *problem,
-            a: Guarded::upload(gpu, &stored(Operand::A, &inputs.a), problem.lda as u64 * elem)?,
-            b: Guarded::upload(gpu, &stored(Operand::B, &inputs.b), problem.ldb as u64 * elem)?,
+            a: Guarded::upload(gpu, &a, problem.lda as u64 * elem)?,
+            b: Guarded::upload(gpu, &b, problem.ldb as u64 * elem)?,
             c: Guarded::upload(gpu, &c, c_rows)?,
             bias: bias.map(|b| Guarded::upload(gpu, &b, out_bytes)).transpose()?,
             aux: aux.map(|x| Guarded::upload(gpu, &x, c_rows)).transpose()?,
+            uploaded: (a, b),
             inputs,
             epilogue,
         })
@@ -436,9 +517,9 @@ impl FusedOperands {
     }
 
     /// C and the auxiliary output as computed against the f64 reference (all of them up to
-    /// [`FULL_REFERENCE_LIMIT`] multiply-adds, sampled rows and columns beyond), and the words
-    /// written outside them (guard bands, padding).
-    pub fn check(&self, gpu: &Gpu, model: &ErrorModel, seed: u64) -> ToolResult<(check::Comparison, Option<check::Comparison>, usize)> {
+    /// [`FULL_REFERENCE_LIMIT`] multiply-adds, sampled rows and columns beyond), the words written
+    /// around the buffers (guard bands, padding) and the elements of A and B changed.
+    pub fn check(&self, gpu: &Gpu, model: &ErrorModel, seed: u64) -> ToolResult<FusedVerdict> {
         let out = self.problem.epilogue.output;
         let read = |g: &Guarded| -> ToolResult<(Vec<f32>, usize)> {
             let (bytes, guards) = g.download(gpu)?;
@@ -453,27 +534,196 @@ impl FusedOperands {
             }
             None => (None, 0),
         };
-        let (c_cmp, aux_cmp) = if self.problem.macs() <= FULL_REFERENCE_LIMIT {
-            check::compare_epilogue(&self.problem, &self.inputs, model, &self.epilogue, &c, aux.as_deref())
-        } else {
-            Sample::random(&self.problem, 8, seed).compare_epilogue(&self.problem, &self.inputs, model, &self.epilogue, &c, aux.as_deref())
+        let (a, guard_a) = self.a.download(gpu)?;
+        let (b, guard_b) = self.b.download(gpu)?;
+        let guard_bias = match &self.bias {
+            Some(g) => g.download(gpu)?.1,
+            None => 0,
         };
-        Ok((c_cmp, aux_cmp, stray_c + stray_aux))
+        let dtype = self.inputs.dtype;
+        let input_writes = changed_elements(&a, &self.uploaded.0, dtype) + changed_elements(&b, &self.uploaded.1, dtype);
+        let mut verdict = compare_fused(&self.problem, &self.inputs, model, &self.epilogue, &c, aux.as_deref(), seed);
+        verdict.guard_writes = stray_c + stray_aux + guard_a + guard_b + guard_bias;
+        verdict.input_writes = input_writes;
+        Ok(verdict)
     }
 }
 
-/// A plan with a fused epilogue timed in turn with each cuBLAS library that runs the same
-/// output type and epilogue ([`crate::baseline::libraries_for`]; none where cuBLAS fuses none of it).
-pub fn time_fused_against_cublas(gpu: &Gpu, plan: &rgemm::api::Plan, ops: &FusedOperands, warmup: usize, iters: usize) -> ToolResult<(Timing, Vec<(Library, Timing)>)> {
-    let libraries = crate::baseline::libraries_for(plan.kernel().spec.dtype, ops.problem());
-    let mut ours = || ops.run_plan(gpu, plan);
-    let (mut classic, mut lt) = (|| ops.cublas(gpu, Library::Classic), || ops.cublas(gpu, Library::Lt));
-    let [kernel, classic, lt] = timing::time_in_turn(gpu, warmup, iters, None, [&mut ours, &mut classic, &mut lt])?;
-    let mut baselines = Vec::new();
-    for (library, timing) in [(Library::Classic, classic), (Library::Lt, lt)] {
-        if libraries.contains(&library) {
-            baselines.push((library, timing?));
+/// C (and the auxiliary output) of a product with a fused epilogue against f64 through the same
+/// epilogue: every element up to [`FULL_REFERENCE_LIMIT`] multiply-adds, sampled rows and columns
+/// beyond; no stray writes counted yet.
+fn compare_fused(problem: &Problem, inputs: &Inputs, model: &ErrorModel, epilogue: &check::EpilogueCheck, c: &[f32], aux: Option<&[f32]>, seed: u64) -> FusedVerdict {
+    let (reference, (c, aux)) = if problem.macs() <= FULL_REFERENCE_LIMIT {
+        (Reference::FullF64, check::compare_epilogue(problem, inputs, model, epilogue, c, aux))
+    } else {
+        (Reference::SampledF64, Sample::random(problem, SAMPLES, seed).compare_epilogue(problem, inputs, model, epilogue, c, aux))
+    };
+    FusedVerdict { reference, c, aux, guard_writes: 0, input_writes: 0 }
+}
+
+/// Judges a library plan whose problem has an output type or a fused epilogue on random operands
+/// (and bias) of its problem, with the error model of the kernel it runs, and returns the
+/// operands for timing.
+pub fn verify_fused_plan(gpu: &Gpu, plan: &rgemm::api::Plan, seed: u64) -> ToolResult<(FusedVerdict, FusedOperands)> {
+    let problem = plan.problem();
+    require_memory(gpu, problem)?;
+    let spec = plan.kernel().spec;
+    let ops = FusedOperands::upload(gpu, problem, spec.dtype, seed)?;
+    ops.run_plan(gpu, plan)?;
+    let verdict = ops.check(gpu, &ErrorModel::of(spec), seed)?;
+    Ok((verdict, ops))
+}
+
+/// One launch among contenders of several kinds ([`timing::time_contenders`]).
+pub type Launcher<'a> = Box<dyn FnMut() -> ToolResult<()> + 'a>;
+
+/// The operands of a library plan: [`Operands`] for a plain product, [`FusedOperands`] for one
+/// with an output type or a fused epilogue.
+#[allow(clippy::large_enum_variant, reason = "one per checked or timed plan: its size does not matter")]
+pub enum PlanOperands {
+    Plain(Operands),
+    Fused(FusedOperands),
+}
+
+impl PlanOperands {
+    /// Fresh random operands of `dtype` for `problem` from `seed`, uploaded, as a check of it
+    /// makes them.
+    pub fn upload(gpu: &Gpu, problem: &Problem, dtype: Dtype, seed: u64) -> ToolResult<PlanOperands> {
+        Ok(if problem.epilogue.is_none() {
+            PlanOperands::Plain(Operands::upload(gpu, problem, &Inputs::random(problem, dtype, seed))?)
+        } else {
+            PlanOperands::Fused(FusedOperands::upload(gpu, problem, dtype, seed)?)
+        })
+    }
+
+    /// The problem these operands were sized for.
+    pub fn problem(&self) -> &Problem {
+        match self {
+            PlanOperands::Plain(ops) => ops.problem(),
+            PlanOperands::Fused(ops) => ops.problem(),
         }
     }
-    Ok((kernel?, baselines))
+
+    /// A library plan on these operands.
+    pub fn run_plan(&self, gpu: &Gpu, plan: &rgemm::api::Plan) -> ToolResult<()> {
+        match self {
+            PlanOperands::Plain(ops) => ops.run_plan(gpu, plan),
+            PlanOperands::Fused(ops) => ops.run_plan(gpu, plan),
+        }
+    }
+
+    /// cuBLAS on these operands, with their output type and epilogue (overwrites C).
+    pub fn cublas(&self, gpu: &Gpu, library: Library) -> ToolResult<()> {
+        match self {
+            PlanOperands::Plain(ops) => ops.cublas(gpu, library),
+            PlanOperands::Fused(ops) => ops.cublas(gpu, library),
+        }
+    }
+
+    /// A launch of each of `libraries` on these operands, in order, to time beside others.
+    pub fn cublas_launches<'a>(&'a self, gpu: &'a Gpu, libraries: &[Library]) -> Vec<Launcher<'a>> {
+        libraries.iter().map(|&library| Box::new(move || self.cublas(gpu, library)) as Launcher<'a>).collect()
+    }
+
+    /// `kernel` launched alone, on a plain product's operands ([`Operands::launch`]); a product
+    /// with an output type or an epilogue runs as a plan (which may add the epilogue pass).
+    pub fn launch(&self, gpu: &Gpu, kernel: Kernel, geometry: &Launch) -> ToolResult<()> {
+        match self {
+            PlanOperands::Plain(ops) => ops.launch(gpu, kernel, geometry),
+            PlanOperands::Fused(_) => Err(ToolError::InvalidArgument(format!("{} is launched alone only on a plain product; with an output type or an epilogue it runs as a plan", kernel.name()))),
+        }
+    }
+}
+
+/// Judges a library plan on random operands of its problem ([`verify_plan`], or
+/// [`verify_fused_plan`] where the problem has an output type or a fused epilogue), and returns
+/// the operands for timing.
+pub fn judge_plan(gpu: &Gpu, plan: &rgemm::api::Plan, seed: u64) -> ToolResult<(Judged, PlanOperands)> {
+    if plan.problem().epilogue.is_none() {
+        let (verdict, ops) = verify_plan(gpu, plan, seed)?;
+        Ok((Judged::Plain(verdict), PlanOperands::Plain(ops)))
+    } else {
+        let (verdict, ops) = verify_fused_plan(gpu, plan, seed)?;
+        Ok((Judged::Fused(verdict), PlanOperands::Fused(ops)))
+    }
+}
+
+/// `kernel` on `problem` on the GPU, judged: launched alone for a plain product ([`verify`]); by
+/// its named plan for one with an output type or a fused epilogue (with the epilogue pass where
+/// the kernel does not apply the epilogue itself).
+pub fn judge_kernel(gpu: &Gpu, kernel: Kernel, problem: &Problem, seed: u64) -> ToolResult<Judged> {
+    if problem.epilogue.is_none() {
+        return verify(gpu, kernel, problem, seed).map(Judged::Plain);
+    }
+    let plan = rgemm::choice::plan(kernel.spec.dtype, problem, &rgemm::api::KernelChoice::Named(kernel.name().into()), gpu.info.multiprocessors)?;
+    judge_plan(gpu, &plan, seed).map(|(verdict, _)| verdict)
+}
+
+/// Whether [`judge_kernel`] runs `kernel` on `problem`, decided on the CPU: its launch, and with
+/// an output type or a fused epilogue, its named plan. A named plan is never split, so the SM
+/// count it is made for (one here) changes nothing.
+pub fn gpu_takes(kernel: Kernel, problem: &Problem) -> Result<(), rgemm::Error> {
+    kernel.geometry(problem)?;
+    if problem.epilogue.is_none() {
+        return Ok(());
+    }
+    rgemm::choice::plan(kernel.spec.dtype, problem, &rgemm::api::KernelChoice::Named(kernel.name().into()), 1).map(drop)
+}
+
+/// Whether [`judge_emulated`] runs `kernel` on `problem`: its launch, and with an output type or
+/// a fused epilogue, only where the kernel applies it itself (the emulator runs no epilogue pass).
+pub fn emulator_takes(kernel: Kernel, problem: &Problem) -> Result<(), rgemm::Error> {
+    kernel.geometry(problem)?;
+    if kernel.applies_epilogue(problem) {
+        return Ok(());
+    }
+    Err(rgemm::Error::Unsupported {
+        kernel: kernel.name().into(),
+        reason: "it does not apply this epilogue itself and the emulator has no epilogue pass (on the GPU its plan applies it after the product: leave out --emulate)".into(),
+    })
+}
+
+/// `kernel` on `problem` on the CPU emulator, on random inputs (and bias) from `seed`, judged
+/// against f64 ([`crate::emulate::verify`]; through the output type and the fused epilogue where
+/// the problem has them).
+pub fn judge_emulated(kernel: Kernel, problem: &Problem, seed: u64) -> ToolResult<Judged> {
+    if problem.epilogue.is_none() {
+        return crate::emulate::verify(kernel, problem, seed).map(Judged::Plain);
+    }
+    emulator_takes(kernel, problem)?;
+    crate::emulate::check_size(problem)?;
+    let inputs = Inputs::random(problem, kernel.spec.dtype, seed);
+    let epilogue = check::EpilogueCheck::random(problem, seed);
+    let mut c = inputs.c.clone();
+    let mut aux = problem.epilogue.aux.then(|| vec![0.0f32; c.len()]);
+    // SAFETY: the catalog's spec and entry of one kernel.
+    let input_writes = unsafe { crate::emulate::run_entry_fused(kernel.spec, crate::emulate::entry(kernel), problem, &inputs.a, &inputs.b, &mut c, &epilogue.bias, aux.as_deref_mut()) }?;
+    let mut verdict = compare_fused(problem, &inputs, &ErrorModel::of(kernel.spec), &epilogue, &c, aux.as_deref(), seed);
+    verdict.input_writes = input_writes;
+    Ok(Judged::Fused(verdict))
+}
+
+/// Why no cuBLAS call runs `problem` with A and B of `dtype` (its output type and epilogue
+/// included), where none does ([`crate::baseline::libraries_for`]): a comparison with the same
+/// output type and epilogue then has no ratio. `None` where one runs it.
+pub fn no_baseline(dtype: Dtype, problem: &Problem) -> Option<String> {
+    if !crate::baseline::libraries_for(dtype, problem).is_empty() {
+        return None;
+    }
+    // cuBLASLt's refusal is the closer one: only it fuses epilogues.
+    Some(Library::Lt.supports(dtype, problem).err().map_or_else(|| "no cuBLAS call runs this product".to_string(), |e| e.to_string()))
+}
+
+/// A plan timed in turn with each cuBLAS library that runs the same output type and epilogue
+/// ([`crate::baseline::libraries_for`]: both for a plain product, cuBLASLt alone for an epilogue
+/// it fuses, none where cuBLAS fuses none of it, [`no_baseline`]), on the same operands.
+pub fn time_plan_against_cublas(gpu: &Gpu, plan: &rgemm::api::Plan, ops: &PlanOperands, warmup: usize, iters: usize) -> ToolResult<(Timing, Vec<(Library, Timing)>)> {
+    let libraries = crate::baseline::libraries_for(plan.kernel().spec.dtype, ops.problem());
+    let mut launches = ops.cublas_launches(gpu, libraries);
+    launches.push(Box::new(|| ops.run_plan(gpu, plan)));
+    let mut contenders: Vec<timing::Contender<'_>> = launches.iter_mut().map(|l| &mut **l as timing::Contender<'_>).collect();
+    let mut timings = timing::time_interleaved(gpu, warmup, iters, None, &mut contenders)?;
+    let ours = timings.pop().ok_or_else(|| ToolError::InvalidArgument("the plan was not timed".into()))??;
+    let baselines = libraries.iter().copied().zip(timings).map(|(library, timing)| Ok((library, timing?))).collect::<ToolResult<Vec<_>>>()?;
+    Ok((ours, baselines))
 }
