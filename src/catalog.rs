@@ -1,26 +1,56 @@
 //! The kernel catalog: every entry point of the PTX module, where it sits on the ladder, how to
 //! launch it, and which problems it accepts. The list itself comes from `kernels-gpu`, so a kernel
 //! added there appears here, in the CLI and in the tests without further edits.
+//!
+//! A [`Kernel`] is a `'static` spec ([`KernelSpec`]): its name, element type, layout, tile and
+//! schedule. [`all`] lists them, [`find`] takes one by name and [`find_key`] by key (a kernel's
+//! twin in another layout or type); [`Kernel::geometry`] says whether a kernel runs a problem,
+//! and with which [`Launch`]. Nothing here needs a GPU; every lookup is a scan of a static list.
+//! [`Plan`](crate::api::Plan) uses all of this for you; the catalog is for naming a kernel
+//! ([`KernelChoice::Named`](crate::api::KernelChoice::Named)) and for launching one by hand.
+//!
+//! ```rust
+//! use rgemm::catalog::{self, Dtype, Layout};
+//!
+//! // The bf16 kernels that read a linear layer's weight as stored (B N×K).
+//! let nt: Vec<_> = catalog::all().filter(|k| k.spec.dtype == Dtype::Bf16 && k.spec.layout == Layout::NT).collect();
+//! assert!(nt.iter().any(|k| k.name() == "bgemm_00_general_16x16x16_nt"));
+//! ```
 
 use crate::entries;
 use crate::error::{Error, Result};
 use crate::problem::Problem;
+// The types of `KernelSpec`'s copy-engine and tile-rule fields. For rgemm's own use (its plans,
+// CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 pub use rgemm_spec::{Swizzle, TensorMaps, TileCopy, TileRules};
 pub use rgemm_spec::{Dtype, KernelKey, KernelSpec, Layout, Rung, Tile};
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Hopper's limits, checked before launch so that a bad configuration is a clear error: at most
 /// this many threads in a block.
 pub const MAX_THREADS_PER_BLOCK: u32 = 1024;
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Bytes of shared memory one block may use (227 KiB: the SM's 228 KiB less 1 KiB the system
 /// keeps per block).
 pub const MAX_SMEM_PER_BLOCK: u32 = 227 * 1024;
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Blocks along the grid's y (block rows of C: M / BM).
 pub const MAX_GRID_Y: u64 = 65_535;
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Blocks along the grid's z (products of a batch, one plane each).
 pub const MAX_GRID_Z: u64 = 65_535;
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Blocks along the grid's x (block columns of C: N / BN): 2³¹ − 1.
 pub const MAX_GRID_X: u64 = i32::MAX as u64;
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Why a kernel configuration could never run correctly on Hopper, if it could not: the limits of
 /// the hardware, and the kernel's own tile rules ([`TileRules::check`], the same `const fn` its
 /// compile-time assert calls), so that any shape (a proposed one, a fuzzed one) can be judged
@@ -45,8 +75,20 @@ pub fn shape_error(s: &KernelSpec) -> Option<String> {
 
 /// One launchable kernel: an entry of the PTX module and everything needed to launch it.
 ///
-/// Kernels come from the catalog ([`all`], [`find`], [`find_key`]); two are equal when they are
-/// the same entry.
+/// Kernels come from the catalog ([`all`], [`find`], [`find_key`], [`fallback`]); two are equal
+/// when they are the same entry. A kernel is a `'static` reference: copying one costs nothing.
+///
+/// ```rust
+/// use rgemm::{Problem, catalog};
+///
+/// let kernel = catalog::find("sgemm_03_smem_tiling_32x32x32")?;
+/// assert_eq!((kernel.spec.tile.bm, kernel.spec.tile.bn, kernel.spec.threads), (32, 32, 1024));
+/// // Whether it runs a problem: it takes row-major A and B (`nn`) only.
+/// assert!(kernel.geometry(&Problem::new(256, 256, 256, 1.0, 0.0)?).is_ok());
+/// let nt = rgemm::api::Gemm::new(256, 256, 256).layout(rgemm::Layout::NT).problem()?;
+/// assert!(matches!(kernel.geometry(&nt), Err(rgemm::Error::Unsupported { .. })));
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Kernel {
     /// The kernel's configuration as `kernels-gpu` declares it: name, element type, layout,
@@ -56,26 +98,30 @@ pub struct Kernel {
 }
 
 /// Grid, block and dynamic shared memory of one launch: what [`Kernel::geometry`] computes once
-/// per problem and [`crate::Gpu::launch`] uses.
+/// per problem, and what a launch by hand passes to the driver (see [`crate::Gpu::entry`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Launch {
     /// Blocks along x, y and z: block columns of C (N / BN, rounded up), block rows (M / BM,
     /// rounded up to whole clusters) and products of the batch. A persistent kernel's launch
-    /// counts tiles here; [`Launch::on_device`] gives the grid it actually launches.
+    /// counts tiles here; it actually launches at most one block per SM, which a plan works out.
     pub grid: (u32, u32, u32),
     /// Threads along x, y and z of a block: the kernel's `threads`, 1, 1.
     pub block: (u32, u32, u32),
-    /// Bytes of dynamic shared memory per block, at most [`MAX_SMEM_PER_BLOCK`].
+    /// Bytes of dynamic shared memory per block, at most Hopper's 227 KiB.
     pub smem_bytes: u32,
 }
 
 impl Launch {
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Blocks of the grid as [`Kernel::geometry`] computes it: one per tile of C, of every product
     /// of a batch (a persistent kernel's tiles, before [`on_device`](Self::on_device)).
     pub fn tiles(&self) -> u64 {
         self.grid.0 as u64 * self.grid.1 as u64 * self.grid.2 as u64
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// The launch a persistent kernel actually uses: at most one block per SM (`sms` of them),
     /// as many as [`persistent_blocks`] says, in a one-dimensional grid; other kernels' launches
     /// are returned unchanged.
@@ -87,6 +133,8 @@ impl Launch {
     }
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Blocks of a persistent kernel's launch over `tiles` tiles (of every product of a batch) on
 /// `sms` SMs: the fewest that take the tiles in as many rounds as one block per SM would, so
 /// that every block has the same number of tiles (or one fewer) — 512 tiles on 132 SMs are four
@@ -104,6 +152,8 @@ pub fn persistent_blocks(spec: &KernelSpec, tiles: u64, sms: u32) -> u32 {
     tiles.div_ceil(rounds).max(1) as u32
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Entry points of the PTX module that are not GEMMs of the catalog: the split-K reduction
 /// (kernels-gpu/src/split_k.rs), launched by the library after a split product, the copies to
 /// 16-byte rows (kernels-gpu/src/align_rows.rs) and the splits of A for the kernels that read it
@@ -120,12 +170,23 @@ pub const HELPER_ENTRIES: &[(&str, u32)] = {
     ]
 };
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Threads per block of helper entry `name`, if it is one ([`HELPER_ENTRIES`]).
 pub fn helper_threads(name: &str) -> Option<u32> {
     HELPER_ENTRIES.iter().find(|(h, _)| *h == name).map(|&(_, threads)| threads)
 }
 
 /// Every kernel, in ladder order.
+///
+/// ```rust
+/// use rgemm::catalog::{self, Dtype};
+///
+/// let f16 = catalog::all().filter(|k| k.spec.dtype == Dtype::F16).count();
+/// assert!(f16 > 0);
+/// // Names start with the element type: s (f32), b (bf16), h (f16).
+/// assert!(catalog::all().all(|k| ["sgemm_", "bgemm_", "hgemm_"].iter().any(|p| k.name().starts_with(p))));
+/// ```
 pub fn all() -> impl Iterator<Item = Kernel> {
     entries::ENTRIES.iter().map(|spec| Kernel { spec })
 }
@@ -150,12 +211,23 @@ pub fn find_key(key: KernelKey) -> Option<Kernel> {
     all().find(|k| k.spec.key() == key)
 }
 
-/// The general kernel of `dtype`: every layout, leading dimension and alignment.
+/// The general kernel of `dtype` (in layout `nn`): any leading dimension, alignment and batch.
+/// Its twins in the other layouts are found by key ([`find_key`]).
+///
+/// ```rust
+/// use rgemm::{Problem, catalog::{self, Dtype}};
+///
+/// let general = catalog::fallback(Dtype::F32);
+/// assert_eq!(general.name(), "sgemm_00_general_16x16x16");
+/// assert!(!general.needs_aligned_matrices());
+/// assert!(general.geometry(&Problem::new(1, 3, 5, 1.0, 0.0)?).is_ok());
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 pub fn fallback(dtype: Dtype) -> Kernel {
     all().find(|k| k.spec.dtype == dtype && k.spec.rung.kind == rgemm_spec::KernelKind::Fallback).expect("the catalog has a general kernel of every type")
 }
 
-/// The kernel called `name`, or [`Error::UnknownKernel`] with the closest names ([`suggest`]).
+/// The kernel called `name`, or [`Error::UnknownKernel`] with up to three names close to it.
 ///
 /// ```rust
 /// use rgemm::catalog::{self, Dtype, Layout};
@@ -178,6 +250,8 @@ pub fn find(name: &str) -> Result<Kernel> {
     })
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Up to three kernel names close to `name`: the ones containing it, else the nearest by edit
 /// distance.
 pub fn suggest(name: &str) -> Vec<String> {
@@ -239,6 +313,8 @@ impl Kernel {
         !self.spec.any_alignment
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Whether the kernel reads A as the caller gives it. A kernel that splits A ahead
     /// (`KernelSpec::split_ahead`) reads the split's workspace, whose rows and matrices are always
     /// aligned: A's alignment (its start, `lda` and batch stride) is then the split's concern,
@@ -247,6 +323,8 @@ impl Kernel {
         !self.spec.split_ahead
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Whether the kernel stores C through the copy engine (a tensor map of C): C's rows, matrices
     /// and first matrix must then start on 16-byte boundaries; other kernels store C with their
     /// threads, which check each address.
@@ -254,11 +332,15 @@ impl Kernel {
         self.spec.tensor_maps.is_some_and(|m| m.c_box.is_some())
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Why this kernel's configuration could never launch on Hopper, if it could not.
     pub fn config_error(&self) -> Option<String> {
         shape_error(self.spec)
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// The sizes this kernel takes beyond M, N, K ≥ 1, in words (what [`Kernel::geometry`]
     /// checks): its layout, and for kernels that move A, B or C with the copy engine, 16-byte
     /// aligned rows and matrices.
@@ -270,14 +352,26 @@ impl Kernel {
         format!("{layout}, lda, ldb multiples of {per_row}{c}")
     }
 
-    /// Whether this kernel applies `problem`'s fused epilogue itself ([`rgemm_spec::Fusion`]).
-    /// Where it does not, a plan writes its product to the workspace and split-K's sum applies
-    /// the epilogue.
+    /// Whether this kernel applies `problem`'s fused epilogue itself (as its spec's
+    /// `fused_epilogue` says). Where it does not, a plan writes its product to the workspace and
+    /// split-K's sum applies the epilogue.
+    ///
+    /// ```rust
+    /// use rgemm::{Activation, Bias, FusedEpilogue, Problem, catalog::{self, Dtype}};
+    ///
+    /// let relu = FusedEpilogue { output: Dtype::F32, bias: Bias::None, activation: Activation::Relu, aux: false };
+    /// let problem = Problem::new(64, 64, 64, 1.0, 0.0)?.with_epilogue(relu);
+    /// assert!(catalog::fallback(Dtype::F32).applies_epilogue(&problem)); // the general kernel fuses it
+    /// assert!(!catalog::find("sgemm_01_naive_32x32x1")?.applies_epilogue(&problem)); // the ladder's first rung does not
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn applies_epilogue(&self, problem: &Problem) -> bool {
         self.spec.fused_epilogue.applies(problem.epilogue, problem.beta)
     }
 
-    /// The launch for `problem`, or why this kernel cannot run it.
+    /// The launch for `problem`, or why this kernel cannot run it ([`Error::Unsupported`]: another
+    /// layout, a leading dimension or batch stride its copies cannot read, a grid beyond
+    /// Hopper's limits). See [`Kernel`] and [`find`] for examples.
     pub fn geometry(&self, problem: &Problem) -> Result<Launch> {
         let unsupported = |reason: String| Error::Unsupported { kernel: self.name().into(), reason };
         if problem.k == 0 {
@@ -350,6 +444,8 @@ impl Kernel {
     }
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The best configuration of each rung, fastest rung first: what `best` and `rgemm bench` use.
 ///
 /// The order comes from tuning runs at M = N = K = 4096 (the f16 entries rank like bf16): rung
@@ -387,6 +483,8 @@ pub const BEST: &[&str] = &[
     "sgemm_01_naive_32x32x1",
 ];
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The rung numbers that have kernels of `dtype`, in ladder order (the general kernel, number 0,
 /// is not a rung).
 pub fn rungs(dtype: Dtype) -> Vec<u8> {
@@ -395,11 +493,15 @@ pub fn rungs(dtype: Dtype) -> Vec<u8> {
     numbers
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Every configuration of rung `number` for `dtype`, in catalog order.
 pub fn configurations(number: u8, dtype: Dtype) -> Vec<Kernel> {
     all().filter(|k| k.spec.rung.number == number && k.spec.dtype == dtype).collect()
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The configuration of rung `number` that represents it: its [`BEST`] entry, else its first
 /// configuration in the catalog; `None` when the rung has no kernel of `dtype`.
 pub fn best_of_rung(number: u8, dtype: Dtype) -> Option<Kernel> {
@@ -407,14 +509,20 @@ pub fn best_of_rung(number: u8, dtype: Dtype) -> Option<Kernel> {
     listed.or_else(|| configurations(number, dtype).into_iter().next())
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Each rung of `dtype` at its best configuration, in ladder order (what `rgemm bench` runs).
 pub fn ladder(dtype: Dtype) -> Vec<Kernel> {
     rungs(dtype).into_iter().filter_map(|number| best_of_rung(number, dtype)).collect()
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Element types by name, as the command line and reports spell them.
 pub const DTYPES: &[Dtype] = &[Dtype::F32, Dtype::Bf16, Dtype::F16];
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The element type called `name` (`f32`, `bf16`, `f16`).
 pub fn dtype_named(name: &str) -> Option<Dtype> {
     DTYPES.iter().copied().find(|d| d.name() == name)

@@ -5,7 +5,7 @@
 //! of the real-shape suite (`rgemm-tools`' `real_suite`: each fast kernel that takes the shape,
 //! directly and with K split) and records the fastest per shape, with its device, date and commit,
 //! in a [`Table`]. `rgemm tune --cases ... --table dispatch/h100.tsv` does the same for shapes the
-//! suite lacks and replaces only their rows ([`Table::merge`]), noting them as measured since.
+//! suite lacks and replaces only their rows, noting them as measured since.
 //! The table of the device rgemm was tuned on is built in ([`builtin`]); another
 //! can be loaded ([`Table::read`]) and put in use ([`use_table`]).
 //!
@@ -22,6 +22,9 @@
 //! [`WINDOW`](crate::choice::WINDOW) farther
 //! than the nearest one would. Invariant: the choice is always a kernel whose
 //! `geometry` accepts the problem.
+//!
+//! **Cost.** A table is parsed once ([`builtin`], [`use_table`]); a choice scans its rows once
+//! per plan, never per run.
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock, RwLock};
@@ -30,6 +33,8 @@ use crate::catalog::{self, Dtype, Kernel};
 use crate::error::{Error, Result};
 use crate::problem::Layout;
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The table measured on the device rgemm was tuned on (see the file's header).
 pub const BUILTIN: &str = include_str!("../dispatch/h100.tsv");
 
@@ -55,8 +60,7 @@ pub struct Row {
     pub aligned: bool,
     /// The catalog kernel.
     pub kernel: Kernel,
-    /// Whether the kernel read copies of A and B with 16-byte rows
-    /// ([`Problem::with_aligned_rows`](crate::Problem::with_aligned_rows)).
+    /// Whether the kernel read copies of A and B whose rows are whole 16-byte units (staged).
     pub staged: bool,
     /// Slices of K (1: not split).
     pub splits: u32,
@@ -65,7 +69,7 @@ pub struct Row {
 }
 
 impl Row {
-    /// The plan as reports name it (`kernel`, `kernel_staged`, `kernel_split8`, ...).
+    /// The plan as reports name it (`kernel`, `kernel_staged`, `kernel_split8`, ...: [`plan_name`]).
     pub fn plan_name(&self) -> String {
         plan_name(self.kernel.name(), self.staged, self.splits)
     }
@@ -79,17 +83,24 @@ impl Row {
 }
 
 /// A dispatch table: where and when it was measured, and one row per measured shape and type.
+/// [`Table::parse`] shows the file form and how a table decides.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Table {
     /// `# key: value` lines of the file's header (device, date, commit, command), in order.
     pub notes: Vec<(String, String)>,
-    /// The measured shapes, in the file's order ([`Table::merge`] and [`Table::replace`] keep
-    /// them sorted by type, layout, batch and size).
+    /// The measured shapes, in the file's order (the tuner writes them sorted by type, layout,
+    /// batch and size).
     pub rows: Vec<Row>,
 }
 
 impl Table {
-    /// A header note (`device`, `date`, `commit`, `command`).
+    /// A header note (`device`, `date`, `commit`, `command`), if the table has it.
+    ///
+    /// ```rust
+    /// let table = rgemm::dispatch::builtin();
+    /// println!("measured on {}", table.note("device").unwrap_or("an unnamed device"));
+    /// assert_eq!(table.note("no such note"), None);
+    /// ```
     pub fn note(&self, key: &str) -> Option<&str> {
         self.notes.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
@@ -176,13 +187,30 @@ impl Table {
         Ok(table)
     }
 
-    /// Reads a table file.
+    /// Reads a table file ([`Table::parse`]); a file that cannot be read is
+    /// [`Error::InvalidTable`] too, naming it.
+    ///
+    /// ```no_run
+    /// // A table measured on this machine by `rgemm tune --suite real --table my-gpu.tsv`.
+    /// let table = rgemm::dispatch::Table::read(std::path::Path::new("my-gpu.tsv"))?;
+    /// rgemm::dispatch::use_table(table);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn read(path: &Path) -> Result<Table> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::InvalidTable(format!("cannot read {}: {e}", path.display())))?;
         Table::parse(&text)
     }
 
-    /// The file form: `# key: value` notes, the header, one tab-separated row per shape.
+    /// The file form: `# key: value` notes, the header, one tab-separated row per shape;
+    /// [`Table::parse`] reads it back to the same table.
+    ///
+    /// ```rust
+    /// use rgemm::dispatch::{self, Table};
+    ///
+    /// let builtin = dispatch::builtin();
+    /// assert_eq!(Table::parse(&builtin.to_text())?, *builtin);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         for (k, v) in &self.notes {
@@ -207,6 +235,8 @@ impl Table {
         out
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// This table with `rows` in place of the rows of the same shapes (type, layout, batch, size
     /// and alignment), every other row kept, and the note `measured since (<type>)`: `what` said
     /// of them, beside any such notes already there. Rows of several types go each with its note.
@@ -230,6 +260,8 @@ impl Table {
         self.rows.sort_by_key(|r| (catalog::DTYPES.iter().position(|d| *d == r.dtype), r.layout.name(), r.batch, r.m, r.n, r.k));
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// This table with `dtype`'s rows replaced by `rows` and the notes by `notes`. A note
     /// `measured since (<dtype>)` (rows of that type edited from a later run) goes with the rows.
     pub fn replace(&mut self, dtype: Dtype, rows: Vec<Row>, notes: Vec<(String, String)>) {
@@ -248,7 +280,14 @@ impl Table {
 }
 
 /// A plan's name: the kernel, `_staged` when it reads aligned copies of A and B, `_split<S>`
-/// when K is cut into `S` slices.
+/// when K is cut into `S` slices (what [`Plan::name`](crate::api::Plan::name) says).
+///
+/// ```rust
+/// use rgemm::dispatch::plan_name;
+///
+/// assert_eq!(plan_name("bgemm_13_wgmma_128x256x64_s4", false, 8), "bgemm_13_wgmma_128x256x64_s4_split8");
+/// assert_eq!(plan_name("bgemm_13_wgmma_128x256x64_s4", true, 1), "bgemm_13_wgmma_128x256x64_s4_staged");
+/// ```
 pub fn plan_name(kernel: &str, staged: bool, splits: u32) -> String {
     let mut name = kernel.to_string();
     if staged {
@@ -262,6 +301,8 @@ pub fn plan_name(kernel: &str, staged: bool, splits: u32) -> String {
 
 const STAGED: &str = "_staged";
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// A plan's name split into its kernel, whether it is staged, and its split count
 /// (`x_staged_split8` → (`x`, true, 8)); the inverse of [`plan_name`].
 pub fn split_plan_name(name: &str) -> (String, bool, u32) {
@@ -278,7 +319,14 @@ pub fn split_plan_name(name: &str) -> (String, bool, u32) {
     }
 }
 
-/// The built-in table (parsed once; a test checks it parses).
+/// The built-in table: the one measured on the device rgemm was tuned on, shipped with the
+/// crate and parsed once.
+///
+/// ```rust
+/// let table = rgemm::dispatch::builtin();
+/// assert!(!table.rows.is_empty());
+/// assert!(table.rows.iter().all(|r| r.splits >= 1 && r.m >= 1));
+/// ```
 pub fn builtin() -> Arc<Table> {
     static TABLE: OnceLock<Arc<Table>> = OnceLock::new();
     TABLE.get_or_init(|| Arc::new(Table::parse(BUILTIN).unwrap_or_default())).clone()
@@ -289,13 +337,37 @@ fn current() -> &'static RwLock<Option<Arc<Table>>> {
     CURRENT.get_or_init(|| RwLock::new(None))
 }
 
-/// The table the automatic choice uses: the one put in use by [`use_table`], else the built-in.
+/// The table the automatic choice uses: the one put in use by [`use_table`], else the built-in
+/// ([`builtin`]).
+///
+/// ```rust
+/// use rgemm::dispatch;
+///
+/// assert_eq!(*dispatch::table(), *dispatch::builtin()); // until another is put in use
+/// ```
 pub fn table() -> Arc<Table> {
     current().read().unwrap_or_else(|e| e.into_inner()).clone().unwrap_or_else(builtin)
 }
 
 /// Puts `table` in use for every later automatic choice of this process (e.g. one measured on
-/// this device by `rgemm tune --suite real --table`).
+/// this device by `rgemm tune --suite real --table`, read with [`Table::read`]). Plans made
+/// before keep their kernels.
+///
+/// ```rust
+/// use rgemm::{Problem, api::KernelChoice, catalog::Dtype, choice, dispatch::{self, Table}};
+///
+/// // A table of one measured shape, from this device.
+/// let table = Table::parse("# device: my GPU\n\
+///                           dtype\tlayout\tbatch\tm\tn\tk\taligned\tplan\tpercent_of_best_cublas\n\
+///                           bf16\tnn\t1\t4096\t4096\t4096\tyes\tbgemm_13_wgmma_128x256x64_s4\t97.5\n")?;
+/// dispatch::use_table(table.clone());
+/// assert_eq!(*dispatch::table(), table);
+/// // Automatic plans made from now on consult it; the plan's reason names the row that decided.
+/// let plan = choice::plan(Dtype::Bf16, &Problem::new(2048, 2048, 2048, 1.0, 0.0)?, &KernelChoice::Auto, 132)?;
+/// println!("{}: {}", plan.name(), plan.reason());
+/// dispatch::use_table((*dispatch::builtin()).clone()); // back to the built-in table
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 pub fn use_table(table: Table) {
     *current().write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(table));
 }

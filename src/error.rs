@@ -1,9 +1,22 @@
 //! Every way a request can fail, as typed values with one-line messages.
+//!
+//! Every fallible call of the library returns [`Result`]: a bad size, a kernel that cannot run
+//! a problem, a buffer too short, a missing driver are [`Error`] values, found before anything
+//! is queued on the GPU where they can be; nothing in the library panics on bad input.
 
 use std::fmt;
 
 /// The result of every fallible call of the library: the value, or the [`Error`] that says why
-/// there is none.
+/// there is none. `?` passes it on in a function that returns `rgemm::Result` (or any error type
+/// that boxes a `std::error::Error`).
+///
+/// ```rust
+/// fn flops(m: u64, n: u64, k: u64) -> rgemm::Result<f64> {
+///     Ok(rgemm::Problem::new(m, n, k, 1.0, 0.0)?.flops())
+/// }
+/// assert_eq!(flops(2, 3, 4).unwrap(), 48.0);
+/// assert!(flops(0, 3, 4).is_err());
+/// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Every way a request can fail. Each variant's message is one line; match on the variant to
@@ -79,8 +92,8 @@ pub enum Error {
     UnknownKernel {
         /// The name asked for.
         name: String,
-        /// Up to three catalog names close to it ([`crate::catalog::suggest`]); empty when none
-        /// is close.
+        /// Up to three catalog names close to it (those containing it, else the nearest by edit
+        /// distance); empty when none is close.
         suggestions: Vec<String>,
     },
     /// A problem that cannot be computed as given: a size of 0 or beyond [`crate::problem::MAX_DIM`],
@@ -168,8 +181,8 @@ pub enum Error {
         /// Why, in one sentence.
         reason: String,
     },
-    /// Too little free device memory for a run, found before allocating
-    /// ([`Gpu::require_memory`](crate::Gpu::require_memory)).
+    /// Too little free device memory for a run, found before allocating (a workspace that must
+    /// grow, say): the free memory is asked for first.
     #[error("not enough GPU memory: this run needs {need_mib} MiB and {free_mib} MiB are free")]
     OutOfMemory {
         /// MiB the run needs, headroom included.
@@ -184,7 +197,15 @@ pub enum Error {
     Cuda(String),
 }
 
-/// One of the operands of `C = act(alpha·op(A)·op(B) + beta·C + bias)`.
+/// One of the operands of `C = act(alpha·op(A)·op(B) + beta·C + bias)`, as errors name them.
+///
+/// ```rust
+/// use rgemm::{Error, Operand};
+///
+/// let err = Error::BufferTooSmall { operand: Operand::C, have: 10, need: 12 };
+/// assert_eq!(err.to_string(), "C holds 10 elements; the problem needs 12");
+/// assert_eq!(Operand::Bias.to_string(), "the bias");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Operand {

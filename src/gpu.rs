@@ -81,7 +81,15 @@ macro_rules! kernel_args {
     };
 }
 
-/// What the run reports about the device.
+/// What the device is, as the driver reports it when a [`Gpu`] is opened ([`Gpu::info`]).
+///
+/// ```no_run
+/// let gpu = rgemm::Gpu::open()?;
+/// let info = &gpu.info;
+/// println!("{} (device {}): {} SMs, {} GiB, L2 {} MiB", info.name, info.ordinal, info.multiprocessors, info.memory_bytes >> 30, info.l2_bytes >> 20);
+/// assert_eq!(info.compute_capability, (9, 0)); // opening any other device is an error
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct DeviceInfo {
     /// The device's name, as the driver gives it ("NVIDIA H100 80GB HBM3").
@@ -105,7 +113,20 @@ pub struct DeviceInfo {
 }
 
 
-/// A buffer in device memory (a cudarc buffer, tracked as the context says).
+/// A buffer in device memory (a cudarc buffer, tracked as the context says), as
+/// [`Gpu::upload`] and [`Gpu::zeros`] make it: for launching a kernel by hand ([`Gpu::entry`]),
+/// where a raw device address is wanted. [`Plan::run`](crate::api::Plan::run) takes cudarc's
+/// own buffers and views instead.
+///
+/// ```no_run
+/// let gpu = rgemm::Gpu::open()?;
+/// let x = gpu.upload(&[1.0f32, 2.0, 3.0])?;
+/// assert_eq!((x.len(), x.is_empty()), (3, false));
+/// let addr = x.addr(&gpu); // a kernel argument
+/// assert_ne!(addr, 0);
+/// assert_eq!(gpu.download(&x)?, [1.0, 2.0, 3.0]);
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 pub struct Buffer<T> {
     slice: CudaSlice<T>,
 }
@@ -231,7 +252,7 @@ pub struct Gpu {
     retired: Mutex<Vec<Scratch>>,
     /// Whether the device allocates from memory pools in stream order.
     pooled: bool,
-    /// What the device is: name, SMs, clocks, memory.
+    /// What the device is: name, SMs, clocks, memory ([`DeviceInfo`]).
     pub info: DeviceInfo,
 }
 
@@ -243,6 +264,16 @@ const _: () = {
 
 impl Gpu {
     /// Opens device 0 ([`Gpu::on_device`]).
+    ///
+    /// Without an NVIDIA driver this is [`Error::NoDriver`], without a device
+    /// [`Error::NoDevice`], on a GPU other than a Hopper [`Error::UnsupportedDevice`]: a value to
+    /// match on, not a panic (the [`Error`] type shows a program that runs elsewhere then).
+    ///
+    /// ```no_run
+    /// let gpu = rgemm::Gpu::open()?;
+    /// println!("{} with {} SMs", gpu.info.name, gpu.info.multiprocessors);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn open() -> Result<Gpu> {
         Gpu::on_device(0)
     }
@@ -252,6 +283,13 @@ impl Gpu {
     /// device's default stream. An ordinal past the devices the driver reports is
     /// [`Error::NoDevice`], naming how many there are. The context's event tracking stays as
     /// cudarc set it (see the [module](self)).
+    ///
+    /// ```no_run
+    /// // The second GPU of the machine; an error naming the devices there are if there is none.
+    /// let gpu = rgemm::Gpu::on_device(1)?;
+    /// assert_eq!(gpu.info.ordinal, 1);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn on_device(ordinal: usize) -> Result<Gpu> {
         // cudarc panics when the library is missing; ask first so the user gets a sentence.
         // SAFETY: only probes whether the driver library can be loaded.
@@ -274,6 +312,17 @@ impl Gpu {
     /// rgemm on the caller's stream (and its context): kernels and copies are queued on
     /// `stream`. The kernels are loaded anew for this `Gpu`; [`Gpu::with_stream`] shares them
     /// with a `Gpu` already open.
+    ///
+    /// ```no_run
+    /// use rgemm::cudarc::driver::CudaContext;
+    ///
+    /// // A context and stream the rest of the program already uses.
+    /// let ctx = CudaContext::new(0)?;
+    /// let stream = ctx.new_stream()?;
+    /// let gpu = rgemm::Gpu::on_stream(stream.clone())?;
+    /// assert!(std::sync::Arc::ptr_eq(gpu.stream(), &stream));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn on_stream(stream: Arc<CudaStream>) -> Result<Gpu> {
         let ctx = stream.context().clone();
         let attr = |a| ctx.attribute(a).map_err(Error::from);
@@ -302,6 +351,26 @@ impl Gpu {
     /// stream: a workspace shared by two streams would be written by both at once. Products
     /// queued on two such `Gpu`s may run at the same time. A stream of another context is an
     /// error.
+    ///
+    /// Two products at the same time, one per stream (the plans are made once, for either):
+    ///
+    /// ```no_run
+    /// use rgemm::api::{Gemm, KernelChoice};
+    ///
+    /// let gpu = rgemm::Gpu::open()?;
+    /// let other = gpu.with_stream(gpu.context().new_stream()?)?;
+    /// let plan = Gemm::new(1024, 1024, 1024).plan::<f32>(&gpu, KernelChoice::Auto)?;
+    /// let (la, lb, lc) = plan.problem().extents();
+    /// let (a, b) = (gpu.stream().alloc_zeros::<f32>(la)?, gpu.stream().alloc_zeros::<f32>(lb)?);
+    /// let mut c1 = gpu.stream().alloc_zeros::<f32>(lc)?;
+    /// let mut c2 = other.stream().alloc_zeros::<f32>(lc)?;
+    /// gpu.synchronize()?; // A and B are written before the other stream reads them
+    /// plan.run(&gpu, &a, &b, &mut c1)?;
+    /// plan.run(&other, &a, &b, &mut c2)?;
+    /// gpu.synchronize()?;
+    /// other.synchronize()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_stream(&self, stream: Arc<CudaStream>) -> Result<Gpu> {
         if **stream.context() != *self.ctx {
             return Err(Error::WrongContext(format!(
@@ -330,7 +399,15 @@ impl Gpu {
         }
     }
 
-    /// The stream everything this `Gpu` queues goes to.
+    /// The stream everything this `Gpu` queues goes to: allocate and copy the operands on it,
+    /// and a copy back to the host on it waits for the products queued before.
+    ///
+    /// ```no_run
+    /// let gpu = rgemm::Gpu::open()?;
+    /// let x = gpu.stream().clone_htod(&[1.0f32; 64])?;
+    /// assert_eq!(gpu.stream().clone_dtoh(&x)?, [1.0; 64]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn stream(&self) -> &Arc<CudaStream> {
         &self.stream
     }
@@ -341,11 +418,20 @@ impl Gpu {
     }
 
     /// Free and total device memory in bytes.
+    ///
+    /// ```no_run
+    /// let gpu = rgemm::Gpu::open()?;
+    /// let (free, total) = gpu.memory()?;
+    /// assert!(free <= total);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn memory(&self) -> Result<(u64, u64)> {
         let (free, total) = self.ctx.mem_get_info()?;
         Ok((free as u64, total as u64))
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Fails with a clear message unless `bytes` (plus headroom for cuBLAS's workspace) are free.
     pub fn require_memory(&self, bytes: u64) -> Result<()> {
         const HEADROOM: u64 = 256 << 20;
@@ -358,28 +444,50 @@ impl Gpu {
     }
 
     /// A new buffer holding `host`, copied on the stream (the call returns once `host` may be
-    /// reused).
+    /// reused). See [`Buffer`].
     pub fn upload<T: DeviceRepr>(&self, host: &[T]) -> Result<Buffer<T>> {
         Ok(Buffer { slice: self.stream.clone_htod(host)? })
     }
 
     /// A new buffer of `len` zeros, allocated and set on the stream.
+    ///
+    /// ```no_run
+    /// let gpu = rgemm::Gpu::open()?;
+    /// let c = gpu.zeros::<f32>(1024)?;
+    /// assert!(gpu.download(&c)?.iter().all(|&x| x == 0.0));
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn zeros<T: DeviceRepr + ValidAsZeroBits>(&self, len: usize) -> Result<Buffer<T>> {
         Ok(Buffer { slice: self.stream.alloc_zeros(len)? })
     }
 
     /// `buffer`'s elements, once the work queued on the stream before this call is done (this
-    /// waits for it).
+    /// waits for it). See [`Buffer`].
     pub fn download<T: DeviceRepr>(&self, buffer: &Buffer<T>) -> Result<Vec<T>> {
         Ok(self.stream.clone_dtoh(&buffer.slice)?)
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Writes zeros over `buffer`, on the stream (used to evict the L2 cache between launches).
     pub fn memset_zeros<T: DeviceRepr + ValidAsZeroBits>(&self, buffer: &mut Buffer<T>) -> Result<()> {
         Ok(self.stream.memset_zeros(&mut buffer.slice)?)
     }
 
-    /// Waits until everything queued on the stream is done.
+    /// Waits until everything queued on the stream is done: the one call besides
+    /// [`Gpu::download`] that waits (a run of a plan only queues).
+    ///
+    /// ```no_run
+    /// use rgemm::api::{Gemm, KernelChoice};
+    ///
+    /// let gpu = rgemm::Gpu::open()?;
+    /// let plan = Gemm::new(64, 64, 64).plan::<f32>(&gpu, KernelChoice::Auto)?;
+    /// let (a, b) = (gpu.stream().alloc_zeros::<f32>(64 * 64)?, gpu.stream().alloc_zeros::<f32>(64 * 64)?);
+    /// let mut c = gpu.stream().alloc_zeros::<f32>(64 * 64)?;
+    /// plan.run(&gpu, &a, &b, &mut c)?;
+    /// gpu.synchronize()?; // the product is done (or its error is returned here)
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn synchronize(&self) -> Result<()> {
         Ok(self.stream.synchronize()?)
     }
@@ -457,6 +565,8 @@ impl Gpu {
         Ok(())
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Registers per thread and local-memory bytes per thread (spills, stack frames) of `kernel` as
     /// this GPU's driver compiled it from the PTX: the driver's compiler, not the ptxas CI runs,
     /// decides what actually executes.
@@ -466,8 +576,21 @@ impl Gpu {
     }
 
     /// Any entry of the module (the lesson kernels too), allowed `smem_bytes` of dynamic shared
-    /// memory; launch it through [`Gpu::stream`]. Each entry is loaded as a module of its own
-    /// ([`ptx::entry_module`]), so the driver compiles only the entries a process uses.
+    /// memory, to launch by hand through [`Gpu::stream`] (what `examples/first_kernel.rs` and the
+    /// book's "Your first launch" do; a plan does it all for you). Each entry is loaded as a
+    /// module of its own, so the driver compiles only the entries a process uses. An entry the
+    /// PTX does not have is [`Error::Cuda`].
+    ///
+    /// ```no_run
+    /// use rgemm::{Gpu, Problem, catalog};
+    ///
+    /// let gpu = Gpu::open()?;
+    /// let kernel = catalog::find("sgemm_01_naive_32x32x1")?;
+    /// let launch = kernel.geometry(&Problem::new(1000, 700, 500, 1.0, 0.0)?)?;
+    /// let f = gpu.entry(kernel.name(), launch.smem_bytes)?; // a cudarc function
+    /// // ... gpu.stream().launch_builder(&f), its twenty arguments, and `launch` (unsafe).
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn entry(&self, name: &str, smem_bytes: u32) -> Result<CudaFunction> {
         let ptx = ptx::entry_module(ptx::PTX, name).ok_or_else(|| Error::Cuda(format!("kernel {name} is not in the PTX module")))?;
         let module = self
@@ -482,6 +605,8 @@ impl Gpu {
         Ok(f)
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Launches `kernel` on `problem` with A, B, C at the given device addresses, on the launch
     /// `geometry` that [`Kernel::geometry`] computed for this problem.
     ///
@@ -498,6 +623,8 @@ impl Gpu {
         unsafe { self.launch_with_epilogue(kernel, geometry, problem, [a, b, c], [0, 0]) }
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// [`Gpu::launch`] with the fused epilogue's operands: `[bias, aux]`, the device addresses
     /// of the bias vector and of the auxiliary output (0 where `problem.epilogue` has none).
     ///
@@ -605,6 +732,8 @@ impl Gpu {
         Ok(addr)
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Runs `queue` with the device address of a workspace of at least `floats` f32 (split-K's
     /// partial products), allocated on first need and grown only when a larger one is asked for.
     /// The workspace stays locked while `queue` queues its work, so no other thread's work can
@@ -667,6 +796,8 @@ impl Gpu {
         Ok(())
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Copies a batch of `batch` matrices of `(rows, cols)` elements of `dtype` from `src` (leading
     /// dimension and matrix stride `from`) to `dst` (`to`): kernels-gpu/src/align_rows.rs. A
     /// source stride of 0 (a broadcast operand) copies one matrix.
@@ -690,6 +821,8 @@ impl Gpu {
         })
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Sums the `splits` partial products at `ws` (M×N each, `plane` floats apart) into C
     /// through the problem's epilogue: `C = act(alpha·Σ + beta·C + bias)`
     /// (kernels-gpu/src/split_k.rs), in slice order. `[bias, aux]` as for
@@ -713,6 +846,8 @@ impl Gpu {
         unsafe { self.launch_dependent(&f, cfg, &mut args) }
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// A CUDA event that records time.
     pub fn timing_event(&self) -> Result<CudaEvent> {
         Ok(self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?)

@@ -8,12 +8,23 @@
 //! - [`Gpu`]: the CUDA context and stream rgemm launches on, the loaded kernels, the workspace.
 //! - [`catalog`]: every kernel of the PTX module, its launch geometry and which problems it takes.
 //! - [`choice`]: the one module that chooses: which kernel, split and staging runs a problem, and
-//!   why; [`dispatch`]: the measured table it consults.
+//!   why ([`choice::plan`] plans without a GPU); [`dispatch`]: the measured table it consults.
 //! - [`problem`]: a problem's sizes and scalars, validated before anything touches the GPU.
+//! - [`ptx`]: the PTX module the kernels ship as, and the launch bounds added to it.
 //! - [`Error`]: every way a request can fail, as a value.
+//!
+//! Planning, the catalog, the dispatch table and every error that a bad request makes work
+//! without a GPU; only [`Gpu`] and running a plan need one (a Hopper GPU and its driver).
 //!
 //! The PTX ships with the crate, so a program that depends on rgemm builds on stable Rust; the
 //! `build-ptx` feature compiles it from the kernels' source instead (nightly).
+//!
+//! # What is stable
+//!
+//! What these pages show is the library's API. rgemm's own command line, benchmarks and tests
+//! also use lower-level pieces (raw launches on device addresses, the split-K sum, the tuner's
+//! table edits, the tensor maps, the ladder's tables); those are public so that they can, but
+//! hidden from these pages and not part of the stable API: they may change in any release.
 //!
 //! # Example
 //!
@@ -68,6 +79,8 @@ pub mod error;
 pub mod gpu;
 pub mod problem;
 pub mod ptx;
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 pub mod tensor_map;
 
 pub use catalog::Kernel;

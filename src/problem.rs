@@ -1,11 +1,38 @@
 //! A GEMM problem: `C = alpha·op(A)·op(B) + beta·C` for each product of a strided batch, with C
 //! row-major (M×N) and A, B stored as a [`Layout`] says, each with a leading dimension.
+//!
+//! A [`Problem`] is plain data, validated when it is made ([`Problem::general`]): every size,
+//! leading dimension and stride is consistent and every extent fits the address space, so the
+//! arithmetic on it ([`Problem::extents`]) cannot overflow. Its fields are public; a plan
+//! validates a problem again before using it ([`Problem::checked`]). Making one needs no GPU and
+//! costs a few comparisons. [`api::Gemm`](crate::api::Gemm) builds one with named steps.
+//!
+//! ```rust
+//! use rgemm::Problem;
+//!
+//! let p = Problem::new(1000, 700, 500, 1.0, 0.0)?; // C (1000×700) = A (1000×500) · B (500×700)
+//! assert_eq!(p.extents(), (1000 * 500, 500 * 700, 1000 * 700)); // elements of A, B, C
+//! assert!(Problem::new(1000, 700, 500, f32::NAN, 0.0).is_err()); // scalars must be finite
+//! # Ok::<(), rgemm::Error>(())
+//! ```
 
 use crate::error::{Error, Result};
 pub use rgemm_spec::{Activation, Bias, FusedEpilogue, Layout, Op};
 
 /// One problem, validated: every size, leading dimension and stride is consistent, and every
-/// extent fits the address space ([`Problem::extents`] never overflows).
+/// extent fits the address space ([`Problem::extents`] never overflows). Made by
+/// [`Problem::new`], [`Problem::general`] or [`Gemm::problem`](crate::api::Gemm::problem).
+///
+/// ```rust
+/// use rgemm::{Layout, api::Gemm};
+///
+/// // y = x·Wᵀ with x 16×4096 and W 11008×4096 as stored (N×K).
+/// let p = Gemm::new(16, 11008, 4096).layout(Layout::NT).problem()?;
+/// assert_eq!((p.m, p.n, p.k, p.lda, p.ldb, p.ldc), (16, 11008, 4096, 4096, 4096, 11008));
+/// assert_eq!(p.stored_b(), (11008, 4096)); // B as stored: N×K
+/// assert_eq!(p.to_string(), "M=16 N=11008 K=4096 alpha=1 beta=0 layout=nt"); // what errors print
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Problem {
     /// Rows of C and of `op(A)`: 1 to [`MAX_DIM`].
@@ -46,15 +73,34 @@ pub struct Problem {
     pub epilogue: FusedEpilogue,
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// A problem's fields but its scalars (see [`Problem::shape_key`]): the layout (bit 0: A
 /// transposed, bit 1: B) and the packed epilogue ([`FusedEpilogue::pack`]) share the fourth.
 pub type ShapeKey = (u32, u32, u32, u32, u32, u32, u32, u32, u64, u64, u64);
 
-/// The largest dimension: cuBLAS, our baseline, takes `int` sizes.
+/// The largest size, leading dimension and batch count a problem may have: 2³¹ − 1, the largest
+/// `int` (cuBLAS, the baseline every kernel is checked and timed against, takes `int` sizes).
+///
+/// ```rust
+/// use rgemm::problem::MAX_DIM;
+///
+/// assert!(rgemm::Problem::new(MAX_DIM + 1, 1, 1, 1.0, 0.0).is_err());
+/// ```
 pub const MAX_DIM: u64 = i32::MAX as u64;
 
 /// The batch of a problem: `count` products, matrix `i` of A at `i·stride_a` elements (likewise B
 /// and C). `None` strides are the packed ones (each matrix right after the previous one).
+///
+/// ```rust
+/// use rgemm::{Batch, Layout, LeadingDims, Problem};
+///
+/// // 4 products sharing one B (stride 0); A and C packed.
+/// let batch = Batch { count: 4, stride_b: Some(0), ..Batch::packed(4) };
+/// let p = Problem::general(32, 64, 16, 1.0, 0.0, Layout::NN, LeadingDims::default(), batch)?;
+/// assert_eq!((p.batch, p.stride_a, p.stride_b, p.stride_c), (4, 32 * 16, 0, 32 * 64));
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Batch {
     /// Products in the batch: 1 to [`MAX_DIM`].
@@ -68,13 +114,32 @@ pub struct Batch {
 }
 
 impl Batch {
-    /// `count` packed matrices of each operand.
+    /// `count` packed matrices of each operand: a stride of one matrix each.
+    ///
+    /// ```rust
+    /// use rgemm::{Batch, Layout, LeadingDims, Problem};
+    ///
+    /// let p = Problem::general(8, 8, 8, 1.0, 0.0, Layout::NN, LeadingDims::default(), Batch::packed(3))?;
+    /// assert_eq!(p.extents(), (3 * 64, 3 * 64, 3 * 64));
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub const fn packed(count: u64) -> Batch {
         Batch { count, stride_a: None, stride_b: None, stride_c: None }
     }
 }
 
 /// Leading dimensions; `None` is the tight one (the stored row length).
+///
+/// ```rust
+/// use rgemm::{Batch, Layout, LeadingDims, Problem};
+///
+/// // A 100×100 window of a row-major 256×256 C: its rows are 256 elements apart.
+/// let ld = LeadingDims { ldc: Some(256), ..LeadingDims::default() };
+/// let p = Problem::general(100, 100, 64, 1.0, 1.0, Layout::NN, ld, Batch::packed(1))?;
+/// assert_eq!((p.lda, p.ldb, p.ldc), (64, 100, 256));
+/// assert_eq!(p.extents().2, 99 * 256 + 100);
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LeadingDims {
     /// Elements between the starts of two stored rows of A, at least the stored row length.
@@ -89,6 +154,17 @@ impl Problem {
     /// A single row-major product (`NN`, tight leading dimensions). Sizes are given as u64 so
     /// that negative or huge inputs are caught by the caller's parser and by this check, never by
     /// a wrapping cast.
+    ///
+    /// ```rust
+    /// use rgemm::{Error, Problem};
+    ///
+    /// let p = Problem::new(4096, 4096, 4096, 1.0, 0.0)?;
+    /// assert_eq!((p.lda, p.ldb, p.ldc, p.batch), (4096, 4096, 4096, 1)); // tight, one product
+    /// // M or N of 0 is an error; K = 0 is C = beta·C.
+    /// assert!(matches!(Problem::new(0, 4096, 4096, 1.0, 0.0), Err(Error::InvalidProblem(_))));
+    /// assert!(Problem::new(4096, 4096, 0, 1.0, 0.5).is_ok());
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn new(m: u64, n: u64, k: u64, alpha: f32, beta: f32) -> Result<Problem> {
         Problem::general(m, n, k, alpha, beta, Layout::NN, LeadingDims::default(), Batch::packed(1))
     }
@@ -197,19 +273,39 @@ impl Problem {
 
     /// This problem validated again ([`Problem::general`]): its fields are public, so a value
     /// built or changed by hand is checked before anything is planned on it.
+    ///
+    /// ```rust
+    /// let mut p = rgemm::Problem::new(64, 64, 64, 1.0, 0.0)?;
+    /// p.ldc = 32; // shorter than a row of C
+    /// assert!(p.checked().is_err());
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn checked(&self) -> Result<Problem> {
         let ld = LeadingDims { lda: Some(self.lda as u64), ldb: Some(self.ldb as u64), ldc: Some(self.ldc as u64) };
         let batch = Batch { count: self.batch as u64, stride_a: Some(self.stride_a), stride_b: Some(self.stride_b), stride_c: Some(self.stride_c) };
         Ok(Problem::general(self.m as u64, self.n as u64, self.k as u64, self.alpha, self.beta, self.layout, ld, batch)?.with_epilogue(self.epilogue))
     }
 
-    /// This problem with C of `epilogue.output` and `epilogue` applied before the store.
+    /// This problem with C of `epilogue.output` and `epilogue` applied before the store
+    /// (unchecked: [`Problem::checked`] or a plan checks it).
+    /// [`Gemm::output`](crate::api::Gemm::output), `bias` and `activation` set the same.
+    ///
+    /// ```rust
+    /// use rgemm::{Activation, Bias, FusedEpilogue, Problem, catalog::Dtype};
+    ///
+    /// // bf16 C = relu(A·B + bias), the bias one value per column.
+    /// let e = FusedEpilogue { output: Dtype::Bf16, bias: Bias::PerColumn, activation: Activation::Relu, aux: false };
+    /// let p = Problem::new(64, 128, 32, 1.0, 0.0)?.with_epilogue(e);
+    /// assert_eq!(p.epilogue.output, Dtype::Bf16);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn with_epilogue(self, epilogue: FusedEpilogue) -> Problem {
         Problem { epilogue, ..self }
     }
 
     /// Elements each of A, B and C spans in memory, from its first element to its last
-    /// (padding between rows and matrices included).
+    /// (padding between rows and matrices included): the least each buffer given to
+    /// [`Plan::run`](crate::api::Plan::run) must hold. See [`Problem::general`] for an example.
     pub fn extents(&self) -> (usize, usize, usize) {
         let [a, b, c] = self.extents_checked().map(|e| e.expect("validated when the problem was made") as usize);
         (a, b, c)
@@ -228,17 +324,23 @@ impl Problem {
         ]
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Elements of A, B and C the products read or write (padding excluded).
     pub fn elems(&self) -> (usize, usize, usize) {
         let (m, n, k) = (self.m as usize, self.n as usize, self.k as usize);
         (m * k * self.matrices_a(), k * n * self.matrices_b(), m * n * self.batch as usize)
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Distinct matrices of A in the batch: 1 when A is broadcast (stride 0).
     pub fn matrices_a(&self) -> usize {
         if self.stride_a == 0 { 1 } else { self.batch as usize }
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Distinct matrices of B in the batch.
     pub fn matrices_b(&self) -> usize {
         if self.stride_b == 0 { 1 } else { self.batch as usize }
@@ -254,6 +356,8 @@ impl Problem {
         stored_shape(self.layout.b, self.k as u64, self.n as u64)
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// This problem with A and B read from copies whose rows are whole 16-byte units (`elem`
     /// bytes per element), for the kernels that load through the copy engine: each operand whose
     /// leading dimension or batch stride is not a 16-byte multiple gets the tight padded leading
@@ -263,6 +367,8 @@ impl Problem {
         self.with_aligned_copies(elem, [false, false])
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// [`with_aligned_rows`](Self::with_aligned_rows), copying A and B also where `force` says
     /// (an operand whose rows are aligned but whose first matrix does not start on 16 bytes);
     /// `None` when no operand is copied.
@@ -288,6 +394,8 @@ impl Problem {
         Some((problem, copy))
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// The problem a kernel that reads A split ahead runs on (3×TF32,
     /// `rgemm_spec::helpers::presplit_layout`): A is the workspace, K-major (`n`) with rows of whole 16-byte
     /// units, each matrix two planes (its high part, its remainder) and the matrices packed (one
@@ -305,12 +413,16 @@ impl Problem {
         Ok((problem, floats))
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Whether this is the plain case the teaching ladder takes: one row-major `NN` product with
     /// tight leading dimensions.
     pub fn is_plain(&self) -> bool {
         self.layout == Layout::NN && self.batch == 1 && self.lda == self.k && self.ldb == self.n && self.ldc == self.n
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Every field but the scalars, as a hashable key: what a cached plan or tensor map of this
     /// problem depends on.
     pub fn shape_key(&self) -> ShapeKey {
@@ -319,7 +431,7 @@ impl Problem {
         (p.m, p.n, p.k, tags, p.lda, p.ldb, p.ldc, p.batch, p.stride_a, p.stride_b, p.stride_c)
     }
 
-    /// Multiply-adds of the whole batch.
+    /// Multiply-adds of the whole batch: M·N·K per product.
     pub fn macs(&self) -> u128 {
         self.m as u128 * self.n as u128 * self.k as u128 * self.batch as u128
     }
@@ -331,6 +443,14 @@ impl Problem {
 
     /// The rate of a run of the whole batch that took `ms` milliseconds, in TFLOP/s
     /// ([`Problem::flops`] per second, over 10¹²).
+    ///
+    /// ```rust
+    /// let p = rgemm::Problem::new(4096, 4096, 4096, 1.0, 0.0)?;
+    /// assert_eq!(p.macs(), 4096u128.pow(3));
+    /// assert_eq!(p.flops(), 2.0 * 4096f64.powi(3));
+    /// assert!((p.tflops(1.0) - 137.438953472).abs() < 1e-9); // 2·4096³ flops in a millisecond
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn tflops(&self, ms: f64) -> f64 {
         self.flops() / (ms * 1e-3) / 1e12
     }

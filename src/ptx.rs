@@ -5,19 +5,45 @@
 //! for a block of unknown size. The catalog knows each kernel's block size (and the helpers');
 //! [`with_launch_bounds`] writes it into the PTX as `.maxntid` before the module is loaded (and
 //! before the CI's ptxas check), so the assembler compiles each entry for exactly its block.
+//!
+//! The module is text compiled into the binary; nothing here runs until a kernel is loaded, and
+//! adding the bounds is one pass over the text. A [`Gpu`](crate::Gpu) loads each entry it uses
+//! from it, so a program that depends on rgemm needs neither nightly Rust nor CUDA to build.
 
 use crate::catalog;
 
 /// The PTX of every kernel, as rustc wrote it: the shipped module, or with the `build-ptx`
 /// feature the one `build.rs` just compiled from `kernels-gpu`.
+///
+/// ```rust
+/// use rgemm::ptx::PTX;
+///
+/// assert!(PTX.contains(".target sm_90a"));
+/// assert!(PTX.contains(".visible .entry sgemm_01_naive_32x32x1("));
+/// ```
 #[cfg(not(feature = "build-ptx"))]
 pub const PTX: &str = include_str!("../ptx/kernels.ptx");
 /// The PTX of every kernel, as rustc wrote it: the shipped module, or with the `build-ptx`
 /// feature the one `build.rs` just compiled from `kernels-gpu`.
+///
+/// ```rust
+/// use rgemm::ptx::PTX;
+///
+/// assert!(PTX.contains(".target sm_90a"));
+/// assert!(PTX.contains(".visible .entry sgemm_01_naive_32x32x1("));
+/// ```
 #[cfg(feature = "build-ptx")]
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
 
-/// Names of the `.entry` functions in `ptx`.
+/// Names of the `.entry` functions in `ptx`: every catalog kernel, the helpers a plan launches
+/// around them, and the book's lessons.
+///
+/// ```rust
+/// use rgemm::{catalog, ptx};
+///
+/// let entries = ptx::entry_names(ptx::PTX);
+/// assert!(catalog::all().all(|k| entries.contains(&k.name())));
+/// ```
 pub fn entry_names(ptx: &str) -> Vec<&str> {
     ptx.lines().filter_map(entry_name).collect()
 }
@@ -28,9 +54,18 @@ fn entry_name(line: &str) -> Option<&str> {
 }
 
 /// `ptx` with `.maxntid <threads>, 1, 1` after the parameter list of every catalog and helper
-/// entry ([`catalog::helper_threads`]), and
+/// entry (the split-K sum, the row copies and the splits of A a plan launches), and
 /// `.minnctapersm <blocks>` where the kernel asks for a number of resident blocks per SM, and
-/// `.reqnctapercluster 1, <c>, 1` for a kernel launched in clusters.
+/// `.reqnctapercluster 1, <c>, 1` for a kernel launched in clusters. This is the text the
+/// driver compiles (`examples/bounded_ptx.rs` prints it, for `ptxas` by hand).
+///
+/// ```rust
+/// use rgemm::ptx;
+///
+/// let bounded = ptx::with_launch_bounds(ptx::PTX);
+/// assert!(!ptx::PTX.contains(".maxntid") && bounded.contains(".maxntid 1024, 1, 1"));
+/// assert_eq!(ptx::entry_names(&bounded), ptx::entry_names(ptx::PTX));
+/// ```
 // ANCHOR: with_launch_bounds
 pub fn with_launch_bounds(ptx: &str) -> String {
     let mut out = String::with_capacity(ptx.len() + 4096);
@@ -57,6 +92,8 @@ pub fn with_launch_bounds(ptx: &str) -> String {
 }
 // ANCHOR_END: with_launch_bounds
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The module of the one entry `name` of `ptx`: the PTX's header (version, target, the
 /// dynamic shared memory's declaration) and that entry, with its launch bounds
 /// ([`with_launch_bounds`]); `None` if `ptx` has no such entry. The entries call no function

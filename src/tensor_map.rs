@@ -1,5 +1,8 @@
 //! Tensor maps for the copy engine (TMA): encoded on the host with `cuTensorMapEncodeTiled`,
 //! copied to device memory, and passed to the kernel by pointer.
+//!
+//! Internal to rgemm's launches and tools: hidden from the crate's documentation, not part of
+//! its stable API. A plan encodes the maps of a kernel once per set of buffers and keeps them.
 
 use cudarc::driver::sys::{
     self, CUresult, CUtensorMap, CUtensorMapDataType, CUtensorMapFloatOOBfill, CUtensorMapInterleave,
