@@ -175,13 +175,25 @@ pub const NEAR: f64 = 1.0;
 /// The most slices of K the cost model weighs ([`model_plans`]).
 pub const MAX_SPLITS: u32 = 256;
 
+/// The most windows of C a dot-product kernel may take for the cost model to weigh it: each
+/// window reads its rows of A and columns of B again, so the kernel is for a handful of outputs.
+pub const MAX_DOT_WINDOWS: u64 = 4;
+
+/// Whether the cost model weighs `kernel` for `problem`: any kernel but a dot-product one whose
+/// windows of C exceed [`MAX_DOT_WINDOWS`].
+fn weighed(kernel: Kernel, problem: &Problem) -> bool {
+    let t = kernel.spec.tile;
+    kernel.spec.rung.kind != KernelKind::Dot || problem.m.div_ceil(t.bm) as u64 * problem.n.div_ceil(t.bn) as u64 <= MAX_DOT_WINDOWS
+}
+
 /// Every plan the cost model weighs for `problem`: each of the tuner's candidates
-/// ([`dispatch_candidates`]) that takes it, on the operands as given or staged, with K whole or
-/// cut into a power of two of slices from 2 to [`MAX_SPLITS`], each at least [`MIN_SLICE`] deep
+/// ([`dispatch_candidates`]; a dot-product kernel only for a few windows of C, see
+/// [`MAX_DOT_WINDOWS`]) that takes it, on the operands as given or staged, with K whole or cut
+/// into a power of two of slices from 2 to [`MAX_SPLITS`], each at least [`MIN_SLICE`] deep
 /// (single products only).
 pub fn model_plans(dtype: Dtype, problem: &Problem) -> Vec<Plan> {
     let mut plans = Vec::new();
-    for kernel in dispatch_candidates(dtype) {
+    for kernel in dispatch_candidates(dtype).into_iter().filter(|k| weighed(*k, problem)) {
         for staged in [false, true] {
             let mut splits = 1;
             while splits <= MAX_SPLITS && (splits == 1 || (problem.batch == 1 && problem.k / splits >= MIN_SLICE)) {
@@ -235,14 +247,15 @@ pub fn split_count(problem: &Problem, geometry: &Launch, sms: u32) -> Option<u32
 }
 
 /// `problem` as `splits` slices of K run by `kernel`, if `kernel` takes the slices (the general
-/// kernel gains nothing from a split and is never used for one). Each slice is K / `splits`
+/// kernel and the GEMV, which read any alignment, are never split; the dot-product kernel, which
+/// does too, is built to be). Each slice is K / `splits`
 /// rounded down to whole 16-byte units of the element type, so that every slice starts on 16
 /// bytes; the K the slices leave (fewer than `splits` such units) is one more product, the
-/// [`Tail`](crate::api::Tail), summed with them.
+/// [`Tail`], summed with them.
 pub fn split_with(kernel: Kernel, problem: &Problem, splits: u32) -> Option<SplitK> {
     // One slice: each product of the batch into the workspace, the epilogue by the sum (see
     // `Plan`). Several: a single product's slices of K.
-    if kernel.spec.any_alignment || splits < 1 || (splits > 1 && problem.batch != 1) {
+    if (kernel.spec.any_alignment && kernel.spec.rung.kind != KernelKind::Dot) || splits < 1 || (splits > 1 && problem.batch != 1) {
         return None;
     }
     let unit = 16 / kernel.spec.dtype.bytes();

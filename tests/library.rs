@@ -201,12 +201,68 @@ fn both_cublas_baselines_are_right_on_the_gpu() {
     }
 }
 
+/// Columns `from..to` of each row of a tight row-major `rows × cols` matrix, as a tight matrix.
+fn columns(m: &[f32], rows: usize, cols: usize, (from, to): (usize, usize)) -> Vec<f32> {
+    (0..rows).flat_map(|r| m[r * cols + from..r * cols + to].iter().copied()).collect()
+}
+
+/// C of `p` (a single product, tight operands) computed as `split` says, on the emulator: the
+/// kernel on the slices (a strided batch) and on the tail (from its offset), each into its plane
+/// of the workspace, then the reduction kernel into C.
+fn emulate_split(p: &Problem, split: &rgemm::api::SplitK, inputs: &Inputs) -> Vec<f32> {
+    use kernels_gpu::device::emulator::{self, EmulatedLaunch, Region};
+    let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+    let slice = split.problem.k as usize;
+    // What products over K from `from` to `to` read, as the emulator takes operands (and
+    // `Inputs` holds them): op(A) M×K and op(B) K×N, row-major, tight, one product after another
+    // (the emulator lays them out as the layout stores them).
+    let operands = |ranges: &mut dyn Iterator<Item = (usize, usize)>| -> (Vec<f32>, Vec<f32>) {
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for (from, to) in ranges {
+            a.extend(columns(&inputs.a, m, k, (from, to)));
+            b.extend_from_slice(&inputs.b[from * n..to * n]);
+        }
+        (a, b)
+    };
+    let plane = split.problem.stride_c as usize;
+    let mut ws = vec![f32::NAN; split.planes() as usize * plane];
+    let (a, b) = operands(&mut (0..split.splits as usize).map(|z| (z * slice, (z + 1) * slice)));
+    let mut partials = vec![0.0f32; split.splits as usize * m * n];
+    emulate::run(split.kernel, &split.problem, &a, &b, &mut partials).unwrap_or_else(|e| panic!("{}: {e}", split.kernel.name()));
+    // The partials lie packed with each matrix starting on a 16-byte boundary.
+    for z in 0..split.splits as usize {
+        ws[z * plane..z * plane + m * n].copy_from_slice(&partials[z * m * n..(z + 1) * m * n]);
+    }
+    if let Some(tail) = &split.tail {
+        // The tail reads from its offset: where slice `splits` would start.
+        let from = split.splits as usize * slice;
+        let at = if p.layout.a.is_t() { from * p.lda as usize } else { from };
+        assert_eq!(tail.offset[0] as usize, at, "the tail's A starts where slice {} would", split.splits);
+        let at = if p.layout.b.is_t() { from } else { from * p.ldb as usize };
+        assert_eq!(tail.offset[1] as usize, at, "the tail's B starts where slice {} would", split.splits);
+        let (a, b) = operands(&mut std::iter::once((from, k)));
+        let z = split.splits as usize * plane;
+        emulate::run(split.kernel, &tail.problem, &a, &b, &mut ws[z..z + m * n]).unwrap_or_else(|e| panic!("the tail of {}: {e}", split.kernel.name()));
+    }
+    let mut c = inputs.c.clone();
+    let regions = [
+        Region { name: "workspace", start: ws.as_ptr() as usize, len: 4 * ws.len(), writable: false },
+        Region { name: "C", start: c.as_mut_ptr() as usize, len: 4 * c.len(), writable: true },
+    ];
+    let threads = kernels_gpu::split_k::REDUCE_THREADS;
+    let launch = EmulatedLaunch { kernel: "reduce_splits", grid: ((n as u32).div_ceil(threads), 16, 1), threads, smem_bytes: 0, regions: &regions };
+    let (wsp, cp, planes) = (ws.as_ptr() as usize, c.as_mut_ptr() as usize, split.planes());
+    let out = SendOutput(kernels_gpu::epilogue::FusedOutput::new(cp as *mut u8, m as u32, n as u32, p.ldc, p.alpha, p.beta, 0, std::ptr::null(), std::ptr::null_mut()));
+    let out = &out;
+    emulator::launch(&launch, &move || unsafe { kernels_gpu::split_k::reduce(wsp as *const f32, &out.0, planes, plane as u64) }).unwrap();
+    c
+}
+
 /// Split-K on the emulator: a problem with one tile and a long K is planned as slices of K; the
 /// slices (a strided batch of the plan's kernel) and the reduction kernel, both emulated, give
 /// the f64 reference's C, and the order of the sum is fixed.
 #[test]
 fn split_k_is_right_on_the_emulator() {
-    use kernels_gpu::device::emulator::{self, EmulatedLaunch, Region};
     for (dtype, layout, beta) in [
         (Dtype::Bf16, Layout::NN, 0.0f32),
         (Dtype::Bf16, Layout::NT, 0.5),
@@ -219,35 +275,39 @@ fn split_k_is_right_on_the_emulator() {
         // table may prefer another plan for this shape; the split is what is tested here).
         let first = choice::first_supporting(&choice::candidates_for(dtype, &p), &p, "test").unwrap();
         let split = choice::split_k(dtype, &p, &first.geometry(&p).unwrap(), 132).unwrap_or_else(|| panic!("{p} was not split"));
-        assert!(split.splits >= 2);
+        assert!(split.splits >= 2 && split.tail.is_none());
         let inputs = Inputs::random(&p, dtype, 3);
-        // The slices' operands as their problem sees them: slice s of A is columns s·K/S.. of A,
-        // of B rows s·K/S.. of B.
-        let (m, n, k, s) = (p.m as usize, p.n as usize, p.k as usize, split.splits as usize);
-        let slice = k / s;
-        let a: Vec<f32> = (0..s).flat_map(|z| (0..m).flat_map(move |r| (0..slice).map(move |c| (r, z * slice + c)))).map(|(r, c)| inputs.a[r * k + c]).collect();
-        let b: Vec<f32> = (0..s).flat_map(|z| (0..slice).flat_map(move |r| (0..n).map(move |c| (z * slice + r, c)))).map(|(r, c)| inputs.b[r * n + c]).collect();
-        let mut partials = vec![0.0f32; s * m * n];
-        emulate::run(split.kernel, &split.problem, &a, &b, &mut partials).unwrap_or_else(|e| panic!("{}: {e}", split.kernel.name()));
-        // The partials lie packed with each matrix starting on a 16-byte boundary.
-        let plane = split.problem.stride_c as usize;
-        let mut ws = vec![0.0f32; s * plane];
-        for z in 0..s {
-            ws[z * plane..z * plane + m * n].copy_from_slice(&partials[z * m * n..(z + 1) * m * n]);
-        }
-        let mut c = inputs.c.clone();
-        let regions = [
-            Region { name: "workspace", start: ws.as_ptr() as usize, len: 4 * ws.len(), writable: false },
-            Region { name: "C", start: c.as_mut_ptr() as usize, len: 4 * c.len(), writable: true },
-        ];
-        let threads = kernels_gpu::split_k::REDUCE_THREADS;
-        let launch = EmulatedLaunch { kernel: "reduce_splits", grid: ((n as u32).div_ceil(threads), 16, 1), threads, smem_bytes: 0, regions: &regions };
-        let (wsp, cp) = (ws.as_ptr() as usize, c.as_mut_ptr() as usize);
-        let out = SendOutput(kernels_gpu::epilogue::FusedOutput::new(cp as *mut u8, m as u32, n as u32, n as u32, p.alpha, p.beta, 0, std::ptr::null(), std::ptr::null_mut()));
-        let out = &out;
-        emulator::launch(&launch, &move || unsafe { kernels_gpu::split_k::reduce(wsp as *const f32, &out.0, s as u32, plane as u64) }).unwrap();
+        let c = emulate_split(&p, &split, &inputs);
         let cmp = check::compare_full(&p, &inputs, &check::ErrorModel::of(split.kernel.spec), &c);
         assert!(cmp.passed(), "{} split {} on {p}: {cmp}", split.kernel.name(), split.splits);
+    }
+}
+
+/// Split-K with a tail on the emulator: K that the slices do not divide, in every layout (and the
+/// dot-product kernel, which reads any alignment); the slices, the tail from its offsets and the
+/// sum meet the f64 reference.
+#[test]
+fn split_k_with_a_tail_is_right_on_the_emulator() {
+    let cases = [
+        (Dtype::Bf16, Layout::NN, (40, 24, 3000), 7, 0.0f32),
+        (Dtype::F32, Layout::NT, (16, 8, 10_004), 8, 0.5),
+        (Dtype::Bf16, Layout::TN, (16, 16, 777), 4, -1.0),
+        (Dtype::F16, Layout::TT, (8, 24, 1000), 3, 0.0),
+    ];
+    for (dtype, layout, (m, n, k), splits, beta) in cases {
+        let p = Problem::general(m, n, k, 0.75, beta, layout, LeadingDims::default(), Batch::packed(1)).unwrap();
+        // The first fast kernel that takes the slices, and the dot-product kernel of the layout.
+        let kernels = choice::candidates_for(dtype, &p).into_iter().filter(|k| choice::split_with(*k, &p, splits).is_some());
+        let fast = kernels.clone().find(|k| !k.spec.any_alignment).unwrap_or_else(|| panic!("no tile kernel takes {p} in {splits} slices"));
+        let dot = kernels.clone().find(|k| k.spec.rung.kind == rgemm_spec::KernelKind::Dot).unwrap_or_else(|| panic!("no dot kernel takes {p}"));
+        for kernel in [fast, dot] {
+            let split = choice::split_with(kernel, &p, splits).unwrap();
+            assert!(split.tail.is_some(), "{p} in {splits} slices has no tail");
+            let inputs = Inputs::random_one_sign(&p, dtype, 7);
+            let c = emulate_split(&p, &split, &inputs);
+            let cmp = check::compare_full(&p, &inputs, &check::ErrorModel::of(split.kernel.spec), &c);
+            assert!(cmp.passed(), "{} in {splits} slices and a tail of {} on {p}: {cmp}", kernel.name(), split.tail.as_ref().unwrap().problem.k);
+        }
     }
 }
 

@@ -579,6 +579,15 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     let (ours, baselines) = verify::time_plan_against_cublas(&gpu, &plan, &ops, 3, args.iters as usize)?;
     let k_ms = ours.median_ms();
     println!("kernel   {:<40} {:>10.4} ms {:>8.2} TFLOP/s (spread ±{:.1}%)", plan.name(), k_ms, problem.tflops(k_ms), 100.0 * ours.spread());
+    let estimate = rgemm::choice::cost::estimate(&plan, gpu.info.multiprocessors);
+    println!(
+        "model    {:<40} {:>10.4} ms (compute {:.4}, memory {:.4}, copies, tail and sum {:.4})",
+        "the cost model's estimate of this plan",
+        estimate.seconds * 1e3,
+        estimate.compute_s * 1e3,
+        estimate.memory_s * 1e3,
+        estimate.extra_s * 1e3
+    );
     let dtype = plan.kernel().spec.dtype;
     for (library, timing) in &baselines {
         let name = match library {

@@ -86,6 +86,7 @@ pub mod wgmma_tma;
 pub mod tf32x3;
 pub mod general;
 pub mod gemv;
+pub mod dot;
 
 pub use spec::{Bf16, Dtype, F16, KernelSpec, Layout, Op, Rung, Tile};
 
@@ -108,6 +109,9 @@ rungs!(
     gemv::sgemm,
     gemv::bgemm,
     gemv::hgemm,
+    dot::sgemm,
+    dot::bgemm,
+    dot::hgemm,
     naive,
     coalesced,
     smem_tiling,

@@ -31,6 +31,8 @@ pub enum KernelKind {
     Gemv,
     /// The general kernel: every layout, leading dimension and alignment, tried last.
     Fallback,
+    /// A reduction for a few outputs over a long K (dot products), K split across blocks.
+    Dot,
     /// A kernel wrong on purpose, for the emulator's tests: never in the PTX module.
     Fixture,
 }

@@ -13,7 +13,9 @@
 //! - **memory**: A and B read once from HBM (reuse between tiles is served by L2), C (or the
 //!   partials) written once, at a part of the HBM bandwidth.
 //! - the **decode GEMV** reads the weight once per block of rows and does its multiply-adds on
-//!   the CUDA cores: the slower of that traffic and that arithmetic.
+//!   the CUDA cores: the slower of that traffic and that arithmetic; the **dot-product kernel**
+//!   streams A and B once per window of C, each block at a limited rate, so its slices of K must
+//!   give it enough blocks.
 //!
 //! **Invariants.** The estimate is positive and finite for every plan the library can build,
 //! grows with K at a fixed plan shape, and does not depend on the data. It ranks plans; it is no
@@ -49,6 +51,12 @@ pub const GEMV_MEMORY_EFFICIENCY: f64 = 0.95;
 /// Bytes per second one GEMV warp streams from its row of W (a few 512-byte loads in flight):
 /// with few columns of C, too few warps to reach the HBM bandwidth.
 pub const GEMV_WARP_BYTES_PER_S: f64 = 2.5e9;
+/// Bytes per second one block of the dot-product kernel streams (eight warps, each with a few
+/// scalar loads per operand row in flight): its slices need many blocks to reach HBM speed.
+pub const DOT_BLOCK_BYTES_PER_S: f64 = 1.6e10;
+/// The dot-product kernel's part of the CUDA cores' peak (a few multiply-adds per element
+/// loaded).
+pub const DOT_EFFICIENCY: f64 = 0.5;
 /// The decode GEMV's multiply-adds, in flops per second per SM, for 16-bit and for f32 operands
 /// (its warps do one row of x after another, so its time grows with M; a 16-bit load brings two
 /// elements).
@@ -167,6 +175,16 @@ pub fn estimate(plan: &Plan, sms: u32) -> Estimate {
         memory = ((n * blocks + m) * k as f64 * elem * batch + c_bytes) / bandwidth;
         let rate = if kernel.spec.dtype == Dtype::F32 { GEMV_FLOPS_PER_SM[1] } else { GEMV_FLOPS_PER_SM[0] };
         compute = 2.0 * m * n * k as f64 * batch / (rate * sms.max(1) as f64);
+    } else if kernel.spec.rung.kind == KernelKind::Dot {
+        // Each block streams its window's rows of A and columns of B over its slice of K; the
+        // slices (or the batch) give the blocks.
+        let t = kernel.spec.tile;
+        let windows = (p.m.div_ceil(t.bm) as u64 * p.n.div_ceil(t.bn) as u64) as f64 * batch;
+        let blocks = windows * plan.split.as_ref().map_or(1.0, |s| s.problem.batch as f64 / batch.max(1.0)).max(1.0);
+        let resident = blocks.min(sms.max(1) as f64 * kernel.spec.min_blocks_per_sm.max(1) as f64);
+        let read = windows * (t.bm + t.bn) as f64 * k as f64 * elem;
+        memory = (read + c_bytes) / (HBM_BYTES_PER_S * TILE_MEMORY_EFFICIENCY).min(resident * DOT_BLOCK_BYTES_PER_S);
+        compute = 2.0 * windows * (t.bm * t.bn) as f64 * k as f64 / (sms.max(1) as f64 * SIMT_FLOPS_PER_CLOCK * CLOCK_HZ * DOT_EFFICIENCY);
     } else {
         let t = kernel.spec.tile;
         let tiles = (p.m.div_ceil(t.bm) as u64 * p.n.div_ceil(t.bn) as u64) as f64 * batch;
@@ -186,7 +204,11 @@ pub fn estimate(plan: &Plan, sms: u32) -> Estimate {
         if let Some(tail) = &s.tail {
             let t = kernel.spec.tile;
             let tiles = (p.m.div_ceil(t.bm) as u64 * p.n.div_ceil(t.bn) as u64) as f64;
-            extra += LAUNCH_S + tiles_time(kernel, tiles, tail.problem.k as u64, sms);
+            let tail_s = match kernel.spec.rung.kind {
+                KernelKind::Dot => tiles * (t.bm + t.bn) as f64 * tail.problem.k as f64 * elem / DOT_BLOCK_BYTES_PER_S,
+                _ => tiles_time(kernel, tiles, tail.problem.k as u64, sms),
+            };
+            extra += LAUNCH_S + tail_s;
         }
     }
     if let Some(staging) = &plan.staging {

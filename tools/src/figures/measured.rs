@@ -17,6 +17,11 @@ pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run102/layouts-bf
 /// (f32 from run 138, with the f32 rows of the table it measured.)
 pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/results.json", "docs/perf/2026-11-27-h100-run138/suite-f32/results.json"];
 
+/// `rgemm bench --suite eval` per type: shapes no table holds and the tuner never saw, with the
+/// automatic choice of the commit named. (bf16 from run 158, the dispatch table's nearest row
+/// alone, before the cost model; f32 not yet run.)
+pub const EVAL_RUNS: [&str; 1] = ["docs/perf/2026-11-28-h200-run158/eval-bf16.json"];
+
 /// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type
 /// and way of timing: the files `<prefix>-p<i>.json`. Timed in turn, round order kept: bf16, f16
 /// and f32 (rung 15's 3×TF32 `_presplit` and rung 11 `_wa_df`, the entries `best` runs) from the
@@ -125,6 +130,22 @@ pub fn suites(repo: &Path) -> Result<String, String> {
     Ok(format!("{t}\n{sources}"))
 }
 
+/// Per type and class of the evaluation suite: cases, geometric mean and minimum as % of the best
+/// cuBLAS, and the slowest case ([`crate::eval_suite::markdown`]).
+pub fn eval(repo: &Path) -> Result<String, String> {
+    let mut t = String::new();
+    for f in EVAL_RUNS {
+        let r = read(repo, f)?;
+        let summary = crate::eval_suite::summarize(&crate::eval_suite::measured(&r));
+        let checks = if r.failures() == 0 { "every check passed".to_string() } else { format!("{} checks failed", r.failures()) };
+        t += &format!("**{}** ({checks}; {}):
+
+{}
+", r.dtype, source(&r, f), crate::eval_suite::markdown(&summary));
+    }
+    Ok(t)
+}
+
 /// Per type, kernel and size: the median, lowest and highest % of the best cuBLAS over the
 /// processes of [`PROCESS_RUNS`].
 pub fn processes(repo: &Path) -> Result<String, String> {
@@ -188,7 +209,7 @@ pub fn processes(repo: &Path) -> Result<String, String> {
 
 /// The tables by name: each is written to `book/src/generated/<name>.md`.
 pub fn tables(repo: &Path) -> Result<Vec<(String, String)>, String> {
-    Ok(vec![("layouts".to_string(), layouts(repo)?), ("suites".to_string(), suites(repo)?), ("processes".to_string(), processes(repo)?)])
+    Ok(vec![("layouts".to_string(), layouts(repo)?), ("suites".to_string(), suites(repo)?), ("eval".to_string(), eval(repo)?), ("processes".to_string(), processes(repo)?)])
 }
 
 /// `text` with the lines between `<!-- generated: NAME -->` and the next
