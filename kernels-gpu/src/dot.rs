@@ -1,4 +1,4 @@
-//! # Dot products: a few outputs over a very long K, at memory speed
+//! # Dot products: a few outputs over a very long K, A and B read once
 //!
 //! When M·N is tiny and K is long (3 × 3 × 352 792: a Gram matrix of a few long vectors, a
 //! reduction written as a product), every tile kernel wastes its tile: a 64 × 64 tensor-core tile
