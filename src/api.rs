@@ -77,12 +77,27 @@ impl Element for half::f16 {
     const DTYPE: Dtype = Dtype::F16;
 }
 
-/// Which kernel runs the product.
+/// Which kernel runs the product: the automatic choice, or a catalog kernel by name.
+///
+/// ```rust
+/// use rgemm::{Problem, api::KernelChoice, catalog::Dtype, choice};
+///
+/// let p = Problem::new(1000, 1000, 1000, 1.0, 0.0)?;
+/// let auto = choice::plan(Dtype::Bf16, &p, &KernelChoice::Auto, 132)?;
+/// assert_ne!(auto.reason(), "named"); // the reason says what decided
+///
+/// // Any kernel of `rgemm list`, of the operands' element type.
+/// let named = KernelChoice::Named("bgemm_00_general_16x16x16".into());
+/// assert_eq!(choice::plan(Dtype::Bf16, &p, &named, 132)?.name(), "bgemm_00_general_16x16x16");
+/// assert!(choice::plan(Dtype::Bf16, &p, &KernelChoice::Named("no_such_kernel".into()), 132).is_err());
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KernelChoice {
-    /// The plan the measured dispatch table gives the problem ([`crate::dispatch`]); the
-    /// catalog's order ([`crate::choice::candidates_for`]) where no measured kernel takes it, which ends
-    /// with the general kernel: every valid problem has a plan.
+    /// The plan the measured dispatch table gives the problem ([`crate::dispatch`]), or the cost
+    /// model's where no measured shape is near; the catalog's order where no such kernel takes
+    /// it, which ends with the general kernel: every valid problem has a plan (the order of
+    /// these questions: [`crate::choice`]).
     Auto,
     /// A catalog kernel by name; an error if it cannot run the problem.
     Named(String),
@@ -131,63 +146,109 @@ impl Gemm {
     /// `C (M×N) = A (M×K) · B (K×N)`, row-major, alpha = 1, beta = 0, one product, tight leading
     /// dimensions. Sizes are u64 so that any caller's value reaches the check unchanged
     /// ([`crate::problem::MAX_DIM`] is the largest accepted).
+    ///
+    /// ```rust
+    /// let p = rgemm::api::Gemm::new(64, 128, 32).problem()?;
+    /// assert_eq!((p.m, p.n, p.k, p.alpha, p.beta, p.batch), (64, 128, 32, 1.0, 0.0, 1));
+    /// assert_eq!((p.lda, p.ldb, p.ldc), (32, 128, 128)); // tight: the stored rows' lengths
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
+    ///
+    /// The other builder methods are shown together in the example of [`Gemm`] (layout, scalars,
+    /// leading dimensions, batches) and of [`Gemm::output`] (the fused epilogue).
     pub fn new(m: u64, n: u64, k: u64) -> Gemm {
         Gemm { m, n, k, alpha: 1.0, beta: 0.0, layout: Layout::NN, ld: LeadingDims::default(), batch: Batch::packed(1), epilogue: FusedEpilogue::NONE }
     }
 
     /// How A and B are stored ([`Layout::NT`]: B given as N×K, a linear layer's weight). The
     /// sizes stay those of the product; the tight leading dimensions follow the stored shapes.
+    /// Example: [`Gemm`].
     pub fn layout(self, layout: Layout) -> Gemm {
         Gemm { layout, ..self }
     }
 
-    /// `C = alpha·op(A)·op(B) + beta·C` (C is read only when beta ≠ 0).
+    /// `C = alpha·op(A)·op(B) + beta·C` (C is read only when beta ≠ 0). Example: [`Gemm`].
     pub fn scalars(self, alpha: f32, beta: f32) -> Gemm {
         Gemm { alpha, beta, ..self }
     }
 
     /// Leading dimensions (elements between stored rows), at least the stored row lengths:
     /// `lda` ≥ K (M for a transposed A), `ldb` ≥ N (K for a transposed B), `ldc` ≥ N.
+    /// Example: [`Gemm`].
     pub fn leading_dims(self, lda: u64, ldb: u64, ldc: u64) -> Gemm {
         Gemm { ld: LeadingDims { lda: Some(lda), ldb: Some(ldb), ldc: Some(ldc) }, ..self }
     }
 
     /// A strided batch of `count` products; strides in elements (0 broadcasts A or B). C's stride
     /// is at least one matrix of C, `(M − 1)·ldc + N`, so that no two products write one element.
+    /// Example: [`Gemm`].
     pub fn batch(self, count: u64, stride_a: u64, stride_b: u64, stride_c: u64) -> Gemm {
         Gemm { batch: Batch { count, stride_a: Some(stride_a), stride_b: Some(stride_b), stride_c: Some(stride_c) }, ..self }
     }
 
-    /// A batch of `count` packed products (each matrix right after the previous one).
+    /// A batch of `count` packed products (each matrix right after the previous one). Example:
+    /// [`Gemm`].
     pub fn packed_batch(self, count: u64) -> Gemm {
         Gemm { batch: Batch::packed(count), ..self }
     }
 
     /// C (and the bias and the auxiliary output) of element type `O` (f32 by default): the sums
     /// stay f32 until they are rounded on the way out. `ldc` and C's batch stride count `O`s.
+    ///
+    /// This example also shows [`Gemm::bias`], [`Gemm::activation`] and [`Gemm::aux_output`],
+    /// which together make the problem's fused epilogue ([`Problem::epilogue`]):
+    ///
+    /// ```rust
+    /// use half::bf16;
+    /// use rgemm::{Activation, Bias, FusedEpilogue, Layout, api::Gemm};
+    ///
+    /// // A linear layer y = relu(x·Wᵀ + b) in bf16, keeping x·Wᵀ + b for the backward pass.
+    /// let layer = Gemm::new(16, 4096, 1024).layout(Layout::NT);
+    /// let fused = layer.output::<bf16>().bias(Bias::PerColumn).activation(Activation::Relu).aux_output();
+    /// let e = fused.problem()?.epilogue;
+    /// assert_eq!((e.output.name(), e.bias, e.activation, e.aux), ("bf16", Bias::PerColumn, Activation::Relu, true));
+    /// assert_eq!(layer.problem()?.epilogue, FusedEpilogue::NONE); // by default: f32 C, nothing applied
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn output<O: Element>(self) -> Gemm {
         Gemm { epilogue: FusedEpilogue { output: O::DTYPE, ..self.epilogue }, ..self }
     }
 
     /// Adds a bias vector (of C's type, one for the whole batch) before the activation:
     /// [`Bias::PerColumn`] (N values, a linear layer's `+ b`) or [`Bias::PerRow`] (M values).
-    /// [`Plan::run_with_epilogue`] takes it.
+    /// [`Plan::run_with_epilogue`] takes it. Example: [`Gemm::output`].
     pub fn bias(self, bias: Bias) -> Gemm {
         Gemm { epilogue: FusedEpilogue { bias, ..self.epilogue }, ..self }
     }
 
-    /// Applies `activation` last: `C = act(alpha·op(A)·op(B) + beta·C + bias)`.
+    /// Applies `activation` last: `C = act(alpha·op(A)·op(B) + beta·C + bias)`. Example:
+    /// [`Gemm::output`].
     pub fn activation(self, activation: Activation) -> Gemm {
         Gemm { epilogue: FusedEpilogue { activation, ..self.epilogue }, ..self }
     }
 
     /// Also writes the pre-activation `alpha·op(A)·op(B) + beta·C + bias` to an auxiliary output
     /// shaped as C (what a training step's backward pass needs); [`Plan::run_with_epilogue`] takes it.
+    /// Example: [`Gemm::output`].
     pub fn aux_output(self) -> Gemm {
         Gemm { epilogue: FusedEpilogue { aux: true, ..self.epilogue }, ..self }
     }
 
-    /// The validated problem ([`Problem::general`]), or why it is not one.
+    /// The validated problem ([`Problem::general`]), or why it is not one
+    /// ([`Error::InvalidProblem`]).
+    ///
+    /// ```rust
+    /// use rgemm::{Error, Layout, api::Gemm};
+    ///
+    /// // y = x·Wᵀ, x 16×4096, W stored 11008×4096: the elements each buffer must hold.
+    /// let p = Gemm::new(16, 11008, 4096).layout(Layout::NT).problem()?;
+    /// assert_eq!((p.lda, p.ldb, p.ldc), (4096, 4096, 11008));
+    /// assert_eq!(p.extents(), (16 * 4096, 11008 * 4096, 16 * 11008));
+    ///
+    /// // Nothing is checked while the description is built; here, a size of 0 is refused.
+    /// assert!(matches!(Gemm::new(0, 8, 8).problem(), Err(Error::InvalidProblem(_))));
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn problem(&self) -> Result<Problem> {
         Ok(Problem::general(self.m, self.n, self.k, self.alpha, self.beta, self.layout, self.ld, self.batch)?.with_epilogue(self.epilogue))
     }
@@ -213,6 +274,8 @@ impl Gemm {
     }
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// A copy of A and B with 16-byte rows for a kernel that needs them: `problem` is what the
 /// kernel then reads ([`Problem::with_aligned_rows`]); `copy` says which operands are copied.
 #[derive(Clone, Debug)]
@@ -224,6 +287,8 @@ pub struct Staging {
     pub copy: [bool; 2],
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// A problem computed as `splits` slices of K (see kernels-gpu/src/split_k.rs): `kernel` runs
 /// `problem`, the slices as a strided batch into a workspace, then the rest of K that the
 /// slices leave (`tail`, if any) into the plane after them, and the partials are summed into C.
@@ -243,6 +308,8 @@ pub struct SplitK {
     pub tail: Option<Tail>,
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The rest of a split K: an M×N×rest product of the same kernel whose A and B start `offset`
 /// elements into the operands, its partial in the plane after the slices'.
 #[derive(Clone, Debug)]
@@ -263,8 +330,7 @@ impl SplitK {
 }
 
 /// A planned GEMM: only the library makes one, from a validated problem ([`Gemm::plan`],
-/// [`crate::choice::plan`], [`crate::choice::plan_on`]), so a plan's safe `run` never meets a
-/// problem it did not check:
+/// [`crate::choice::plan`]), so a plan's safe `run` never meets a problem it did not check:
 ///
 /// ```compile_fail
 /// # fn f(p: &rgemm::Problem, k: rgemm::Kernel) {
@@ -368,6 +434,8 @@ impl Plan {
         [aligned && kernel.reads_a_as_given() && !copied[0], aligned && !copied[1], kernel.stores_c_by_copy_engine() && self.split.is_none()]
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// The plan [`Plan::run`] launches for A, B and C at these device addresses: this one where
     /// they start as its kernel needs. Where its kernel needs A, B or C to start on a 16-byte
     /// boundary (it reads A or B, or stores C, through the copy engine) and the address does not,
@@ -436,34 +504,90 @@ impl Plan {
     }
 
     /// The problem as the caller's operands hold it: [`Problem::extents`] gives the elements A,
-    /// B and C must hold.
+    /// B and C must hold (example: [`Plan::run`]).
     pub fn problem(&self) -> &Problem {
         &self.problem
     }
 
-    /// Which of A and B the plan first copies into a workspace with 16-byte rows.
+    /// Which of A and B the plan first copies into a workspace with 16-byte rows (`[A, B]`), for a
+    /// kernel that reads through the copy engine; the plan's [name](Plan::name) then ends in
+    /// `_staged` (before the split, if any).
+    ///
+    /// ```rust
+    /// use rgemm::{Problem, api::KernelChoice, catalog::Dtype, choice};
+    ///
+    /// // Rows of 4096 bf16 elements are whole 16-byte units: nothing needs a copy.
+    /// let square = choice::plan(Dtype::Bf16, &Problem::new(4096, 4096, 4096, 1.0, 0.0)?, &KernelChoice::Auto, 132)?;
+    /// assert_eq!(square.staged(), [false, false]);
+    /// // Rows of 4095 are not: a copy-engine kernel reads copies, and the name says so.
+    /// let odd = choice::plan(Dtype::Bf16, &Problem::new(4095, 4095, 4095, 1.0, 0.0)?, &KernelChoice::Auto, 132)?;
+    /// assert_eq!(odd.staged() != [false, false], odd.name().contains("_staged"));
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn staged(&self) -> [bool; 2] {
         self.staging.as_ref().map_or([false, false], |s| s.copy)
     }
 
-    /// The kernel that computes the products (of the K slices, with a split).
+    /// The kernel that computes the products (of the K slices, with a split): its name, tile and
+    /// launch rules are in its [`spec`](Kernel::spec).
+    ///
+    /// ```rust
+    /// use rgemm::{Problem, api::KernelChoice, catalog::Dtype, choice};
+    ///
+    /// let p = Problem::new(128, 128, 16384, 1.0, 0.0)?;
+    /// let plan = choice::plan(Dtype::Bf16, &p, &KernelChoice::Auto, 132)?;
+    /// let kernel = plan.kernel();
+    /// assert_eq!(kernel.spec.dtype, Dtype::Bf16);
+    /// assert!(plan.name().starts_with(kernel.name())); // the plan's name adds staging and split
+    /// println!("{}: {}×{} tiles of C", kernel.name(), kernel.spec.tile.bm, kernel.spec.tile.bn);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn kernel(&self) -> Kernel {
         self.split.as_ref().map_or(self.kernel, |s| s.kernel)
     }
 
-    /// Slices of K (1: no split).
+    /// Slices of K (1: no split). K is split where the product has too few tiles of C to fill
+    /// the SMs: the slices run as a batch into a workspace, and a second pass sums them into C.
+    ///
+    /// ```rust
+    /// use rgemm::{Problem, api::KernelChoice, catalog::Dtype, choice};
+    ///
+    /// // 128×128 is a handful of tiles, K = 16384 deep: slices of K fill the SMs.
+    /// let deep = choice::plan(Dtype::Bf16, &Problem::new(128, 128, 16384, 1.0, 0.0)?, &KernelChoice::Auto, 132)?;
+    /// assert!(deep.splits() > 1 && deep.name().ends_with(&format!("_split{}", deep.splits())));
+    /// // A named kernel runs as named: K whole.
+    /// let named = KernelChoice::Named("bgemm_00_general_16x16x16".into());
+    /// assert_eq!(choice::plan(Dtype::Bf16, &Problem::new(128, 128, 16384, 1.0, 0.0)?, &named, 132)?.splits(), 1);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn splits(&self) -> u32 {
         self.split.as_ref().map_or(1, |s| s.splits)
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Whether the kernel writes its product to the workspace as one slice for split-K's sum to
     /// apply the epilogue, which the kernel does not apply itself ([`Kernel::applies_epilogue`]).
     pub fn epilogue_pass(&self) -> bool {
         self.split.as_ref().is_some_and(|s| s.splits == 1)
     }
 
-    /// Why the automatic choice made this plan (the dispatch table's nearest measured shape, or
-    /// the catalog's order), or `named`.
+    /// Why the automatic choice made this plan (a decode step, the dispatch table's nearest
+    /// measured shape, the cost model, or the catalog's order; see [`crate::choice`]), or `named`.
+    ///
+    /// ```rust
+    /// use rgemm::{Layout, api::{Gemm, KernelChoice}, catalog::Dtype, choice};
+    ///
+    /// let p = Gemm::new(4096, 4096, 4096).problem()?;
+    /// let auto = choice::plan(Dtype::Bf16, &p, &KernelChoice::Auto, 132)?;
+    /// println!("{}: {}", auto.name(), auto.reason());
+    /// let named = choice::plan(Dtype::Bf16, &p, &KernelChoice::Named("bgemm_00_general_16x16x16".into()), 132)?;
+    /// assert_eq!(named.reason(), "named");
+    ///
+    /// let decode = Gemm::new(1, 4096, 4096).layout(Layout::NT).problem()?;
+    /// assert!(choice::plan(Dtype::Bf16, &decode, &KernelChoice::Auto, 132)?.reason().starts_with("a decode step"));
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn reason(&self) -> &str {
         &self.reason
     }
@@ -471,6 +595,19 @@ impl Plan {
     /// The plan in words: the kernel, `_staged` when it reads aligned copies of A and B, and the
     /// split if any (`..._split8`; see [`crate::dispatch::plan_name`]); `reduce_splits` for a
     /// problem with K = 0.
+    ///
+    /// ```rust
+    /// use rgemm::{api::{Gemm, KernelChoice}, catalog::Dtype, choice};
+    ///
+    /// let p = Gemm::new(128, 128, 16384).problem()?;
+    /// let plan = choice::plan(Dtype::Bf16, &p, &KernelChoice::Auto, 132)?;
+    /// assert_eq!(plan.name(), rgemm::dispatch::plan_name(plan.kernel().name(), plan.staged() != [false, false], plan.splits()));
+    ///
+    /// // K = 0: no product, C = beta·C by the split-K sum alone.
+    /// let scale = Gemm::new(8, 8, 0).scalars(1.0, 0.5).problem()?;
+    /// assert_eq!(choice::plan(Dtype::F32, &scale, &KernelChoice::Auto, 132)?.name(), "reduce_splits");
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn name(&self) -> String {
         if self.problem.k == 0 {
             return "reduce_splits".into();
@@ -478,6 +615,8 @@ impl Plan {
         crate::dispatch::plan_name(self.kernel().name(), self.staging.is_some(), self.splits())
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// Queues the plan on A, B, C at the given device addresses.
     ///
     /// # Safety
@@ -489,6 +628,8 @@ impl Plan {
         unsafe { self.launch_with_epilogue_at(gpu, [a, b, c], [0, 0]) }
     }
 
+    // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+    #[doc(hidden)]
     /// [`Plan::launch_at`] with the epilogue's `[bias, aux]` device addresses (0 where the
     /// epilogue has none).
     ///
@@ -577,9 +718,12 @@ impl Plan {
     }
 
     /// Queues the product on `gpu`'s stream after checking the buffers against the problem.
-    /// `a` and `b` hold elements of the type the plan was made for; `c` is f32. The views may
-    /// start anywhere their element type allows: see [`Plan::at_addresses`] for what an
-    /// automatic plan does where its kernel needs a 16-byte start.
+    /// `a` and `b` hold elements of the type the plan was made for; `c` of C's type (f32 unless
+    /// [`Gemm::output`] says otherwise). The views may start anywhere their element type allows:
+    /// where the plan's kernel needs A, B or C to start on a 16-byte boundary (it reads or stores
+    /// them through the copy engine) and a view does not, an automatic plan copies A or B first,
+    /// as staged rows are, or stores C with the catalog's first kernel that writes it with its
+    /// threads; a named kernel is refused.
     ///
     /// It returns once the work is queued: read C after the stream has run it (a copy to the host
     /// on the same stream waits for it). The errors, each found before anything is queued:

@@ -1,22 +1,26 @@
 //! The one module that chooses: which kernel, split of K and staging the automatic choice runs
-//! for a problem, and why.
+//! for a problem, and why. Its API is [`plan`], which plans without a GPU given the SM count
+//! ([`Gemm::plan`](crate::api::Gemm::plan) calls it with the GPU's); [`Plan::reason`] says which
+//! of the questions below decided.
 //!
 //! **The order of questions.** For a problem of element type `dtype` on a GPU of `sms` SMs
 //! ([`plan`]):
-//! 1. A decode step (`nt`, M ≤ [`decode_rows`]) runs the decode GEMV whose block holds all M
-//!    rows ([`decode_kernel`]): the weight is read once.
-//! 2. Where the measured dispatch table ([`crate::dispatch::Table`]) has a shape within
-//!    [`NEAR`] of the problem ([`table_choice`], the distance rule [`distance`]), that row
-//!    decides: its kernel in the problem's layout and type (its twin by key:
-//!    [`rgemm_spec::KernelKey`]), staged or split as the row was. An unstaged, unsplit
-//!    persistent tile is then refined by rounds of tiles on this GPU: the other width if it
-//!    takes the problem in fewer rounds ([`width_twin`]), and the stream-K twin where the last
-//!    round would leave SMs idle ([`stream_k_twin`]).
-//! 3. Else the cost model ([`cost`]) ranks every plan the tuner could time ([`model_plans`]:
-//!    each candidate kernel, staged or not, K whole or cut into 2 to [`MAX_SPLITS`] slices) and
-//!    the cheapest runs ([`modelled`]).
-//! 4. Else the catalog's fixed order ([`candidates_for`]), ending with the general kernel, which
-//!    takes every valid problem; K is split as [`split_count`] says.
+//! 1. A decode step (`nt`, M ≤ `decode_rows(dtype)`: 2 rows for bf16 and f16, 4 for fp32) runs
+//!    the decode GEMV whose block holds all M rows (`decode_kernel`): the weight is read once.
+//! 2. Where the measured dispatch table ([`crate::dispatch::Table`]) has a shape within `NEAR`
+//!    (1: a factor of two in one size) of the problem (`table_choice`; the distance is the sum of
+//!    the log₂ distances of M, N, K and the batch count, plus a penalty where the alignment or the
+//!    layout differs), that row decides: its kernel in the problem's layout and type (its twin by
+//!    key: [`KernelKey`](crate::catalog::KernelKey)), staged or split as the row was. An unstaged,
+//!    unsplit persistent tile is then refined by rounds of tiles on this GPU: the other width if
+//!    it takes the problem in fewer rounds (`width_twin`), and the stream-K twin where the last
+//!    round would leave SMs idle (`stream_k_twin`).
+//! 3. Else the cost model (`cost`) ranks every plan the tuner could time (`model_plans`: each
+//!    candidate kernel, staged or not, K whole or cut into 2 to `MAX_SPLITS` slices) and the
+//!    cheapest runs (`modelled`).
+//! 4. Else the catalog's fixed order (`candidates_for`), ending with the general kernel, which
+//!    takes every valid problem; K is split where the launch fills at most half the SMs and K
+//!    is deep enough for slices (`split_count`).
 //!
 //! **Invariants.** Every plan returned runs: its kernel's `geometry` accepts the problem it
 //! reads (the staged copy, the slices of K). Twins are found by key, never by editing names.
@@ -35,9 +39,11 @@ use crate::problem::{Batch, LeadingDims, Problem};
 
 /// The plan for `problem` with operands of `dtype` on a GPU of `sms` multiprocessors. With
 /// [`KernelChoice::Auto`] the measured dispatch table ([`crate::dispatch`]) picks the kernel and
-/// whether K is split; where no measured row's kernel takes the problem, the catalog's order
-/// does ([`candidates_for`]), with the split rule [`split_k`]. The problem is validated again
-/// first ([`Problem::checked`]).
+/// whether K is split (or, where no measured shape is near, the cost model does); where no
+/// measured row's kernel takes the problem, the catalog's order does, ending with the general
+/// kernel, which takes every valid problem (the [module](self) says in which order these are
+/// asked). The problem is validated again first ([`Problem::checked`]). [`Plan::reason`] says
+/// what decided, [`Plan::name`] what runs.
 ///
 /// Planning needs no GPU: what a plan runs on an H100 (132 SMs) can be asked anywhere, and
 /// [`Plan::run`](crate::api::Plan::run) later launches it on the GPU given then.
@@ -48,7 +54,7 @@ use crate::problem::{Batch, LeadingDims, Problem};
 /// // A decode step of a linear layer (one row of x, W stored N×K): the GEMV that reads W once.
 /// let decode = Gemm::new(1, 4096, 4096).layout(Layout::NT).problem()?;
 /// let plan = choice::plan(Dtype::Bf16, &decode, &KernelChoice::Auto, 132)?;
-/// assert!(choice::is_gemv(plan.kernel()));
+/// assert!(plan.kernel().name().contains("_gemv_"), "{}", plan.name());
 ///
 /// // A square product: the dispatch table's nearest measured shape decides, and says so.
 /// let square = Problem::new(4096, 4096, 4096, 1.0, 0.0)?;
@@ -124,6 +130,8 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
     }
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// `kernel` on `problem` as the caller decides it (for tuning and tests): on copies of A and B
 /// with 16-byte rows if `staged`, with K split as [`split_count`] says if `split` (and it pays).
 /// The problem is validated again; an error when the kernel does not take the problem so.
@@ -135,6 +143,8 @@ pub fn plan_on(problem: &Problem, kernel: Kernel, staged: bool, split: bool, sms
     })
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// `kernel` on `problem` with K cut into exactly `splits` slices (1: whole) and their tail, on
 /// staged copies of A and B if `staged`: a plan the cost model weighs ([`model_plans`]), for
 /// tests and tuning. The problem is validated again; an error when the kernel does not take it so.
@@ -146,6 +156,8 @@ pub fn plan_split(problem: &Problem, kernel: Kernel, staged: bool, splits: u32) 
     })
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Every plan the tuner times for `problem`: each fast kernel of `dtype`
 /// ([`dispatch_candidates`]) that takes it, or else takes it on copies of A and B with
 /// 16-byte rows ([`Problem::with_aligned_rows`]), run directly and split when [`split_count`]
@@ -166,15 +178,23 @@ pub fn candidate_plans(dtype: Dtype, problem: &Problem, sms: u32) -> Vec<Plan> {
     plans
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 pub mod cost;
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// How far (in [`distance`] units) the nearest measured shape may be for the dispatch table to
 /// decide; farther, the cost model does ([`modelled`]). One unit is a factor of two in one size.
 pub const NEAR: f64 = 1.0;
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The most slices of K the cost model weighs ([`model_plans`]).
 pub const MAX_SPLITS: u32 = 256;
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The most windows of C a dot-product kernel may take for the cost model to weigh it: each
 /// window reads its rows of A and columns of B again, so the kernel is for a handful of outputs.
 pub const MAX_DOT_WINDOWS: u64 = 4;
@@ -186,6 +206,8 @@ fn weighed(kernel: Kernel, problem: &Problem) -> bool {
     kernel.spec.rung.kind != KernelKind::Dot || problem.m.div_ceil(t.bm) as u64 * problem.n.div_ceil(t.bn) as u64 <= MAX_DOT_WINDOWS
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Every plan the cost model weighs for `problem`: each of the tuner's candidates
 /// ([`dispatch_candidates`]; a dot-product kernel only for a few windows of C, see
 /// [`MAX_DOT_WINDOWS`]) that takes it, on the operands as given or staged, with K whole or cut
@@ -210,6 +232,8 @@ pub fn model_plans(dtype: Dtype, problem: &Problem) -> Vec<Plan> {
     plans
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The plan the cost model ([`cost::estimate`]) ranks first among [`model_plans`] on a GPU of
 /// `sms` SMs, its reason saying so; `None` when no candidate takes the problem.
 pub fn modelled(dtype: Dtype, problem: &Problem, sms: u32) -> Option<Plan> {
@@ -224,10 +248,14 @@ pub fn modelled(dtype: Dtype, problem: &Problem, sms: u32) -> Option<Plan> {
     Some(plan)
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Slices of K are at least this deep: fewer multiply-adds per partial and the workspace traffic
 /// outweighs the parallelism.
 pub const MIN_SLICE: u32 = 256;
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// How many slices of K pay for `problem` launched as `geometry`: when the direct launch fills at
 /// most half the SMs and K holds at least two slices of [`MIN_SLICE`], the largest power of two
 /// `S` of slices that divides K into multiples of [`MIN_SLICE`], with `S` times the tiles still
@@ -246,6 +274,8 @@ pub fn split_count(problem: &Problem, geometry: &Launch, sms: u32) -> Option<u32
     (splits >= 2).then_some(splits)
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// `problem` as `splits` slices of K run by `kernel`, if `kernel` takes the slices (the general
 /// kernel and the GEMV, which read any alignment, are never split; the dot-product kernel, which
 /// does too, is built to be). Each slice is K / `splits`
@@ -292,6 +322,8 @@ fn no_epilogue_pass(kernel: Kernel) -> Error {
     Error::Unsupported { kernel: kernel.name().into(), reason: "it writes f32 C with nothing fused, and cannot write its product to the workspace for the epilogue to be applied after".into() }
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// How to split `problem`'s K when the catalog's order (not the dispatch table) chose its kernel:
 /// [`split_count`] slices, run by the first candidate that takes them.
 pub fn split_k(dtype: Dtype, problem: &Problem, geometry: &Launch, sms: u32) -> Option<SplitK> {
@@ -299,6 +331,8 @@ pub fn split_k(dtype: Dtype, problem: &Problem, geometry: &Launch, sms: u32) -> 
     candidates_for(dtype, problem).into_iter().find_map(|kernel| split_with(kernel, problem, splits))
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The kernel for `problem` as given: the named one, the decode GEMV for a decode step
 /// ([`decode_kernel`]), or the dispatch table's choice among its
 /// unstaged rows ([`table_choice_direct`]),
@@ -339,6 +373,8 @@ fn catalog_choice(dtype: Dtype, problem: &Problem) -> Result<(Kernel, Launch)> {
     Ok((kernel, geometry))
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// A kernel by name, where the `best` aliases stand for the automatic choice's kernel for
 /// `problem` (the dispatch table's, see [`choose`]).
 pub fn resolve(name: &str, problem: &Problem) -> Result<Kernel> {
@@ -348,14 +384,20 @@ pub fn resolve(name: &str, problem: &Problem) -> Result<Kernel> {
     }
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The aliases `best` (fp32), `best-bf16` and `best-f16`, and the element type each stands for.
 pub const BEST_ALIASES: &[(&str, Dtype)] = &[("best", Dtype::F32), ("best-bf16", Dtype::Bf16), ("best-f16", Dtype::F16)];
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The element type a `best` alias stands for, or `None` when `name` is not an alias.
 pub fn best_alias(name: &str) -> Option<Dtype> {
     BEST_ALIASES.iter().find(|(alias, _)| *alias == name).map(|&(_, dtype)| dtype)
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The kernels `best` tries for `dtype`, in order: the [`catalog::BEST`] entries of that type as listed,
 /// then the representative of each rung without an entry, highest rung first.
 pub fn best_candidates(dtype: Dtype) -> Vec<Kernel> {
@@ -368,6 +410,8 @@ pub fn best_candidates(dtype: Dtype) -> Vec<Kernel> {
     out
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Every kernel of `dtype` in the order the automatic choice tries them: [`best_candidates`],
 /// then the remaining configurations (layout variants among them), highest rung first, the
 /// general kernel (which takes every problem) last.
@@ -379,10 +423,14 @@ pub fn auto_candidates(dtype: Dtype) -> Vec<Kernel> {
     out
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Rungs below this one teach (naive loops to shared-memory tiles) and are never the fastest
 /// kernel of a shape: the tuner ([`candidate_plans`]) leaves them out.
 pub const FIRST_DISPATCH_RUNG: u8 = 9;
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The kernels the tuner times for the dispatch table: every kernel of `dtype` from
 /// [`FIRST_DISPATCH_RUNG`] up, and the general and decode kernels (number 0), in
 /// [`auto_candidates`] order.
@@ -390,6 +438,8 @@ pub fn dispatch_candidates(dtype: Dtype) -> Vec<Kernel> {
     auto_candidates(dtype).into_iter().filter(|k| k.spec.rung.number == 0 || k.spec.rung.number >= FIRST_DISPATCH_RUNG).collect()
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Rows of x up to which the automatic choice runs a decode GEMV (`kernels-gpu/src/gemv.rs`) on
 /// a linear layer (`nt`) of `dtype`: the weight is read once and each element is used at most
 /// this many times, so the product is bound by memory. A GEMV warp reads its row of W once for
@@ -413,6 +463,8 @@ fn decode_candidates(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
     gemvs_holding(dtype, problem)
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Whether `kernel` is a decode GEMV (`kernels-gpu/src/gemv.rs`).
 pub fn is_gemv(kernel: Kernel) -> bool {
     kernel.spec.rung.kind == KernelKind::Gemv
@@ -429,6 +481,8 @@ fn gemvs_holding(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
     gemvs
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The decode GEMV to run where a dispatch-table row names one: the first GEMV whose block holds
 /// all of M and takes the problem (a row measured at one row of x may be nearest to three or
 /// four). `None` when no GEMV holds M rows.
@@ -436,16 +490,22 @@ pub fn gemv_for(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
     gemvs_holding(dtype, problem).into_iter().find(|k| k.geometry(problem).is_ok())
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// What the width rule charges a round of 192-wide tiles per column of C, in percent of a round
 /// of 256-wide ones: the narrower tile copies more bytes per element of C and spreads its costs
 /// per tile over fewer columns (fitted on the tuning suite's measurements: `docs/perf/` and the
 /// book's appendix "How we got here", rung 14).
 pub const NARROW_ROUND_PERCENT: u64 = 105;
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// What the width rule charges a last round that the stream-K twin cuts into slices, in percent
 /// of a whole round (fitted on the same measurements, with two to five slices).
 pub const CUT_ROUND_PERCENT: u64 = 80;
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Rung 14's persistent TMA-store tile in its other width (`_128x192x64_s4_persistent_tmast` ↔
 /// `_128x256x64_s4_persistent_tmast`, same element type and layout) when that width takes
 /// `problem` in less time by rounds: the columns of C the busiest SM computes per block row (the
@@ -480,6 +540,8 @@ pub fn width_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kernel>
     (theirs < mine || (theirs == mine && other.spec.tile.bn > kernel.spec.tile.bn)).then_some(other)
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The stream-K twin of a persistent kernel (the same kernel named `_streamk` for `_persistent`,
 /// kernels-gpu/src/stream_k_combine.rs) when it would cut the last round of `problem`'s tiles on `sms`
 /// SMs; `None` when there is no twin or it would leave every tile whole. Where it cuts, the twin
@@ -498,6 +560,8 @@ pub fn stream_k_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kern
     (plan != rgemm_spec::stream_k::StreamKSchedule::whole_tiles(tiles, k_tiles, sms)).then_some(twin)
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// For a decode step (`nt`, at most [`decode_rows`] rows): [`gemv_for`], the first GEMV whose
 /// block holds all of M and takes the problem. The automatic choice runs it ahead of the dispatch
 /// table, whose nearest measured row may be a one-row GEMV's: the GEMV of a block of M rows reads
@@ -509,6 +573,8 @@ pub fn decode_kernel(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
     gemv_for(dtype, problem)
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The kernels the automatic choice (and `best`) tries for `problem`, in order: for a linear
 /// layer of at most [`decode_rows`] rows the decode kernels whose block takes all its rows,
 /// fewest rows first; then [`auto_candidates`].
@@ -518,6 +584,8 @@ pub fn candidates_for(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
     out
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The first of `candidates` that can run `problem`; if none can, why the first one cannot.
 pub fn first_supporting(candidates: &[Kernel], problem: &Problem, what: &str) -> Result<Kernel> {
     let mut first_reason = None;
@@ -536,6 +604,8 @@ pub fn first_supporting(candidates: &[Kernel], problem: &Problem, what: &str) ->
     })
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Why each kernel tried before `chosen` in `candidates` was passed over for `problem`: (name,
 /// the catalog's reason), in the order they were tried.
 pub fn passed_over(candidates: &[Kernel], chosen: Kernel, problem: &Problem) -> Vec<(&'static str, String)> {
@@ -549,6 +619,8 @@ pub fn passed_over(candidates: &[Kernel], chosen: Kernel, problem: &Problem) -> 
         .collect()
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// Whether `problem`'s A and B rows (and batch strides) are whole 16-byte units for `dtype`,
 /// which the copy-engine kernels need.
 pub fn aligned(dtype: Dtype, problem: &Problem) -> bool {
@@ -557,6 +629,8 @@ pub fn aligned(dtype: Dtype, problem: &Problem) -> bool {
     problem.lda as u64 % per == 0 && problem.ldb as u64 % per == 0 && strides_ok
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// How far a measured row is from a problem: log₂ distances of M, N, K and the batch count,
 /// plus 4 when the alignment differs and 0.25 when the layout does.
 pub fn distance(row: &Row, dtype: Dtype, problem: &Problem) -> f64 {
@@ -572,10 +646,14 @@ pub fn distance(row: &Row, dtype: Dtype, problem: &Problem) -> f64 {
     total
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// How much farther than the nearest measured row (in [`distance`] units: a factor of 16 in one
 /// size, or the other alignment) a row may be and still decide for a problem.
 pub const WINDOW: f64 = 4.0;
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// `kernel`'s configuration in `layout` (its key with that layout), if the catalog has it.
 pub fn in_layout(kernel: Kernel, layout: Layout) -> Option<Kernel> {
     catalog::find_key(kernel.spec.key().with_layout(layout))
@@ -591,6 +669,8 @@ fn for_dtype(kernel: Kernel, dtype: Dtype) -> Option<Kernel> {
     }
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// What the table says for `problem`: the kernel, whether it reads aligned copies of A and B and
 /// whether K is split (as in its row), and the row.
 pub struct Choice<'t> {
@@ -630,12 +710,16 @@ impl Choice<'_> {
     }
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// The table's choice for `problem` in `dtype` (see the module documentation), or `None`
 /// when no row's kernel takes it.
 pub fn table_choice<'t>(table: &'t Table, dtype: Dtype, problem: &Problem) -> Option<Choice<'t>> {
     choose_among(table, dtype, problem, true)
 }
 
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
 /// As [`table_choice`], among the rows that run the problem as given (not staged): the kernel
 /// for a caller that launches one kernel on the operands it has.
 pub fn table_choice_direct<'t>(table: &'t Table, dtype: Dtype, problem: &Problem) -> Option<Choice<'t>> {

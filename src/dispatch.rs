@@ -10,18 +10,18 @@
 //! can be loaded ([`Table::read`]) and put in use ([`use_table`]).
 //!
 //! **The rule between measured shapes.** For a problem, the rows of its element type (f16 falls
-//! back to bf16's rows, with the f16 twin of each kernel) are ordered by [`distance`](crate::choice::distance): the
-//! log₂ distance of M, N, K and the batch count, plus a penalty when the rows' alignment (whether
-//! A's and B's rows are whole 16-byte units) or layout differ. The first row whose kernel, in the
-//! problem's layout, takes the problem decides: that kernel, and a split of K if the row was split
-//! (the split count then follows the problem's own tiles, see [`crate::choice::split_count`]).
-//! A decode step (`nt`, M ≤ [`crate::choice::decode_rows`]) is not asked: it runs the decode
-//! GEMV ([`crate::choice::decode_kernel`]).
-//! When no row's kernel takes the problem, the catalog's fixed order decides
-//! ([`crate::choice::candidates_for`]); so it does when only rows more than
-//! [`WINDOW`](crate::choice::WINDOW) farther
-//! than the nearest one would. Invariant: the choice is always a kernel whose
-//! `geometry` accepts the problem.
+//! back to bf16's rows, with the f16 twin of each kernel) are ordered by a distance
+//! (`choice::distance`): the log₂ distance of M, N, K and the batch count, plus a penalty when
+//! the rows' alignment (whether A's and B's rows are whole 16-byte units) or layout differ. The
+//! first row whose kernel, in the problem's layout, takes the problem decides: that kernel, and a
+//! split of K if the row was split (the split count then follows the problem's own tiles:
+//! `choice::split_count`). A decode step (`nt`, M ≤ `choice::decode_rows(dtype)`) is not asked:
+//! it runs the decode GEMV (`choice::decode_kernel`). When no row's kernel takes the problem, the
+//! catalog's fixed order decides (`choice::candidates_for`); so it does when only rows more than
+//! `choice::WINDOW` (4) farther than the nearest one would. The row decides a plan only within
+//! `choice::NEAR` (1) of the problem; farther, the cost model does ([`crate::choice`] lists the
+//! questions in order). Invariant: the choice is always a kernel whose `geometry` accepts the
+//! problem.
 //!
 //! **Cost.** A table is parsed once ([`builtin`], [`use_table`]); a choice scans its rows once
 //! per plan, never per run.

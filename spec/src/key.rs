@@ -272,12 +272,17 @@ pub struct KernelKey {
     pub dtype: Dtype,
     /// The rung (or the kernel beside the ladder): number and slug.
     pub rung: Rung,
+    /// The tile hierarchy (the name's `128x256x64_s4`).
     pub tile: Tile,
     /// Blocks per cluster along M (1: no clusters).
     pub cluster_m: u32,
+    /// How the blocks of a launch cover the tiles of C (one block per tile, persistent, stream-K).
     pub schedule: Schedule,
+    /// How the kernel writes C.
     pub store: CStore,
+    /// The rung's own choices that the other fields leave open.
     pub variant: Variant,
+    /// How the kernel reads A and B.
     pub layout: Layout,
 }
 

@@ -20,12 +20,16 @@ pub use output::{Activation, Bias, FusedEpilogue, Fusion};
 /// are always `f32`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dtype {
+    /// `f32`, IEEE single precision.
     F32,
+    /// `bf16` (bfloat16): f32's exponent, 8 bits of significand.
     Bf16,
+    /// `f16` (IEEE half precision): 5 bits of exponent, 11 of significand.
     F16,
 }
 
 impl Dtype {
+    /// `f32`, `bf16` or `f16`, as the command line and the dispatch table write it.
     #[inline]
     pub const fn name(self) -> &'static str {
         match self {
@@ -60,11 +64,14 @@ impl Dtype {
 /// row-major; equivalently the operand column-major).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
+    /// Stored as the product reads it (A: M×K, B: K×N, row-major).
     N,
+    /// Stored transposed (A: K×M, B: N×K, row-major).
     T,
 }
 
 impl Op {
+    /// Whether the operand is stored transposed ([`Op::T`]).
     #[inline]
     pub const fn is_t(self) -> bool {
         matches!(self, Op::T)
@@ -75,14 +82,20 @@ impl Op {
 /// (`y = x·Wᵀ`, W stored N×K); `TN` and `TT` read A stored K×M.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Layout {
+    /// How A is stored.
     pub a: Op,
+    /// How B is stored.
     pub b: Op,
 }
 
 impl Layout {
+    /// A stored M×K, B stored K×N: the row-major product.
     pub const NN: Layout = Layout { a: Op::N, b: Op::N };
+    /// A stored M×K, B stored N×K: a linear layer `y = x·Wᵀ` with W as stored.
     pub const NT: Layout = Layout { a: Op::N, b: Op::T };
+    /// A stored K×M, B stored K×N.
     pub const TN: Layout = Layout { a: Op::T, b: Op::N };
+    /// A stored K×M, B stored N×K.
     pub const TT: Layout = Layout { a: Op::T, b: Op::T };
     /// Every layout, in the order the command line lists them.
     pub const ALL: [Layout; 4] = [Layout::NN, Layout::NT, Layout::TN, Layout::TT];
@@ -152,13 +165,21 @@ impl Rung {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "const-tile", derive(core::marker::ConstParamTy))]
 pub struct Tile {
+    /// Rows of C in one block tile.
     pub bm: u32,
+    /// Columns of C in one block tile.
     pub bn: u32,
+    /// Depth of the K-slice loaded per step.
     pub bk: u32,
+    /// Rows of C in one warp tile.
     pub wm: u32,
+    /// Columns of C in one warp tile.
     pub wn: u32,
+    /// Rows of C in one thread tile.
     pub tm: u32,
+    /// Columns of C in one thread tile.
     pub tn: u32,
+    /// Shared-memory buffers in flight.
     pub stages: u32,
 }
 
@@ -191,9 +212,13 @@ impl Tile {
 /// Shared-memory swizzle the copy engine applies to a tile (`CU_TENSOR_MAP_SWIZZLE_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Swizzle {
+    /// Rows stored as they are (`CU_TENSOR_MAP_SWIZZLE_NONE`).
     None,
+    /// The 32-byte pattern (`CU_TENSOR_MAP_SWIZZLE_32B`): rows of the box at most 32 bytes.
     B32,
+    /// The 64-byte pattern (`CU_TENSOR_MAP_SWIZZLE_64B`): rows of the box at most 64 bytes.
     B64,
+    /// The 128-byte pattern (`CU_TENSOR_MAP_SWIZZLE_128B`): rows of the box at most 128 bytes.
     B128,
 }
 
@@ -210,14 +235,19 @@ pub struct TensorMaps {
     /// Box of A: rows (of M) × columns (of K), how one load spans several such boxes, and how
     /// they are swizzled in shared memory.
     pub a_box: (u32, u32),
+    /// How one load of A spans boxes.
     pub a_span: BoxSpan,
+    /// How A's boxes are swizzled in shared memory.
     pub a_swizzle: Swizzle,
     /// Box of B: rows (of K) × columns (of N), its span and its swizzle.
     pub b_box: (u32, u32),
+    /// How one load of B spans boxes.
     pub b_span: BoxSpan,
+    /// How B's boxes are swizzled in shared memory.
     pub b_swizzle: Swizzle,
     /// Box of C (f32): rows × columns, and its swizzle; `None` when C is written by the threads.
     pub c_box: Option<(u32, u32)>,
+    /// How C's box is swizzled in shared memory (unused without `c_box`).
     pub c_swizzle: Swizzle,
 }
 
@@ -276,8 +306,11 @@ impl TensorMaps {
 pub struct KernelSpec {
     /// The `.entry` name in the PTX: [`key`](KernelSpec::key)`().to_string()`.
     pub name: &'static str,
+    /// Where the kernel sits: its rung of the ladder, or which kernel beside it.
     pub rung: Rung,
+    /// The element type of A and B.
     pub dtype: Dtype,
+    /// The tile hierarchy: block, warp and thread tiles, and the pipeline's stages.
     pub tile: Tile,
     /// Threads per block (blocks are one-dimensional).
     pub threads: u32,

@@ -134,7 +134,9 @@ impl Bias {
 pub struct FusedEpilogue {
     /// The element type of C, of the bias and of the auxiliary output.
     pub output: Dtype,
+    /// The bias added before the activation ([`Bias::None`]: none).
     pub bias: Bias,
+    /// The activation applied last ([`Activation::Identity`]: none).
     pub activation: Activation,
     /// Whether `pre` (before the activation) is also written, to a matrix shaped as C.
     pub aux: bool,

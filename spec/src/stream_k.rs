@@ -26,8 +26,11 @@ pub struct StreamKSchedule {
 /// What a block computes next: K-tiles `k_begin .. k_end` of `tile`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Piece {
+    /// The tile of C, in the launch's order of tiles.
     pub tile: u32,
+    /// The first K-tile of the piece.
     pub k_begin: u32,
+    /// One past the piece's last K-tile.
     pub k_end: u32,
 }
 
@@ -129,7 +132,10 @@ impl Iterator for Pieces {
 /// part's partial sum. The kernel's spec carries it; the host sizes the workspace with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct StreamKWorkspace {
+    /// Parts of a tile (a part is the rows one group of threads owns, e.g. a consumer
+    /// warpgroup), each with its own counter and partial sum.
     pub parts: u32,
+    /// Floats of one part's partial sum.
     pub part_floats: u32,
 }
 
