@@ -42,6 +42,7 @@ fn the_staleness_check_notices_a_changed_figure() {
     let measured = figures::measured::SUITE_RUNS
         .iter()
         .chain(&figures::measured::LAYOUT_RUNS)
+        .chain(&figures::measured::EVAL_RUNS)
         .chain(&figures::measured::PROCESS_RUNS)
         .chain([&figures::measured::ROUNDS_RUN])
         .chain(&figures::featured::FEATURED_RUNS);
