@@ -159,12 +159,12 @@ pub fn plan_split(problem: &Problem, kernel: Kernel, staged: bool, splits: u32) 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
 #[doc(hidden)]
 /// Every plan the tuner times for `problem`: each fast kernel of `dtype`
-/// ([`dispatch_candidates`]) that takes it, or else takes it on copies of A and B with
-/// 16-byte rows ([`Problem::with_aligned_rows`]), run directly and split when [`split_count`]
-/// would split it.
+/// ([`dispatch_candidates`]; a dot-product kernel only for a few windows of C, as the cost model
+/// weighs it) that takes it, or else takes it on copies of A and B with 16-byte rows
+/// (`Problem::with_aligned_rows`), run directly and split when [`split_count`] would split it.
 pub fn candidate_plans(dtype: Dtype, problem: &Problem, sms: u32) -> Vec<Plan> {
     let mut plans = Vec::new();
-    for kernel in dispatch_candidates(dtype) {
+    for kernel in dispatch_candidates(dtype).into_iter().filter(|k| weighed(*k, problem)) {
         let staged = kernel.geometry(problem).is_err();
         for split in [false, true] {
             let reason = "tuning: every candidate".to_string();
