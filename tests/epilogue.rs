@@ -70,6 +70,27 @@ fn fused_epilogues_are_right_on_the_emulator() {
     }
 }
 
+/// The kernels' activations (`kernels-gpu/src/epilogue.rs`, run on the host) against the f64
+/// reference's, within the error the checks allow them (`check::activation_error`), from -30 to
+/// 30; NaN stays NaN, and the extremes do not overflow.
+#[test]
+fn the_kernels_activations_are_within_their_stated_error_of_f64() {
+    use kernels_gpu::epilogue::{activate, gelu_tanh, silu};
+    for act in Activation::ALL {
+        let (_, own) = check::activation_error(act);
+        let mut x = -30.0f32;
+        while x <= 30.0 {
+            let (got, want) = (activate(act, x) as f64, check::activate_f64(act, x as f64));
+            let bound = own * x.abs() as f64 + 1e-30;
+            assert!((got - want).abs() <= bound, "{} at {x}: {got} vs {want}", act.name());
+            x += 0.0371;
+        }
+        assert!(activate(act, f32::NAN).is_nan(), "{}", act.name());
+    }
+    assert_eq!(gelu_tanh(-1e30), 0.0);
+    assert_eq!(silu(1e30), 1e30);
+}
+
 #[test]
 fn nan_propagates_through_every_activation_and_f16_overflows_to_infinity() {
     let kernel = catalog::find("bgemm_00_general_16x16x16").unwrap();

@@ -596,18 +596,26 @@ impl EpilogueCheck {
     /// `(want, bound)` of C and `(want, bound)` of the auxiliary output for an element whose
     /// pre-activation (bias included) is `pre` in f64 with bound `pre_bound`.
     pub fn finish(&self, pre: f64, pre_bound: f64) -> ((f64, f64), (f64, f64)) {
-        use rgemm::Activation as A;
         let act = self.epilogue.activation;
-        let (slope, own) = match act {
-            A::Identity | A::Relu => (1.0, 0.0),
-            A::GeluTanh | A::GeluErf | A::Silu => (1.13, 8.0 / (1u64 << 24) as f64 + 0.75e-7),
-        };
+        let (slope, own) = activation_error(act);
         let want = activate_f64(act, pre);
         let u = self.unit();
         let e = own * (pre.abs() + pre_bound);
         let bound = slope * pre_bound + e + u * (want.abs() + slope * pre_bound + e) + self.floor();
         let aux = pre_bound + u * (pre.abs() + pre_bound) + self.floor();
         ((want, bound), (pre, aux))
+    }
+}
+
+/// `(slope, own)` of an activation as the kernels compute it (`kernels-gpu/src/epilogue.rs`):
+/// the largest |act'(x)| (how much an error of x grows through it), and its own error relative to
+/// |x| (eight units of f32 rounding for the exponential and reciprocal, plus half erf's 1.5e-7
+/// absolute error of Abramowitz and Stegun 7.1.26).
+pub fn activation_error(act: rgemm::Activation) -> (f64, f64) {
+    use rgemm::Activation as A;
+    match act {
+        A::Identity | A::Relu => (1.0, 0.0),
+        A::GeluTanh | A::GeluErf | A::Silu => (1.13, 8.0 / (1u64 << 24) as f64 + 0.75e-7),
     }
 }
 
