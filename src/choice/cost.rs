@@ -25,7 +25,9 @@
 //! clock, the HBM bandwidth); the efficiencies and fixed costs were fitted to the tuning runs in
 //! `docs/perf/` (every dispatch candidate timed on every tuning-suite shape, bf16 and f32), which
 //! `tests/cost_model.rs` replays: the model's pick must stay near the fastest measured plan
-//! there. The evaluation suite never informs them.
+//! there. The GEMV's rate per warp and the dot-product kernel's constants are first estimates from
+//! the kernels' design (loads in flight per warp), not yet fitted: no tuning run has timed a GEMV
+//! of a few columns or the dot-product kernel. The evaluation suite never informs any of them.
 //!
 //! **Cost.** A few dozen flops per plan; the choice estimates a few hundred plans per problem.
 
@@ -41,8 +43,8 @@ pub const TENSOR_FLOPS_PER_CLOCK: f64 = 4096.0;
 pub const TF32_FLOPS_PER_CLOCK: f64 = 2048.0;
 /// f32 fused multiply-adds of the CUDA cores, as flops per clock per SM.
 pub const SIMT_FLOPS_PER_CLOCK: f64 = 256.0;
-/// HBM bandwidth in bytes per second (the H100 SXM's; an H200's is higher, which scales every
-/// memory-bound plan alike and so keeps the ranking).
+/// HBM bandwidth in bytes per second, a little under the H100 SXM's datasheet figure (an H200's
+/// is higher, which scales every memory-bound plan alike and so keeps the ranking).
 pub const HBM_BYTES_PER_S: f64 = 3.0e12;
 /// The part of the HBM bandwidth a tile kernel's copies reach.
 pub const TILE_MEMORY_EFFICIENCY: f64 = 0.8;
