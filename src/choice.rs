@@ -202,8 +202,7 @@ pub const MAX_DOT_WINDOWS: u64 = 4;
 /// Whether the cost model weighs `kernel` for `problem`: any kernel but a dot-product one whose
 /// windows of C exceed [`MAX_DOT_WINDOWS`].
 fn weighed(kernel: Kernel, problem: &Problem) -> bool {
-    let t = kernel.spec.tile;
-    kernel.spec.rung.kind != KernelKind::Dot || problem.m.div_ceil(t.bm) as u64 * problem.n.div_ceil(t.bn) as u64 <= MAX_DOT_WINDOWS
+    kernel.spec.rung.kind != KernelKind::Dot || cost::tiles_per_product(kernel, problem) <= MAX_DOT_WINDOWS
 }
 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.

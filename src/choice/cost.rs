@@ -158,6 +158,13 @@ fn tiles_time(kernel: crate::Kernel, tiles: f64, k: u64, sms: u32) -> f64 {
     rounds * (k.div_ceil(t.bk as u64) as f64 * step + TILE_FILL_S)
 }
 
+/// Tiles of C (windows, for the dot-product kernel) that `kernel` covers one product of
+/// `problem` with.
+pub fn tiles_per_product(kernel: crate::Kernel, problem: &crate::Problem) -> u64 {
+    let t = kernel.spec.tile;
+    problem.m.div_ceil(t.bm) as u64 * problem.n.div_ceil(t.bn) as u64
+}
+
 /// What `plan` should cost on a GPU of `sms` SMs.
 pub fn estimate(plan: &Plan, sms: u32) -> Estimate {
     let p = plan.problem();
@@ -181,15 +188,14 @@ pub fn estimate(plan: &Plan, sms: u32) -> Estimate {
         // Each block streams its window's rows of A and columns of B over its slice of K; the
         // slices (or the batch) give the blocks.
         let t = kernel.spec.tile;
-        let windows = (p.m.div_ceil(t.bm) as u64 * p.n.div_ceil(t.bn) as u64) as f64 * batch;
+        let windows = tiles_per_product(kernel, p) as f64 * batch;
         let blocks = windows * plan.split.as_ref().map_or(1.0, |s| s.problem.batch as f64 / batch.max(1.0)).max(1.0);
         let resident = blocks.min(sms.max(1) as f64 * kernel.spec.min_blocks_per_sm.max(1) as f64);
         let read = windows * (t.bm + t.bn) as f64 * k as f64 * elem;
         memory = (read + c_bytes) / (HBM_BYTES_PER_S * TILE_MEMORY_EFFICIENCY).min(resident * DOT_BLOCK_BYTES_PER_S);
         compute = 2.0 * windows * (t.bm * t.bn) as f64 * k as f64 / (sms.max(1) as f64 * SIMT_FLOPS_PER_CLOCK * CLOCK_HZ * DOT_EFFICIENCY);
     } else {
-        let t = kernel.spec.tile;
-        let tiles = (p.m.div_ceil(t.bm) as u64 * p.n.div_ceil(t.bn) as u64) as f64 * batch;
+        let tiles = tiles_per_product(kernel, p) as f64 * batch;
         let (splits, slice) = match &plan.split {
             Some(s) if s.splits > 1 => (s.splits as f64, s.problem.k as u64),
             _ => (1.0, k),
@@ -204,8 +210,7 @@ pub fn estimate(plan: &Plan, sms: u32) -> Estimate {
         let planes = (s.problem.batch + u32::from(s.tail.is_some())) as f64;
         extra += LAUNCH_S * batch + (m * n * 4.0 * planes + c_bytes) / HBM_BYTES_PER_S;
         if let Some(tail) = &s.tail {
-            let t = kernel.spec.tile;
-            let tiles = (p.m.div_ceil(t.bm) as u64 * p.n.div_ceil(t.bn) as u64) as f64;
+            let (t, tiles) = (kernel.spec.tile, tiles_per_product(kernel, p) as f64);
             let tail_s = match kernel.spec.rung.kind {
                 KernelKind::Dot => tiles * (t.bm + t.bn) as f64 * tail.problem.k as f64 * elem / DOT_BLOCK_BYTES_PER_S,
                 _ => tiles_time(kernel, tiles, tail.problem.k as u64, sms),
