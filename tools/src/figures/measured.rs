@@ -18,9 +18,9 @@ pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run102/layouts-bf
 pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/results.json", "docs/perf/2026-11-27-h100-run138/suite-f32/results.json"];
 
 /// `rgemm bench --suite eval` per type: shapes no table holds and the tuner never saw, with the
-/// automatic choice of the commit named. (bf16 from run 158, the dispatch table's nearest row
-/// alone, before the cost model; f32 not yet run.)
-pub const EVAL_RUNS: [&str; 1] = ["docs/perf/2026-11-28-h200-run158/eval-bf16.json"];
+/// automatic choice of the commit named. (bf16 from run 160, the cost model's choice; the f32
+/// suite of run 161 stopped after 131 of its cases and is not drawn.)
+pub const EVAL_RUNS: [&str; 1] = ["docs/perf/2026-11-28-h200-run160/eval-bf16.json"];
 
 /// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type
 /// and way of timing: the files `<prefix>-p<i>.json`. Timed in turn, round order kept: bf16, f16
