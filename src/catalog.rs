@@ -366,7 +366,7 @@ impl Kernel {
     /// # Ok::<(), rgemm::Error>(())
     /// ```
     pub fn applies_epilogue(&self, problem: &Problem) -> bool {
-        self.spec.fused_epilogue.applies(problem.epilogue, problem.beta)
+        self.spec.fused_epilogue.applies(problem.epilogue)
     }
 
     /// The launch for `problem`, or why this kernel cannot run it ([`Error::Unsupported`]: another

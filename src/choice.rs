@@ -111,6 +111,10 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
                     kernel = twin;
                 }
             }
+            if let Some(twin) = fusing_twin(kernel, problem) {
+                reason += "; its twin that stores C through shared memory, which applies the epilogue itself";
+                kernel = twin;
+            }
             if let Some(plan) = Plan::new(problem, kernel, chosen.staged, chosen.split, sms, reason) {
                 return Ok(plan);
             }
@@ -200,9 +204,14 @@ pub const MAX_SPLITS: u32 = 256;
 pub const MAX_DOT_WINDOWS: u64 = 4;
 
 /// Whether the cost model weighs `kernel` for `problem`: any kernel but a dot-product one whose
-/// windows of C exceed [`MAX_DOT_WINDOWS`].
+/// windows of C exceed [`MAX_DOT_WINDOWS`], or a GEMV whose block does not hold all M rows (it
+/// would read the weight once per block of rows, which is what the GEMV exists to avoid).
 fn weighed(kernel: Kernel, problem: &Problem) -> bool {
-    kernel.spec.rung.kind != KernelKind::Dot || cost::tiles_per_product(kernel, problem) <= MAX_DOT_WINDOWS
+    match kernel.spec.rung.kind {
+        KernelKind::Dot => cost::tiles_per_product(kernel, problem) <= MAX_DOT_WINDOWS,
+        KernelKind::Gemv => problem.m <= kernel.spec.tile.bm,
+        _ => true,
+    }
 }
 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
@@ -553,10 +562,28 @@ pub fn stream_k_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kern
         return None;
     }
     let twin = catalog::find_key(key.with_schedule(Schedule::StreamK))?;
+    if kernel.applies_epilogue(problem) && !twin.applies_epilogue(problem) {
+        // Stream-K's kernels leave a fused epilogue to a second pass over C.
+        return None;
+    }
     let tiles = u32::try_from(twin.geometry(problem).ok()?.tiles()).ok()?;
     let k_tiles = problem.k.div_ceil(twin.spec.tile.bk);
     let plan = rgemm_spec::stream_k::StreamKSchedule::new(tiles, k_tiles, sms);
     (plan != rgemm_spec::stream_k::StreamKSchedule::whole_tiles(tiles, k_tiles, sms)).then_some(twin)
+}
+
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
+/// Where `kernel` does not apply `problem`'s fused epilogue itself (its plan would write the
+/// product to the workspace for a second pass), the same kernel storing C through shared memory
+/// ([`CStore::TmaStore`]), which does, if the catalog has it and it takes the
+/// problem.
+pub fn fusing_twin(kernel: Kernel, problem: &Problem) -> Option<Kernel> {
+    if kernel.applies_epilogue(problem) {
+        return None;
+    }
+    let twin = catalog::find_key(kernel.spec.key().with_store(CStore::TmaStore))?;
+    (twin.applies_epilogue(problem) && twin.geometry(problem).is_ok()).then_some(twin)
 }
 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.

@@ -49,6 +49,29 @@ fn emulate_and_check(kernel: catalog::Kernel, p: &Problem, seed: u64, one_sign: 
 }
 
 #[test]
+fn rung_14_applies_every_epilogue_through_shared_memory_on_the_emulator() {
+    // The kernels that store C through shared memory: every epilogue of the walk on a tile with
+    // tails (beta ≠ 0 included), and a persistent one over a batch.
+    let narrow = catalog::find("bgemm_14_wgmma_tma_64x64x64_s12_tmast_nt").unwrap();
+    for i in 0..15 {
+        let beta = if i % 4 == 3 { -0.5 } else { 0.0 };
+        let p = Problem::general(70, 104, 136, 0.75, beta, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap().with_epilogue(epilogue(i));
+        assert!(narrow.applies_epilogue(&p));
+        emulate_and_check(narrow, &p, 2000 + i as u64, i % 2 == 1);
+    }
+    let persistent = catalog::find("hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast").unwrap();
+    for i in [1, 5, 8] {
+        let p = Problem::general(130, 264, 72, 1.5, 0.0, Layout::NN, LeadingDims::default(), Batch::packed(2)).unwrap().with_epilogue(epilogue(i));
+        emulate_and_check(persistent, &p, 3000 + i as u64, true);
+    }
+    // The pair stores do not: their plans take the twin that does.
+    let pairs = catalog::find("bgemm_14_wgmma_tma_64x128x64_s8_pairs_nt").unwrap();
+    let p = Problem::general(70, 104, 136, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap().with_epilogue(epilogue(4));
+    assert!(!pairs.applies_epilogue(&p));
+    assert_eq!(rgemm::choice::fusing_twin(pairs, &p).map(|k| k.name()), Some("bgemm_14_wgmma_tma_64x128x64_s8_tmast_nt"));
+}
+
+#[test]
 fn fused_epilogues_are_right_on_the_emulator() {
     // The GEMV and the general kernel in three layouts and types: every epilogue of the walk,
     // beta ≠ 0 and batches included.
@@ -132,9 +155,17 @@ fn nan_propagates_through_every_activation_and_f16_overflows_to_infinity() {
 fn plans_apply_the_epilogue_where_their_kernel_does_not() {
     let layer = Problem::general(512, 11008, 4096, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap();
     let gelu = FusedEpilogue { output: Dtype::Bf16, bias: Bias::PerColumn, activation: Activation::GeluTanh, aux: false };
-    // The automatic choice's rung 14 kernel leaves it to split-K's sum, as one slice.
-    let auto = rgemm::choice::plan(Dtype::Bf16, &layer.with_epilogue(gelu), &KernelChoice::Auto, 132).unwrap();
-    assert!(!auto.kernel().applies_epilogue(auto.problem()) && auto.epilogue_pass(), "{}: {}", auto.name(), auto.reason());
+    // At a measured shape whose kernel stores pairs from registers, the automatic choice takes
+    // its twin that stores C through shared memory and applies the epilogue itself.
+    let row = Problem::general(128, 6144, 4096, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap();
+    let auto = rgemm::choice::plan(Dtype::Bf16, &row.with_epilogue(gelu), &KernelChoice::Auto, 132).unwrap();
+    assert_eq!(auto.name(), "bgemm_14_wgmma_tma_64x128x64_s8_tmast_nt", "{}", auto.reason());
+    assert!(auto.kernel().applies_epilogue(auto.problem()) && !auto.epilogue_pass(), "{}", auto.reason());
+    assert_eq!(rgemm::choice::plan(Dtype::Bf16, &row, &KernelChoice::Auto, 132).unwrap().name(), "bgemm_14_wgmma_tma_64x128x64_s8_pairs_nt");
+    // A rung 14 kernel with pair stores leaves it to split-K's sum, as one slice.
+    let pairs = KernelChoice::Named("bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs_nt".into());
+    let plan = rgemm::choice::plan(Dtype::Bf16, &layer.with_epilogue(gelu), &pairs, 132).unwrap();
+    assert!(!plan.kernel().applies_epilogue(plan.problem()) && plan.epilogue_pass(), "{}", plan.reason());
     // The decode GEMV applies it itself.
     let decode = Problem::general(4, 11008, 4096, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap().with_epilogue(gelu);
     let gemv = rgemm::choice::plan(Dtype::Bf16, &decode, &KernelChoice::Named("bgemm_00_gemv_4x8x256_nt".into()), 132).unwrap();
@@ -154,6 +185,26 @@ fn plans_apply_the_epilogue_where_their_kernel_does_not() {
     // The builder's epilogue reaches the problem.
     let built = Gemm::new(512, 11008, 4096).layout(Layout::NT).output::<bf16>().bias(Bias::PerColumn).activation(Activation::GeluTanh).problem().unwrap();
     assert_eq!(built.epilogue, gelu);
+}
+
+/// Every 16-bit kernel the dispatch table names applies a fused epilogue itself or has a twin
+/// that does (`choice::fusing_twin`), but stream-K's, which leave it to the epilogue pass.
+#[test]
+fn every_kernel_of_the_table_has_a_fusing_twin() {
+    let gelu = FusedEpilogue { output: Dtype::Bf16, bias: Bias::PerColumn, activation: Activation::GeluTanh, aux: false };
+    let table = rgemm::dispatch::table();
+    let mut seen = 0;
+    for row in table.rows.iter().filter(|row| row.dtype != Dtype::F32) {
+        let kernel = row.kernel;
+        if kernel.spec.schedule() == rgemm_spec::Schedule::StreamK {
+            continue;
+        }
+        let p = Problem::general(1024, 1024, 1024, 1.0, 0.0, kernel.spec.layout, LeadingDims::default(), Batch::packed(1)).unwrap().with_epilogue(gelu);
+        let fused = kernel.applies_epilogue(&p) || rgemm::choice::fusing_twin(kernel, &p).is_some();
+        assert!(fused, "{} neither applies the epilogue nor has a twin that does", kernel.name());
+        seen += 1;
+    }
+    assert!(seen > 20, "the table's 16-bit rows: {seen}");
 }
 
 /// An element type the GPU test moves in and out as f32.
@@ -286,6 +337,26 @@ fn fused_epilogues_are_right_on_the_gpu() {
     }
     let p = Problem::general(300, 520, 256, 1.0, 0.0, Layout::NN, LeadingDims::default(), Batch::packed(1)).unwrap().with_epilogue(epilogue(13));
     check_on_gpu::<bf16>(gpu, &p, KernelChoice::Named("bgemm_13_wgmma_128x256x64_s4".into()), 13, true);
+    // Rung 14's stores through shared memory, named: data-parallel and persistent over a batch,
+    // with tails and beta ≠ 0; and stream-K, whose sums the epilogue pass finishes.
+    let rung_14 = [
+        ("bgemm_14_wgmma_tma_64x64x64_s12_tmast_nt", (200, 300, 520, Layout::NT, 1)),
+        ("hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast", (300, 600, 256, Layout::NN, 2)),
+        ("bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_nt", (520, 1100, 3000, Layout::NT, 1)),
+        ("bgemm_14_wgmma_tma_64x128x64_s8_tmast_tt", (130, 260, 200, Layout::TT, 1)),
+    ];
+    for (j, (name, (m, n, k, layout, batch))) in rung_14.into_iter().enumerate() {
+        for i in [j, j + 5, j + 10] {
+            let beta = if i % 4 == 3 { 0.5 } else { 0.0 };
+            let p = Problem::general(m, n, k, 0.5, beta, layout, LeadingDims::default(), Batch::packed(batch)).unwrap().with_epilogue(epilogue(i));
+            let choice = KernelChoice::Named(name.into());
+            if name.starts_with('h') {
+                check_on_gpu::<f16>(gpu, &p, choice, 40 + i as u64, i % 2 == 0);
+            } else {
+                check_on_gpu::<bf16>(gpu, &p, choice, 40 + i as u64, i % 2 == 0);
+            }
+        }
+    }
 }
 
 #[test]

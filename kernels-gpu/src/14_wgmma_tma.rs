@@ -24,17 +24,22 @@
 //!
 //! **Cost.** Taking the copies off the multiplying warps is the large step over rung 13. What
 //! remains is the epilogue, a per-tile cost (consumers cannot multiply while they store C), which
-//! pair stores, TMA stores and the persistent launch cut.
+//! pair stores, TMA stores and the persistent launch cut. The TMA-store kernels also apply a fused
+//! epilogue (bias, activation, a 16-bit C, beta, the auxiliary output: `crate::epilogue`) to the
+//! values they stage in shared memory (`store_fused_through_shared`), at the cost of a second pass
+//! over each staged slice; stream-K's kernels leave it to the epilogue pass.
 //!
 //! **Parts**, as warp-specialised kernels are usually cut: `run` initialises the ring and hands
 //! the block's `Work` to the producer (`produce`, one K-tile at a time by `load_k_tile`) and to
-//! each consumer (`consume`: the K loop `mainloop`, stream-K's combine, then the `epilogue`); the
-//! tile order is [`tile_order`]'s.
+//! each consumer (`consume`: the K loop `mainloop`, stream-K's combine, then the `epilogue`: from
+//! the registers, through the copy engine, or through the fused epilogue); the tile order is
+//! [`tile_order`]'s.
 //!
 //! The parameters (`S`: [`Schedule`], `ST`: [`CStore`], `L`: the storage of A and B, clusters), the
 //! persistent tile order, the epilogues and clusters in detail, and what was measured:
 //! `book/src/rung-14-wgmma-tma.md` and `docs/perf/`.
 
+use crate::epilogue::FusedOutput;
 use crate::prelude::*;
 use crate::spec::stream_k::StreamKWorkspace;
 use crate::stream_k_combine::{self, PART_THREADS, Piece, StreamKSchedule};
@@ -77,6 +82,10 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     const STREAM_K: bool = matches!(S, Schedule::StreamK);
     /// C is written by the copy engine ([`CStore::TmaStore`]) where beta is 0.
     const TMA_STORE: bool = matches!(ST, CStore::TmaStore);
+    /// The kernel applies every fused epilogue through its C buffers
+    /// ([`store_fused_through_shared`](Self::store_fused_through_shared)); with stream-K's combine
+    /// beside it the consumer's registers spill, so stream-K leaves the epilogue to the sum.
+    const FUSES: bool = Self::TMA_STORE && !Self::STREAM_K;
     /// Block rows per group of the tile order ([`tile_order`]).
     const GROUP_ROWS: u32 = tile_order::group_rows(S);
     const BK: usize = T.bk as usize;
@@ -221,6 +230,56 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
             }
         });
     }
+
+    /// Writes consumer warpgroup `cw`'s sums through the fused epilogue `c` (the output type, the
+    /// bias, the activation, beta and the auxiliary output: [`crate::epilogue`]) at (`row0`,
+    /// `col0`), one 64 × 32 slice at a time, in two phases per slice. First the 128 threads write
+    /// their raw accumulators to the slice's swizzled buffer, as the TMA store does; then, after
+    /// the warpgroup's named barrier, they read the slice back one row per warp (lane = column)
+    /// and send each value through the epilogue to C. The epilogue's code then runs in a loop over
+    /// the buffer, beside the accumulators still in registers instead of among them: written
+    /// into the fragment's own stores it took the kernel's register budget (see the module docs).
+    /// Stores are a warp's 32 neighbouring columns of one row: 128 bytes of f32, 64 of a 16-bit C.
+    #[inline(always)]
+    fn store_fused_through_shared(c: &FusedOutput, acc: &[f32; 128], cw: u32, row0: u32, col0: u32) {
+        let smem = dynamic_shared::<u8>();
+        let leader = thread_idx() % 128 == 0;
+        let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
+        let (r, c_pair) = (warp_in_wg * 16 + lane / 4, lane % 4 * 2);
+        let barrier = 1 + cw;
+        let slice_groups = Self::C_SLICE / 8;
+        unroll!(Self::BN / 8, |j| {
+            let q = j / slice_groups;
+            let buffer = SwizzledF32Rows::new(Self::C_BUFFERS + (2 * cw as usize + q % 2) * Self::C_SLICE_BYTES);
+            if j % slice_groups == 0 {
+                if leader {
+                    // No TMA store of this launch reads the buffers, but one of an earlier
+                    // epilogue of the same kind might: the same turn-taking as the TMA store.
+                    bulk_wait_group_read::<1>();
+                }
+                // Every thread has read this buffer's previous slice back.
+                named_barrier_sync::<128>(barrier);
+            }
+            let col = (j % slice_groups * 8) as u32 + c_pair;
+            for h in 0..2 {
+                let p = smem.wrapping_add(buffer.at(r + 8 * h as u32, col) as usize) as *mut f32;
+                // SAFETY: inside this warpgroup's staging buffer, at an 8-byte-aligned pair.
+                unsafe { st_shared_v2(p, [acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]]) };
+            }
+            if j % slice_groups == slice_groups - 1 {
+                named_barrier_sync::<128>(barrier);
+                let out = c.window(row0, col0 + (q * Self::C_SLICE) as u32);
+                let mut row = warp_in_wg;
+                while row < 64 {
+                    let p = smem.wrapping_add(buffer.at(row, lane) as usize) as *const f32;
+                    // SAFETY: inside this warpgroup's staging buffer, written before the barrier.
+                    let v = unsafe { load(p) };
+                    out.store(row, lane, v);
+                    row += 4;
+                }
+            }
+        });
+    }
 }
 
 impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage, const CLUSTER_M: u32> GemmKernel for WgmmaTma<E, T, S, ST, L, CLUSTER_M> {
@@ -248,7 +307,8 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
         })
         .with_min_blocks_per_sm(MIN_BLOCKS_PER_SM)
         .with_layout(L::LAYOUT)
-        .with_store(ST);
+        .with_store(ST)
+        .with_fused_epilogue(if Self::FUSES { Fusion::Full } else { Fusion::None });
         let spec = spec.with_cluster_m(Self::CLUSTER);
         if Self::STREAM_K {
             spec.with_stream_k(Self::WORKSPACE)
@@ -585,7 +645,12 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     /// and the C buffers are this block's.
     #[inline(always)]
     unsafe fn epilogue(gemm: &GemmArgs<E>, map_c: *const TensorMap, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
-        let c = if Self::PERSISTENT { gemm.at_batch(z).c() } else { gemm.c() };
+        let g = if Self::PERSISTENT { gemm.at_batch(z) } else { *gemm };
+        if Self::FUSES && g.epilogue != 0 {
+            Self::store_fused_through_shared(&g.fused_c(), acc, cw, row0, col0);
+            return;
+        }
+        let c = g.c();
         if Self::TMA_STORE && c.beta == 0.0 {
             // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and the
             // buffers are this block's.
@@ -660,6 +725,16 @@ entries! {
         => WgmmaTma<E, { Tile::block(64, 64, 64).with_stages(12) }, { Schedule::DataParallel }, { CStore::Pairs }, Nt>,
     bgemm_14_wgmma_tma_64x64x64_s12_tmast_nt | hgemm_14_wgmma_tma_64x64x64_s12_tmast_nt
         => WgmmaTma<E, { Tile::block(64, 64, 64).with_stages(12) }, { Schedule::DataParallel }, { CStore::TmaStore }, Nt>,
+    // The same tiles storing C through shared memory, which applies a fused epilogue (bias,
+    // activation, a 16-bit C) on the way out where the pair stores cannot.
+    bgemm_14_wgmma_tma_128x128x64_s6_tmast | hgemm_14_wgmma_tma_128x128x64_s6_tmast
+        => WgmmaTma<E, { Tile::block(128, 128, 64).with_stages(6) }, { Schedule::DataParallel }, { CStore::TmaStore }>,
+    bgemm_14_wgmma_tma_128x128x64_s6_tmast_nt | hgemm_14_wgmma_tma_128x128x64_s6_tmast_nt
+        => WgmmaTma<E, { Tile::block(128, 128, 64).with_stages(6) }, { Schedule::DataParallel }, { CStore::TmaStore }, Nt>,
+    bgemm_14_wgmma_tma_64x256x64_s4_tmast_nt | hgemm_14_wgmma_tma_64x256x64_s4_tmast_nt
+        => WgmmaTma<E, { Tile::block(64, 256, 64).with_stages(4) }, { Schedule::DataParallel }, { CStore::TmaStore }, Nt>,
+    bgemm_14_wgmma_tma_64x128x64_s8_tmast_nt | hgemm_14_wgmma_tma_64x128x64_s8_tmast_nt
+        => WgmmaTma<E, { Tile::block(64, 128, 64).with_stages(8) }, { Schedule::DataParallel }, { CStore::TmaStore }, Nt>,
     // The same narrow tile for small square-ish products (1000³: 128 tiles of 64 × 128 where
     // 128 × 128 makes 64 for 132 SMs); with K of a thousand or so a block's whole life is the
     // ring filling, so the 8-stage ring has half of K in flight at once.

@@ -12,12 +12,12 @@
 //!
 //! [`FusedOutput`] is [`Output`](crate::view::Output) with the epilogue: the same window and
 //! bounds checks, the element type read from the epilogue word at run time (every kernel keeps
-//! one parameter list). The kernels that use it (the GEMV, the general kernels, split-K's sum)
-//! declare it in their spec (`Fusion::Full`); the host sends any other kernel only the empty
-//! epilogue (word 0), and a plan on such a kernel writes its product to the workspace for
-//! split-K's sum to finish (`split_k.rs`). Rung 14 is one of them: its consumer threads hold 128
-//! accumulators, and the epilogue's code beside them costs it its register budget (ptxas: 255
-//! registers and spills, against 164 without).
+//! one parameter list). The kernels that use it (the GEMV, the general kernels, split-K's sum,
+//! rung 14's TMA-store kernels) declare it in their spec (`Fusion::Full`); the host sends any
+//! other kernel only the empty epilogue (word 0), and a plan on such a kernel writes its product
+//! to the workspace for split-K's sum to finish (`split_k.rs`). Rung 14 applies it to values read
+//! back from its C staging buffers, not to its 128 accumulators in registers: the epilogue's code
+//! among them took the consumer past its register budget (ptxas: 255 registers and spills).
 //!
 //! Invariants: C, the bias and the auxiliary output have the output type; the bias is indexed
 //! by the column (or the row) of C, so a window moves the bias pointer with it; with beta = 0

@@ -22,20 +22,16 @@ use crate::Dtype;
 pub enum Fusion {
     /// Only [`FusedEpilogue::NONE`].
     None,
-    /// The output type, the bias and the activation, where beta = 0 and there is no auxiliary
-    /// output (what rung 14 holds in registers beside its accumulators).
-    Store,
     /// Every fused epilogue.
     Full,
 }
 
 impl Fusion {
-    /// Whether a kernel of this kind applies `epilogue` to a product with this `beta` itself.
+    /// Whether a kernel of this kind applies `epilogue` itself.
     #[inline]
-    pub fn applies(self, epilogue: FusedEpilogue, beta: f32) -> bool {
+    pub fn applies(self, epilogue: FusedEpilogue) -> bool {
         match self {
             Fusion::None => epilogue.is_none(),
-            Fusion::Store => epilogue.is_none() || (beta == 0.0 && !epilogue.aux),
             Fusion::Full => true,
         }
     }
