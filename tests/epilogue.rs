@@ -75,8 +75,9 @@ fn rung_14_applies_every_epilogue_through_shared_memory_on_the_emulator() {
 fn fused_epilogues_are_right_on_the_emulator() {
     // The GEMV and the general kernel in three layouts and types: every epilogue of the walk,
     // beta ≠ 0 and batches included.
-    let kernels: [(&str, (u64, u64, u64)); 4] = [
+    let kernels: [(&str, (u64, u64, u64)); 5] = [
         ("bgemm_00_gemv_4x8x256_nt", (4, 40, 264)),
+        ("hgemm_00_gemv_16x8x256_nt", (13, 20, 300)),
         ("hgemm_00_general_16x16x16_tn", (33, 45, 20)),
         ("bgemm_00_general_16x16x16_tt", (19, 24, 40)),
         ("sgemm_00_general_16x16x16", (17, 31, 9)),

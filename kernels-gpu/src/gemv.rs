@@ -7,7 +7,8 @@
 //! column n of C, i.e. one row of W, and streams it: lane `l` reads 16 bytes at `k = 8·l + 256·s`
 //! (a warp reads 512 contiguous bytes per step), multiplies them by the same 16 bytes of each of
 //! the block's `MT` rows of x (which stay in L1 and L2: they are shared by every warp), and
-//! accumulates in f32. A butterfly of five `shfl.xor` exchanges sums the 32 lanes; lane 0 stores.
+//! accumulates in f32. A butterfly of five `shfl.xor` exchanges sums the 32 lanes (every lane ends with every sum);
+//! lane m stores row m through the fused epilogue.
 //!
 //! Invariants: a block is 8 warps over 8 columns of C and `MT` rows; rows of x past M and the K
 //! tail are skipped element by element, and where a leading dimension or a matrix is not 16-byte
@@ -76,7 +77,7 @@ impl<E: Packed, const MT: usize> GemmKernel for Gemv<E, MT> {
     )
     .with_layout(Layout::NT)
     .with_any_alignment_and_batch_loop()
-    .with_fused_epilogue(if Self::FUSES { Fusion::Full } else { Fusion::None });
+    .with_fused_epilogue(Fusion::Full);
 
     #[inline(always)]
     unsafe fn run(gemm: &GemmArgs<E>) {
@@ -86,12 +87,6 @@ impl<E: Packed, const MT: usize> GemmKernel for Gemv<E, MT> {
 }
 
 impl<E: Packed, const MT: usize> Gemv<E, MT> {
-    /// Whether the block applies the fused epilogue itself: up to 4 rows (with 16, the epilogue
-    /// of 16 sums per lane takes local memory). The automatic choice passes over the 16-row GEMV
-    /// for a problem with an epilogue (its any-alignment kernels cannot hand their product to
-    /// split-K's sum).
-    const FUSES: bool = MT <= 4;
-
     /// One product of the batch.
     #[inline(always)]
     unsafe fn product(gemm: &GemmArgs<E>) {
@@ -149,14 +144,17 @@ impl<E: Packed, const MT: usize> Gemv<E, MT> {
             v += shfl_xor::<1>(v);
             acc[m] = v;
         });
-        if lane == 0 {
-            if Self::FUSES {
-                let c = gemm.fused_c().window(row0, n);
-                unroll!(MT, |m| { c.store(m as u32, 0, acc[m]); });
-            } else {
-                let c = gemm.c().window(row0, n);
-                unroll!(MT, |m| { c.store(m as u32, 0, acc[m]); });
+        // Every lane holds every row's sum: lane m stores row m, so the epilogue's code runs once,
+        // in MT lanes at a time, rather than MT times in one lane (with 16 rows that took local
+        // memory).
+        let mut mine = 0.0f32;
+        unroll!(MT, |m| {
+            if lane == m as u32 {
+                mine = acc[m];
             }
+        });
+        if lane < MT as u32 {
+            gemm.fused_c().window(row0, n).store(lane, 0, mine);
         }
     }
 }
