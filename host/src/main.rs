@@ -88,7 +88,8 @@ enum LessonName {
 #[derive(clap::Args)]
 struct BenchArgs {
     /// Kernels to run (repeatable; see `rgemm list`); default: every rung of --dtype at its
-    /// best configuration.
+    /// best configuration. `best`, `best-bf16` or `best-f16` alone (with --sizes): the automatic
+    /// choice for each size.
     #[arg(long)]
     kernel: Vec<String>,
     /// Comma-separated sizes: N for N×N×N, MxNxK or BxMxNxK (a batch of B), each optionally
@@ -718,7 +719,7 @@ fn bench_kernels(names: &[String], dtype: Option<Dtype>) -> Result<(Vec<Kernel>,
     let mut kernels: Vec<Kernel> = Vec::new();
     for name in names {
         if rgemm::choice::best_alias(name).is_some() {
-            return Err(Error::InvalidArgument(format!("'{name}' depends on the size; bench runs each rung at its best configuration when --kernel is omitted")));
+            return Err(Error::InvalidArgument(format!("'{name}' depends on the size: give it alone with --sizes, and bench runs the automatic choice for each size")));
         }
         let kernel = catalog::find(name)?;
         if !kernels.contains(&kernel) {
@@ -790,11 +791,24 @@ fn create_dir(dir: &Path) -> Result<(), Error> {
 }
 
 fn bench_command(args: &BenchArgs) -> Result<ExitCode, Error> {
+    // `--kernel best` (or best-bf16, best-f16) alone: the automatic choice for each size.
+    let alias = match args.kernel.as_slice() {
+        [one] => rgemm::choice::best_alias(one),
+        _ => None,
+    };
     let (kernels, dtype) = if args.suite.is_some() {
         if !args.kernel.is_empty() {
             return Err(Error::InvalidArgument("--suite runs the automatic choice for each case; leave out --kernel".into()));
         }
         (Vec::new(), args.dtype.unwrap_or(Dtype::F32))
+    } else if let Some(alias_dtype) = alias {
+        if let Some(dtype) = args.dtype.filter(|d| *d != alias_dtype) {
+            return Err(Error::InvalidArgument(format!("--kernel {} is the automatic choice for {} operands, but --dtype is {}", args.kernel[0], alias_dtype.name(), dtype.name())));
+        }
+        if args.sizes.is_none() {
+            return Err(Error::InvalidArgument(format!("--kernel {} runs the automatic choice for each size: give --sizes", args.kernel[0])));
+        }
+        (Vec::new(), alias_dtype)
     } else {
         bench_kernels(&args.kernel, args.dtype)?
     };

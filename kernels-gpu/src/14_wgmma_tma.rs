@@ -637,8 +637,9 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     // ANCHOR_END: consumer
 
     /// Consumer warpgroup `cw` writes its sums `acc` (64 rows × BN) to C at (`row0`, `col0`) of
-    /// product `z`: through the copy engine with [`CStore::TmaStore`] where beta is 0 (C need
-    /// not be read), else from the registers ([`CStore::Scalar`], [`CStore::Pairs`]).
+    /// product `z`: through the fused epilogue where there is one; through the copy engine with
+    /// [`CStore::TmaStore`] where beta is 0 (C need not be read) and rows of C are whole 16-byte
+    /// pieces; else from the registers ([`CStore::Scalar`], [`CStore::Pairs`]).
     ///
     /// # Safety
     /// Called by the whole warpgroup; `map_c` is the host's map of C when the spec asks for one,
@@ -651,7 +652,10 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
             return;
         }
         let c = g.c();
-        if Self::TMA_STORE && c.beta == 0.0 {
+        // The copy engine's store writes a row of C in whole 16-byte pieces: where a row of N
+        // floats ends inside one, it wrote the rest of that piece into C's padding (observed on
+        // an H200, `docs/perf` run 162), so such a C is stored from the registers.
+        if Self::TMA_STORE && c.beta == 0.0 && g.n % 4 == 0 {
             // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and the
             // buffers are this block's.
             unsafe { Self::store_through_tma(map_c, c.alpha, acc, cw, row0, col0, z) };
