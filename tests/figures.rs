@@ -43,6 +43,7 @@ fn the_staleness_check_notices_a_changed_figure() {
         .iter()
         .chain(&figures::measured::LAYOUT_RUNS)
         .chain(&figures::measured::EVAL_RUNS)
+        .chain(&figures::measured::EPILOGUE_RUNS)
         .chain(&figures::measured::PROCESS_RUNS)
         .chain([&figures::measured::ROUNDS_RUN])
         .chain(&figures::featured::FEATURED_RUNS);

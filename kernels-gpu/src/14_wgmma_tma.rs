@@ -235,8 +235,8 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     /// bias, the activation, beta and the auxiliary output: [`crate::epilogue`]) at (`row0`,
     /// `col0`), one 64 × 32 slice at a time, in two phases per slice. First the 128 threads write
     /// their raw accumulators to the slice's swizzled buffer, as the TMA store does; then, after
-    /// the warpgroup's named barrier, they read the slice back one row per warp (lane = column)
-    /// and send each value through the epilogue to C. The epilogue's code then runs in a loop over
+    /// the warpgroup's named barrier, each warp reads every fourth row of the slice back (lane =
+    /// column) and sends the sixteen values through the epilogue to C, the column's bias read once. The epilogue's code then runs in a loop over
     /// the buffer, beside the accumulators still in registers instead of among them: written
     /// into the fragment's own stores it took the kernel's register budget (see the module docs).
     /// Stores are a warp's 32 neighbouring columns of one row: 128 bytes of f32, 64 of a 16-bit C.
@@ -268,15 +268,15 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
             }
             if j % slice_groups == slice_groups - 1 {
                 named_barrier_sync::<128>(barrier);
-                let out = c.window(row0, col0 + (q * Self::C_SLICE) as u32);
-                let mut row = warp_in_wg;
-                while row < 64 {
-                    let p = smem.wrapping_add(buffer.at(row, lane) as usize) as *const f32;
+                // Warp w reads rows w, w + 4, …, w + 60 of the slice, lane = column, all sixteen
+                // values before the first store.
+                let mut column = [0.0f32; 16];
+                unroll!(16, |i| {
+                    let p = smem.wrapping_add(buffer.at(warp_in_wg + 4 * i as u32, lane) as usize) as *const f32;
                     // SAFETY: inside this warpgroup's staging buffer, written before the barrier.
-                    let v = unsafe { load(p) };
-                    out.store(row, lane, v);
-                    row += 4;
-                }
+                    column[i] = unsafe { load(p) };
+                });
+                c.window(row0, col0 + (q * Self::C_SLICE) as u32).store_column(warp_in_wg, 4, lane, &column);
             }
         });
     }

@@ -18,9 +18,20 @@ pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run102/layouts-bf
 pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/results.json", "docs/perf/2026-11-27-h100-run138/suite-f32/results.json"];
 
 /// `rgemm bench --suite eval` per type: shapes no table holds and the tuner never saw, with the
-/// automatic choice of the commit named. (bf16 from run 160, the cost model's choice; the f32
-/// suite of run 161 stopped after 131 of its cases and is not drawn.)
-pub const EVAL_RUNS: [&str; 1] = ["docs/perf/2026-11-28-h200-run160/eval-bf16.json"];
+/// automatic choice of the commit named. (bf16 from run 160, f32 from run 163: the cost model's
+/// choice.)
+pub const EVAL_RUNS: [&str; 2] = ["docs/perf/2026-11-28-h200-run160/eval-bf16.json", "docs/perf/2026-11-28-h200-run163/eval-f32.json"];
+
+/// `rgemm bench --kernel best-bf16 --sizes … --out-dtype bf16 [--epilogue E]`, one report per
+/// epilogue, the plain product first: the automatic choice's plan against the best cuBLAS with
+/// the same output type and epilogue, timed in turn (run 163).
+pub const EPILOGUE_RUNS: [&str; 5] = [
+    "docs/perf/2026-11-28-h200-run163/bench-none.json",
+    "docs/perf/2026-11-28-h200-run163/bench-bias.json",
+    "docs/perf/2026-11-28-h200-run163/bench-bias-relu.json",
+    "docs/perf/2026-11-28-h200-run163/bench-bias-gelu.json",
+    "docs/perf/2026-11-28-h200-run163/bench-square.json",
+];
 
 /// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type
 /// and way of timing: the files `<prefix>-p<i>.json`. Timed in turn, round order kept: bf16, f16
@@ -130,6 +141,34 @@ pub fn suites(repo: &Path) -> Result<String, String> {
     Ok(format!("{t}\n{sources}"))
 }
 
+/// Per size and epilogue of [`EPILOGUE_RUNS`]: the plan, its median, % of the best cuBLAS with the
+/// same output type and epilogue, and what the epilogue adds to the plain product of the first
+/// report at the same size.
+pub fn epilogues(repo: &Path) -> Result<String, String> {
+    let mut t = String::from(
+        "| size | C | epilogue | plan | median ms | % of the best cuBLAS | over the plain product |\n| --- | --- | --- | --- | ---: | ---: | ---: |\n",
+    );
+    let mut sources = String::new();
+    let mut plain: Vec<(String, f64)> = Vec::new();
+    for (i, f) in EPILOGUE_RUNS.iter().enumerate() {
+        let r = read(repo, f)?;
+        for size in &r.sizes {
+            let Some((kernel, pct, ms)) = fastest(size) else { continue };
+            let name = size.name();
+            if i == 0 {
+                plain.push((name.clone(), ms));
+            }
+            let over = match plain.iter().find(|(n, _)| *n == name) {
+                Some((_, base)) if i > 0 => format!("{:+.1}%", 100.0 * (ms / base - 1.0)),
+                _ => "–".to_string(),
+            };
+            t += &format!("| `{name}` | {} | {} | `{kernel}` | {ms:.4} | {pct:.1}% | {over} |\n", r.out_dtype, r.epilogue);
+        }
+        sources += &format!("{}: {}.  \n", r.epilogue, source(&r, f));
+    }
+    Ok(format!("{t}\n{sources}"))
+}
+
 /// Per type and class of the evaluation suite: cases, geometric mean and minimum as % of the best
 /// cuBLAS, and the slowest case ([`crate::eval_suite::markdown`]).
 pub fn eval(repo: &Path) -> Result<String, String> {
@@ -209,7 +248,7 @@ pub fn processes(repo: &Path) -> Result<String, String> {
 
 /// The tables by name: each is written to `book/src/generated/<name>.md`.
 pub fn tables(repo: &Path) -> Result<Vec<(String, String)>, String> {
-    Ok(vec![("layouts".to_string(), layouts(repo)?), ("suites".to_string(), suites(repo)?), ("eval".to_string(), eval(repo)?), ("processes".to_string(), processes(repo)?)])
+    Ok(vec![("layouts".to_string(), layouts(repo)?), ("suites".to_string(), suites(repo)?), ("eval".to_string(), eval(repo)?), ("epilogues".to_string(), epilogues(repo)?), ("processes".to_string(), processes(repo)?)])
 }
 
 /// `text` with the lines between `<!-- generated: NAME -->` and the next
