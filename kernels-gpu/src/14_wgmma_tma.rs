@@ -188,16 +188,17 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
         });
     }
 
-    /// Writes consumer warpgroup `cw`'s accumulators (times alpha; beta must be 0) to C at
-    /// (`row0`, `col0`) through the copy engine, one 64 × 32 slice at a time: the 128 threads
-    /// write the slice to a swizzled buffer and meet at the warpgroup's named barrier, then the
-    /// warpgroup's first thread issues the TMA store. The two buffers alternate; before a buffer
-    /// is written again, its store (two slices back, possibly of the previous tile) must have read
-    /// it, which that thread waits for before the barrier that opens the buffer.
+    /// Stages consumer warpgroup `cw`'s accumulators, times `scale`, in its two C buffers, one
+    /// 64 × 32 slice at a time, and hands each full slice to `drain(q, buffer)` (slice `q` of the
+    /// tile's columns): the 128 threads write the slice to a swizzled buffer, fence it for the
+    /// copy engine and meet at the warpgroup's named barrier before `drain` runs. The two buffers
+    /// alternate; before a buffer is written again, a TMA store of it (two slices back, possibly
+    /// of the previous tile) must have read it, which the warpgroup's first thread waits for, and
+    /// every thread must have left the `drain` that read it, which the barrier that opens the
+    /// buffer ensures.
     #[inline(always)]
-    unsafe fn store_through_tma(map_c: *const TensorMap, alpha: f32, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
+    fn stage_slices(acc: &[f32; 128], cw: u32, scale: f32, drain: impl Fn(usize, SwizzledF32Rows)) {
         let smem = dynamic_shared::<u8>();
-        let base = shared_address(smem);
         let leader = thread_idx() % 128 == 0;
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
         let (r, c) = (warp_in_wg * 16 + lane / 4, lane % 4 * 2);
@@ -216,67 +217,55 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
             for h in 0..2 {
                 let p = smem.wrapping_add(buffer.at(r + 8 * h as u32, col) as usize) as *mut f32;
                 // SAFETY: inside this warpgroup's staging buffer, at an 8-byte-aligned pair.
-                unsafe { st_shared_v2(p, [alpha * acc[4 * j + 2 * h], alpha * acc[4 * j + 2 * h + 1]]) };
+                unsafe { st_shared_v2(p, [scale * acc[4 * j + 2 * h], scale * acc[4 * j + 2 * h + 1]]) };
             }
             if j % slice_groups == slice_groups - 1 {
                 fence_proxy_async_shared();
                 named_barrier_sync::<128>(barrier);
-                if leader {
-                    // SAFETY: the buffer was written and fenced by this warpgroup (barrier above);
-                    // the map is the host's map of C.
-                    unsafe { tma_store_3d(map_c, (col0 as usize + q * Self::C_SLICE) as i32, row0 as i32, z as i32, base + buffer.offset()) };
-                    bulk_commit_group();
-                }
+                drain(q, buffer);
+            }
+        });
+    }
+
+    /// Writes consumer warpgroup `cw`'s accumulators (times alpha; beta must be 0) to C at
+    /// (`row0`, `col0`) through the copy engine: each staged slice ([`stage_slices`](Self::stage_slices))
+    /// leaves by one TMA store, which the warpgroup's first thread issues.
+    #[inline(always)]
+    unsafe fn store_through_tma(map_c: *const TensorMap, alpha: f32, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
+        let base = shared_address(dynamic_shared::<u8>());
+        let leader = thread_idx() % 128 == 0;
+        Self::stage_slices(acc, cw, alpha, |q, buffer| {
+            if leader {
+                // SAFETY: the buffer was written and fenced by this warpgroup (barrier before
+                // `drain`); the map is the host's map of C.
+                unsafe { tma_store_3d(map_c, (col0 as usize + q * Self::C_SLICE) as i32, row0 as i32, z as i32, base + buffer.offset()) };
+                bulk_commit_group();
             }
         });
     }
 
     /// Writes consumer warpgroup `cw`'s sums through the fused epilogue `c` (the output type, the
     /// bias, the activation, beta and the auxiliary output: [`crate::epilogue`]) at (`row0`,
-    /// `col0`), one 64 × 32 slice at a time, in two phases per slice. First the 128 threads write
-    /// their raw accumulators to the slice's swizzled buffer, as the TMA store does; then, after
-    /// the warpgroup's named barrier, each warp reads every fourth row of the slice back (lane =
-    /// column) and sends the sixteen values through the epilogue to C, the column's bias read once. The epilogue's code then runs in a loop over
-    /// the buffer, beside the accumulators still in registers instead of among them: written
-    /// into the fragment's own stores it took the kernel's register budget (see the module docs).
-    /// Stores are a warp's 32 neighbouring columns of one row: 128 bytes of f32, 64 of a 16-bit C.
+    /// `col0`), in two phases per slice. First the raw sums are staged in the C buffers, as for
+    /// the TMA store ([`stage_slices`](Self::stage_slices)); then each warp reads one row of the
+    /// slice back at a time (lane = column) and sends each value through the epilogue to C. The
+    /// epilogue's code then runs in a loop over the buffer, beside the accumulators still in
+    /// registers instead of among them: written into the fragment's own stores it took the
+    /// kernel's register budget (see the module docs). Stores are a warp's 32 neighbouring
+    /// columns of one row: 128 bytes of f32, 64 of a 16-bit C.
     #[inline(always)]
     fn store_fused_through_shared(c: &FusedOutput, acc: &[f32; 128], cw: u32, row0: u32, col0: u32) {
         let smem = dynamic_shared::<u8>();
-        let leader = thread_idx() % 128 == 0;
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
-        let (r, c_pair) = (warp_in_wg * 16 + lane / 4, lane % 4 * 2);
-        let barrier = 1 + cw;
-        let slice_groups = Self::C_SLICE / 8;
-        unroll!(Self::BN / 8, |j| {
-            let q = j / slice_groups;
-            let buffer = SwizzledF32Rows::new(Self::C_BUFFERS + (2 * cw as usize + q % 2) * Self::C_SLICE_BYTES);
-            if j % slice_groups == 0 {
-                if leader {
-                    // No TMA store of this launch reads the buffers, but one of an earlier
-                    // epilogue of the same kind might: the same turn-taking as the TMA store.
-                    bulk_wait_group_read::<1>();
-                }
-                // Every thread has read this buffer's previous slice back.
-                named_barrier_sync::<128>(barrier);
-            }
-            let col = (j % slice_groups * 8) as u32 + c_pair;
-            for h in 0..2 {
-                let p = smem.wrapping_add(buffer.at(r + 8 * h as u32, col) as usize) as *mut f32;
-                // SAFETY: inside this warpgroup's staging buffer, at an 8-byte-aligned pair.
-                unsafe { st_shared_v2(p, [acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]]) };
-            }
-            if j % slice_groups == slice_groups - 1 {
-                named_barrier_sync::<128>(barrier);
-                // Warp w reads rows w, w + 4, …, w + 60 of the slice, lane = column, all sixteen
-                // values before the first store.
-                let mut column = [0.0f32; 16];
-                unroll!(16, |i| {
-                    let p = smem.wrapping_add(buffer.at(warp_in_wg + 4 * i as u32, lane) as usize) as *const f32;
-                    // SAFETY: inside this warpgroup's staging buffer, written before the barrier.
-                    column[i] = unsafe { load(p) };
-                });
-                c.window(row0, col0 + (q * Self::C_SLICE) as u32).store_column(warp_in_wg, 4, lane, &column);
+        Self::stage_slices(acc, cw, 1.0, |q, buffer| {
+            let out = c.window(row0, col0 + (q * Self::C_SLICE) as u32);
+            let mut row = warp_in_wg;
+            while row < 64 {
+                let p = smem.wrapping_add(buffer.at(row, lane) as usize) as *const f32;
+                // SAFETY: inside this warpgroup's staging buffer, written before the barrier.
+                let v = unsafe { load(p) };
+                out.store(row, lane, v);
+                row += 4;
             }
         });
     }

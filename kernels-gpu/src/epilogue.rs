@@ -138,42 +138,25 @@ impl FusedOutput {
         }
     }
 
-    /// The bias of (row, col), which must lie inside C; 0 without one.
+    /// `alpha·acc + beta·C_old + bias` at (row, col), which must lie inside C.
     ///
     /// # Safety
     /// (row, col) lies inside C; the bias holds the window's columns (or rows).
     #[inline(always)]
-    unsafe fn bias_at(&self, row: u32, col: u32) -> f32 {
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    unsafe fn pre(&self, row: u32, col: u32, acc: f32) -> f32 {
+        // As in BLAS: with beta = 0 the old C may hold anything (NaN included) and is not read.
+        // SAFETY: the caller's guarantee.
+        let mut v = if self.beta == 0.0 { self.alpha * acc } else { self.alpha * acc + self.beta * unsafe { self.read(self.ptr, row as usize * self.ld as usize + col as usize) } };
         // SAFETY: the caller's guarantee: the bias covers this column (or row).
         unsafe {
             match self.epilogue.bias {
-                Bias::None => 0.0,
-                Bias::PerColumn => self.read(self.bias, col as usize),
-                Bias::PerRow => self.read(self.bias, row as usize),
+                Bias::None => {}
+                Bias::PerColumn => v += self.read(self.bias, col as usize),
+                Bias::PerRow => v += self.read(self.bias, row as usize),
             }
         }
-    }
-
-    /// Writes `act(alpha·acc + beta·C_old + bias)` (and the auxiliary output) to (row, col), which
-    /// must lie inside C.
-    ///
-    /// # Safety
-    /// (row, col) lies inside C; `bias` is that element's bias ([`bias_at`](Self::bias_at)).
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
-    unsafe fn finish(&self, row: u32, col: u32, acc: f32, bias: f32) {
-        let at = self.offset(row, col);
-        // As in BLAS: with beta = 0 the old C may hold anything (NaN included) and is not read.
-        // SAFETY: the caller's guarantee.
-        let scaled = if self.beta == 0.0 { self.alpha * acc } else { self.alpha * acc + self.beta * unsafe { self.read(self.ptr, row as usize * self.ld as usize + col as usize) } };
-        let pre = scaled + bias;
-        // SAFETY: (row, col) lies inside C; the auxiliary output is shaped as C.
-        unsafe {
-            if self.epilogue.aux {
-                self.write(self.aux, at, pre);
-            }
-            self.write(self.ptr, at, activate(self.epilogue.activation, pre));
-        }
+        v
     }
 
     /// Writes the epilogue of `acc` to (row, col) if that element exists.
@@ -181,32 +164,14 @@ impl FusedOutput {
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub fn store(&self, row: u32, col: u32, acc: f32) {
         if self.contains(row, col) {
-            // SAFETY: (row, col) lies inside C (checked above).
-            unsafe { self.finish(row, col, acc, self.bias_at(row, col)) };
-        }
-    }
-
-    /// Writes the epilogue of `acc[i]` to (`row0 + i·step`, `col`) for each element that exists:
-    /// one column, `N` rows. The column's bias is read once, and every value is in hand before
-    /// the first store, so the loads of a caller's loop need not wait for the stores before them.
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
-    pub fn store_column<const N: usize>(&self, row0: u32, step: u32, col: u32, acc: &[f32; N]) {
-        if col >= self.cols {
-            return;
-        }
-        // SAFETY: column `col` lies inside C (checked above), and row 0 of the window exists
-        // wherever any row does.
-        let column_bias = if self.epilogue.bias == Bias::PerColumn && self.rows > 0 { unsafe { self.bias_at(0, col) } } else { 0.0 };
-        for (i, &v) in acc.iter().enumerate() {
-            let row = row0 + i as u32 * step;
-            if row < self.rows {
-                // SAFETY: (row, col) lies inside C (checked above); a bias over rows is read
-                // for this row.
-                unsafe {
-                    let bias = if self.epilogue.bias == Bias::PerRow { self.bias_at(row, col) } else { column_bias };
-                    self.finish(row, col, v, bias);
+            let at = self.offset(row, col);
+            // SAFETY: (row, col) lies inside C (checked above); the auxiliary output is shaped as C.
+            unsafe {
+                let pre = self.pre(row, col, acc);
+                if self.epilogue.aux {
+                    self.write(self.aux, at, pre);
                 }
+                self.write(self.ptr, at, activate(self.epilogue.activation, pre));
             }
         }
     }
