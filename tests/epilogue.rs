@@ -271,6 +271,15 @@ fn run_on_gpu<T: Value, O: Value>(gpu: &rgemm::Gpu, plan: &Plan, inputs: &Inputs
     (c, aux, stray_c + stray_aux)
 }
 
+/// [`check_on_gpu`] with operands of `dtype`.
+fn check_as(dtype: Dtype, gpu: &rgemm::Gpu, p: &Problem, choice: KernelChoice, seed: u64, one_sign: bool) {
+    match dtype {
+        Dtype::F32 => check_on_gpu::<f32>(gpu, p, choice, seed, one_sign),
+        Dtype::Bf16 => check_on_gpu::<bf16>(gpu, p, choice, seed, one_sign),
+        Dtype::F16 => check_on_gpu::<f16>(gpu, p, choice, seed, one_sign),
+    }
+}
+
 /// Plans `p` (epilogue included) for `T` operands as a caller does, runs it and checks it.
 fn check_on_gpu<T: Value>(gpu: &rgemm::Gpu, p: &Problem, choice: KernelChoice, seed: u64, one_sign: bool) {
     let dtype = T::DTYPE;
@@ -321,11 +330,7 @@ fn fused_epilogues_are_right_on_the_gpu() {
                 let beta = if i % 4 == 3 { 0.5 } else { 0.0 };
                 let p = Problem::general(m, n, k, 0.5, beta, layout, LeadingDims::default(), Batch::packed(batch)).unwrap().with_epilogue(epilogue(i));
                 let one_sign = i % 2 == 1;
-                match dtype {
-                    Dtype::F32 => check_on_gpu::<f32>(gpu, &p, KernelChoice::Auto, i as u64, one_sign),
-                    Dtype::Bf16 => check_on_gpu::<bf16>(gpu, &p, KernelChoice::Auto, i as u64, one_sign),
-                    Dtype::F16 => check_on_gpu::<f16>(gpu, &p, KernelChoice::Auto, i as u64, one_sign),
-                }
+                check_as(dtype, gpu, &p, KernelChoice::Auto, i as u64, one_sign);
                 i += 1;
             }
         }
@@ -350,12 +355,8 @@ fn fused_epilogues_are_right_on_the_gpu() {
         for i in [j, j + 5, j + 10] {
             let beta = if i % 4 == 3 { 0.5 } else { 0.0 };
             let p = Problem::general(m, n, k, 0.5, beta, layout, LeadingDims::default(), Batch::packed(batch)).unwrap().with_epilogue(epilogue(i));
-            let choice = KernelChoice::Named(name.into());
-            if name.starts_with('h') {
-                check_on_gpu::<f16>(gpu, &p, choice, 40 + i as u64, i % 2 == 0);
-            } else {
-                check_on_gpu::<bf16>(gpu, &p, choice, 40 + i as u64, i % 2 == 0);
-            }
+            let dtype = catalog::find(name).unwrap().spec.dtype;
+            check_as(dtype, gpu, &p, KernelChoice::Named(name.into()), 40 + i as u64, i % 2 == 0);
         }
     }
 }

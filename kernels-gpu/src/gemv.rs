@@ -7,8 +7,8 @@
 //! column n of C, i.e. one row of W, and streams it: lane `l` reads 16 bytes at `k = 8·l + 256·s`
 //! (a warp reads 512 contiguous bytes per step), multiplies them by the same 16 bytes of each of
 //! the block's `MT` rows of x (which stay in L1 and L2: they are shared by every warp), and
-//! accumulates in f32. A butterfly of five `shfl.xor` exchanges sums the 32 lanes (every lane ends with every sum);
-//! lane m stores row m through the fused epilogue.
+//! accumulates in f32. A butterfly of five `shfl.xor` exchanges sums the 32 lanes, leaving every
+//! sum in every lane; lane m stores row m through the fused epilogue.
 //!
 //! Invariants: a block is 8 warps over 8 columns of C and `MT` rows; rows of x past M and the K
 //! tail are skipped element by element, and where a leading dimension or a matrix is not 16-byte
