@@ -73,10 +73,12 @@ fn rung_14_applies_every_epilogue_through_shared_memory_on_the_emulator() {
 
 #[test]
 fn fused_epilogues_are_right_on_the_emulator() {
-    // The GEMV and the general kernel in three layouts and types: every epilogue of the walk,
-    // beta ≠ 0 and batches included.
-    let kernels: [(&str, (u64, u64, u64)); 5] = [
+    // The GEMV, the general kernel and the small-products kernel in their layouts and types:
+    // every epilogue of the walk, beta ≠ 0 and batches included.
+    let kernels: [(&str, (u64, u64, u64)); 7] = [
         ("bgemm_00_gemv_4x8x256_nt", (4, 40, 264)),
+        ("bgemm_00_batched_64x64x32_w32x32_tn", (70, 45, 40)),
+        ("hgemm_00_batched_64x64x32_w32x32_nt", (33, 66, 65)),
         ("hgemm_00_gemv_16x8x256_nt", (13, 20, 300)),
         ("hgemm_00_general_16x16x16_tn", (33, 45, 20)),
         ("bgemm_00_general_16x16x16_tt", (19, 24, 40)),
@@ -344,12 +346,16 @@ fn fused_epilogues_are_right_on_the_gpu() {
     let p = Problem::general(300, 520, 256, 1.0, 0.0, Layout::NN, LeadingDims::default(), Batch::packed(1)).unwrap().with_epilogue(epilogue(13));
     check_on_gpu::<bf16>(gpu, &p, KernelChoice::Named("bgemm_13_wgmma_128x256x64_s4".into()), 13, true);
     // Rung 14's stores through shared memory, named: data-parallel and persistent over a batch,
-    // with tails and beta ≠ 0; and stream-K, whose sums the epilogue pass finishes.
+    // with tails and beta ≠ 0; and stream-K, whose sums the epilogue pass finishes. Then the
+    // small-products kernel on a batch of many and on unaligned rows.
     let rung_14 = [
         ("bgemm_14_wgmma_tma_64x64x64_s12_tmast_nt", (200, 304, 520, Layout::NT, 1)),
         ("hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast", (300, 600, 256, Layout::NN, 2)),
         ("bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_nt", (520, 1104, 3000, Layout::NT, 1)),
         ("bgemm_14_wgmma_tma_64x128x64_s8_tmast_tt", (136, 264, 200, Layout::TT, 1)),
+        // The small-products kernel, whose every store goes through the epilogue.
+        ("bgemm_00_batched_64x64x32_w32x32", (40, 72, 96, Layout::NN, 300)),
+        ("hgemm_00_batched_64x64x32_w32x32_tt", (130, 33, 120, Layout::TT, 5)),
     ];
     for (j, (name, (m, n, k, layout, batch))) in rung_14.into_iter().enumerate() {
         for i in [j, j + 5, j + 10] {

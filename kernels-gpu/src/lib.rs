@@ -87,6 +87,7 @@ pub mod tf32x3;
 pub mod general;
 pub mod gemv;
 pub mod dot;
+pub mod batched;
 
 pub use spec::{Bf16, Dtype, F16, KernelSpec, Layout, Op, Rung, Tile};
 
@@ -112,6 +113,8 @@ rungs!(
     dot::sgemm,
     dot::bgemm,
     dot::hgemm,
+    batched::bgemm,
+    batched::hgemm,
     naive,
     coalesced,
     smem_tiling,

@@ -33,6 +33,9 @@ pub enum KernelKind {
     Fallback,
     /// A reduction for a few outputs over a long K (dot products), K split across blocks.
     Dot,
+    /// Many small products: a small tensor-core tile per block, any layout and alignment, many
+    /// blocks per SM.
+    Batched,
     /// A kernel wrong on purpose, for the emulator's tests: never in the PTX module.
     Fixture,
 }

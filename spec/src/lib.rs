@@ -125,7 +125,7 @@ pub struct Rung {
     /// A rung of the ladder, or which kernel beside it.
     pub kind: KernelKind,
     /// Position in the ladder, the kernel file being `NN_<slug>.rs`; 0 for the kernels beside
-    /// it ([`KernelKind::Gemv`], [`KernelKind::Fallback`], [`KernelKind::Dot`]).
+    /// it ([`KernelKind::Gemv`], [`KernelKind::Fallback`], [`KernelKind::Dot`], [`KernelKind::Batched`]).
     pub number: u8,
     /// Short identifier used in kernel names.
     pub slug: &'static str,

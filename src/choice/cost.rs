@@ -27,7 +27,8 @@
 //! `tests/cost_model.rs` replays: the model's pick must stay near the fastest measured plan
 //! there. The GEMV's rate per warp and the dot-product kernel's constants are first estimates from
 //! the kernels' design (loads in flight per warp), not yet fitted: no tuning run has timed a GEMV
-//! of a few columns or the dot-product kernel. The evaluation suite never informs any of them.
+//! of a few columns or the dot-product kernel. The small-products kernel's efficiency is fitted to
+//! its own tuning run (`rgemm tune --cases` on batches of small products that are in no suite). The evaluation suite never informs any of them.
 //!
 //! **Cost.** A few dozen flops per plan; the choice estimates a few hundred plans per problem.
 
@@ -65,6 +66,9 @@ pub const DOT_EFFICIENCY: f64 = 0.5;
 pub const GEMV_FLOPS_PER_SM: [f64; 2] = [9.5e10, 3.8e10];
 /// The general kernel's part of the CUDA cores' peak.
 pub const GENERAL_EFFICIENCY: f64 = 0.12;
+/// The small-products kernel's part of the tensor cores' peak in its k-loop (`mma.sync` on
+/// 64×64 tiles staged through registers, each SM shared by several blocks).
+pub const BATCHED_EFFICIENCY: f64 = 0.3;
 /// Bytes per second at which a staged plan copies A and B into rows of 16 bytes (per byte of the
 /// source).
 pub const COPY_BYTES_PER_S: f64 = 1.5e12;
@@ -124,9 +128,9 @@ pub fn tile_efficiency(kernel: crate::Kernel) -> f64 {
 
 /// The flops per second one SM reaches with `kernel`'s instruction family at full efficiency.
 fn peak_per_sm(kernel: crate::Kernel) -> f64 {
-    let per_clock = match (kernel.spec.rung.number, kernel.spec.dtype) {
-        (15, _) => TF32_FLOPS_PER_CLOCK / 3.0,
-        (12..=14, Dtype::Bf16 | Dtype::F16) => TENSOR_FLOPS_PER_CLOCK,
+    let per_clock = match (kernel.spec.rung.kind, kernel.spec.rung.number, kernel.spec.dtype) {
+        (_, 15, _) => TF32_FLOPS_PER_CLOCK / 3.0,
+        (KernelKind::Batched, _, Dtype::Bf16 | Dtype::F16) | (_, 12..=14, Dtype::Bf16 | Dtype::F16) => TENSOR_FLOPS_PER_CLOCK,
         _ => SIMT_FLOPS_PER_CLOCK,
     };
     per_clock * CLOCK_HZ
@@ -149,7 +153,11 @@ fn tiles_time(kernel: crate::Kernel, tiles: f64, k: u64, sms: u32) -> f64 {
         _ => spec.min_blocks_per_sm.max(1) as f64,
     };
     let slots = sms.max(1) as f64 * resident;
-    let efficiency = if spec.rung.kind == KernelKind::Fallback { GENERAL_EFFICIENCY } else { tile_efficiency(kernel) };
+    let efficiency = match spec.rung.kind {
+        KernelKind::Fallback => GENERAL_EFFICIENCY,
+        KernelKind::Batched => BATCHED_EFFICIENCY,
+        _ => tile_efficiency(kernel),
+    };
     let step = 2.0 * (t.bm * t.bn * t.bk) as f64 / (peak_per_sm(kernel) / resident * efficiency);
     let rounds = match spec.schedule() {
         Schedule::StreamK => (tiles / slots).max(1.0),
