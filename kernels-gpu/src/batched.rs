@@ -8,25 +8,30 @@
 //! element of A and B is used at most 64 times), so what counts is how many bytes are in flight,
 //! and that is a matter of how many blocks share an SM.
 //!
-//! So this kernel is small on purpose: 4 warps, a 64×64 tile of C, K-tiles 32 deep staged once
-//! through 10 KiB of shared memory, the tensor cores through `mma.sync` (rung 12's fragments,
-//! `device/mma.rs`). An SM holds several such blocks, each with its loads in flight while another
-//! multiplies. The operands are copied as they are stored, 16 bytes at a time (element by
-//! element where a row is not whole 16-byte pieces or runs past the matrix), into tiles whose
-//! rows are padded by 16 bytes, so `ldmatrix` reads them without bank conflicts; a transposed
-//! operand is transposed by `ldmatrix.trans` on the way to the registers, not by the copy. Each
-//! thread loads the next K-tile into registers while the warps multiply the current one.
+//! So this kernel is small on purpose: 4 warps, a 64×64 tile of C, a ring of four K-tiles 32 deep
+//! (32 KiB of shared memory), the tensor cores through `mma.sync` (rung 12's fragments,
+//! `device/mma.rs`). An SM holds several such blocks, and each block has three K-tiles in flight
+//! from its start: a product with K ≤ 96 is requested whole before the first multiplication. The
+//! operands are copied as they are stored, 16 bytes per `cp.async` (rung 12's `copy_tile`: zero
+//! fill past the matrix, element by element through registers where rows are not 16-byte
+//! aligned), into 128-byte-swizzled tiles that `ldmatrix` reads without bank conflicts; a
+//! transposed operand is transposed by `ldmatrix.trans` on the way to the registers, not by the
+//! copy.
 //!
 //! **Invariants.** Any M, N, K ≥ 1, any layout (one entry per layout), any leading dimension and
-//! alignment: what lies outside A or B is read as zero, what lies outside C is not written. A
-//! block walks the products of its grid plane (`z, z + planes, …`), so a batch may exceed the
-//! grid's planes. C is written through the fused epilogue ([`crate::epilogue`]).
+//! alignment (16-byte copies where a matrix and its rows start on 16 bytes, checked per product):
+//! what lies outside A or B is read as zero, what lies outside C is not written. One product per
+//! plane of the grid, so at most 65,535 products (the catalog refuses more): a loop over the
+//! batch would keep its state in registers that the blocks sharing an SM do not have. C is written
+//! through the fused epilogue ([`crate::epilogue`]), from a tile of f32 staged in the ring's
+//! shared memory, a row of C per warp at a time.
 //!
 //! **Cost.** Operands once from memory per tile row and column (a product larger than the tile
-//! reads them again from L2); two block barriers per K-tile; `mma.sync` reaches a part of what
+//! reads them again from L2); one block barrier per K-tile; `mma.sync` reaches a part of what
 //! `wgmma` does, which is no loss where memory decides.
 
 use crate::prelude::*;
+use crate::tile_loader::{aligned_rows, copy_tile};
 use core::marker::PhantomData;
 
 pub const RUNG: Rung = Rung::beside(KernelKind::Batched, "batched", "many small products: a 64×64 tile of mma.sync per block, any layout, many blocks per SM");
@@ -41,59 +46,21 @@ const WM: u32 = 32;
 const WN: u32 = 32;
 const MT: usize = 2;
 const NT: usize = 4;
-/// Elements of padding after each row of a staged tile: 16 bytes, so eight rows that `ldmatrix`
-/// reads together start in eight different 16-byte bank groups (rows of 80 or 144 bytes).
-const PAD: u32 = 8;
-/// 16-byte pieces a thread copies per operand and K-tile: a 64×32 tile is 256 of them.
-const PIECES: usize = ((BM * BK / 8) / THREADS) as usize;
-
-/// One operand's K-tile as stored in global memory (`rows × width` 16-bit elements, the width
-/// along the stored rows), at `offset` bytes into the block's shared memory, rows `width + PAD`
-/// elements apart.
-#[derive(Clone, Copy)]
-struct Staged {
-    offset: u32,
-    width: u32,
-}
-
-impl Staged {
-    /// Bytes of the tile: 256 pieces of 16 bytes, plus the padding of each row.
-    const fn bytes(self) -> u32 {
-        (BM * BK / self.width) * (self.width + PAD) * 2
-    }
-
-    /// Shared-memory byte offset of element (`row`, `col`) of the tile.
-    #[inline(always)]
-    const fn at(self, row: u32, col: u32) -> u32 {
-        self.offset + (row * (self.width + PAD) + col) * 2
-    }
-
-    /// Row and column of the 16-byte piece `p` (0..256) of the tile.
-    #[inline(always)]
-    const fn piece(self, p: u32) -> (u32, u32) {
-        let per_row = self.width / 8;
-        (p / per_row, p % per_row * 8)
-    }
-}
+/// K-tiles in the ring: three in flight while the fourth is multiplied.
+const STAGES: u32 = 4;
+/// Bytes of one operand's K-tile (64 × 32 elements in either orientation) and of one stage.
+const TILE_BYTES: u32 = BM * BK * 2;
+const STAGE_BYTES: u32 = 2 * TILE_BYTES;
 
 /// Floats between two rows of the tile of C staged in shared memory on its way out: 8 more than
 /// a row, so the 16 lanes of a half-warp that store pairs of columns of four rows hit 32 banks.
 const C_PITCH: u32 = BN + 8;
-/// Shared memory for the operands' K-tiles: room for the larger arrangement of a tile (rows along
-/// K or not), for each operand.
-const TILES_BYTES: u32 = {
-    let (along_k, across) = (Staged { offset: 0, width: BK }.bytes(), Staged { offset: 0, width: BM }.bytes());
-    2 * if along_k > across { along_k } else { across }
-};
-/// Shared memory of a block: the K-tiles, then, reusing it, the tile of C.
-const SMEM_BYTES: u32 = if TILES_BYTES > BM * C_PITCH * 4 { TILES_BYTES } else { BM * C_PITCH * 4 };
+/// Shared memory of a block: the ring of K-tiles, then, reusing it, the tile of C.
+const SMEM_BYTES: u32 = if STAGES * STAGE_BYTES > BM * C_PITCH * 4 { STAGES * STAGE_BYTES } else { BM * C_PITCH * 4 };
 const _: () = {
+    assert!(SwizzledTile::valid_width(BK as usize) && SwizzledTile::valid_width(BM as usize) && TILE_BYTES % 1024 == 0);
     assert!(BM == BN && (BM * BK / 8) % THREADS == 0 && BM % WM == 0 && BN % WN == 0 && (BM / WM) * (BN / WN) * 32 == THREADS);
 };
-
-/// The eight elements of a 16-byte piece as four 32-bit words, the first element in the low half
-/// of the first word.
-type Piece = [u32; 4];
 
 /// Many small products (see the module documentation), element type `E`, layout `L`.
 pub struct Batched<E, L>(PhantomData<(E, L)>);
@@ -102,94 +69,55 @@ impl<E: HalfElem, L: Storage> GemmKernel for Batched<E, L> {
     type Elem = E;
     const SPEC: KernelSpec = KernelSpec::unnamed(RUNG, E::DTYPE, Tile::block(BM, BN, BK).with_warp(WM, WN), THREADS, SMEM_BYTES)
         .with_layout(L::LAYOUT)
-        .with_any_alignment_and_batch_loop()
+        .with_any_alignment()
         .with_fused_epilogue(Fusion::Full)
         .with_min_blocks_per_sm(4);
 
     #[inline(always)]
     unsafe fn run(gemm: &GemmArgs<E>) {
-        // SAFETY: the caller's guarantee, for each product of the batch.
-        unsafe { gemm.for_each_product(Self::product) };
+        // SAFETY: the caller's guarantee (the entry has moved the operands to this block's product).
+        unsafe { Self::product(gemm) };
     }
 }
 
 impl<E: HalfElem, L: Storage> Batched<E, L> {
     const A_T: bool = L::LAYOUT.a.is_t();
     const B_T: bool = L::LAYOUT.b.is_t();
-    /// A's K-tile as stored: `BM × BK` (M×K), or `BK × BM` (stored K×M); B's in the second
-    /// half of the shared memory: `BK × BN` (K×N), or `BN × BK` (stored N×K).
-    const A_TILE: Staged = Staged { offset: 0, width: if Self::A_T { BM } else { BK } };
-    const B_TILE: Staged = Staged { offset: TILES_BYTES / 2, width: if Self::B_T { BK } else { BN } };
+    /// The K-tiles as stored (rows, columns): A's `BM × BK` (M×K), or `BK × BM` (stored K×M);
+    /// B's `BK × BN` (K×N), or `BN × BK` (stored N×K).
+    const A_SHAPE: (u32, u32) = if Self::A_T { (BK, BM) } else { (BM, BK) };
+    const B_SHAPE: (u32, u32) = if Self::B_T { (BN, BK) } else { (BK, BN) };
 
-    /// Piece (`row`, `col`) of `stored` (a window of an operand as stored), zero where it lies
-    /// outside: one 16-byte load where the piece is whole and `vectors` (16-byte rows), element
-    /// by element otherwise.
+    /// The swizzled tiles of A and B in stage `stage` of the ring.
     #[inline(always)]
-    fn fetch(stored: &Matrix<E>, row: u32, col: u32, vectors: bool) -> Piece {
-        if vectors && stored.contains(row, col + 7) {
-            // SAFETY: the piece lies inside the matrix, whose rows start on 16 bytes.
-            return unsafe { ld_global_v4(stored.ptr(row, col) as *const f32) }.map(f32::to_bits);
-        }
-        let mut words = [0u32; 4];
-        unroll!(8, |j| {
-            if stored.contains(row, col + j as u32) {
-                // SAFETY: contains.
-                let bits = unsafe { stored.get(row, col + j as u32) }.bits() as u32;
-                words[j / 2] |= bits << (16 * (j % 2));
-            }
-        });
-        words
+    const fn tiles(stage: u32) -> (SwizzledTile, SwizzledTile) {
+        let base = (stage * STAGE_BYTES) as usize;
+        let ((ar, ac), (br, bc)) = (Self::A_SHAPE, Self::B_SHAPE);
+        (SwizzledTile::new(base, ar as usize, ac as usize), SwizzledTile::new(base + TILE_BYTES as usize, br as usize, bc as usize))
     }
 
-    /// This thread's pieces of K-tile `k0` of one operand: `stored` is the operand as stored
-    /// and `tile` its staged tile; (`r0`, `c0`) is the tile's corner in `stored`.
-    #[inline(always)]
-    fn fetch_tile(stored: &Matrix<E>, tile: Staged, r0: u32, c0: u32, vectors: bool) -> [Piece; PIECES] {
-        let window = stored.window(r0, c0);
-        let mut pieces = [[0u32; 4]; PIECES];
-        unroll!(PIECES, |i| {
-            let (row, col) = tile.piece(thread_idx() + (i as u32) * THREADS);
-            pieces[i] = Self::fetch(&window, row, col, vectors);
-        });
-        pieces
-    }
-
-    /// Writes this thread's pieces into `tile`.
+    /// `acc += A·B` over the K-tile in `stage`: two mma steps of 16 for this warp's 32×32 tile.
     ///
     /// # Safety
-    /// No thread reads the tile until a barrier after this.
+    /// The stage's tiles are complete (waited for and published by a barrier).
     #[inline(always)]
-    unsafe fn stash(smem: *mut u8, tile: Staged, pieces: [Piece; PIECES]) {
-        unroll!(PIECES, |i| {
-            let (row, col) = tile.piece(thread_idx() + (i as u32) * THREADS);
-            // SAFETY: the piece's 16 bytes lie inside the tile (16-byte aligned: rows of 80 or
-            // 144 bytes, pieces 16 bytes apart), inside this block's shared memory.
-            unsafe { st_shared_v4(smem.add(tile.at(row, col) as usize) as *mut f32, pieces[i].map(f32::from_bits)) };
-        });
-    }
-
-    /// `acc += A·B` over the staged K-tile: two mma steps of 16 for this warp's 32×32 tile.
-    ///
-    /// # Safety
-    /// The staged tiles are complete (a barrier after every thread's `stash`).
-    #[inline(always)]
-    unsafe fn multiply(smem_addr: u32, wm0: u32, wn0: u32, acc: &mut [[[f32; 4]; NT]; MT]) {
+    unsafe fn multiply(smem_addr: u32, stage: u32, wm0: u32, wn0: u32, acc: &mut [[[f32; 4]; NT]; MT]) {
         let lane = lane_idx();
-        let (a, b) = (Self::A_TILE, Self::B_TILE);
+        let (a, b) = Self::tiles(stage);
         for kk in 0..BK / 16 {
             let k = kk * 16;
             let mut af = [[0u32; 4]; MT];
             for (mt, f) in af.iter_mut().enumerate() {
                 let m = wm0 + (mt as u32) * 16;
-                // SAFETY: every lane's address is a 16-byte row of the staged tile (the
-                // fragment tables of device/ldmatrix.rs and device/mma.rs).
+                // SAFETY: every lane's address is a 16-byte row of the stage's tile (the fragment
+                // tables of device/ldmatrix.rs and device/mma.rs).
                 *f = unsafe {
                     if Self::A_T {
                         // Stored K×M: lane l names row k + l%8 + 8·(l/16) at column m + 8·((l/8)%2).
-                        ldmatrix_x4_trans(smem_addr + a.at(k + lane % 8 + lane / 16 * 8, m + lane / 8 % 2 * 8))
+                        ldmatrix_x4_trans(smem_addr + a.chunk(k + lane % 8 + lane / 16 * 8, m + lane / 8 % 2 * 8))
                     } else {
                         // Stored M×K: lane l names row m + l%16 at column k + 8·(l/16).
-                        ldmatrix_x4(smem_addr + a.at(m + lane % 16, k + lane / 16 * 8))
+                        ldmatrix_x4(smem_addr + a.chunk(m + lane % 16, k + lane / 16 * 8))
                     }
                 };
             }
@@ -200,10 +128,10 @@ impl<E: HalfElem, L: Storage> Batched<E, L> {
                 let r = unsafe {
                     if Self::B_T {
                         // Stored N×K: lane l names row n + l%8 + 8·(l/16) at column k + 8·((l/8)%2).
-                        ldmatrix_x4(smem_addr + b.at(n + lane % 8 + lane / 16 * 8, k + lane / 8 % 2 * 8))
+                        ldmatrix_x4(smem_addr + b.chunk(n + lane % 8 + lane / 16 * 8, k + lane / 8 % 2 * 8))
                     } else {
                         // Stored K×N: lane l names row k + l%16 at column n + 8·(l/16).
-                        ldmatrix_x4_trans(smem_addr + b.at(k + lane % 16, n + lane / 16 * 8))
+                        ldmatrix_x4_trans(smem_addr + b.chunk(k + lane % 16, n + lane / 16 * 8))
                     }
                 };
                 bf[2 * np] = [r[0], r[1]];
@@ -225,43 +153,57 @@ impl<E: HalfElem, L: Storage> Batched<E, L> {
     unsafe fn product(gemm: &GemmArgs<E>) {
         let smem: *mut u8 = dynamic_shared();
         let smem_addr = shared_address(smem);
-        let warp = warp_idx();
+        let (tid, warp) = (thread_idx(), warp_idx());
         let (row0, col0) = (block_row() * BM, block_col() * BN);
         let (wm0, wn0) = (warp / (BN / WN) * WM, warp % (BN / WN) * WN);
         let (a, b) = (gemm.stored_a(Self::A_T), gemm.stored_b(Self::B_T));
-        // 16-byte loads where every row of an operand starts on 16 bytes.
-        let vectors = |m: &Matrix<E>| m.ld % 8 == 0 && m.ptr(0, 0) as usize % 16 == 0;
-        let (a_vec, b_vec) = (vectors(&a), vectors(&b));
-        // The corner of K-tile k0 in each operand as stored.
-        let a_corner = |k0: u32| if Self::A_T { (k0, row0) } else { (row0, k0) };
-        let b_corner = |k0: u32| if Self::B_T { (col0, k0) } else { (k0, col0) };
-        let fetch = |k0: u32| {
-            let ((ar, ac), (br, bc)) = (a_corner(k0), b_corner(k0));
-            (Self::fetch_tile(&a, Self::A_TILE, ar, ac, a_vec), Self::fetch_tile(&b, Self::B_TILE, br, bc, b_vec))
+        let (a_vec, b_vec) = aligned_rows(gemm);
+        let k_tiles = gemm.k.div_ceil(BK);
+
+        // Issue the copies of K-tile `kt` into `stage`: each operand's window as stored, at the
+        // block's rows (columns) and the K-tile's depth, inside the matrix (row0 < M, col0 < N,
+        // kt·BK < K).
+        let load = |kt: u32, stage: u32| {
+            let k0 = kt * BK;
+            let (a_tile, b_tile) = Self::tiles(stage);
+            let a_window = if Self::A_T { a.window(k0, row0) } else { a.window(row0, k0) };
+            let b_window = if Self::B_T { b.window(col0, k0) } else { b.window(k0, col0) };
+            let ((ar, ac), (br, bc)) = (Self::A_SHAPE, Self::B_SHAPE);
+            // SAFETY: the tiles lie in this block's shared memory (the ring); the windows' origins
+            // lie inside their matrices (above).
+            unsafe {
+                copy_tile(smem, smem_addr, a_tile, a_window, ar as usize, ac as usize, a_vec, tid, THREADS as usize);
+                copy_tile(smem, smem_addr, b_tile, b_window, br as usize, bc as usize, b_vec, tid, THREADS as usize);
+            }
         };
 
-        let mut acc = [[[0.0f32; 4]; NT]; MT];
-        let mut next = fetch(0);
-        let mut k0 = 0;
-        while k0 < gemm.k {
-            // SAFETY: the previous K-tile's multiplications ended at the barrier below.
-            unsafe {
-                Self::stash(smem, Self::A_TILE, next.0);
-                Self::stash(smem, Self::B_TILE, next.1);
+        // Prologue: the first STAGES - 1 K-tiles in flight, one group each (empty past K).
+        for s in 0..STAGES - 1 {
+            if s < k_tiles {
+                load(s, s);
             }
-            sync_threads();
-            // The next K-tile's loads are in flight while this one is multiplied.
-            if k0 + BK < gemm.k {
-                next = fetch(k0 + BK);
-            }
-            // SAFETY: every thread stashed its pieces before the barrier.
-            unsafe { Self::multiply(smem_addr, wm0, wn0, &mut acc) };
-            // Every warp is done reading the tiles before they are overwritten.
-            sync_threads();
-            k0 += BK;
+            cp_async_commit_group();
         }
-
-        // SAFETY: every warp is done with the staged tiles (the barrier ending the loop).
+        let mut acc = [[[0.0f32; 4]; NT]; MT];
+        let (mut read, mut write) = (0, STAGES - 1);
+        for kt in 0..k_tiles {
+            // K-tile kt has landed for this thread; after the barrier, for every thread. The
+            // barrier also means every warp is done with K-tile kt - 1, whose stage is `write`.
+            cp_async_wait_pending((STAGES - 2) as usize);
+            sync_threads();
+            if kt + STAGES - 1 < k_tiles {
+                load(kt + STAGES - 1, write);
+            }
+            cp_async_commit_group();
+            // SAFETY: the stage's copies are complete and published (above).
+            unsafe { Self::multiply(smem_addr, read, wm0, wn0, &mut acc) };
+            read = if read + 1 == STAGES { 0 } else { read + 1 };
+            write = if write + 1 == STAGES { 0 } else { write + 1 };
+        }
+        // Every warp is done with the ring (and no copy is pending: the groups past K are empty)
+        // before the tile of C overwrites it.
+        sync_threads();
+        // SAFETY: as just said; the block's shared memory holds SMEM_BYTES.
         unsafe { Self::store(gemm, smem, row0, col0, wm0, wn0, &acc) };
     }
 

@@ -331,8 +331,9 @@ pub struct KernelSpec {
     pub cluster_m: u32,
     /// How the kernel reads A and B (the teaching ladder: `NN`, row-major).
     pub layout: Layout,
-    /// The kernel reads and writes element by element, so A, B and C may start anywhere (every
-    /// other kernel takes matrices that start on 16-byte boundaries).
+    /// The kernel reads and writes element by element wherever a matrix or its rows do not start
+    /// on 16 bytes, so A, B and C may start anywhere (every other kernel takes matrices that start
+    /// on 16-byte boundaries).
     pub any_alignment: bool,
     /// The kernel walks the products of a batch itself (product `z`, `z + planes`, ...), so a
     /// batch may have more products than the grid has planes.
@@ -595,6 +596,13 @@ impl KernelSpec {
     #[inline]
     pub const fn with_layout(self, layout: Layout) -> Self {
         KernelSpec { layout, ..self }
+    }
+
+    /// This spec for a kernel that takes A, B and C at any alignment (see
+    /// [`KernelSpec::any_alignment`]), one product of a batch per plane of its grid.
+    #[inline]
+    pub const fn with_any_alignment(self) -> Self {
+        KernelSpec { any_alignment: true, ..self }
     }
 
     /// This spec for a kernel that reads and writes element by element, at any alignment, and
