@@ -576,14 +576,18 @@ pub fn stream_k_twin(kernel: Kernel, problem: &Problem, sms: u32) -> Option<Kern
 #[doc(hidden)]
 /// Where `kernel` does not apply `problem`'s fused epilogue itself (its plan would write the
 /// product to the workspace for a second pass), the same kernel storing C through shared memory
-/// ([`CStore::TmaStore`]), which does, if the catalog has it and it takes the
-/// problem.
+/// ([`CStore::TmaStore`]), which does, if the catalog has it and it takes the problem; for a
+/// stream-K kernel, whose cut tiles leave their sums (and so the epilogue) to that pass, its
+/// persistent twin of that store.
 pub fn fusing_twin(kernel: Kernel, problem: &Problem) -> Option<Kernel> {
     if kernel.applies_epilogue(problem) {
         return None;
     }
-    let twin = catalog::find_key(kernel.spec.key().with_store(CStore::TmaStore))?;
-    (twin.applies_epilogue(problem) && twin.geometry(problem).is_ok()).then_some(twin)
+    let key = kernel.spec.key().with_store(CStore::TmaStore);
+    [key, key.with_schedule(Schedule::Persistent)]
+        .into_iter()
+        .filter_map(catalog::find_key)
+        .find(|twin| twin.applies_epilogue(problem) && twin.geometry(problem).is_ok())
 }
 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.

@@ -67,8 +67,12 @@ pub const GEMV_FLOPS_PER_SM: [f64; 2] = [9.5e10, 3.8e10];
 /// The general kernel's part of the CUDA cores' peak.
 pub const GENERAL_EFFICIENCY: f64 = 0.12;
 /// The small-products kernel's part of the tensor cores' peak in its k-loop (`mma.sync` on
-/// 64×64 tiles staged through registers, each SM shared by several blocks).
-pub const BATCHED_EFFICIENCY: f64 = 0.3;
+/// 64×64 tiles, each SM shared by four blocks whose copies, barriers and fragment loads issue
+/// between the multiplications).
+pub const BATCHED_EFFICIENCY: f64 = 0.16;
+/// Seconds a small-products tile costs beyond its k-steps: its first copies' round trip and its
+/// store of C through the epilogue, element by element over the whole 64×64 tile.
+pub const BATCHED_TILE_S: f64 = 5e-6;
 /// Bytes per second at which a staged plan copies A and B into rows of 16 bytes (per byte of the
 /// source).
 pub const COPY_BYTES_PER_S: f64 = 1.5e12;
@@ -80,7 +84,9 @@ pub const FIXED_S: f64 = 6e-6;
 /// Seconds each further kernel a plan queues costs (a copy, a tail of K, a sum).
 pub const LAUNCH_S: f64 = 2.5e-6;
 /// Seconds a tile costs beyond its k-steps: filling the pipeline and storing C.
-pub const TILE_FILL_S: f64 = 1e-6;
+pub const TILE_FILL_S: f64 = 2.5e-6;
+/// The part of [`TILE_FILL_S`] a persistent kernel pays per tile.
+pub const PERSISTENT_FILL_SHARE: f64 = 0.5;
 /// The part of the faster of compute and memory that does not hide under the slower.
 pub const OVERLAP_MISS: f64 = 0.25;
 
@@ -163,7 +169,14 @@ fn tiles_time(kernel: crate::Kernel, tiles: f64, k: u64, sms: u32) -> f64 {
         Schedule::StreamK => (tiles / slots).max(1.0),
         _ => (tiles / slots).ceil(),
     };
-    rounds * (k.div_ceil(t.bk as u64) as f64 * step + TILE_FILL_S)
+    // A persistent block's ring runs on from one tile into the next: only part of a tile's fill
+    // is paid again.
+    let fill = match (spec.rung.kind, spec.schedule().is_persistent()) {
+        (KernelKind::Batched, _) => BATCHED_TILE_S,
+        (_, true) => TILE_FILL_S * PERSISTENT_FILL_SHARE,
+        (_, false) => TILE_FILL_S,
+    };
+    rounds * (k.div_ceil(t.bk as u64) as f64 * step + fill)
 }
 
 /// Tiles of C (windows, for the dot-product kernel) that `kernel` covers one product of
