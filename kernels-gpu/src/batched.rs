@@ -185,6 +185,8 @@ impl<E: HalfElem, L: Storage> Batched<E, L> {
             cp_async_commit_group();
         }
         let mut acc = [[[0.0f32; 4]; NT]; MT];
+        // Whether this warp's tile reaches into C (row0 < M and col0 < N: the block's tile does).
+        let busy = wm0 < gemm.m - row0 && wn0 < gemm.n - col0;
         let (mut read, mut write) = (0, STAGES - 1);
         for kt in 0..k_tiles {
             // K-tile kt has landed for this thread; after the barrier, for every thread. The
@@ -195,8 +197,12 @@ impl<E: HalfElem, L: Storage> Batched<E, L> {
                 load(kt + STAGES - 1, write);
             }
             cp_async_commit_group();
-            // SAFETY: the stage's copies are complete and published (above).
-            unsafe { Self::multiply(smem_addr, read, wm0, wn0, &mut acc) };
+            // A warp whose tile lies wholly outside C (a product smaller than the block's tile)
+            // has nothing to multiply: its sums stay zero and are never stored.
+            if busy {
+                // SAFETY: the stage's copies are complete and published (above).
+                unsafe { Self::multiply(smem_addr, read, wm0, wn0, &mut acc) };
+            }
             read = if read + 1 == STAGES { 0 } else { read + 1 };
             write = if write + 1 == STAGES { 0 } else { write + 1 };
         }
@@ -209,7 +215,8 @@ impl<E: HalfElem, L: Storage> Batched<E, L> {
 
     /// Writes the block's tile of C through the fused epilogue: the warps' accumulators into
     /// shared memory (rows of [`C_PITCH`] floats), then each warp a row of C at a time, its lanes
-    /// on neighbouring columns, so the stores to C are whole segments in any output type.
+    /// on neighbouring columns, so the stores to C are whole segments in any output type; only
+    /// the rows and columns that lie inside C are visited.
     ///
     /// # Safety
     /// No thread reads the staged K-tiles any more; the block's shared memory holds
@@ -233,14 +240,21 @@ impl<E: HalfElem, L: Storage> Batched<E, L> {
             }
         }
         sync_threads();
+        // Only the part of the tile that lies inside C: a warp per row, its lanes on neighbouring
+        // columns (64 columns: two stores per lane).
         let c = gemm.fused_c().window(row0, col0);
-        let mut i = thread_idx();
-        while i < BM * BN {
-            let (r, col) = (i / BN, i % BN);
-            // SAFETY: inside the tile, which every warp wrote before the barrier.
-            let v = unsafe { load(tile.add((r * C_PITCH + col) as usize)) };
-            c.store(r, col, v);
-            i += THREADS;
+        let (rows, cols) = (c.rows.min(BM), c.cols.min(BN));
+        let (warp, lane) = (warp_idx(), lane_idx());
+        let mut r = warp;
+        while r < rows {
+            let mut col = lane;
+            while col < cols {
+                // SAFETY: inside the tile, which every warp wrote before the barrier.
+                let v = unsafe { load(tile.add((r * C_PITCH + col) as usize)) };
+                c.store(r, col, v);
+                col += 32;
+            }
+            r += THREADS / 32;
         }
         // Every thread has read its values before the next product's K-tiles overwrite them.
         sync_threads();

@@ -18,9 +18,9 @@ pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run102/layouts-bf
 pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/results.json", "docs/perf/2026-11-27-h100-run138/suite-f32/results.json"];
 
 /// `rgemm bench --suite eval` per type: shapes no table holds and the tuner never saw, with the
-/// automatic choice of the commit named. (bf16 from run 160, f32 from run 163: the cost model's
-/// choice.)
-pub const EVAL_RUNS: [&str; 2] = ["docs/perf/2026-11-28-h200-run160/eval-bf16.json", "docs/perf/2026-11-28-h200-run163/eval-f32.json"];
+/// automatic choice of the commit named. (bf16 from run 169, with the small-products kernel and
+/// the cost model refitted on run 167's tuning run; f32 from run 163.)
+pub const EVAL_RUNS: [&str; 2] = ["docs/perf/2026-11-28-h200-run169/eval-bf16.json", "docs/perf/2026-11-28-h200-run163/eval-f32.json"];
 
 /// `rgemm bench --kernel best-bf16 --sizes … --out-dtype bf16 [--epilogue E]`, one report per
 /// epilogue, the plain product first: the automatic choice's plan against the best cuBLAS with
