@@ -71,7 +71,7 @@ impl<E: HalfElem, L: Storage> GemmKernel for Batched<E, L> {
         .with_layout(L::LAYOUT)
         .with_any_alignment()
         .with_fused_epilogue(Fusion::Full)
-        .with_min_blocks_per_sm(4);
+        .with_min_blocks_per_sm(5);
 
     #[inline(always)]
     unsafe fn run(gemm: &GemmArgs<E>) {
