@@ -13,7 +13,8 @@ use rgemm::{Layout, Problem};
 /// The tuning runs the model's constants were fitted to: every dispatch candidate of the type
 /// timed on every tuning-suite shape (H100, 132 SMs), and on batches of small products that are
 /// in no suite (H200, 132 SMs; the small-products kernel's constants were fitted to run 167, this
-/// is the same tuning run of the kernel as it is now).
+/// is the same tuning run of the kernel with its idle warps trimmed; run 171's, at five blocks per
+/// SM, puts the model's worst pick at 1.251×: `docs/perf/2026-11-28-h200.md`).
 const TUNING_RUNS: &[&str] =
     &["docs/perf/2026-11-26-h100-run78/tune-bf16.json", "docs/perf/2026-11-27-h100-run138/tune-f32.json", "docs/perf/2026-11-28-h200-run170/tune-batched.json"];
 
