@@ -348,7 +348,7 @@ fn fused_epilogues_are_right_on_the_gpu() {
     // Rung 14's stores through shared memory, named: data-parallel and persistent over a batch,
     // with tails and beta ≠ 0; and stream-K, whose sums the epilogue pass finishes. Then the
     // small-products kernel on a batch of many and on unaligned rows.
-    let rung_14 = [
+    let named = [
         ("bgemm_14_wgmma_tma_64x64x64_s12_tmast_nt", (200, 304, 520, Layout::NT, 1)),
         ("hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast", (300, 600, 256, Layout::NN, 2)),
         ("bgemm_14_wgmma_tma_128x256x64_s4_streamk_tmast_nt", (520, 1104, 3000, Layout::NT, 1)),
@@ -357,7 +357,7 @@ fn fused_epilogues_are_right_on_the_gpu() {
         ("bgemm_00_batched_64x64x32_w32x32", (40, 72, 96, Layout::NN, 300)),
         ("hgemm_00_batched_64x64x32_w32x32_tt", (130, 33, 120, Layout::TT, 5)),
     ];
-    for (j, (name, (m, n, k, layout, batch))) in rung_14.into_iter().enumerate() {
+    for (j, (name, (m, n, k, layout, batch))) in named.into_iter().enumerate() {
         for i in [j, j + 5, j + 10] {
             let beta = if i % 4 == 3 { 0.5 } else { 0.0 };
             let p = Problem::general(m, n, k, 0.5, beta, layout, LeadingDims::default(), Batch::packed(batch)).unwrap().with_epilogue(epilogue(i));

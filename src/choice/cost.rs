@@ -27,8 +27,9 @@
 //! `tests/cost_model.rs` replays: the model's pick must stay near the fastest measured plan
 //! there. The GEMV's rate per warp and the dot-product kernel's constants are first estimates from
 //! the kernels' design (loads in flight per warp), not yet fitted: no tuning run has timed a GEMV
-//! of a few columns or the dot-product kernel. The small-products kernel's efficiency is fitted to
-//! its own tuning run (`rgemm tune --cases` on batches of small products that are in no suite). The evaluation suite never informs any of them.
+//! of a few columns or the dot-product kernel. The small-products kernel's efficiency and per-tile
+//! cost are fitted to its own tuning run (`rgemm tune --cases` on batches of small products that
+//! are in no suite). The evaluation suite never informs any of them.
 //!
 //! **Cost.** A few dozen flops per plan; the choice estimates a few hundred plans per problem.
 
@@ -67,11 +68,11 @@ pub const GEMV_FLOPS_PER_SM: [f64; 2] = [9.5e10, 3.8e10];
 /// The general kernel's part of the CUDA cores' peak.
 pub const GENERAL_EFFICIENCY: f64 = 0.12;
 /// The small-products kernel's part of the tensor cores' peak in its k-loop (`mma.sync` on
-/// 64×64 tiles, each SM shared by four blocks whose copies, barriers and fragment loads issue
+/// 64×64 tiles, each SM shared by several blocks whose copies, barriers and fragment loads issue
 /// between the multiplications).
 pub const BATCHED_EFFICIENCY: f64 = 0.16;
 /// Seconds a small-products tile costs beyond its k-steps: its first copies' round trip and its
-/// store of C through the epilogue, element by element over the whole 64×64 tile.
+/// store of C through the epilogue, element by element.
 pub const BATCHED_TILE_S: f64 = 5e-6;
 /// Bytes per second at which a staged plan copies A and B into rows of 16 bytes (per byte of the
 /// source).
