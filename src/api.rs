@@ -162,32 +162,77 @@ impl Gemm {
 
     /// How A and B are stored ([`Layout::NT`]: B given as N×K, a linear layer's weight). The
     /// sizes stay those of the product; the tight leading dimensions follow the stored shapes.
-    /// Example: [`Gemm`].
+    ///
+    /// ```rust
+    /// use rgemm::{Layout, api::Gemm};
+    ///
+    /// // y = x·Wᵀ: x 16×4096, W stored 11008×4096 (N×K), so B's rows are K long.
+    /// let p = Gemm::new(16, 11008, 4096).layout(Layout::NT).problem()?;
+    /// assert_eq!((p.n, p.stored_b(), p.ldb), (11008, (11008, 4096), 4096));
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn layout(self, layout: Layout) -> Gemm {
         Gemm { layout, ..self }
     }
 
-    /// `C = alpha·op(A)·op(B) + beta·C` (C is read only when beta ≠ 0). Example: [`Gemm`].
+    /// `C = alpha·op(A)·op(B) + beta·C` (C is read only when beta ≠ 0).
+    ///
+    /// ```rust
+    /// use rgemm::api::Gemm;
+    ///
+    /// // Accumulate half the product into C: C = 0.5·A·B + C.
+    /// let p = Gemm::new(64, 64, 64).scalars(0.5, 1.0).problem()?;
+    /// assert_eq!((p.alpha, p.beta), (0.5, 1.0));
+    /// assert!(Gemm::new(64, 64, 64).scalars(f32::NAN, 0.0).problem().is_err()); // finite only
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn scalars(self, alpha: f32, beta: f32) -> Gemm {
         Gemm { alpha, beta, ..self }
     }
 
     /// Leading dimensions (elements between stored rows), at least the stored row lengths:
     /// `lda` ≥ K (M for a transposed A), `ldb` ≥ N (K for a transposed B), `ldc` ≥ N.
-    /// Example: [`Gemm`].
+    ///
+    /// ```rust
+    /// use rgemm::api::Gemm;
+    ///
+    /// // 100×100 windows of row-major 256×256 matrices: rows 256 elements apart.
+    /// let p = Gemm::new(100, 100, 100).leading_dims(256, 256, 256).problem()?;
+    /// assert_eq!(p.extents(), (99 * 256 + 100, 99 * 256 + 100, 99 * 256 + 100));
+    /// assert!(Gemm::new(100, 100, 100).leading_dims(99, 256, 256).problem().is_err()); // lda < K
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn leading_dims(self, lda: u64, ldb: u64, ldc: u64) -> Gemm {
         Gemm { ld: LeadingDims { lda: Some(lda), ldb: Some(ldb), ldc: Some(ldc) }, ..self }
     }
 
     /// A strided batch of `count` products; strides in elements (0 broadcasts A or B). C's stride
     /// is at least one matrix of C, `(M − 1)·ldc + N`, so that no two products write one element.
-    /// Example: [`Gemm`].
+    ///
+    /// ```rust
+    /// use rgemm::api::Gemm;
+    ///
+    /// // 4 products x_i·W with one W for all (stride 0); x_i and C_i packed.
+    /// let p = Gemm::new(64, 1024, 256).batch(4, 64 * 256, 0, 64 * 1024).problem()?;
+    /// assert_eq!(p.extents(), (4 * 64 * 256, 256 * 1024, 4 * 64 * 1024));
+    /// // A stride of C shorter than one matrix of C would make two products write one element.
+    /// assert!(Gemm::new(64, 1024, 256).batch(4, 64 * 256, 0, 1024).problem().is_err());
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn batch(self, count: u64, stride_a: u64, stride_b: u64, stride_c: u64) -> Gemm {
         Gemm { batch: Batch { count, stride_a: Some(stride_a), stride_b: Some(stride_b), stride_c: Some(stride_c) }, ..self }
     }
 
-    /// A batch of `count` packed products (each matrix right after the previous one). Example:
-    /// [`Gemm`].
+    /// A batch of `count` packed products (each matrix right after the previous one).
+    ///
+    /// ```rust
+    /// use rgemm::api::Gemm;
+    ///
+    /// // 32 heads of 512×64 · 64×512, stored one after another: strides of one matrix each.
+    /// let packed = Gemm::new(512, 512, 64).packed_batch(32).problem()?;
+    /// assert_eq!(packed, Gemm::new(512, 512, 64).batch(32, 512 * 64, 64 * 512, 512 * 512).problem()?);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn packed_batch(self, count: u64) -> Gemm {
         Gemm { batch: Batch::packed(count), ..self }
     }
@@ -216,20 +261,48 @@ impl Gemm {
 
     /// Adds a bias vector (of C's type, one for the whole batch) before the activation:
     /// [`Bias::PerColumn`] (N values, a linear layer's `+ b`) or [`Bias::PerRow`] (M values).
-    /// [`Plan::run_with_epilogue`] takes it. Example: [`Gemm::output`].
+    /// [`Plan::run_with_epilogue`] takes it.
+    ///
+    /// ```rust
+    /// use rgemm::{Bias, Layout, api::Gemm};
+    ///
+    /// // y = x·Wᵀ + b: one bias value per column of y (N = 4096 of them), f32 like y.
+    /// let p = Gemm::new(16, 4096, 1024).layout(Layout::NT).bias(Bias::PerColumn).problem()?;
+    /// assert_eq!((p.epilogue.bias, p.epilogue.output.name()), (Bias::PerColumn, "f32"));
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn bias(self, bias: Bias) -> Gemm {
         Gemm { epilogue: FusedEpilogue { bias, ..self.epilogue }, ..self }
     }
 
-    /// Applies `activation` last: `C = act(alpha·op(A)·op(B) + beta·C + bias)`. Example:
-    /// [`Gemm::output`].
+    /// Applies `activation` last: `C = act(alpha·op(A)·op(B) + beta·C + bias)`.
+    ///
+    /// ```rust
+    /// use rgemm::{Activation, FusedEpilogue, api::Gemm};
+    ///
+    /// let p = Gemm::new(16, 11008, 4096).activation(Activation::Silu).problem()?;
+    /// assert_eq!(p.epilogue.activation, Activation::Silu);
+    /// // Identity is no activation: the plain product's epilogue.
+    /// assert_eq!(Gemm::new(16, 11008, 4096).activation(Activation::Identity).problem()?.epilogue, FusedEpilogue::NONE);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn activation(self, activation: Activation) -> Gemm {
         Gemm { epilogue: FusedEpilogue { activation, ..self.epilogue }, ..self }
     }
 
     /// Also writes the pre-activation `alpha·op(A)·op(B) + beta·C + bias` to an auxiliary output
     /// shaped as C (what a training step's backward pass needs); [`Plan::run_with_epilogue`] takes it.
-    /// Example: [`Gemm::output`].
+    ///
+    /// ```rust
+    /// use rgemm::{Activation, api::Gemm};
+    ///
+    /// // Keep x·W before GELU for the backward pass: the auxiliary buffer holds as many elements as C.
+    /// let p = Gemm::new(512, 4096, 1024).activation(Activation::GeluTanh).aux_output().problem()?;
+    /// assert!(p.epilogue.aux);
+    /// let (_, _, c_len) = p.extents(); // the length of C and of the auxiliary output
+    /// assert_eq!(c_len, 512 * 4096);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn aux_output(self) -> Gemm {
         Gemm { epilogue: FusedEpilogue { aux: true, ..self.epilogue }, ..self }
     }
@@ -504,7 +577,18 @@ impl Plan {
     }
 
     /// The problem as the caller's operands hold it: [`Problem::extents`] gives the elements A,
-    /// B and C must hold (example: [`Plan::run`]).
+    /// B and C must hold (also shown in [`Plan::run`]).
+    ///
+    /// ```rust
+    /// use rgemm::{api::{Gemm, KernelChoice}, catalog::Dtype, choice};
+    ///
+    /// let p = Gemm::new(4095, 4095, 4095).problem()?;
+    /// let plan = choice::plan(Dtype::F32, &p, &KernelChoice::Auto, 132)?;
+    /// // The caller's problem, whether or not the kernel reads staged copies of A and B.
+    /// assert_eq!(*plan.problem(), p);
+    /// assert_eq!(plan.problem().extents(), (4095 * 4095, 4095 * 4095, 4095 * 4095));
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn problem(&self) -> &Problem {
         &self.problem
     }

@@ -99,6 +99,17 @@ pub struct Kernel {
 
 /// Grid, block and dynamic shared memory of one launch: what [`Kernel::geometry`] computes once
 /// per problem, and what a launch by hand passes to the driver (see [`crate::Gpu::entry`]).
+///
+/// ```rust
+/// use rgemm::{api::Gemm, catalog};
+///
+/// // 32×32 tiles of C, 1024 threads each: a batch of 5 products of 100×70 is 3 × 4 × 5 blocks.
+/// let kernel = catalog::find("sgemm_03_smem_tiling_32x32x32")?;
+/// let launch = kernel.geometry(&Gemm::new(100, 70, 64).packed_batch(5).problem()?)?;
+/// assert_eq!(launch.grid, (3, 4, 5)); // N / 32 and M / 32 rounded up, one plane per product
+/// assert_eq!(launch.block, (1024, 1, 1));
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Launch {
     /// Blocks along x, y and z: block columns of C (N / BN, rounded up), block rows (M / BM,
@@ -302,6 +313,14 @@ fn edit_distance(a: &str, b: &str) -> usize {
 impl Kernel {
     /// The entry's name in the PTX module, which the CLI and reports use too
     /// (`bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast_nt`: type, rung, tile, choices, layout).
+    ///
+    /// ```rust
+    /// use rgemm::catalog::{self, Dtype};
+    ///
+    /// assert_eq!(catalog::fallback(Dtype::Bf16).name(), "bgemm_00_general_16x16x16");
+    /// // Names are unique: each finds its kernel again.
+    /// assert!(catalog::all().all(|k| catalog::find(k.name()).ok() == Some(k)));
+    /// ```
     pub fn name(&self) -> &'static str {
         self.spec.name
     }
@@ -309,6 +328,17 @@ impl Kernel {
     /// Whether the kernel needs A, B and C (every matrix of a batch) to start on 16-byte
     /// boundaries: every rung does (vector and asynchronous copies check the leading dimension
     /// at run time, and take the start as aligned); the general kernel reads element by element.
+    ///
+    /// ```rust
+    /// use rgemm::{api::Gemm, catalog::{self, Dtype}};
+    ///
+    /// let (general, vectorized) = (catalog::fallback(Dtype::F32), catalog::find("sgemm_06_vectorized_64x64x16_t4x4")?);
+    /// assert!(!general.needs_aligned_matrices() && vectorized.needs_aligned_matrices());
+    /// // A batch whose matrices of A lie one f32 off 16 bytes: only the general kernel takes it.
+    /// let odd = Gemm::new(64, 64, 64).batch(2, 64 * 64 + 1, 64 * 64, 64 * 64).problem()?;
+    /// assert!(general.geometry(&odd).is_ok() && vectorized.geometry(&odd).is_err());
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn needs_aligned_matrices(&self) -> bool {
         !self.spec.any_alignment
     }
@@ -371,7 +401,19 @@ impl Kernel {
 
     /// The launch for `problem`, or why this kernel cannot run it ([`Error::Unsupported`]: another
     /// layout, a leading dimension or batch stride its copies cannot read, a grid beyond
-    /// Hopper's limits). See [`Kernel`] and [`find`] for examples.
+    /// Hopper's limits). [`Kernel`] and [`find`] show more.
+    ///
+    /// ```rust
+    /// use rgemm::{Error, Layout, Problem, api::Gemm, catalog};
+    ///
+    /// let kernel = catalog::find("sgemm_05_blocktile_2d_64x64x16_t4x4")?;
+    /// let launch = kernel.geometry(&Problem::new(1000, 700, 500, 1.0, 0.0)?)?;
+    /// assert_eq!(launch.grid, (11, 16, 1)); // 64×64 tiles: 700 / 64 and 1000 / 64, rounded up
+    /// // A problem it cannot run is an error that says why.
+    /// let nt = Gemm::new(1000, 700, 500).layout(Layout::NT).problem()?;
+    /// assert!(matches!(kernel.geometry(&nt), Err(Error::Unsupported { reason, .. }) if reason.contains("layout")));
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn geometry(&self, problem: &Problem) -> Result<Launch> {
         let unsupported = |reason: String| Error::Unsupported { kernel: self.name().into(), reason };
         if problem.k == 0 {

@@ -41,7 +41,20 @@ pub const BUILTIN: &str = include_str!("../dispatch/h100.tsv");
 /// The column header of a table file.
 const HEADER: &str = "dtype\tlayout\tbatch\tm\tn\tk\taligned\tplan\tpercent_of_best_cublas";
 
-/// One measured shape and the plan that was fastest on it.
+/// One measured shape and the plan that was fastest on it: one line of a table file.
+///
+/// ```rust
+/// use rgemm::{Layout, catalog::{self, Dtype}, dispatch::{Row, Table}};
+///
+/// // 16 tokens through a linear layer of 14336 inputs and 4096 outputs, fastest with K split in two.
+/// let row = Row {
+///     dtype: Dtype::Bf16, layout: Layout::NT, batch: 1, m: 16, n: 4096, k: 14336, aligned: true,
+///     kernel: catalog::find("bgemm_14_wgmma_tma_64x64x64_s12_tmast_nt")?, staged: false, splits: 2, percent: 93.4,
+/// };
+/// let table = Table { notes: Vec::new(), rows: vec![row] };
+/// assert!(table.to_text().ends_with("\nbf16\tnt\t1\t16\t4096\t14336\tyes\tbgemm_14_wgmma_tma_64x64x64_s12_tmast_nt_split2\t93.4\n"));
+/// # Ok::<(), rgemm::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
     /// The element type of A and B.
@@ -70,11 +83,34 @@ pub struct Row {
 
 impl Row {
     /// The plan as reports name it (`kernel`, `kernel_staged`, `kernel_split8`, ...: [`plan_name`]).
+    ///
+    /// ```rust
+    /// use rgemm::dispatch::Table;
+    ///
+    /// let table = Table::parse("dtype\tlayout\tbatch\tm\tn\tk\taligned\tplan\tpercent_of_best_cublas\n\
+    ///                           bf16\tnt\t1\t16\t4096\t14336\tyes\tbgemm_14_wgmma_tma_64x64x64_s12_tmast_nt_split2\t93.4\n")?;
+    /// let row = &table.rows[0];
+    /// assert_eq!((row.kernel.name(), row.splits), ("bgemm_14_wgmma_tma_64x64x64_s12_tmast_nt", 2));
+    /// assert_eq!(row.plan_name(), "bgemm_14_wgmma_tma_64x64x64_s12_tmast_nt_split2"); // as the file names it
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn plan_name(&self) -> String {
         plan_name(self.kernel.name(), self.staged, self.splits)
     }
 
-    /// The shape as the suite writes it (`16x4096x4096:nt`).
+    /// The shape as the suite writes it (`16x4096x4096:nt`): the batch count first when there is
+    /// more than one product, the layout last when it is not `nn`.
+    ///
+    /// ```rust
+    /// use rgemm::dispatch::Table;
+    ///
+    /// let table = Table::parse("dtype\tlayout\tbatch\tm\tn\tk\taligned\tplan\tpercent_of_best_cublas\n\
+    ///                           bf16\tnn\t1\t4096\t4096\t4096\tyes\tbgemm_13_wgmma_128x256x64_s4\t97.5\n\
+    ///                           bf16\tnt\t8\t16\t4096\t4096\tyes\tbgemm_00_general_16x16x16_nt\t50.0\n")?;
+    /// assert_eq!(table.rows[0].case_name(), "4096x4096x4096");
+    /// assert_eq!(table.rows[1].case_name(), "8x16x4096x4096:nt");
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn case_name(&self) -> String {
         let batch = if self.batch > 1 { format!("{}x", self.batch) } else { String::new() };
         let layout = if self.layout == Layout::NN { String::new() } else { format!(":{}", self.layout.name()) };
@@ -84,6 +120,17 @@ impl Row {
 
 /// A dispatch table: where and when it was measured, and one row per measured shape and type.
 /// [`Table::parse`] shows the file form and how a table decides.
+///
+/// ```rust
+/// use rgemm::{catalog::Dtype, dispatch};
+///
+/// let table = dispatch::builtin();
+/// println!("measured on {} ({})", table.note("device").unwrap_or("?"), table.note("date").unwrap_or("?"));
+/// // Rows of f32 and of bf16 (f16 problems use bf16's, with each kernel's f16 twin).
+/// assert!(table.rows.iter().any(|r| r.dtype == Dtype::F32) && table.rows.iter().any(|r| r.dtype == Dtype::Bf16));
+/// let best = table.rows.iter().max_by(|x, y| x.percent.total_cmp(&y.percent)).unwrap();
+/// println!("furthest ahead of cuBLAS: {} on {} ({:.1}%)", best.plan_name(), best.case_name(), best.percent);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Table {
     /// `# key: value` lines of the file's header (device, date, commit, command), in order.

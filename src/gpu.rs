@@ -135,17 +135,40 @@ impl<T> Buffer<T> {
     /// The raw device address, as kernels and cuBLAS take it. Where cudarc tracks the buffer's
     /// uses (event tracking on, several streams), the use is recorded here, before the work that
     /// uses the address is queued: use it on the buffer's own stream.
+    ///
+    /// ```no_run
+    /// let gpu = rgemm::Gpu::open()?;
+    /// let x = gpu.upload(&vec![1.0f32; 32 * 32])?;
+    /// let start = x.addr(&gpu); // a kernel's pointer argument, as a u64
+    /// assert_eq!(start % 16, 0); // a new allocation starts on (at least) 16 bytes
+    /// let row_3 = start + 3 * 32 * 4; // row 3 of x as a 32×32 f32 matrix: addresses count bytes
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn addr(&self, gpu: &Gpu) -> u64 {
         let (ptr, _sync) = self.slice.device_ptr(&gpu.stream);
         ptr
     }
 
-    /// Elements in the buffer.
+    /// Elements in the buffer (not bytes).
+    ///
+    /// ```no_run
+    /// let gpu = rgemm::Gpu::open()?;
+    /// let y = gpu.zeros::<rgemm::half::bf16>(16 * 11008)?;
+    /// assert_eq!(y.len(), 16 * 11008);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.slice.len()
     }
 
     /// Whether the buffer holds no element.
+    ///
+    /// ```no_run
+    /// let gpu = rgemm::Gpu::open()?;
+    /// let x = gpu.upload(&[1.0f32, 2.0])?;
+    /// assert!(!x.is_empty() && x.len() == 2);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.slice.len() == 0
     }
@@ -229,6 +252,19 @@ fn driver_cuda_version() -> Option<String> {
 /// graphs: in short, `Gpu` is `Send + Sync`, everything it queues goes to its one stream, a
 /// `Gpu` per stream ([`Gpu::with_stream`]) runs products at the same time, and a plan is captured
 /// into a graph after one run.
+///
+/// ```no_run
+/// use rgemm::{Gpu, api::{Gemm, KernelChoice}};
+///
+/// let gpu = Gpu::open()?; // device 0, its default stream
+/// println!("{}: {} SMs", gpu.info.name, gpu.info.multiprocessors);
+/// let plan = Gemm::new(512, 512, 512).plan::<f32>(&gpu, KernelChoice::Auto)?;
+/// let ones = gpu.stream().clone_htod(&vec![1.0f32; 512 * 512])?;
+/// let mut c = gpu.stream().alloc_zeros::<f32>(512 * 512)?;
+/// plan.run(&gpu, &ones, &ones, &mut c)?; // queued on gpu.stream()
+/// assert!(gpu.stream().clone_dtoh(&c)?.iter().all(|&x| x == 512.0)); // the copy waits for it
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Gpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
@@ -413,6 +449,14 @@ impl Gpu {
     }
 
     /// The CUDA context of the stream: `new_stream()` on it for [`Gpu::with_stream`].
+    ///
+    /// ```no_run
+    /// let gpu = rgemm::Gpu::open()?;
+    /// // A second stream of the same context, for products that may run beside this Gpu's.
+    /// let other = gpu.with_stream(gpu.context().new_stream()?)?;
+    /// assert!(std::sync::Arc::ptr_eq(other.context(), gpu.context()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn context(&self) -> &Arc<CudaContext> {
         &self.ctx
     }
@@ -445,6 +489,17 @@ impl Gpu {
 
     /// A new buffer holding `host`, copied on the stream (the call returns once `host` may be
     /// reused). See [`Buffer`].
+    ///
+    /// ```no_run
+    /// use rgemm::half::bf16;
+    ///
+    /// let gpu = rgemm::Gpu::open()?;
+    /// let host: Vec<bf16> = (0..4096).map(|i| bf16::from_f32(i as f32 / 4096.0)).collect();
+    /// let x = gpu.upload(&host)?;
+    /// assert_eq!(x.len(), host.len());
+    /// assert_eq!(gpu.download(&x)?, host);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn upload<T: DeviceRepr>(&self, host: &[T]) -> Result<Buffer<T>> {
         Ok(Buffer { slice: self.stream.clone_htod(host)? })
     }
@@ -463,6 +518,14 @@ impl Gpu {
 
     /// `buffer`'s elements, once the work queued on the stream before this call is done (this
     /// waits for it). See [`Buffer`].
+    ///
+    /// ```no_run
+    /// let gpu = rgemm::Gpu::open()?;
+    /// let x = gpu.upload(&[1.5f32, -2.0, 3.25])?;
+    /// let back: Vec<f32> = gpu.download(&x)?; // no synchronize needed: this waits
+    /// assert_eq!(back, [1.5, -2.0, 3.25]);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn download<T: DeviceRepr>(&self, buffer: &Buffer<T>) -> Result<Vec<T>> {
         Ok(self.stream.clone_dtoh(&buffer.slice)?)
     }

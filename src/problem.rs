@@ -305,7 +305,19 @@ impl Problem {
 
     /// Elements each of A, B and C spans in memory, from its first element to its last
     /// (padding between rows and matrices included): the least each buffer given to
-    /// [`Plan::run`](crate::api::Plan::run) must hold. See [`Problem::general`] for an example.
+    /// [`Plan::run`](crate::api::Plan::run) must hold. [`Problem::general`] shows more.
+    ///
+    /// ```rust
+    /// use rgemm::{Layout, api::Gemm};
+    ///
+    /// // y_i = x_i·Wᵀ for 8 sequences of 128 tokens: x's rows padded to 4160, one W (stride 0).
+    /// let p = Gemm::new(128, 1024, 4096).layout(Layout::NT).leading_dims(4160, 4096, 1024)
+    ///     .batch(8, 128 * 4160, 0, 128 * 1024).problem()?;
+    /// let (a, b, c) = p.extents();
+    /// assert_eq!(a, 7 * 128 * 4160 + 127 * 4160 + 4096); // the last row of the last x ends at K
+    /// assert_eq!((b, c), (1024 * 4096, 8 * 128 * 1024));
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn extents(&self) -> (usize, usize, usize) {
         let [a, b, c] = self.extents_checked().map(|e| e.expect("validated when the problem was made") as usize);
         (a, b, c)
@@ -347,11 +359,30 @@ impl Problem {
     }
 
     /// A as stored: rows × columns of the row-major array (K × M when transposed).
+    ///
+    /// ```rust
+    /// use rgemm::{Layout, api::Gemm};
+    ///
+    /// assert_eq!(Gemm::new(16, 4096, 1024).problem()?.stored_a(), (16, 1024)); // M×K
+    /// let t = Gemm::new(16, 4096, 1024).layout(Layout::TN).problem()?;
+    /// assert_eq!((t.stored_a(), t.lda), ((1024, 16), 16)); // K×M: its rows are M long
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn stored_a(&self) -> (u64, u64) {
         stored_shape(self.layout.a, self.m as u64, self.k as u64)
     }
 
     /// B as stored: K × N, or N × K when transposed.
+    ///
+    /// ```rust
+    /// use rgemm::{Layout, api::Gemm};
+    ///
+    /// assert_eq!(Gemm::new(16, 11008, 4096).problem()?.stored_b(), (4096, 11008)); // K×N
+    /// // A linear layer's weight as stored: N×K, rows K long.
+    /// let nt = Gemm::new(16, 11008, 4096).layout(Layout::NT).problem()?;
+    /// assert_eq!((nt.stored_b(), nt.ldb), ((11008, 4096), 4096));
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn stored_b(&self) -> (u64, u64) {
         stored_shape(self.layout.b, self.k as u64, self.n as u64)
     }
@@ -432,11 +463,29 @@ impl Problem {
     }
 
     /// Multiply-adds of the whole batch: M·N·K per product.
+    ///
+    /// ```rust
+    /// use rgemm::api::Gemm;
+    ///
+    /// let p = Gemm::new(16, 11008, 4096).packed_batch(4).problem()?;
+    /// assert_eq!(p.macs(), 4 * 16 * 11008 * 4096);
+    /// assert_eq!(Gemm::new(16, 16, 0).problem()?.macs(), 0); // K = 0: no product, C = beta·C
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn macs(&self) -> u128 {
         self.m as u128 * self.n as u128 * self.k as u128 * self.batch as u128
     }
 
     /// Floating-point operations of the whole batch (a multiply and an add per term).
+    ///
+    /// ```rust
+    /// let p = rgemm::Problem::new(1000, 1000, 1000, 1.0, 0.0)?;
+    /// assert_eq!(p.flops(), 2e9);
+    /// // What a run of 0.5 ms achieved: flops per second, here in TFLOP/s.
+    /// let rate = p.flops() / 0.5e-3 / 1e12;
+    /// assert!((rate - 4.0).abs() < 1e-12 && (p.tflops(0.5) - rate).abs() < 1e-12);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
     pub fn flops(&self) -> f64 {
         2.0 * self.macs() as f64
     }
