@@ -245,10 +245,9 @@ pub struct TensorMaps {
     pub b_span: BoxSpan,
     /// How B's boxes are swizzled in shared memory.
     pub b_swizzle: Swizzle,
-    /// Box of C: rows × columns (in elements of C's type, whatever it is); `None` when C is
-    /// written by the threads. The map C gets: [`c_map`](Self::c_map).
+    /// Box of C (f32): rows × columns, and its swizzle; `None` when C is written by the threads.
     pub c_box: Option<(u32, u32)>,
-    /// How an f32 C's box is swizzled in shared memory (unused without `c_box`).
+    /// How C's box is swizzled in shared memory (unused without `c_box`).
     pub c_swizzle: Swizzle,
 }
 
@@ -292,19 +291,6 @@ impl BoxSpan {
 }
 
 impl TensorMaps {
-    /// The box and swizzle of C's map for a C of type `output`: `c_box` elements whatever the
-    /// type; an f32 C staged with `c_swizzle`, a 16-bit C in plain rows (`c_box.1` · 2 bytes,
-    /// written in place of the f32 slice they were computed from, which the swizzle would not
-    /// allow). `None` without `c_box`.
-    #[inline]
-    pub const fn c_map(&self, output: Dtype) -> Option<((u32, u32), Swizzle)> {
-        match (self.c_box, output) {
-            (None, _) => None,
-            (Some(b), Dtype::F32) => Some((b, self.c_swizzle)),
-            (Some(b), Dtype::Bf16 | Dtype::F16) => Some((b, Swizzle::None)),
-        }
-    }
-
     /// Maps the kernel receives: 2, or 3 with a map of C.
     #[inline]
     pub const fn count(&self) -> usize {
