@@ -683,3 +683,15 @@ fn k_zero_scales_c_on_the_gpu() {
 struct SendOutput(kernels_gpu::epilogue::FusedOutput);
 // SAFETY: the threads only read the value; what it points to is checked by the emulator.
 unsafe impl Sync for SendOutput {}
+
+/// `Problem`'s fields are public, so a hand-edited one may span more than memory holds: its
+/// extents say so (`usize::MAX`, which no buffer holds) instead of panicking, and `checked`
+/// refuses it.
+#[test]
+fn hand_edited_problem_reports_extents_without_panicking() {
+    let mut p = Gemm::new(4, 4, 4).packed_batch(2).problem().unwrap();
+    p.stride_a = u64::MAX;
+    assert_eq!(p.extents().0, usize::MAX);
+    assert_eq!(p.extents().1, 2 * 16);
+    assert!(p.checked().is_err());
+}
