@@ -114,9 +114,10 @@ pub struct DeviceInfo {
 
 
 /// A buffer in device memory (a cudarc buffer, tracked as the context says), as
-/// [`Gpu::upload`] and [`Gpu::zeros`] make it: for launching a kernel by hand ([`Gpu::entry`]),
-/// where a raw device address is wanted. [`Plan::run`](crate::api::Plan::run) takes cudarc's
-/// own buffers and views instead.
+/// [`Gpu::upload`] and [`Gpu::zeros`] make it: [`Plan::run`](crate::api::Plan::run) takes it as
+/// it takes cudarc's own buffers and views (it implements cudarc's `DevicePtr` and
+/// `DevicePtrMut`), and [`addr`](Buffer::addr) gives the raw device address for launching a
+/// kernel by hand ([`Gpu::entry`]).
 ///
 /// ```no_run
 /// let gpu = rgemm::Gpu::open()?;
@@ -171,6 +172,28 @@ impl<T> Buffer<T> {
     /// ```
     pub fn is_empty(&self) -> bool {
         self.slice.len() == 0
+    }
+}
+
+// Cudarc's buffer traits, by the buffer inside: a `Buffer` goes wherever a `CudaSlice` does.
+impl<T> cudarc::driver::DeviceSlice<T> for Buffer<T> {
+    fn len(&self) -> usize {
+        self.slice.len()
+    }
+    fn stream(&self) -> &Arc<CudaStream> {
+        cudarc::driver::DeviceSlice::stream(&self.slice)
+    }
+}
+
+impl<T> DevicePtr<T> for Buffer<T> {
+    fn device_ptr<'a>(&'a self, stream: &'a CudaStream) -> (cudarc::driver::sys::CUdeviceptr, cudarc::driver::SyncOnDrop<'a>) {
+        self.slice.device_ptr(stream)
+    }
+}
+
+impl<T> cudarc::driver::DevicePtrMut<T> for Buffer<T> {
+    fn device_ptr_mut<'a>(&'a mut self, stream: &'a CudaStream) -> (cudarc::driver::sys::CUdeviceptr, cudarc::driver::SyncOnDrop<'a>) {
+        self.slice.device_ptr_mut(stream)
     }
 }
 

@@ -695,3 +695,26 @@ fn hand_edited_problem_reports_extents_without_panicking() {
     assert_eq!(p.extents().1, 2 * 16);
     assert!(p.checked().is_err());
 }
+
+/// The buffers `Gpu::upload` and `Gpu::zeros` make go to `Plan::run` as cudarc's own do: A and B
+/// of small integers (exact in f32 products of this size), C poisoned with NaN first.
+#[test]
+#[ignore = "needs a GPU"]
+fn plans_run_on_the_gpus_own_buffers() {
+    let guard = common::gpu("plans_run_on_the_gpus_own_buffers");
+    let gpu = &*guard;
+    let (m, n, k) = (37usize, 29usize, 45usize);
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 7) as f32 - 2.0).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 5) as f32 + 1.0).collect();
+    let plan = Gemm::new(m as u64, n as u64, k as u64).plan::<f32>(gpu, KernelChoice::Auto).unwrap();
+    let (da, db) = (gpu.upload(&a).unwrap(), gpu.upload(&b).unwrap());
+    let mut dc = gpu.upload(&vec![f32::NAN; m * n]).unwrap();
+    plan.run(gpu, &da, &db, &mut dc).unwrap();
+    let c = gpu.download(&dc).unwrap();
+    for i in 0..m {
+        for j in 0..n {
+            let want: f32 = (0..k).map(|l| a[i * k + l] * b[l * n + j]).sum();
+            assert_eq!(c[i * n + j], want, "C[{i}][{j}]");
+        }
+    }
+}
