@@ -5,9 +5,9 @@
 //! # fn main() -> rgemm::Result<()> {
 //! let gpu = Gpu::open()?;
 //! // y = x·Wᵀ: x is 16×4096 (row-major), W is 11008×4096 as stored (N×K), bf16; y is f32.
-//! let gemm = Gemm::new(16, 11008, 4096).layout(Layout::NT).plan::<half::bf16>(&gpu, KernelChoice::Auto)?;
-//! let x = gpu.stream().alloc_zeros::<half::bf16>(16 * 4096)?;
-//! let w = gpu.stream().alloc_zeros::<half::bf16>(11008 * 4096)?;
+//! let gemm = Gemm::new(16, 11008, 4096).layout(Layout::NT).plan::<rgemm::half::bf16>(&gpu, KernelChoice::Auto)?;
+//! let x = gpu.stream().alloc_zeros::<rgemm::half::bf16>(16 * 4096)?;
+//! let w = gpu.stream().alloc_zeros::<rgemm::half::bf16>(11008 * 4096)?;
 //! let mut y = gpu.stream().alloc_zeros::<f32>(16 * 11008)?;
 //! gemm.run(&gpu, &x, &w, &mut y)?; // queued on gpu.stream(); nothing waits
 //! # Ok(()) }
@@ -244,7 +244,7 @@ impl Gemm {
     /// which together make the problem's fused epilogue ([`Problem::epilogue`]):
     ///
     /// ```rust
-    /// use half::bf16;
+    /// use rgemm::half::bf16;
     /// use rgemm::{Activation, Bias, FusedEpilogue, Layout, api::Gemm};
     ///
     /// // A linear layer y = relu(x·Wᵀ + b) in bf16, keeping x·Wᵀ + b for the backward pass.
@@ -335,10 +335,10 @@ impl Gemm {
     /// # fn main() -> rgemm::Result<()> {
     /// let gpu = Gpu::open()?;
     /// let gemm = Gemm::new(4096, 4096, 4096).layout(Layout::NT);
-    /// let auto = gemm.plan::<half::bf16>(&gpu, KernelChoice::Auto)?;
+    /// let auto = gemm.plan::<rgemm::half::bf16>(&gpu, KernelChoice::Auto)?;
     /// println!("{}: {}", auto.name(), auto.reason());
     /// // A kernel by name: an error if it cannot run this problem.
-    /// let named = gemm.plan::<half::bf16>(&gpu, KernelChoice::Named("bgemm_00_general_16x16x16_nt".into()))?;
+    /// let named = gemm.plan::<rgemm::half::bf16>(&gpu, KernelChoice::Named("bgemm_00_general_16x16x16_nt".into()))?;
     /// assert_eq!(named.reason(), "named");
     /// # Ok(()) }
     /// ```
@@ -850,7 +850,7 @@ impl Plan {
     /// [`Error::Overlap`] for a bias or an auxiliary output that overlaps another operand.
     ///
     /// ```no_run
-    /// use half::bf16;
+    /// use rgemm::half::bf16;
     /// use rgemm::{Activation, Bias, Gpu, Layout, api::{Gemm, KernelChoice}};
     /// # fn main() -> rgemm::Result<()> {
     /// let gpu = Gpu::open()?;
