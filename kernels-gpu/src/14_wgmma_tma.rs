@@ -196,8 +196,11 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     /// of the previous tile) must have read it, which the warpgroup's first thread waits for, and
     /// every thread must have left the `drain` that read it, which the barrier that opens the
     /// buffer ensures.
+    ///
+    /// With `to_16bit` (bf16 or f16) the slice is staged already rounded to that type, in the
+    /// buffer's 16-bit layout ([`SwizzledF32Rows::at_16bit`]); else as f32.
     #[inline(always)]
-    fn stage_slices(acc: &[f32; 128], cw: u32, scale: f32, drain: impl Fn(usize, SwizzledF32Rows)) {
+    fn stage_slices(acc: &[f32; 128], cw: u32, scale: f32, to_16bit: Option<Dtype>, drain: impl Fn(usize, SwizzledF32Rows)) {
         let smem = dynamic_shared::<u8>();
         let leader = thread_idx() % 128 == 0;
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
@@ -215,9 +218,24 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
             }
             let col = (j % slice_groups * 8) as u32 + c;
             for h in 0..2 {
-                let p = smem.wrapping_add(buffer.at(r + 8 * h as u32, col) as usize) as *mut f32;
-                // SAFETY: inside this warpgroup's staging buffer, at an 8-byte-aligned pair.
-                unsafe { st_shared_v2(p, [scale * acc[4 * j + 2 * h], scale * acc[4 * j + 2 * h + 1]]) };
+                let (x, y) = (scale * acc[4 * j + 2 * h], scale * acc[4 * j + 2 * h + 1]);
+                let row = r + 8 * h as u32;
+                match to_16bit {
+                    None => {
+                        let p = smem.wrapping_add(buffer.at(row, col) as usize) as *mut f32;
+                        // SAFETY: inside this warpgroup's staging buffer, at an 8-byte-aligned pair.
+                        unsafe { st_shared_v2(p, [x, y]) };
+                    }
+                    Some(t) => {
+                        let pair = match t {
+                            Dtype::F16 => cvt_rn_f16_f32(x) as u32 | (cvt_rn_f16_f32(y) as u32) << 16,
+                            _ => cvt_rn_bf16_f32(x) as u32 | (cvt_rn_bf16_f32(y) as u32) << 16,
+                        };
+                        let p = smem.wrapping_add(buffer.at_16bit(row, col) as usize) as *mut u32;
+                        // SAFETY: inside this warpgroup's staging buffer, at a 4-byte-aligned pair.
+                        unsafe { store(p, pair) };
+                    }
+                }
             }
             if j % slice_groups == slice_groups - 1 {
                 fence_proxy_async_shared();
@@ -231,10 +249,10 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     /// (`row0`, `col0`) through the copy engine: each staged slice ([`stage_slices`](Self::stage_slices))
     /// leaves by one TMA store, which the warpgroup's first thread issues.
     #[inline(always)]
-    unsafe fn store_through_tma(map_c: *const TensorMap, alpha: f32, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
+    unsafe fn store_through_tma(map_c: *const TensorMap, alpha: f32, to_16bit: Option<Dtype>, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
         let base = shared_address(dynamic_shared::<u8>());
         let leader = thread_idx() % 128 == 0;
-        Self::stage_slices(acc, cw, alpha, |q, buffer| {
+        Self::stage_slices(acc, cw, alpha, to_16bit, |q, buffer| {
             if leader {
                 // SAFETY: the buffer was written and fenced by this warpgroup (barrier before
                 // `drain`); the map is the host's map of C.
@@ -257,7 +275,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     fn store_fused_through_shared(c: &FusedOutput, acc: &[f32; 128], cw: u32, row0: u32, col0: u32) {
         let smem = dynamic_shared::<u8>();
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
-        Self::stage_slices(acc, cw, 1.0, |q, buffer| {
+        Self::stage_slices(acc, cw, 1.0, None, |q, buffer| {
             let out = c.window(row0, col0 + (q * Self::C_SLICE) as u32);
             let mut row = warp_in_wg;
             while row < 64 {
@@ -636,18 +654,26 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     #[inline(always)]
     unsafe fn epilogue(gemm: &GemmArgs<E>, map_c: *const TensorMap, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
         let g = if Self::PERSISTENT { gemm.at_batch(z) } else { *gemm };
+        // The copy engine's store writes a row of C in whole 16-byte pieces: where a row of N
+        // values ends inside one, it wrote the rest of that piece into C's padding (observed on
+        // an H200, `docs/perf` run 162), so such a C is stored by the threads.
         if Self::FUSES && g.epilogue != 0 {
-            Self::store_fused_through_shared(&g.fused_c(), acc, cw, row0, col0);
+            let c = g.fused_c();
+            let e = c.epilogue;
+            if e.only_converts() && c.beta == 0.0 && g.n as usize * c.elem_bytes() % 16 == 0 {
+                // A 16-bit C and nothing else: rounded as it is staged, stored by the copy engine.
+                // SAFETY: as below; the host's map of C has C's type.
+                unsafe { Self::store_through_tma(map_c, c.alpha, Some(e.output).filter(|t| *t != Dtype::F32), acc, cw, row0, col0, z) };
+            } else {
+                Self::store_fused_through_shared(&c, acc, cw, row0, col0);
+            }
             return;
         }
         let c = g.c();
-        // The copy engine's store writes a row of C in whole 16-byte pieces: where a row of N
-        // floats ends inside one, it wrote the rest of that piece into C's padding (observed on
-        // an H200, `docs/perf` run 162), so such a C is stored from the registers.
         if Self::TMA_STORE && c.beta == 0.0 && g.n % 4 == 0 {
             // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and the
             // buffers are this block's.
-            unsafe { Self::store_through_tma(map_c, c.alpha, acc, cw, row0, col0, z) };
+            unsafe { Self::store_through_tma(map_c, c.alpha, None, acc, cw, row0, col0, z) };
         } else {
             Self::store_from_registers(&c, acc, row0, col0);
         }

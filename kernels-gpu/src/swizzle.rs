@@ -148,6 +148,17 @@ impl SwizzledF32Rows {
     pub const fn at(&self, row: u32, col: u32) -> u32 {
         self.offset + swizzle_128b(row * 128 + col * 4)
     }
+
+    /// Byte offset of element (row, col) of the same buffer holding 16-bit values instead, in
+    /// rows of 64 bytes (the front half of the buffer) under the same swizzle: the layout the
+    /// copy engine reads for a box 32 16-bit values wide with `SWIZZLE_128B`. An even `col`
+    /// starts a 4-byte pair that stays together; the pairs of eight consecutive rows at one
+    /// column land on eight different chunk positions (see the module docs), so the threads of
+    /// the wgmma accumulator layout write them free of bank conflicts.
+    #[inline(always)]
+    pub const fn at_16bit(&self, row: u32, col: u32) -> u32 {
+        self.offset + swizzle_128b(row * 64 + col * 2)
+    }
 }
 
 /// Which dimension of a `wgmma` operand is contiguous in its 128-byte-swizzled shared tile of

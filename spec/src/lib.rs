@@ -245,7 +245,8 @@ pub struct TensorMaps {
     pub b_span: BoxSpan,
     /// How B's boxes are swizzled in shared memory.
     pub b_swizzle: Swizzle,
-    /// Box of C (f32): rows × columns, and its swizzle; `None` when C is written by the threads.
+    /// Box of C: rows × columns, in elements of C's type (f32, or 16-bit for a bf16 or f16 C),
+    /// and its swizzle; `None` when C is written by the threads.
     pub c_box: Option<(u32, u32)>,
     /// How C's box is swizzled in shared memory (unused without `c_box`).
     pub c_swizzle: Swizzle,

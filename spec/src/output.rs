@@ -148,6 +148,13 @@ impl FusedEpilogue {
         matches!(self.output, Dtype::F32) && matches!(self.bias, Bias::None) && matches!(self.activation, Activation::Identity) && !self.aux
     }
 
+    /// Whether the epilogue only rounds to the output type (no bias, no activation, no
+    /// auxiliary output): what a kernel can apply as it stages C, without a pass of its own.
+    #[inline]
+    pub const fn only_converts(self) -> bool {
+        matches!(self.bias, Bias::None) && matches!(self.activation, Activation::Identity) && !self.aux
+    }
+
     /// The kernel parameter: output type, bias, activation and aux in one word.
     #[inline]
     pub const fn pack(self) -> u32 {

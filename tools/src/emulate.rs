@@ -268,8 +268,6 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
         // SAFETY: the maps' part of the arena holds `t.count()` maps.
         unsafe { std::ptr::copy_nonoverlapping([map_a, map_b].as_ptr(), base.add(om) as *mut TensorMap, 2) };
         if let Some(c_box) = t.c_box {
-            // Rows of 128 bytes whatever C's type, as the GPU's map.
-            let c_box = (c_box.0, c_box.1 * 4 / out.bytes());
             let map_c = map(at(oc), out.bytes(), sc, c_box, BoxSpan::One, t.c_swizzle).map_err(|e| unsupported(format!("tensor map of C: {e}")))?;
             // SAFETY: as above; the third map.
             unsafe { std::ptr::write(base.add(om + 2 * size_of::<TensorMap>()) as *mut TensorMap, map_c) };
