@@ -801,7 +801,7 @@ impl Gpu {
         let map_a = tensor_map::encode_spanning(dtype, a, sa, (spec.a_box.0, spec.a_box.1, spec.a_span), spec.a_swizzle)?;
         let map_b = tensor_map::encode_spanning(dtype, b, sb, (spec.b_box.0, spec.b_box.1, spec.b_span), spec.b_swizzle)?;
         let map_c = match spec.c_box {
-            Some((rows, cols)) => Some(tensor_map::encode(problem.epilogue.output, c, sc, rows, cols, spec.c_swizzle)?),
+            Some((rows, cols)) => Some(tensor_map::encode(problem.epilogue.output, c, sc, rows, cols, spec.c_swizzle_of(problem.epilogue.output))?),
             None => None,
         };
         let both: Vec<u64> = map_a.into_iter().chain(map_b).chain(map_c.into_iter().flatten()).collect();

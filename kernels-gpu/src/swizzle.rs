@@ -113,6 +113,13 @@ impl SwizzledTile {
     }
 }
 
+/// The 64-byte XOR swizzle of a byte offset inside a 512-byte-aligned block: chunk `c` (of four)
+/// of 128-byte line `l` goes to chunk `c ^ (l % 4)` (`CU_TENSOR_MAP_SWIZZLE_64B`).
+#[inline(always)]
+pub const fn swizzle_64b(offset: u32) -> u32 {
+    offset ^ ((offset >> 3) & 0x30)
+}
+
 /// A tile of `f32` with 128-byte rows (32 floats) in shared memory, 128-byte swizzled: the layout
 /// the copy engine reads for a box 32 floats wide with `SWIZZLE_128B` (a TMA store of C). Threads
 /// that write pairs of columns `2t, 2t + 1` of eight consecutive rows (the wgmma accumulator
@@ -150,14 +157,16 @@ impl SwizzledF32Rows {
     }
 
     /// Byte offset of element (row, col) of the same buffer holding 16-bit values instead, in
-    /// rows of 64 bytes (the front half of the buffer) under the same swizzle: the layout the
-    /// copy engine reads for a box 32 16-bit values wide with `SWIZZLE_128B`. An even `col`
-    /// starts a 4-byte pair that stays together; the pairs of eight consecutive rows at one
-    /// column land on eight different chunk positions (see the module docs), so the threads of
-    /// the wgmma accumulator layout write them free of bank conflicts.
+    /// rows of 64 bytes (the front half of the buffer) under the 64-byte swizzle: the layout the
+    /// copy engine reads for a box 32 16-bit values wide with `SWIZZLE_64B`. An even `col`
+    /// starts a 4-byte pair that stays together. Eight consecutive rows from an even one share
+    /// the column's chunk index in pairs (rows `2l` and `2l + 1` fill 128-byte line `l`), the
+    /// XOR with `l % 4` moves each pair to another chunk, and the two rows of a pair sit in
+    /// different halves of the line: eight different chunk positions, so the threads of the
+    /// wgmma accumulator layout write them free of bank conflicts.
     #[inline(always)]
     pub const fn at_16bit(&self, row: u32, col: u32) -> u32 {
-        self.offset + swizzle_128b(row * 64 + col * 2)
+        self.offset + swizzle_64b(row * 64 + col * 2)
     }
 }
 

@@ -248,7 +248,8 @@ pub struct TensorMaps {
     /// Box of C: rows × columns, in elements of C's type (f32, or 16-bit for a bf16 or f16 C),
     /// and its swizzle; `None` when C is written by the threads.
     pub c_box: Option<(u32, u32)>,
-    /// How C's box is swizzled in shared memory (unused without `c_box`).
+    /// How an f32 C's box is swizzled in shared memory (unused without `c_box`); a 16-bit C's:
+    /// [`c_swizzle_of`](Self::c_swizzle_of).
     pub c_swizzle: Swizzle,
 }
 
@@ -292,6 +293,18 @@ impl BoxSpan {
 }
 
 impl TensorMaps {
+    /// How C's box is swizzled in shared memory for a C of type `output`: `c_swizzle` for f32; a
+    /// 16-bit C's box rows are half as long (64 bytes for 32 columns), and the copy engine reads
+    /// such rows as they are only under the 64-byte pattern (under the 128-byte one it read them
+    /// otherwise, `docs/perf` run 175).
+    #[inline]
+    pub const fn c_swizzle_of(&self, output: Dtype) -> Swizzle {
+        match output {
+            Dtype::F32 => self.c_swizzle,
+            Dtype::Bf16 | Dtype::F16 => Swizzle::B64,
+        }
+    }
+
     /// Maps the kernel receives: 2, or 3 with a map of C.
     #[inline]
     pub const fn count(&self) -> usize {

@@ -268,7 +268,7 @@ unsafe fn run_stored(spec: &KernelSpec, entry: EmulatedEntry, problem: &Problem,
         // SAFETY: the maps' part of the arena holds `t.count()` maps.
         unsafe { std::ptr::copy_nonoverlapping([map_a, map_b].as_ptr(), base.add(om) as *mut TensorMap, 2) };
         if let Some(c_box) = t.c_box {
-            let map_c = map(at(oc), out.bytes(), sc, c_box, BoxSpan::One, t.c_swizzle).map_err(|e| unsupported(format!("tensor map of C: {e}")))?;
+            let map_c = map(at(oc), out.bytes(), sc, c_box, BoxSpan::One, t.c_swizzle_of(out)).map_err(|e| unsupported(format!("tensor map of C: {e}")))?;
             // SAFETY: as above; the third map.
             unsafe { std::ptr::write(base.add(om + 2 * size_of::<TensorMap>()) as *mut TensorMap, map_c) };
         }

@@ -73,6 +73,11 @@ pub fn tensor_map_spanning(
     if swizzle_bytes > 0 && row_bytes > swizzle_bytes {
         return Err(format!("box rows of {row_bytes} bytes exceed the {swizzle_bytes}-byte swizzle span"));
     }
+    // The hardware accepts shorter rows, but does not lay them out as the XOR of their dense
+    // addresses modelled here (64-byte rows under the 128-byte pattern, `docs/perf` run 175).
+    if swizzle_bytes > 0 && row_bytes < swizzle_bytes {
+        return Err(format!("box rows of {row_bytes} bytes under the {swizzle_bytes}-byte swizzle: shorter rows than the pattern's are not modelled"));
+    }
     if (ld * elem_bytes as u64) % 16 != 0 || base % 16 != 0 || ld < cols as u64 {
         return Err("rows of the matrix must start on 16-byte boundaries".into());
     }
