@@ -24,10 +24,11 @@
 //!
 //! **Cost.** Taking the copies off the multiplying warps is the large step over rung 13. What
 //! remains is the epilogue, a per-tile cost (consumers cannot multiply while they store C), which
-//! pair stores, TMA stores and the persistent launch cut. The TMA-store kernels also apply a fused
-//! epilogue (bias, activation, a 16-bit C, beta, the auxiliary output: `crate::epilogue`) to the
-//! values they stage in shared memory (`store_fused_through_shared`), at the cost of a second pass
-//! over each staged slice; stream-K's kernels leave it to the epilogue pass.
+//! pair stores, TMA stores and the persistent launch cut. The TMA-store kernels round a bare
+//! 16-bit C as they stage it and store it like an f32 C; they apply any other fused epilogue
+//! (bias, activation, beta, the auxiliary output: `crate::epilogue`) to the values they stage in
+//! shared memory (`store_fused_through_shared`), at the cost of a second pass over each staged
+//! slice; stream-K's kernels leave it to the epilogue pass.
 //!
 //! **Parts**, as warp-specialised kernels are usually cut: `run` initialises the ring and hands
 //! the block's `Work` to the producer (`produce`, one K-tile at a time by `load_k_tile`) and to

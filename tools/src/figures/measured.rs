@@ -24,13 +24,15 @@ pub const EVAL_RUNS: [&str; 2] = ["docs/perf/2026-11-28-h200-run169/eval-bf16.js
 
 /// `rgemm bench --kernel best-bf16 --sizes … --out-dtype bf16 [--epilogue E]`, one report per
 /// epilogue, the plain product first: the automatic choice's plan against the best cuBLAS with
-/// the same output type and epilogue, timed in turn (run 163).
-pub const EPILOGUE_RUNS: [&str; 5] = [
-    "docs/perf/2026-11-28-h200-run163/bench-none.json",
-    "docs/perf/2026-11-28-h200-run163/bench-bias.json",
-    "docs/perf/2026-11-28-h200-run163/bench-bias-relu.json",
-    "docs/perf/2026-11-28-h200-run163/bench-bias-gelu.json",
-    "docs/perf/2026-11-28-h200-run163/bench-square.json",
+/// the same output type and epilogue, timed in turn (run 176: a bare 16-bit C through the copy
+/// engine).
+pub const EPILOGUE_RUNS: [&str; 6] = [
+    "docs/perf/2026-11-29-h200-run176/bench-none.json",
+    "docs/perf/2026-11-29-h200-run176/bench-bias.json",
+    "docs/perf/2026-11-29-h200-run176/bench-bias-relu.json",
+    "docs/perf/2026-11-29-h200-run176/bench-bias-gelu.json",
+    "docs/perf/2026-11-29-h200-run176/bench-square.json",
+    "docs/perf/2026-11-29-h200-run176/bench-batched.json",
 ];
 
 /// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type
