@@ -210,9 +210,16 @@ impl Table {
             let num = |s: &str| s.parse::<u32>().ok().filter(|&v| v > 0).ok_or_else(|| bad(i, &format!("'{s}' is not a size")));
             let (name, staged, splits) = split_plan_name(f[7]);
             let kernel = catalog::find(&name).map_err(|_| bad(i, &format!("no kernel {name} in the catalog")))?;
+            let dtype = catalog::dtype_named(f[0]).ok_or_else(|| bad(i, &format!("'{}' is not an element type", f[0])))?;
+            let layout = Layout::named(f[1]).ok_or_else(|| bad(i, &format!("'{}' is not a layout", f[1])))?;
+            // A row measured one kernel on its own type and layout: a kernel of another is a typo.
+            if kernel.spec.dtype != dtype || kernel.spec.layout != layout {
+                let spec = kernel.spec;
+                return Err(bad(i, &format!("{name} multiplies {} {}, the row is {} {}", spec.dtype.name(), spec.layout.name(), dtype.name(), layout.name())));
+            }
             table.rows.push(Row {
-                dtype: catalog::dtype_named(f[0]).ok_or_else(|| bad(i, &format!("'{}' is not an element type", f[0])))?,
-                layout: Layout::named(f[1]).ok_or_else(|| bad(i, &format!("'{}' is not a layout", f[1])))?,
+                dtype,
+                layout,
                 batch: num(f[2])?,
                 m: num(f[3])?,
                 n: num(f[4])?,

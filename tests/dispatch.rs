@@ -30,11 +30,8 @@ fn sample_table() -> Table {
 
 #[test]
 fn the_built_in_table_parses_and_names_catalog_kernels() {
+    // `parse` refuses a row whose kernel multiplies another type or layout than the row's.
     let table = Table::parse(dispatch::BUILTIN).unwrap_or_else(|e| panic!("dispatch/h100.tsv: {e}"));
-    for r in &table.rows {
-        assert_eq!(r.kernel.spec.dtype, r.dtype, "{}", r.kernel.name());
-        assert_eq!(r.kernel.spec.layout, r.layout, "{}", r.kernel.name());
-    }
     assert_eq!(*dispatch::builtin(), table);
 }
 
@@ -55,6 +52,8 @@ fn bad_table_files_are_clear_errors() {
         (&*format!("{header}bf16\tnn\t1\t4\t4\t4\tyes\tno_such_kernel\t90\n"), "no kernel"),
         (&*format!("{header}f64\tnn\t1\t4\t4\t4\tyes\tbgemm_14_wgmma_tma_128x256x64_s4\t90\n"), "element type"),
         (&*format!("{header}bf16\tnn\t1\t4\t4\t4\tmaybe\tbgemm_14_wgmma_tma_128x256x64_s4\t90\n"), "yes or no"),
+        (&*format!("{header}f16\tnn\t1\t4\t4\t4\tyes\tbgemm_14_wgmma_tma_128x256x64_s4\t90\n"), "multiplies bf16 nn, the row is f16 nn"),
+        (&*format!("{header}bf16\tnt\t1\t4\t4\t4\tyes\tbgemm_14_wgmma_tma_128x256x64_s4\t90\n"), "multiplies bf16 nn, the row is bf16 nt"),
     ] {
         let e = Table::parse(text).unwrap_err().to_string();
         assert!(e.contains(expect), "{text:?}: {e}");
