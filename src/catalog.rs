@@ -378,7 +378,7 @@ impl Kernel {
         let layout = self.spec.layout.name();
         let Some(maps) = self.spec.tensor_maps else { return format!("{layout}, any M, N, K") };
         let per_row = 16 / self.spec.dtype.bytes();
-        let c = if maps.c_box.is_some() { format!(", ldc of {}", 16 / Dtype::F32.bytes()) } else { String::new() };
+        let c = if maps.c_box.is_some() { format!(", ldc of {} (f32 C) or {} (16-bit C)", 16 / Dtype::F32.bytes(), 16 / Dtype::Bf16.bytes()) } else { String::new() };
         format!("{layout}, lda, ldb multiples of {per_row}{c}")
     }
 
