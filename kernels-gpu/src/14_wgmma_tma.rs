@@ -40,7 +40,7 @@
 //! persistent tile order, the epilogues and clusters in detail, and what was measured:
 //! `book/src/rung-14-wgmma-tma.md` and `docs/perf/`.
 
-use crate::epilogue::FusedOutput;
+use crate::epilogue::{ColumnBias, FusedOutput, activate, rounded_bits};
 use crate::prelude::*;
 use crate::spec::stream_k::StreamKWorkspace;
 use crate::stream_k_combine::{self, PART_THREADS, Piece, StreamKSchedule};
@@ -198,10 +198,9 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     /// every thread must have left the `drain` that read it, which the barrier that opens the
     /// buffer ensures.
     ///
-    /// With `to_16bit` (bf16 or f16) the slice is staged already rounded to that type, in the
-    /// buffer's 16-bit layout ([`SwizzledF32Rows::at_16bit`]); else as f32.
+    /// What happens to each value on the way in is `staging`'s ([`Staging`]).
     #[inline(always)]
-    fn stage_slices(acc: &[f32; 128], cw: u32, scale: f32, to_16bit: Option<Dtype>, drain: impl Fn(usize, SwizzledF32Rows)) {
+    fn stage_slices(acc: &[f32; 128], cw: u32, staging: Staging, drain: impl Fn(usize, SwizzledF32Rows)) {
         let smem = dynamic_shared::<u8>();
         let leader = thread_idx() % 128 == 0;
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
@@ -218,20 +217,26 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
                 named_barrier_sync::<128>(barrier);
             }
             let col = (j % slice_groups * 8) as u32 + c;
+            // The bias of this thread's two columns (the tile's columns `at`, `at + 1`), read
+            // once for both rows.
+            let at = (j * 8) as u32 + c;
+            let out = staging.to_16bit.unwrap_or(Dtype::F32);
+            let (bx, by) = (staging.bias.at(at, out), staging.bias.at(at + 1, out));
             for h in 0..2 {
-                let (x, y) = (scale * acc[4 * j + 2 * h], scale * acc[4 * j + 2 * h + 1]);
+                let mut x = staging.scale * acc[4 * j + 2 * h] + bx;
+                let mut y = staging.scale * acc[4 * j + 2 * h + 1] + by;
+                if staging.relu {
+                    (x, y) = (activate(Activation::Relu, x), activate(Activation::Relu, y));
+                }
                 let row = r + 8 * h as u32;
-                match to_16bit {
+                match staging.to_16bit {
                     None => {
                         let p = smem.wrapping_add(buffer.at(row, col) as usize) as *mut f32;
                         // SAFETY: inside this warpgroup's staging buffer, at an 8-byte-aligned pair.
                         unsafe { st_shared_v2(p, [x, y]) };
                     }
                     Some(t) => {
-                        let pair = match t {
-                            Dtype::F16 => cvt_rn_f16_f32(x) as u32 | (cvt_rn_f16_f32(y) as u32) << 16,
-                            _ => cvt_rn_bf16_f32(x) as u32 | (cvt_rn_bf16_f32(y) as u32) << 16,
-                        };
+                        let pair = rounded_bits(t, x) | rounded_bits(t, y) << 16;
                         let p = smem.wrapping_add(buffer.at_16bit(row, col) as usize) as *mut u32;
                         // SAFETY: inside this warpgroup's staging buffer, at a 4-byte-aligned pair.
                         unsafe { store(p, pair) };
@@ -250,10 +255,10 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     /// (`row0`, `col0`) through the copy engine: each staged slice ([`stage_slices`](Self::stage_slices))
     /// leaves by one TMA store, which the warpgroup's first thread issues.
     #[inline(always)]
-    unsafe fn store_through_tma(map_c: *const TensorMap, alpha: f32, to_16bit: Option<Dtype>, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
+    unsafe fn store_through_tma(map_c: *const TensorMap, staging: Staging, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
         let base = shared_address(dynamic_shared::<u8>());
         let leader = thread_idx() % 128 == 0;
-        Self::stage_slices(acc, cw, alpha, to_16bit, |q, buffer| {
+        Self::stage_slices(acc, cw, staging, |q, buffer| {
             if leader {
                 // SAFETY: the buffer was written and fenced by this warpgroup (barrier before
                 // `drain`); the map is the host's map of C.
@@ -276,7 +281,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     fn store_fused_through_shared(c: &FusedOutput, acc: &[f32; 128], cw: u32, row0: u32, col0: u32) {
         let smem = dynamic_shared::<u8>();
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
-        Self::stage_slices(acc, cw, 1.0, None, |q, buffer| {
+        Self::stage_slices(acc, cw, Staging::scaled(1.0), |q, buffer| {
             let out = c.window(row0, col0 + (q * Self::C_SLICE) as u32);
             let mut row = warp_in_wg;
             while row < 64 {
@@ -661,10 +666,17 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
         if Self::FUSES && g.epilogue != 0 {
             let c = g.fused_c();
             let e = c.epilogue;
-            if e.only_converts() && c.beta == 0.0 && g.n as usize * c.elem_bytes() % 16 == 0 {
-                // A 16-bit C and nothing else: rounded as it is staged, stored by the copy engine.
+            if e.applies_per_value() && c.beta == 0.0 && g.n as usize * c.elem_bytes() % 16 == 0 {
+                // A bias, ReLU and C's type at most: applied as each value is staged, C stored by
+                // the copy engine.
+                let staging = Staging {
+                    scale: c.alpha,
+                    to_16bit: Some(e.output).filter(|t| *t != Dtype::F32),
+                    bias: c.window(row0, col0).column_bias(),
+                    relu: matches!(e.activation, Activation::Relu),
+                };
                 // SAFETY: as below; the host's map of C has C's type.
-                unsafe { Self::store_through_tma(map_c, c.alpha, Some(e.output).filter(|t| *t != Dtype::F32), acc, cw, row0, col0, z) };
+                unsafe { Self::store_through_tma(map_c, staging, acc, cw, row0, col0, z) };
             } else {
                 Self::store_fused_through_shared(&c, acc, cw, row0, col0);
             }
@@ -674,10 +686,31 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
         if Self::TMA_STORE && c.beta == 0.0 && g.n % 4 == 0 {
             // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and the
             // buffers are this block's.
-            unsafe { Self::store_through_tma(map_c, c.alpha, None, acc, cw, row0, col0, z) };
+            unsafe { Self::store_through_tma(map_c, Staging::scaled(c.alpha), acc, cw, row0, col0, z) };
         } else {
             Self::store_from_registers(&c, acc, row0, col0);
         }
+    }
+}
+
+/// What happens to each sum on its way into a C buffer ([`WgmmaTma::stage_slices`]).
+#[derive(Clone, Copy)]
+struct Staging {
+    /// Each sum is multiplied by it (alpha; 1 where the fused store applies alpha itself).
+    scale: f32,
+    /// Rounded to this 16-bit type, in the buffer's 16-bit layout
+    /// ([`SwizzledF32Rows::at_16bit`]); `None`: kept in f32.
+    to_16bit: Option<Dtype>,
+    /// Added to each sum: the bias over the columns of the consumer's tile (zeros: none).
+    bias: ColumnBias,
+    /// Then ReLU ([`FusedEpilogue::applies_per_value`](crate::spec::FusedEpilogue::applies_per_value)).
+    relu: bool,
+}
+
+impl Staging {
+    /// Each sum times `scale`, kept in f32.
+    const fn scaled(scale: f32) -> Staging {
+        Staging { scale, to_16bit: None, bias: ColumnBias::NONE, relu: false }
     }
 }
 

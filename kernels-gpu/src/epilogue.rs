@@ -112,23 +112,13 @@ impl FusedOutput {
         }
     }
 
-    /// `v` rounded to the output type, as the bits a store writes (f32: the bits themselves).
-    #[inline(always)]
-    fn narrow(&self, v: f32) -> u32 {
-        match self.epilogue.output {
-            Dtype::F32 => v.to_bits(),
-            Dtype::Bf16 => cvt_rn_bf16_f32(v) as u32,
-            Dtype::F16 => cvt_rn_f16_f32(v) as u32,
-        }
-    }
-
     /// Writes `v` rounded to the output type at byte `offset` of `base`.
     ///
     /// # Safety
     /// The element lies inside C (or the auxiliary output) and is aligned for its type.
     #[inline(always)]
     unsafe fn write(&self, base: *mut u8, offset: usize, v: f32) {
-        let bits = self.narrow(v);
+        let bits = rounded_bits(self.epilogue.output, v);
         // SAFETY: the caller's guarantee.
         unsafe {
             match self.epilogue.output {
@@ -159,6 +149,14 @@ impl FusedOutput {
         v
     }
 
+    /// The bias over this window's columns, for a kernel that adds it to each value as it goes
+    /// ([`ColumnBias::at`]); with no bias or one over the rows, a bias of zeros that reads nothing.
+    #[inline(always)]
+    pub fn column_bias(&self) -> ColumnBias {
+        let cols = if matches!(self.epilogue.bias, Bias::PerColumn) { self.cols } else { 0 };
+        ColumnBias { ptr: self.bias, cols }
+    }
+
     /// Writes the epilogue of `acc` to (row, col) if that element exists.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
@@ -174,6 +172,51 @@ impl FusedOutput {
                 self.write(self.ptr, at, activate(self.epilogue.activation, pre));
             }
         }
+    }
+}
+
+/// A bias over the columns of a window of C ([`FusedOutput::column_bias`]): what a kernel keeps
+/// beside its accumulators to add it per value, two words instead of the whole output.
+#[derive(Clone, Copy)]
+pub struct ColumnBias {
+    /// The bias at the window's first column.
+    ptr: *const u8,
+    /// Columns of the window inside C (0: no bias).
+    cols: u32,
+}
+
+impl ColumnBias {
+    /// No bias: zeros, nothing read.
+    pub const NONE: ColumnBias = ColumnBias { ptr: core::ptr::null(), cols: 0 };
+
+    /// The bias of column `col` of the window, of type `dtype` (C's); -0 past C's last column
+    /// (where nothing is read) and everywhere without a bias: adding -0 leaves every value as it
+    /// is, -0 included, so the compiler drops the addition where no bias is known.
+    #[inline(always)]
+    pub fn at(&self, col: u32, dtype: Dtype) -> f32 {
+        if col >= self.cols {
+            return -0.0;
+        }
+        // SAFETY: `col` lies inside C, so the bias holds it (the window's invariant).
+        unsafe {
+            match dtype {
+                Dtype::F32 => load((self.ptr as *const f32).add(col as usize)),
+                Dtype::Bf16 => f32::from_bits((load((self.ptr as *const u16).add(col as usize)) as u32) << 16),
+                Dtype::F16 => cvt_f32_f16(load((self.ptr as *const u16).add(col as usize))),
+            }
+        }
+    }
+}
+
+/// `v` rounded to nearest (even) in `output`, as the bits a store of that type writes (f32: the
+/// bits themselves; 16-bit types: in the low half). The one rounding rule of every C a kernel
+/// writes in another type than f32.
+#[inline(always)]
+pub fn rounded_bits(output: Dtype, v: f32) -> u32 {
+    match output {
+        Dtype::F32 => v.to_bits(),
+        Dtype::Bf16 => cvt_rn_bf16_f32(v) as u32,
+        Dtype::F16 => cvt_rn_f16_f32(v) as u32,
     }
 }
 

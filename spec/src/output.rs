@@ -148,11 +148,12 @@ impl FusedEpilogue {
         matches!(self.output, Dtype::F32) && matches!(self.bias, Bias::None) && matches!(self.activation, Activation::Identity) && !self.aux
     }
 
-    /// Whether the epilogue only rounds to the output type (no bias, no activation, no
-    /// auxiliary output): what a kernel can apply as it stages C, without a pass of its own.
+    /// Whether the epilogue costs a few instructions per value (a bias over the columns, ReLU
+    /// at most, no auxiliary output): what a kernel can apply to each value on its way to a
+    /// staging buffer of C, without a pass of its own.
     #[inline]
-    pub const fn only_converts(self) -> bool {
-        matches!(self.bias, Bias::None) && matches!(self.activation, Activation::Identity) && !self.aux
+    pub const fn applies_per_value(self) -> bool {
+        matches!(self.bias, Bias::None | Bias::PerColumn) && matches!(self.activation, Activation::Identity | Activation::Relu) && !self.aux
     }
 
     /// The kernel parameter: output type, bias, activation and aux in one word.
