@@ -101,6 +101,13 @@ pub enum KernelChoice {
     Auto,
     /// A catalog kernel by name; an error if it cannot run the problem.
     Named(String),
+    /// The plan timed fastest for the problem on the GPU, kept in the cache
+    /// ([`crate::choice::TuneCache`]): [`Gemm::plan`] times the automatic choice's plan and the
+    /// cost model's cheapest few the first time it meets a problem (once per problem and
+    /// device; a file-backed cache keeps them for later processes), then reads the winner from
+    /// the cache. Planned without a GPU ([`crate::choice::plan`]) it is the cached plan where
+    /// the cache has one, else [`KernelChoice::Auto`]'s.
+    Tuned(crate::choice::TuneCache),
 }
 
 /// A GEMM to be planned: sizes, layout, leading dimensions, batch and scalars.
@@ -343,7 +350,7 @@ impl Gemm {
     /// # Ok(()) }
     /// ```
     pub fn plan<T: Element>(&self, gpu: &Gpu, choice: KernelChoice) -> Result<Plan> {
-        crate::choice::plan(T::DTYPE, &self.problem()?, &choice, gpu.info.multiprocessors)
+        crate::choice::plan_on_gpu(gpu, T::DTYPE, &self.problem()?, &choice)
     }
 }
 
@@ -489,11 +496,11 @@ impl Plan {
                 }
                 kernel
             }
-            KernelChoice::Auto => crate::catalog::fallback(dtype),
+            KernelChoice::Auto | KernelChoice::Tuned(_) => crate::catalog::fallback(dtype),
         };
         let geometry = Launch { grid: (0, 0, 0), block: (0, 0, 0), smem_bytes: 0 };
         let reason = "K = 0: C = beta·C, no product (the split-K sum over no slices)".to_string();
-        Ok(Plan { problem: *problem, kernel, geometry, staging: None, split: None, reason, automatic: matches!(choice, KernelChoice::Auto) })
+        Ok(Plan { problem: *problem, kernel, geometry, staging: None, split: None, reason, automatic: !matches!(choice, KernelChoice::Named(_)) })
     }
 
     /// Which of A, B and C must start on a 16-byte boundary for this plan: A and B where the

@@ -78,6 +78,14 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
     // safe) only ever holds a problem `Problem::general` accepts.
     let checked = problem.checked()?;
     let problem = &checked;
+    if let KernelChoice::Tuned(cache) = choice {
+        if let Some(plan) = cache.cached(dtype, problem, sms) {
+            return Ok(plan);
+        }
+        let mut plan = self::plan(dtype, problem, &KernelChoice::Auto, sms)?;
+        plan.reason = format!("not tuned yet (the cache has no plan of this problem on {sms} SMs): the automatic choice; {}", plan.reason);
+        return Ok(plan);
+    }
     if problem.k == 0 {
         return Plan::scaling(problem, dtype, choice);
     }
@@ -122,7 +130,8 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
     }
     let plan = |kernel, geometry, split, reason: &str, automatic| Plan { problem: *problem, kernel, geometry, staging: None, split, reason: reason.to_string(), automatic }.with_epilogue_pass();
     match choice {
-        KernelChoice::Auto => {
+        // (A tuned choice returned above.)
+        KernelChoice::Auto | KernelChoice::Tuned(_) => {
             let (kernel, geometry) = catalog_choice(dtype, problem)?;
             let split = split_k(dtype, problem, &geometry, sms);
             plan(kernel, geometry, split, "no measured shape's kernel takes it: the first of the catalog's candidates that does", true).ok_or_else(|| no_epilogue_pass(kernel))
@@ -131,6 +140,30 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
             let (kernel, geometry) = choose(dtype, problem, choice)?;
             plan(kernel, geometry, None, "named", false).ok_or_else(|| no_epilogue_pass(kernel))
         }
+    }
+}
+
+/// [`plan`] on `gpu`, which is what [`Gemm::plan`](crate::api::Gemm::plan) calls: with
+/// [`KernelChoice::Tuned`], a problem the cache does not hold yet is timed on `gpu` now and its
+/// fastest plan recorded ([`TuneCache`]); any other choice plans as [`plan`] does with the GPU's
+/// SM count.
+///
+/// ```no_run
+/// use rgemm::{Gpu, Layout, api::{Gemm, KernelChoice}, catalog::Dtype, choice::{self, TuneCache}};
+/// # fn main() -> rgemm::Result<()> {
+/// let gpu = Gpu::open()?;
+/// let cache = TuneCache::open("rgemm.tune")?;
+/// let prefill = Gemm::new(384, 4096, 14336).layout(Layout::NT).problem()?;
+/// let first = choice::plan_on_gpu(&gpu, Dtype::Bf16, &prefill, &KernelChoice::Tuned(cache.clone()))?; // times a few plans
+/// let again = choice::plan_on_gpu(&gpu, Dtype::Bf16, &prefill, &KernelChoice::Tuned(cache.clone()))?; // reads the cache
+/// assert_eq!(first.name(), again.name());
+/// println!("{}: {}", again.name(), again.reason());
+/// # Ok(()) }
+/// ```
+pub fn plan_on_gpu(gpu: &crate::gpu::Gpu, dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<Plan> {
+    match choice {
+        KernelChoice::Tuned(cache) => tuned::tuned(gpu, dtype, &problem.checked()?, cache),
+        _ => plan(dtype, problem, choice, gpu.info.multiprocessors),
     }
 }
 
@@ -185,6 +218,8 @@ pub fn candidate_plans(dtype: Dtype, problem: &Problem, sms: u32) -> Vec<Plan> {
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
 #[doc(hidden)]
 pub mod cost;
+mod tuned;
+pub use tuned::TuneCache;
 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
 #[doc(hidden)]
@@ -357,7 +392,7 @@ pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<
             let geometry = kernel.geometry(problem)?;
             Ok((kernel, geometry))
         }
-        KernelChoice::Auto => {
+        KernelChoice::Auto | KernelChoice::Tuned(_) => {
             // The GEMV or the table's kernel where it takes the problem (its epilogue included),
             // else the catalog's first that does.
             let table = decode_kernel(dtype, problem).or_else(|| table_choice_direct(&crate::dispatch::table(), dtype, problem).map(|chosen| chosen.kernel));

@@ -170,6 +170,10 @@ pub enum Error {
     /// A dispatch table (file or text) that cannot be read or parsed.
     #[error("{0}")]
     InvalidTable(String),
+    /// A tuning cache ([`TuneCache`](crate::choice::TuneCache)) whose file cannot be read,
+    /// parsed or written, or that was tuned on another device than the one it is used on.
+    #[error("tuning cache {0}")]
+    InvalidTuneCache(String),
     /// A kernel that cannot run the problem as given: another layout, a leading dimension or
     /// batch stride its copies cannot read, a grid beyond the hardware's limits, operands that
     /// start off the boundary it needs. The automatic choice never returns it for a valid

@@ -718,3 +718,61 @@ fn plans_run_on_the_gpus_own_buffers() {
         }
     }
 }
+
+/// Without a GPU to time on, a tuned choice whose cache has no plan of the problem is the
+/// automatic choice, and says so.
+#[test]
+fn an_untuned_problem_plans_as_the_automatic_choice() {
+    let p = general(384, 4096, 14336, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap();
+    let auto = choice::plan(Dtype::Bf16, &p, &KernelChoice::Auto, 132).unwrap();
+    let tuned = choice::plan(Dtype::Bf16, &p, &KernelChoice::Tuned(choice::TuneCache::in_memory()), 132).unwrap();
+    assert_eq!((tuned.name(), tuned.splits()), (auto.name(), auto.splits()));
+    assert!(tuned.reason().starts_with("not tuned yet"), "{}", tuned.reason());
+}
+
+/// A tuned choice times its candidates once per problem, records the winner in its file, and
+/// plans from the cache afterwards (in this process or from the file), whatever alpha is; the
+/// tuned plan computes the product; a cache tuned on another device is refused.
+#[test]
+#[ignore = "needs a GPU"]
+fn a_tuned_choice_times_once_and_then_reads_its_cache() {
+    let guard = common::gpu("a_tuned_choice_times_once_and_then_reads_its_cache");
+    let gpu = &*guard;
+    let dir = std::env::temp_dir().join(format!("rgemm-tune-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("gpu.tune");
+    let _ = std::fs::remove_file(&path);
+    let (m, n, k) = (300usize, 520usize, 640usize);
+    let gemm = Gemm::new(m as u64, n as u64, k as u64).layout(Layout::NT);
+    let cache = choice::TuneCache::open(&path).unwrap();
+    let first = gemm.plan::<half::bf16>(gpu, KernelChoice::Tuned(cache.clone())).unwrap();
+    assert!(first.reason().starts_with("tuned on this GPU: the fastest of"), "{}", first.reason());
+    assert_eq!(cache.len(), 1);
+    let again = gemm.plan::<half::bf16>(gpu, KernelChoice::Tuned(cache.clone())).unwrap();
+    let from_file = gemm.scalars(0.5, 0.0).plan::<half::bf16>(gpu, KernelChoice::Tuned(choice::TuneCache::open(&path).unwrap())).unwrap();
+    for plan in [&again, &from_file] {
+        assert!(plan.reason().contains("from the tuning cache"), "{}", plan.reason());
+        assert_eq!((plan.name(), plan.splits()), (first.name(), first.splits()));
+    }
+    // Small integers: every product and sum is exact in bf16 inputs and f32 sums.
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 7) as f32 - 2.0).collect();
+    let b: Vec<f32> = (0..n * k).map(|i| (i % 5) as f32 + 1.0).collect();
+    let to16 = |v: &[f32]| v.iter().map(|&x| half::bf16::from_f32(x)).collect::<Vec<_>>();
+    let (da, db) = (gpu.upload(&to16(&a)).unwrap(), gpu.upload(&to16(&b)).unwrap());
+    let mut dc = gpu.upload(&vec![f32::NAN; m * n]).unwrap();
+    first.run(gpu, &da, &db, &mut dc).unwrap();
+    let c = gpu.download(&dc).unwrap();
+    for i in 0..m {
+        for j in 0..n {
+            let want: f32 = (0..k).map(|l| a[i * k + l] * b[j * k + l]).sum();
+            assert_eq!(c[i * n + j], want, "C[{i}][{j}] of {}", first.name());
+        }
+    }
+    let header = std::fs::read_to_string(&path).unwrap().lines().next().unwrap().to_string();
+    std::fs::write(&path, format!("{header}\ndevice\tAnother GPU\t7\n")).unwrap();
+    match gemm.plan::<half::bf16>(gpu, KernelChoice::Tuned(choice::TuneCache::open(&path).unwrap())) {
+        Err(Error::InvalidTuneCache(msg)) => assert!(msg.contains("Another GPU"), "{msg}"),
+        other => panic!("a cache of another device: {other:?}"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

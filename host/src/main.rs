@@ -120,6 +120,11 @@ struct BenchArgs {
     /// TrueType font for the PNG chart (default: the embedded DejaVu Sans).
     #[arg(long)]
     font: Option<PathBuf>,
+    /// With the automatic choice (a `best` alias or --suite): tune it on this GPU, keeping the
+    /// plan timed fastest per problem in FILE (read if it exists, written as problems are tuned;
+    /// one file per device). A problem FILE holds runs its plan without timing.
+    #[arg(long, value_name = "FILE")]
+    tune_cache: Option<PathBuf>,
     #[command(flatten)]
     epilogue: EpilogueArgs,
 }
@@ -249,6 +254,7 @@ impl TimingArgs {
             seed: self.seed,
             flush_l2: !self.no_flush,
             order: self.sustain.map_or(Order::InTurn, |warm_ms| Order::Sustained { warm_ms }),
+            tune_cache: None,
             git_commit: git_commit(),
         }
     }
@@ -328,6 +334,11 @@ struct RunArgs {
     /// accesses, races and barrier errors; no timing (CPU time says nothing about the GPU).
     #[arg(long)]
     emulate: bool,
+    /// With the automatic choice (a `best` alias or --suite): tune it on this GPU, keeping the
+    /// plan timed fastest per problem in FILE (read if it exists, written as problems are tuned;
+    /// one file per device). A problem FILE holds runs its plan without timing.
+    #[arg(long, value_name = "FILE")]
+    tune_cache: Option<PathBuf>,
     #[command(flatten)]
     shape: ShapeArgs,
     #[command(flatten)]
@@ -553,6 +564,10 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     let problem = args.shape.problem(size(args.m), size(args.n), size(args.k), args.alpha, args.beta)?.with_epilogue(args.epilogue.fused());
     let kernel: Kernel = rgemm::choice::resolve(&args.kernel, &problem)?;
     let alias = rgemm::choice::best_alias(&args.kernel);
+    if args.tune_cache.is_some() && (alias.is_none() || args.emulate) {
+        return Err(Error::InvalidArgument("--tune-cache tunes the automatic choice on the GPU: give a `best` alias as --kernel, without --emulate".into()));
+    }
+    let tune_cache = args.tune_cache.as_ref().map(rgemm::choice::TuneCache::open).transpose()?;
     if args.emulate {
         verify::emulator_takes(kernel, &problem)?;
         return run_emulated(&args.kernel, kernel, &problem, args.seed);
@@ -572,7 +587,10 @@ fn run(args: &RunArgs) -> Result<ExitCode, Error> {
     // a named kernel runs alone (with an output type or an epilogue, with the epilogue pass where
     // it does not apply the epilogue itself).
     let plan = match alias {
-        Some(dtype) => rgemm::choice::plan(dtype, &problem, &api::KernelChoice::Auto, gpu.info.multiprocessors)?,
+        Some(dtype) => match tune_cache {
+            Some(cache) => rgemm::choice::plan_on_gpu(&gpu, dtype, &problem, &api::KernelChoice::Tuned(cache))?,
+            None => rgemm::choice::plan(dtype, &problem, &api::KernelChoice::Auto, gpu.info.multiprocessors)?,
+        },
         None => rgemm::choice::plan(kernel.spec.dtype, &problem, &api::KernelChoice::Named(args.kernel.clone()), gpu.info.multiprocessors)?,
     };
     explain_choice(&args.kernel, &plan);
@@ -812,6 +830,10 @@ fn bench_command(args: &BenchArgs) -> Result<ExitCode, Error> {
     } else {
         bench_kernels(&args.kernel, args.dtype)?
     };
+    if args.tune_cache.is_some() && !kernels.is_empty() {
+        return Err(Error::InvalidArgument("--tune-cache tunes the automatic choice: give --suite or a `best` alias as the only --kernel".into()));
+    }
+    let tune_cache = args.tune_cache.as_ref().map(rgemm::choice::TuneCache::open).transpose()?;
     let mut sizes = match args.suite { Some(named) => named.cases(), None => args.sizes.clone().map_or_else(|| bench::DEFAULT_SIZES.to_vec(), |list| list.0) };
     let epilogue = args.epilogue.fused();
     let mut problems = Vec::with_capacity(sizes.len());
@@ -845,6 +867,11 @@ fn bench_command(args: &BenchArgs) -> Result<ExitCode, Error> {
     plan.ld = args.ld.dims();
     plan.epilogue = epilogue;
     plan.classes = args.suite.map_or_else(Vec::new, Suite::classes);
+    if tune_cache.is_some() {
+        // The report says that its plans were tuned on this GPU (its title and run line).
+        plan.command = "bench, the choice tuned on this GPU,".into();
+    }
+    plan.tune_cache = tune_cache;
     let report = run_plan(&gpu, &plan, Some(&args.out.join("results.json")))?;
     // Printed size by size already where there is no terminal (see `run_plan`).
     print!("{}", if progress_lines() { report::footer(&report) } else { report::table(&report) });

@@ -668,15 +668,19 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
             let e = c.epilogue;
             if e.applies_per_value() && c.beta == 0.0 && g.n as usize * c.elem_bytes() % 16 == 0 {
                 // A bias, ReLU and C's type at most: applied as each value is staged, C stored by
-                // the copy engine.
-                let staging = Staging {
-                    scale: c.alpha,
-                    to_16bit: Some(e.output).filter(|t| *t != Dtype::F32),
-                    bias: c.window(row0, col0).column_bias(),
-                    relu: matches!(e.activation, Activation::Relu),
-                };
-                // SAFETY: as below; the host's map of C has C's type.
-                unsafe { Self::store_through_tma(map_c, staging, acc, cw, row0, col0, z) };
+                // the copy engine. C's type alone gets a copy of the staging of its own, in which
+                // the bias and ReLU are constants the compiler folds away.
+                let to_16bit = Some(e.output).filter(|t| *t != Dtype::F32);
+                if matches!(e.bias, Bias::None) && matches!(e.activation, Activation::Identity) {
+                    let staging = Staging { scale: c.alpha, to_16bit, bias: ColumnBias::NONE, relu: false };
+                    // SAFETY: as below; the host's map of C has C's type.
+                    unsafe { Self::store_through_tma(map_c, staging, acc, cw, row0, col0, z) };
+                } else {
+                    let relu = matches!(e.activation, Activation::Relu);
+                    let staging = Staging { scale: c.alpha, to_16bit, bias: c.window(row0, col0).column_bias(), relu };
+                    // SAFETY: as below; the host's map of C has C's type.
+                    unsafe { Self::store_through_tma(map_c, staging, acc, cw, row0, col0, z) };
+                }
             } else {
                 Self::store_fused_through_shared(&c, acc, cw, row0, col0);
             }

@@ -53,6 +53,9 @@ pub struct BenchPlan {
     pub flush_l2: bool,
     /// How cuBLAS and the kernels of a case are timed against one another.
     pub order: Order,
+    /// With [`Runs::Auto`]: the automatic choice tuned on the GPU, each case's fastest plan
+    /// kept in this cache ([`KernelChoice::Tuned`]); `None`: the untuned choice.
+    pub tune_cache: Option<rgemm::choice::TuneCache>,
     pub git_commit: Option<String>,
 }
 
@@ -192,7 +195,10 @@ fn run_size(gpu: &Gpu, plan: &BenchPlan, problem: &Problem, mut flush: Option<&m
     let chosen;
     let sms = gpu.info.multiprocessors;
     let plans: Option<Vec<ToolResult<Plan>>> = match plan.runs {
-        Runs::Auto => Some(vec![Ok(rgemm::choice::plan(plan.dtype, problem, &KernelChoice::Auto, sms)?)]),
+        Runs::Auto => {
+            let choice = plan.tune_cache.clone().map_or(KernelChoice::Auto, KernelChoice::Tuned);
+            Some(vec![Ok(rgemm::choice::plan_on_gpu(gpu, plan.dtype, problem, &choice)?)])
+        }
         Runs::Candidates => Some(rgemm::choice::candidate_plans(plan.dtype, problem, sms).into_iter().map(Ok).collect()),
         Runs::Listed if !problem.epilogue.is_none() => {
             Some(plan.kernels.iter().map(|k| Ok(rgemm::choice::plan(k.spec.dtype, problem, &KernelChoice::Named(k.name().into()), sms)?)).collect())
