@@ -198,9 +198,11 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     /// every thread must have left the `drain` that read it, which the barrier that opens the
     /// buffer ensures.
     ///
-    /// What happens to each value on the way in is `staging`'s ([`Staging`]).
+    /// What happens to each value on the way in is `staging`'s ([`Staging`]); it is staged in
+    /// type `OUT` (bf16 and f16 in the buffer's 16-bit layout, [`SwizzledF32Rows::at_16bit`]).
+    /// One copy per type, so that the loop the warps run holds no other type's instructions.
     #[inline(always)]
-    fn stage_slices(acc: &[f32; 128], cw: u32, staging: Staging, drain: impl Fn(usize, SwizzledF32Rows)) {
+    fn stage_slices<const OUT: Dtype>(acc: &[f32; 128], cw: u32, staging: Staging, drain: impl Fn(usize, SwizzledF32Rows)) {
         let smem = dynamic_shared::<u8>();
         let leader = thread_idx() % 128 == 0;
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
@@ -218,10 +220,14 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
             }
             let col = (j % slice_groups * 8) as u32 + c;
             // The bias of this thread's two columns (the tile's columns `at`, `at + 1`), read
-            // once for both rows.
+            // once for both rows; unchecked where the whole tile lies inside C.
             let at = (j * 8) as u32 + c;
-            let out = staging.to_16bit.unwrap_or(Dtype::F32);
-            let (bx, by) = (staging.bias.at(at, out), staging.bias.at(at + 1, out));
+            let (bx, by) = if staging.bias.spans(Self::BN as u32) {
+                // SAFETY: both columns lie inside the tile, which lies inside C.
+                unsafe { (staging.bias.inside(at, OUT), staging.bias.inside(at + 1, OUT)) }
+            } else {
+                (staging.bias.at(at, OUT), staging.bias.at(at + 1, OUT))
+            };
             for h in 0..2 {
                 let mut x = staging.scale * acc[4 * j + 2 * h] + bx;
                 let mut y = staging.scale * acc[4 * j + 2 * h + 1] + by;
@@ -229,14 +235,14 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
                     (x, y) = (activate(Activation::Relu, x), activate(Activation::Relu, y));
                 }
                 let row = r + 8 * h as u32;
-                match staging.to_16bit {
-                    None => {
+                match OUT {
+                    Dtype::F32 => {
                         let p = smem.wrapping_add(buffer.at(row, col) as usize) as *mut f32;
                         // SAFETY: inside this warpgroup's staging buffer, at an 8-byte-aligned pair.
                         unsafe { st_shared_v2(p, [x, y]) };
                     }
-                    Some(t) => {
-                        let pair = rounded_bits(t, x) | rounded_bits(t, y) << 16;
+                    Dtype::Bf16 | Dtype::F16 => {
+                        let pair = rounded_bits(OUT, x) | rounded_bits(OUT, y) << 16;
                         let p = smem.wrapping_add(buffer.at_16bit(row, col) as usize) as *mut u32;
                         // SAFETY: inside this warpgroup's staging buffer, at a 4-byte-aligned pair.
                         unsafe { store(p, pair) };
@@ -251,14 +257,29 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
         });
     }
 
+    /// [`store_through_tma`](Self::store_through_tma) in C's type `out`, chosen once per tile.
+    ///
+    /// # Safety
+    /// As for `store_through_tma`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn store_typed(out: Dtype, map_c: *const TensorMap, staging: Staging, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
+        // SAFETY: the caller's guarantee, for each arm.
+        match out {
+            Dtype::F32 => unsafe { Self::store_through_tma::<{ Dtype::F32 }>(map_c, staging, acc, cw, row0, col0, z) },
+            Dtype::Bf16 => unsafe { Self::store_through_tma::<{ Dtype::Bf16 }>(map_c, staging, acc, cw, row0, col0, z) },
+            Dtype::F16 => unsafe { Self::store_through_tma::<{ Dtype::F16 }>(map_c, staging, acc, cw, row0, col0, z) },
+        }
+    }
+
     /// Writes consumer warpgroup `cw`'s accumulators (times alpha; beta must be 0) to C at
     /// (`row0`, `col0`) through the copy engine: each staged slice ([`stage_slices`](Self::stage_slices))
     /// leaves by one TMA store, which the warpgroup's first thread issues.
     #[inline(always)]
-    unsafe fn store_through_tma(map_c: *const TensorMap, staging: Staging, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
+    unsafe fn store_through_tma<const OUT: Dtype>(map_c: *const TensorMap, staging: Staging, acc: &[f32; 128], cw: u32, row0: u32, col0: u32, z: u32) {
         let base = shared_address(dynamic_shared::<u8>());
         let leader = thread_idx() % 128 == 0;
-        Self::stage_slices(acc, cw, staging, |q, buffer| {
+        Self::stage_slices::<OUT>(acc, cw, staging, |q, buffer| {
             if leader {
                 // SAFETY: the buffer was written and fenced by this warpgroup (barrier before
                 // `drain`); the map is the host's map of C.
@@ -281,7 +302,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     fn store_fused_through_shared(c: &FusedOutput, acc: &[f32; 128], cw: u32, row0: u32, col0: u32) {
         let smem = dynamic_shared::<u8>();
         let (warp_in_wg, lane) = (warp_idx() % 4, lane_idx());
-        Self::stage_slices(acc, cw, Staging::scaled(1.0), |q, buffer| {
+        Self::stage_slices::<{ Dtype::F32 }>(acc, cw, Staging::scaled(1.0), |q, buffer| {
             let out = c.window(row0, col0 + (q * Self::C_SLICE) as u32);
             let mut row = warp_in_wg;
             while row < 64 {
@@ -650,9 +671,10 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     // ANCHOR_END: consumer
 
     /// Consumer warpgroup `cw` writes its sums `acc` (64 rows × BN) to C at (`row0`, `col0`) of
-    /// product `z`: through the fused epilogue where there is one; through the copy engine with
-    /// [`CStore::TmaStore`] where beta is 0 (C need not be read) and rows of C are whole 16-byte
-    /// pieces; else from the registers ([`CStore::Scalar`], [`CStore::Pairs`]).
+    /// product `z` ([`CStoreBy`]): through the copy engine with [`CStore::TmaStore`] where beta
+    /// is 0 (C need not be read) and rows of C are whole 16-byte pieces, C's type, a column bias
+    /// and ReLU applied as each value is staged; any other fused epilogue in a pass over the
+    /// staged buffer; else from the registers ([`CStore::Scalar`], [`CStore::Pairs`]).
     ///
     /// # Safety
     /// Called by the whole warpgroup; `map_c` is the host's map of C when the spec asks for one,
@@ -663,38 +685,56 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
         // The copy engine's store writes a row of C in whole 16-byte pieces: where a row of N
         // values ends inside one, it wrote the rest of that piece into C's padding (observed on
         // an H200, `docs/perf` run 162), so such a C is stored by the threads.
-        if Self::FUSES && g.epilogue != 0 {
+        // One call of each store below, whichever path leads to it: every call inlines a copy of
+        // the staging loop, and copies the hot path does not run still cost instruction cache.
+        let store = if Self::FUSES && g.epilogue != 0 {
             let c = g.fused_c();
             let e = c.epilogue;
             if e.applies_per_value() && c.beta == 0.0 && g.n as usize * c.elem_bytes() % 16 == 0 {
-                // A bias, ReLU and C's type at most: applied as each value is staged, C stored by
-                // the copy engine. C's type alone gets a copy of the staging of its own, in which
-                // the bias and ReLU are constants the compiler folds away.
-                let to_16bit = Some(e.output).filter(|t| *t != Dtype::F32);
-                if matches!(e.bias, Bias::None) && matches!(e.activation, Activation::Identity) {
-                    let staging = Staging { scale: c.alpha, to_16bit, bias: ColumnBias::NONE, relu: false };
-                    // SAFETY: as below; the host's map of C has C's type.
-                    unsafe { Self::store_through_tma(map_c, staging, acc, cw, row0, col0, z) };
+                // A bias, ReLU and C's type at most: applied as each value is staged, C stored
+                // by the copy engine; C's type alone in the plain copy of the staging.
+                let bias = if matches!(e.bias, Bias::None) && matches!(e.activation, Activation::Identity) {
+                    None
                 } else {
-                    let relu = matches!(e.activation, Activation::Relu);
-                    let staging = Staging { scale: c.alpha, to_16bit, bias: c.window(row0, col0).column_bias(), relu };
-                    // SAFETY: as below; the host's map of C has C's type.
-                    unsafe { Self::store_through_tma(map_c, staging, acc, cw, row0, col0, z) };
-                }
+                    Some((c.window(row0, col0).column_bias(), matches!(e.activation, Activation::Relu)))
+                };
+                CStoreBy::CopyEngine { out: e.output, bias }
             } else {
-                Self::store_fused_through_shared(&c, acc, cw, row0, col0);
+                CStoreBy::FusedPass
             }
-            return;
-        }
-        let c = g.c();
-        if Self::TMA_STORE && c.beta == 0.0 && g.n % 4 == 0 {
-            // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C, and the
-            // buffers are this block's.
-            unsafe { Self::store_through_tma(map_c, Staging::scaled(c.alpha), acc, cw, row0, col0, z) };
+        } else if Self::TMA_STORE && g.beta == 0.0 && g.n % 4 == 0 {
+            CStoreBy::CopyEngine { out: Dtype::F32, bias: None }
         } else {
-            Self::store_from_registers(&c, acc, row0, col0);
+            CStoreBy::Threads
+        };
+        match store {
+            CStoreBy::CopyEngine { out, bias: None } => {
+                let staging = Staging { scale: g.alpha, bias: ColumnBias::NONE, relu: false };
+                // SAFETY: the caller's guarantee: `map_c` is the host's tensor map of C (of C's
+                // type), and the buffers are this block's.
+                unsafe { Self::store_typed(out, map_c, staging, acc, cw, row0, col0, z) };
+            }
+            CStoreBy::CopyEngine { out, bias: Some((bias, relu)) } => {
+                let staging = Staging { scale: g.alpha, bias, relu };
+                // SAFETY: as above.
+                unsafe { Self::store_typed(out, map_c, staging, acc, cw, row0, col0, z) };
+            }
+            CStoreBy::FusedPass => Self::store_fused_through_shared(&g.fused_c(), acc, cw, row0, col0),
+            CStoreBy::Threads => Self::store_from_registers(&g.c(), acc, row0, col0),
         }
     }
+}
+
+/// How a consumer's tile of C leaves ([`WgmmaTma::epilogue`]).
+enum CStoreBy {
+    /// Staged (times alpha, plus a column bias and then ReLU where `bias` says so: the bias
+    /// and whether ReLU follows) in type `out`, and stored by the copy engine.
+    CopyEngine { out: Dtype, bias: Option<(ColumnBias, bool)> },
+    /// Staged as f32, then the fused epilogue in a pass over the buffer, stored by the threads.
+    FusedPass,
+    /// From the registers by the threads (beta ≠ 0 without a fused epilogue, or rows the copy
+    /// engine cannot store).
+    Threads,
 }
 
 /// What happens to each sum on its way into a C buffer ([`WgmmaTma::stage_slices`]).
@@ -702,9 +742,6 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
 struct Staging {
     /// Each sum is multiplied by it (alpha; 1 where the fused store applies alpha itself).
     scale: f32,
-    /// Rounded to this 16-bit type, in the buffer's 16-bit layout
-    /// ([`SwizzledF32Rows::at_16bit`]); `None`: kept in f32.
-    to_16bit: Option<Dtype>,
     /// Added to each sum: the bias over the columns of the consumer's tile (zeros: none).
     bias: ColumnBias,
     /// Then ReLU ([`FusedEpilogue::applies_per_value`](crate::spec::FusedEpilogue::applies_per_value)).
@@ -714,7 +751,7 @@ struct Staging {
 impl Staging {
     /// Each sum times `scale`, kept in f32.
     const fn scaled(scale: f32) -> Staging {
-        Staging { scale, to_16bit: None, bias: ColumnBias::NONE, relu: false }
+        Staging { scale, bias: ColumnBias::NONE, relu: false }
     }
 }
 

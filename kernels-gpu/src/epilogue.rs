@@ -197,7 +197,25 @@ impl ColumnBias {
         if col >= self.cols {
             return -0.0;
         }
-        // SAFETY: `col` lies inside C, so the bias holds it (the window's invariant).
+        // SAFETY: `col` lies inside C (checked above).
+        unsafe { self.inside(col, dtype) }
+    }
+
+    /// Whether the window holds at least `cols` columns of C, so that each of them may be read
+    /// with [`ColumnBias::inside`], without a check per column.
+    #[inline(always)]
+    pub fn spans(&self, cols: u32) -> bool {
+        self.cols >= cols
+    }
+
+    /// The bias of column `col` of the window, of type `dtype` (C's), unchecked.
+    ///
+    /// # Safety
+    /// `col` lies inside C (below the window's columns: [`ColumnBias::spans`]).
+    #[inline(always)]
+    pub unsafe fn inside(&self, col: u32, dtype: Dtype) -> f32 {
+        // SAFETY: the caller's guarantee; the bias holds every column of C (the window's
+        // invariant).
         unsafe {
             match dtype {
                 Dtype::F32 => load((self.ptr as *const f32).add(col as usize)),

@@ -19,6 +19,7 @@ pub use output::{Activation, Bias, FusedEpilogue, Fusion};
 /// Element type of the A and B operands, and of C ([`FusedEpilogue::output`]); the accumulators
 /// are always `f32`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "const-tile", derive(core::marker::ConstParamTy))]
 pub enum Dtype {
     /// `f32`, IEEE single precision.
     F32,
