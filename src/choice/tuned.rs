@@ -18,10 +18,13 @@
 //! returns was built for the problem by the same constructors as the automatic choice's, so it
 //! runs.
 //!
-//! **Cost.** Tuning one problem allocates A, B, C (and the bias or auxiliary output) once,
-//! checked against the free memory first, and times each candidate over at least a tenth of a
-//! millisecond five times (the L2 cache is not flushed between launches: a small problem is timed
-//! warm, for every candidate alike); it waits for the stream. A cached plan costs a map lookup.
+//! **Cost.** Tuning one problem allocates A, B, C (and the bias or auxiliary output) and twice
+//! the L2 cache's size once, checked against the free memory first, and times the candidates as
+//! `rgemm bench` times a kernel against cuBLAS: in turn, nine rounds of one launch of each, each
+//! launch after the L2 cache was flushed (so a small problem is not judged on operands a real
+//! program would not find in L2), the median kept; it waits for the stream. Plans within a few
+//! percent of each other are ranked by the noise of nine launches. A cached plan costs a map
+//! lookup.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -38,6 +41,9 @@ use crate::problem::Problem;
 
 /// How many of the cost model's cheapest plans a tuning times (besides the automatic choice's).
 pub const CANDIDATES: usize = 6;
+
+/// Timed launches per candidate (the median is kept), one per round over the candidates.
+const ROUNDS: usize = 9;
 
 /// The first line of a cache file: what it is and the version of its format.
 const HEADER: &str = "# rgemm tuning cache v1: the plan timed fastest per problem on one GPU";
@@ -307,17 +313,32 @@ pub(crate) fn tuned(gpu: &Gpu, dtype: Dtype, problem: &Problem, cache: &TuneCach
             candidates.push(plan);
         }
     }
-    let scratch = Scratch::new(gpu, dtype, problem)?;
-    let mut timed: Vec<(f64, Plan)> = Vec::new();
+    let mut scratch = Scratch::new(gpu, dtype, problem)?;
+    // Each candidate launched once (one that cannot be launched is left out), then timed in
+    // rounds, one launch of each per round, so that the clock's rise after an idle spell, or any
+    // other drift, weighs on every candidate alike rather than on the first ones.
     let mut first_error = None;
+    let mut runs: Vec<(Plan, Vec<f64>)> = Vec::new();
     for plan in candidates {
-        match scratch.time(gpu, &plan) {
-            Ok(seconds) => timed.push((seconds, plan)),
+        match scratch.time_once(gpu, &plan) {
+            Ok(_) => runs.push((plan, Vec::with_capacity(ROUNDS))),
             Err(e) => {
                 first_error.get_or_insert(e);
             }
         }
     }
+    for _ in 0..ROUNDS {
+        for (plan, times) in &mut runs {
+            times.push(scratch.time_once(gpu, plan)?);
+        }
+    }
+    let timed: Vec<(f64, Plan)> = runs
+        .into_iter()
+        .map(|(plan, mut times)| {
+            times.sort_by(f64::total_cmp);
+            (times[ROUNDS / 2], plan)
+        })
+        .collect();
     let count = timed.len();
     let auto_micros = timed.first().map(|(s, _)| s * 1e6);
     let Some((seconds, mut plan)) = timed.into_iter().min_by(|x, y| x.0.total_cmp(&y.0)) else {
@@ -355,8 +376,10 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
 
 /// Device buffers of one problem's size for timing its plans: A and B filled with values in
 /// [-1, 1) (not zeros: the tensor cores' power, and so their clock, depend on the data), C, and
-/// the bias and auxiliary output where the epilogue has them.
+/// the bias and auxiliary output where the epilogue has them; and twice the L2 cache's size,
+/// written before each timed launch.
 struct Scratch {
+    flush: CudaSlice<u8>,
     a: CudaSlice<u8>,
     b: CudaSlice<u8>,
     c: CudaSlice<u8>,
@@ -377,11 +400,13 @@ impl Scratch {
         let bytes = |len: usize, size: usize| len.checked_mul(size).ok_or_else(|| Error::InvalidProblem("the operands' bytes overflow the address space".into()));
         let (ba, bb, bc) = (bytes(la, elem)?, bytes(lb, elem)?, bytes(lc, out)?);
         let (bbias, baux) = (bytes(lbias, out)?, if e.aux { bc } else { 0 });
-        let total = [ba, bb, bc, bbias, baux].iter().try_fold(0u64, |s, &x| s.checked_add(x as u64));
+        let flush = (gpu.info.l2_bytes as usize).saturating_mul(2).max(1);
+        let total = [ba, bb, bc, bbias, baux, flush].iter().try_fold(0u64, |s, &x| s.checked_add(x as u64));
         gpu.require_memory(total.unwrap_or(u64::MAX))?;
         let stream = gpu.stream();
         let filled = |len: usize, t: Dtype, seed: u64| -> Result<CudaSlice<u8>> { Ok(stream.clone_htod(&random_bytes(t, len, seed))?) };
         Ok(Scratch {
+            flush: stream.alloc_zeros::<u8>(flush)?,
             a: filled(la, dtype, 1)?,
             b: filled(lb, dtype, 2)?,
             c: filled(lc, e.output, 3)?,
@@ -390,35 +415,26 @@ impl Scratch {
         })
     }
 
-    /// Seconds per launch of `plan` on these buffers: the median of five rounds, each at least
-    /// a tenth of a millisecond of back-to-back launches, after one launch that warms up.
-    fn time(&self, gpu: &Gpu, plan: &Plan) -> Result<f64> {
+    /// Seconds of one launch of `plan` on these buffers, the L2 cache flushed first.
+    fn time_once(&mut self, gpu: &Gpu, plan: &Plan) -> Result<f64> {
         let stream = gpu.stream();
-        let (a, _ra) = self.a.device_ptr(stream);
-        let (b, _rb) = self.b.device_ptr(stream);
-        let (c, _rc) = self.c.device_ptr(stream);
-        let bias = self.bias.as_ref().map(|s| s.device_ptr(stream));
-        let aux = self.aux.as_ref().map(|s| s.device_ptr(stream));
+        let Scratch { flush, a, b, c, bias, aux } = self;
+        let (a, _ra) = a.device_ptr(stream);
+        let (b, _rb) = b.device_ptr(stream);
+        let (c, _rc) = c.device_ptr(stream);
+        let bias = bias.as_ref().map(|s| s.device_ptr(stream));
+        let aux = aux.as_ref().map(|s| s.device_ptr(stream));
         let extra = [bias.as_ref().map_or(0, |p| p.0), aux.as_ref().map_or(0, |p| p.0)];
+        let (start, end) = (gpu.timing_event()?, gpu.timing_event()?);
+        stream.memset_zeros(flush)?;
+        start.record(stream)?;
         // SAFETY: the buffers hold the problem's extents of the plan's element type (A, B) and
         // of the output type (C, bias, auxiliary output), each a fresh allocation (aligned for
         // any kernel, overlapping nothing); the plan was built for this problem.
-        let launch = || unsafe { plan.launch_with_epilogue_at(gpu, [a, b, c], extra) };
-        let round = |launches: u32| -> Result<f64> {
-            let (start, end) = (gpu.timing_event()?, gpu.timing_event()?);
-            start.record(stream)?;
-            for _ in 0..launches {
-                launch()?;
-            }
-            end.record(stream)?;
-            end.synchronize()?;
-            Ok(f64::from(start.elapsed_ms(&end)?) * 1e-3 / f64::from(launches))
-        };
-        let first = round(1)?;
-        let launches = (1e-4 / first.max(1e-7)).ceil().clamp(1.0, 64.0) as u32;
-        let mut rounds = (0..5).map(|_| round(launches)).collect::<Result<Vec<f64>>>()?;
-        rounds.sort_by(f64::total_cmp);
-        Ok(rounds[2])
+        unsafe { plan.launch_with_epilogue_at(gpu, [a, b, c], extra)? };
+        end.record(stream)?;
+        end.synchronize()?;
+        Ok(f64::from(start.elapsed_ms(&end)?) * 1e-3)
     }
 }
 

@@ -18,21 +18,28 @@ pub const LAYOUT_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run102/layouts-bf
 pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/results.json", "docs/perf/2026-11-27-h100-run138/suite-f32/results.json"];
 
 /// `rgemm bench --suite eval` per type: shapes no table holds and the tuner never saw, with the
-/// automatic choice of the commit named. (bf16 from run 169, with the small-products kernel and
-/// the cost model refitted on run 167's tuning run; f32 from run 163.)
-pub const EVAL_RUNS: [&str; 2] = ["docs/perf/2026-11-28-h200-run169/eval-bf16.json", "docs/perf/2026-11-28-h200-run163/eval-f32.json"];
+/// automatic choice of the commit named, and bf16 again with the choice tuned on the GPU
+/// (`--tune-cache`, from an empty cache). (bf16 from runs 178 and 179; f32 from run 163.)
+pub const EVAL_RUNS: [&str; 3] = [
+    "docs/perf/2026-11-29-h200-run178/eval-bf16.json",
+    "docs/perf/2026-11-29-h200-run179/eval-bf16-tuned.json",
+    "docs/perf/2026-11-28-h200-run163/eval-f32.json",
+];
 
-/// `rgemm bench --kernel best-bf16 --sizes … --out-dtype bf16 [--epilogue E]`, one report per
-/// epilogue, the plain product first: the automatic choice's plan against the best cuBLAS with
-/// the same output type and epilogue, timed in turn (run 176: a bare 16-bit C through the copy
-/// engine).
-pub const EPILOGUE_RUNS: [&str; 6] = [
-    "docs/perf/2026-11-29-h200-run176/bench-none.json",
-    "docs/perf/2026-11-29-h200-run176/bench-bias.json",
-    "docs/perf/2026-11-29-h200-run176/bench-bias-relu.json",
-    "docs/perf/2026-11-29-h200-run176/bench-bias-gelu.json",
-    "docs/perf/2026-11-29-h200-run176/bench-square.json",
-    "docs/perf/2026-11-29-h200-run176/bench-batched.json",
+/// `rgemm bench --kernel best-bf16 --sizes … --out-dtype bf16|f32 [--epilogue E]`, one report
+/// per epilogue, the plain product first: the automatic choice's plan against the best cuBLAS
+/// with the same output type and epilogue, timed in turn (run 180: C's type, a column bias and
+/// ReLU applied as rung 14 stages C; GELU, which takes the fused pass, from run 177). The cost
+/// over the plain product is given only for reports of the plain product's run.
+pub const EPILOGUE_RUNS: [&str; 8] = [
+    "docs/perf/2026-11-29-h200-run180/bench-none.json",
+    "docs/perf/2026-11-29-h200-run180/bench-bias.json",
+    "docs/perf/2026-11-29-h200-run180/bench-bias-relu.json",
+    "docs/perf/2026-11-29-h200-run180/bench-relu.json",
+    "docs/perf/2026-11-29-h200-run177/bench-bias-gelu.json",
+    "docs/perf/2026-11-29-h200-run180/bench-f32-bias.json",
+    "docs/perf/2026-11-29-h200-run180/bench-square.json",
+    "docs/perf/2026-11-29-h200-run180/bench-batched.json",
 ];
 
 /// The same bench in separate processes (each with its own cuBLAS figure), one prefix per type
@@ -152,8 +159,10 @@ pub fn epilogues(repo: &Path) -> Result<String, String> {
     );
     let mut sources = String::new();
     let mut plain: Vec<(String, f64)> = Vec::new();
+    let run_of = |f: &str| Path::new(f).parent().map(Path::to_path_buf);
     for (i, f) in EPILOGUE_RUNS.iter().enumerate() {
         let r = read(repo, f)?;
+        let same_run = run_of(f) == run_of(EPILOGUE_RUNS[0]);
         for size in &r.sizes {
             let Some((kernel, pct, ms)) = fastest(size) else { continue };
             let name = size.name();
@@ -161,7 +170,7 @@ pub fn epilogues(repo: &Path) -> Result<String, String> {
                 plain.push((name.clone(), ms));
             }
             let over = match plain.iter().find(|(n, _)| *n == name) {
-                Some((_, base)) if i > 0 => format!("{:+.1}%", 100.0 * (ms / base - 1.0)),
+                Some((_, base)) if i > 0 && same_run && r.out_dtype == "bf16" => format!("{:+.1}%", 100.0 * (ms / base - 1.0)),
                 _ => "–".to_string(),
             };
             t += &format!("| `{name}` | {} | {} | `{kernel}` | {ms:.4} | {pct:.1}% | {over} |\n", r.out_dtype, r.epilogue);
@@ -179,7 +188,9 @@ pub fn eval(repo: &Path) -> Result<String, String> {
         let r = read(repo, f)?;
         let summary = crate::eval_suite::summarize(&crate::eval_suite::measured(&r));
         let checks = if r.failures() == 0 { "every check passed".to_string() } else { format!("{} checks failed", r.failures()) };
-        t += &format!("**{}** ({checks}; {}):
+        // A run whose plans were tuned on the GPU says so in its command (`rgemm bench --tune-cache`).
+        let how = if r.command.contains("tuned") { ", the choice tuned on the GPU (`--tune-cache`, from an empty cache)" } else { ", the automatic choice" };
+        t += &format!("**{}{how}** ({checks}; {}):
 
 {}
 ", r.dtype, source(&r, f), crate::eval_suite::markdown(&summary));
