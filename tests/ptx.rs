@@ -30,6 +30,17 @@ fn launch_bounds_are_added_to_every_entry() {
     assert_eq!(bounded.matches(".maxntid").count(), catalog::all().count() + catalog::HELPER_ENTRIES.len());
 }
 
+/// The whole module as the host loads it (launch bounds included), assembled once for the tests
+/// of this file, from the report the other tests of the assembled module share
+/// (`loaded_module_assembly`: cached by the PTX's key).
+fn whole_module(ptxas: &std::path::Path) -> &'static rgemm_tools::ptxas::Assembly {
+    static WHOLE: std::sync::OnceLock<rgemm_tools::ptxas::Assembly> = std::sync::OnceLock::new();
+    WHOLE.get_or_init(|| {
+        let version = rgemm_tools::ptxas::ptxas_version(ptxas).unwrap_or_else(|e| panic!("{e}"));
+        rgemm_tools::ptxas::loaded_module_assembly(ptxas, &version, || {}).unwrap_or_else(|e| panic!("{e}"))
+    })
+}
+
 #[test]
 fn ptxas_assembles_every_entry_without_spills_or_stack() {
     // ptxas is a requirement of the tests (README): missing, this fails rather than skips.
@@ -40,13 +51,13 @@ fn ptxas_assembles_every_entry_without_spills_or_stack() {
     if let Ok(path) = std::env::var("RGEMM_DUMP_PTX") {
         std::fs::write(path, &bounded).unwrap();
     }
-    let assembly = rgemm_tools::ptxas::assemble(&ptxas, &bounded).unwrap_or_else(|e| panic!("{e}"));
+    let assembly = whole_module(&ptxas);
     let report = &assembly.report;
     assert!(!report.contains("warning"), "ptxas warned:\n{report}");
-    let entries = assembly.entries;
+    let entries = &assembly.entries;
     assert_eq!(entries.len(), ptx::entry_names(ptx::PTX).len(), "ptxas reported a different number of entries:\n{report}");
     let report_filter = std::env::var("RGEMM_PTXAS_REPORT").ok();
-    for (name, r) in &entries {
+    for (name, r) in entries {
         if let Some(f) = &report_filter {
             if name.contains(f.as_str()) {
                 common::say(&format!("{name}: {} registers, {} stack, {} spill bytes", r.registers, r.stack_bytes, r.spill_bytes));
@@ -93,7 +104,7 @@ fn every_entry_stands_alone_in_its_module() {
     assert!(ptx::entry_module(ptx::PTX, "no_such_entry").is_none());
     // The first entry, one from the middle and the last (which runs to the end of the PTX).
     let ptxas = rgemm_tools::ptxas::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
-    let whole = rgemm_tools::ptxas::assemble(&ptxas, &ptx::with_launch_bounds(ptx::PTX)).unwrap_or_else(|e| panic!("{e}")).entries;
+    let whole = &whole_module(&ptxas).entries;
     for name in [names[0], names[names.len() / 2], names[names.len() - 1]] {
         let alone = rgemm_tools::ptxas::assemble(&ptxas, &ptx::entry_module(ptx::PTX, name).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}")).entries;
         assert_eq!(alone.len(), 1, "{name}");

@@ -13,9 +13,8 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::Command;
 
-use rgemm::{catalog, ptx};
+use rgemm::catalog;
 
 /// `(code, function)` of every numbered note in a ptxas report.
 fn notes(report: &str) -> Vec<(String, String)> {
@@ -43,16 +42,12 @@ fn wgmma_kernels_have_only_the_expected_ptxas_notes() {
     let ptxas = rgemm_tools::ptxas::find_ptxas().expect("ptxas not found: pip install nvidia-cuda-nvcc, or set RGEMM_PTXAS");
     let wgmma: Vec<&str> = catalog::all().filter(|k| k.spec.rung.number >= 13).map(|k| k.name()).collect();
     assert!(!wgmma.is_empty());
-    let dir = std::env::temp_dir().join(format!("rgemm-ptxas-notes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("kernels.ptx");
-    std::fs::write(&file, ptx::with_launch_bounds(ptx::PTX)).unwrap();
-    let out = Command::new(&ptxas).args(["-arch=sm_90a", "-v", "-o", "/dev/null", "-e", &wgmma.join(",")]).arg(&file).output().unwrap();
-    std::fs::remove_dir_all(&dir).ok();
-    let report = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "ptxas failed:\n{report}");
+    // The whole module's report, shared with tests/ptx.rs (cached by the PTX's key); the notes
+    // of the wgmma kernels read from it.
+    let version = rgemm_tools::ptxas::ptxas_version(&ptxas).unwrap_or_else(|e| panic!("{e}"));
+    let report = rgemm_tools::ptxas::loaded_module_assembly(&ptxas, &version, || {}).unwrap_or_else(|e| panic!("{e}")).report;
     let mut by_code: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (code, function) in notes(&report) {
+    for (code, function) in notes(&report).into_iter().filter(|(_, f)| wgmma.contains(&f.as_str())) {
         by_code.entry(code).or_default().insert(function);
     }
     // The TMA-store kernels get an injected wait, except the stream-K ones (ptxas injects none

@@ -18,6 +18,13 @@ pub use output::{Activation, Bias, FusedEpilogue, Fusion};
 
 /// Element type of the A and B operands, and of C ([`FusedEpilogue::output`]); the accumulators
 /// are always `f32`.
+///
+/// ```rust
+/// use rgemm_spec::Dtype;
+///
+/// assert_eq!((Dtype::Bf16.name(), Dtype::Bf16.bytes()), ("bf16", 2));
+/// assert_eq!(Dtype::F32.bytes(), 4);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "const-tile", derive(core::marker::ConstParamTy))]
 pub enum Dtype {
@@ -81,6 +88,18 @@ impl Op {
 
 /// The storage of A and B: `NN` is the row-major product of the ladder; `NT` is a linear layer
 /// (`y = x·Wᵀ`, W stored N×K); `TN` and `TT` read A stored K×M.
+///
+/// ```rust
+/// use rgemm_spec::{Layout, Op};
+///
+/// // A linear layer keeps its weight as stored: N×K, read transposed.
+/// assert_eq!(Layout::NT, Layout { a: Op::N, b: Op::T });
+/// assert!(Layout::NT.b.is_t() && !Layout::NT.a.is_t());
+/// // The command line's names, both ways.
+/// assert_eq!(Layout::ALL.map(Layout::name), ["nn", "nt", "tn", "tt"]);
+/// assert_eq!(Layout::named("tn"), Some(Layout::TN));
+/// assert_eq!(Layout::named("NT"), None); // lower case only
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Layout {
     /// How A is stored.

@@ -38,6 +38,13 @@ impl Fusion {
 }
 
 /// The activation applied last.
+///
+/// ```rust
+/// use rgemm_spec::Activation;
+///
+/// assert_eq!(Activation::ALL.len(), 5);
+/// assert_eq!(Activation::GeluTanh.name(), "gelu-tanh");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Activation {
     /// `x`.
@@ -94,6 +101,14 @@ impl Activation {
 }
 
 /// Which index of C the bias vector follows.
+///
+/// ```rust
+/// use rgemm_spec::{Bias, FusedEpilogue};
+///
+/// // A linear layer's bias has one value per output feature: per column of C (N values).
+/// let layer = FusedEpilogue { bias: Bias::PerColumn, ..FusedEpilogue::NONE };
+/// assert!(!layer.is_none());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Bias {
     /// No bias.
@@ -126,6 +141,20 @@ impl Bias {
 }
 
 /// The output type and what is applied before the store (module docs).
+///
+/// ```rust
+/// use rgemm_spec::{Activation, Bias, Dtype, FusedEpilogue};
+///
+/// // y = gelu(x·Wᵀ + b) in bf16: what a transformer's MLP asks of its first product.
+/// let mlp = FusedEpilogue { output: Dtype::Bf16, bias: Bias::PerColumn, activation: Activation::GeluTanh, aux: false };
+/// // One word carries it to the kernels, and back.
+/// assert_eq!(FusedEpilogue::unpack(mlp.pack()), Some(mlp));
+/// assert_eq!(FusedEpilogue::unpack(0xffff_ffff), None);
+/// // GELU takes a pass of its own over the staged tile; a bias and ReLU are applied per value.
+/// assert!(!mlp.applies_per_value());
+/// assert!(FusedEpilogue { activation: Activation::Relu, ..mlp }.applies_per_value());
+/// assert!(FusedEpilogue::NONE.is_none() && FusedEpilogue::NONE.pack() == 0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FusedEpilogue {
     /// The element type of C, of the bias and of the auxiliary output.

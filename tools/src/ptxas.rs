@@ -118,6 +118,13 @@ pub fn assemble(ptxas: &Path, ptx: &str) -> ToolResult<Assembly> {
 /// (`before_assembling` runs just before it does); a cache that cannot be written costs only that
 /// wait again.
 pub fn loaded_module_resources(ptxas: &Path, version: &str, before_assembling: impl FnOnce()) -> ToolResult<Vec<(String, Resources)>> {
+    Ok(loaded_module_assembly(ptxas, version, before_assembling)?.entries)
+}
+
+/// [`loaded_module_resources`] with the whole report (ptxas's notes and warnings included), from
+/// the same cache: what the tests of the assembled module read, so that one assembly serves them
+/// all.
+pub fn loaded_module_assembly(ptxas: &Path, version: &str, before_assembling: impl FnOnce()) -> ToolResult<Assembly> {
     let bounded = ptx::with_launch_bounds(ptx::PTX);
     let key = {
         use std::hash::{Hash, Hasher};
@@ -129,13 +136,17 @@ pub fn loaded_module_resources(ptxas: &Path, version: &str, before_assembling: i
     if let Ok(report) = std::fs::read_to_string(&cache) {
         let entries = parse_report(&report);
         if entries.len() == ptx::entry_names(&bounded).len() {
-            return Ok(entries);
+            return Ok(Assembly { entries, report });
         }
     }
     before_assembling();
     let assembly = assemble(ptxas, &bounded)?;
-    let _ = std::fs::write(&cache, &assembly.report);
-    Ok(assembly.entries)
+    // Written beside the cache and renamed over it, so that a reader never sees half a report.
+    let tmp = cache.with_extension(format!("{}.tmp", std::process::id()));
+    if std::fs::write(&tmp, &assembly.report).is_ok() {
+        let _ = std::fs::rename(&tmp, &cache);
+    }
+    Ok(assembly)
 }
 
 /// Each entry of a `ptxas -v` report with its registers, stack frame and spills.
