@@ -888,11 +888,7 @@ impl Plan {
             }
         }
         let (la, lb, lc) = self.problem.extents();
-        let lbias = match e.bias {
-            Bias::None => 0,
-            Bias::PerColumn => self.problem.n as usize,
-            Bias::PerRow => self.problem.m as usize,
-        };
+        let lbias = self.problem.bias_len();
         let lens = [(Operand::A, la, a.len()), (Operand::B, lb, b.len()), (Operand::C, lc, c.len())];
         let extra = [bias.as_ref().map(|p| (Operand::Bias, lbias, p.len())), aux.as_ref().map(|p| (Operand::Aux, lc, p.len()))];
         for (operand, need, have) in lens.into_iter().chain(extra.into_iter().flatten()) {

@@ -303,6 +303,27 @@ impl Problem {
         Problem { epilogue, ..self }
     }
 
+    /// Elements the epilogue's bias holds: N for a bias over the columns, M over the rows, 0
+    /// without one (what [`Plan::run_with_epilogue`](crate::api::Plan::run_with_epilogue) checks
+    /// the bias buffer against).
+    ///
+    /// ```rust
+    /// use rgemm::{Bias, api::Gemm};
+    ///
+    /// let layer = Gemm::new(16, 11008, 4096);
+    /// assert_eq!(layer.bias(Bias::PerColumn).problem()?.bias_len(), 11008);
+    /// assert_eq!(layer.bias(Bias::PerRow).problem()?.bias_len(), 16);
+    /// assert_eq!(layer.problem()?.bias_len(), 0);
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
+    pub fn bias_len(&self) -> usize {
+        match self.epilogue.bias {
+            Bias::None => 0,
+            Bias::PerColumn => self.n as usize,
+            Bias::PerRow => self.m as usize,
+        }
+    }
+
     /// Elements each of A, B and C spans in memory, from its first element to its last
     /// (padding between rows and matrices included): the least each buffer given to
     /// [`Plan::run`](crate::api::Plan::run) must hold. [`Problem::general`] shows more.

@@ -391,11 +391,7 @@ impl Scratch {
     fn new(gpu: &Gpu, dtype: Dtype, problem: &Problem) -> Result<Scratch> {
         let (la, lb, lc) = problem.extents();
         let e = problem.epilogue;
-        let lbias = match e.bias {
-            Bias::None => 0,
-            Bias::PerColumn => problem.n as usize,
-            Bias::PerRow => problem.m as usize,
-        };
+        let lbias = problem.bias_len();
         let (elem, out) = (dtype.bytes() as usize, e.output.bytes() as usize);
         let bytes = |len: usize, size: usize| len.checked_mul(size).ok_or_else(|| Error::InvalidProblem("the operands' bytes overflow the address space".into()));
         let (ba, bb, bc) = (bytes(la, elem)?, bytes(lb, elem)?, bytes(lc, out)?);

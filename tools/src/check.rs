@@ -556,11 +556,7 @@ impl EpilogueCheck {
     /// type) from `seed`.
     pub fn random(problem: &Problem, seed: u64) -> EpilogueCheck {
         let e = problem.epilogue;
-        let len = match e.bias {
-            rgemm::Bias::None => 0,
-            rgemm::Bias::PerColumn => problem.n as usize,
-            rgemm::Bias::PerRow => problem.m as usize,
-        };
+        let len = problem.bias_len();
         let mut rng = StdRng::seed_from_u64(seed ^ 0xb1a5);
         let bias = random_values(&mut rng, len).into_iter().map(|v| round_to(e.output, v)).collect();
         EpilogueCheck { epilogue: e, bias }
