@@ -5,8 +5,9 @@
 //!
 //! **The order of questions.** For a problem of element type `dtype` on a GPU of `sms` SMs
 //! ([`plan`]):
-//! 1. A decode step (`nt`, M ≤ `decode_rows(dtype)`: 2 rows for bf16 and f16, 4 for fp32) runs
-//!    the decode GEMV whose block holds all M rows (`decode_kernel`): the weight is read once.
+//! 1. A decode step (`nt`, M ≤ `decode_rows(dtype)`: 2 rows for bf16 and f16, 4 for fp32; one
+//!    product of at least `DECODE_MIN_COLUMNS` columns) runs the decode GEMV whose block holds
+//!    all M rows (`decode_kernel`): the weight is read once.
 //! 2. Where the measured dispatch table ([`crate::dispatch::Table`]) has a shape within `NEAR`
 //!    (1: a factor of two in one size) of the problem (`table_choice`; the distance is the sum of
 //!    the log₂ distances of M, N, K and the batch count, plus a penalty where the alignment or the
@@ -195,12 +196,15 @@ pub fn plan_split(problem: &Problem, kernel: Kernel, staged: bool, splits: u32) 
 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
 #[doc(hidden)]
-/// Every plan the tuner times for `problem`: each fast kernel of `dtype`
-/// ([`dispatch_candidates`]; a dot-product kernel only for a few windows of C, as the cost model
-/// weighs it) that takes it, or else takes it on copies of A and B with 16-byte rows
-/// (`Problem::with_aligned_rows`), run directly and split when [`split_count`] would split it.
+/// Every plan a tune of the dispatcher times for `problem` (`rgemm tune --suite`): each fast
+/// kernel of `dtype` ([`dispatch_candidates`]; a dot-product kernel only for a few windows of C,
+/// as the cost model weighs it) that takes it, or else takes it on copies of A and B with 16-byte
+/// rows (`Problem::with_aligned_rows`), run directly and split when [`split_count`] would split
+/// it; then the automatic choice's plan and the cost model's [`FIT_PLANS`] cheapest of
+/// [`model_plans`] not among them, so that a fit of the model has timings of the plans it ranks
+/// first.
 pub fn candidate_plans(dtype: Dtype, problem: &Problem, sms: u32) -> Vec<Plan> {
-    let mut plans = Vec::new();
+    let mut plans: Vec<Plan> = Vec::new();
     for kernel in dispatch_candidates(dtype).into_iter().filter(|k| weighed(*k, problem)) {
         let staged = kernel.geometry(problem).is_err();
         for split in [false, true] {
@@ -212,8 +216,22 @@ pub fn candidate_plans(dtype: Dtype, problem: &Problem, sms: u32) -> Vec<Plan> {
             }
         }
     }
+    let automatic = plan(dtype, problem, &KernelChoice::Auto, sms).ok().filter(|p| problem.k > 0 && p.kernel().spec.dtype == dtype);
+    let mut ranked: Vec<(f64, Plan)> = model_plans(dtype, problem).into_iter().map(|p| (cost::estimate(&p, sms).seconds, p)).collect();
+    ranked.sort_by(|x, y| x.0.total_cmp(&y.0));
+    for extra in automatic.into_iter().chain(ranked.into_iter().map(|(_, p)| p).take(FIT_PLANS)) {
+        if !plans.iter().any(|p| p.name() == extra.name()) {
+            plans.push(extra);
+        }
+    }
     plans
 }
+
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
+/// How many of the cost model's cheapest plans a tune of the dispatcher times besides the
+/// direct and split plan of each kernel ([`candidate_plans`]).
+pub const FIT_PLANS: usize = 16;
 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
 #[doc(hidden)]
@@ -632,11 +650,20 @@ pub fn fusing_twin(kernel: Kernel, problem: &Problem) -> Option<Kernel> {
 /// table, whose nearest measured row may be a one-row GEMV's: the GEMV of a block of M rows reads
 /// the weight once, one of fewer rows once per block row.
 pub fn decode_kernel(dtype: Dtype, problem: &Problem) -> Option<Kernel> {
-    if problem.m > decode_rows(dtype) {
+    if problem.m > decode_rows(dtype) || problem.batch != 1 || problem.n < DECODE_MIN_COLUMNS {
         return None;
     }
     gemv_for(dtype, problem)
 }
+
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
+/// The fewest columns of C for which a single product of at most [`decode_rows`] rows runs the
+/// decode GEMV without asking the cost model: a GEMV warp streams one column's row of W, and
+/// fewer than about eight warps per SM (a thousand columns on 132 SMs) cannot keep enough loads
+/// in flight to reach the HBM bandwidth. Narrower products (a dot product's one column, a
+/// decode step's attention over a short context) and batches are the cost model's to weigh.
+pub const DECODE_MIN_COLUMNS: u32 = 1024;
 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
 #[doc(hidden)]

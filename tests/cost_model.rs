@@ -10,13 +10,18 @@ use rgemm::catalog::{self, Dtype};
 use rgemm::choice::{self, cost};
 use rgemm::{Layout, Problem};
 
-/// The tuning runs the model's constants were fitted to: every dispatch candidate of the type
-/// timed on every tuning-suite shape (H100, 132 SMs), and on batches of small products that are
-/// in no suite (H200, 132 SMs; the small-products kernel's constants were fitted to run 167, this
-/// is the same tuning run of the kernel with its idle warps trimmed; run 171's, at five blocks per
-/// SM, puts the model's worst pick at 1.251×: `docs/perf/2026-11-28-h200.md`).
-const TUNING_RUNS: &[&str] =
-    &["docs/perf/2026-11-26-h100-run78/tune-bf16.json", "docs/perf/2026-11-27-h100-run138/tune-f32.json", "docs/perf/2026-11-28-h200-run170/tune-batched.json"];
+/// Tuning runs with every candidate plan of each shape timed, and how near the fastest the
+/// model's pick must stay there (geometric mean, worst), on the shapes the model decides (a
+/// decode step runs its GEMV without it). The model is fitted (`rgemm fit`) to these four runs
+/// together: the fitting suite on an H200 (`rgemm tune --suite fit`, run 183), batches of small
+/// products that are in no suite (H200, run 170), and the tuning suite on an H100 in bf16 and f32
+/// (runs 78 and 138). The evaluation suite never informs it (`tests/eval_suite.rs`).
+const TUNING_RUNS: &[(&str, f64, f64)] = &[
+    ("docs/perf/2026-11-26-h100-run78/tune-bf16.json", 1.04, 1.25),
+    ("docs/perf/2026-11-27-h100-run138/tune-f32.json", 1.04, 1.25),
+    ("docs/perf/2026-11-28-h200-run170/tune-batched.json", 1.05, 1.35),
+    ("docs/perf/2026-11-29-h200-run183/fit-bf16.json", 1.04, 1.6),
+];
 
 fn problem_of(size: &serde_json::Value) -> Problem {
     let dim = |k: &str| size[k].as_u64().unwrap_or_else(|| panic!("a size without {k}"));
@@ -28,12 +33,17 @@ fn problem_of(size: &serde_json::Value) -> Problem {
 #[test]
 fn the_model_picks_near_the_fastest_measured_plan_of_the_tuning_runs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for run in TUNING_RUNS {
+    for &(run, most_geomean, most_worst) in TUNING_RUNS {
         let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root.join(run)).unwrap()).unwrap();
         let sms = json["device"]["multiprocessors"].as_u64().unwrap() as u32;
+        let dtype = catalog::dtype_named(json["dtype"].as_str().unwrap()).unwrap();
         let (mut log_regret, mut worst, mut cases) = (0.0f64, (1.0f64, String::new()), 0);
         for size in json["sizes"].as_array().unwrap() {
             let problem = problem_of(size);
+            if choice::decode_kernel(dtype, &problem).is_some() {
+                // A decode step runs its GEMV without asking the model.
+                continue;
+            }
             // (measured ms, estimated s) of every plan of the run the catalog still has.
             let mut timed = Vec::new();
             let (mut runs, mut known) = (0, 0);
@@ -58,8 +68,8 @@ fn the_model_picks_near_the_fastest_measured_plan_of_the_tuning_runs() {
         }
         let geomean = (log_regret / cases as f64).exp();
         println!("{run}: {cases} shapes, the model's pick at {geomean:.3}× the fastest (geometric mean), worst {:.3}× ({})", worst.0, worst.1);
-        assert!(geomean <= 1.04, "{run}: the model's picks take {geomean:.3}× the fastest plan's time (geometric mean)");
-        assert!(worst.0 <= 1.25, "{run}: worst pick {:.3}×: {}", worst.0, worst.1);
+        assert!(geomean <= most_geomean, "{run}: the model's picks take {geomean:.3}× the fastest plan's time (geometric mean)");
+        assert!(worst.0 <= most_worst, "{run}: worst pick {:.3}×: {}", worst.0, worst.1);
     }
 }
 
@@ -83,4 +93,23 @@ fn the_models_plans_on_the_evaluation_suite_run_and_cost_more_with_more_k() {
             }
         }
     }
+}
+
+#[test]
+fn every_fitted_constant_is_named_positive_and_set_alone() {
+    let fitted = cost::Model::FITTED;
+    let parameters = fitted.parameters();
+    let mut names: Vec<&str> = parameters.iter().map(|p| p.0).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), parameters.len(), "a name given twice");
+    for (name, value) in &parameters {
+        assert!(value.is_finite() && *value > 0.0, "{name} = {value}");
+        let moved = fitted.with(name, value * 2.0).unwrap_or_else(|| panic!("{name} cannot be set"));
+        for ((other, before), (_, after)) in parameters.iter().zip(moved.parameters()) {
+            assert_eq!(after, if other == name { before * 2.0 } else { *before }, "setting {name} moved {other}");
+        }
+        assert!(fitted.with(name, 0.0).is_none() && fitted.with(name, f64::NAN).is_none(), "{name}");
+    }
+    assert!(fitted.with("no_such_constant", 1.0).is_none());
 }

@@ -126,5 +126,24 @@ fn tuning_on_the_suite_is_refused() {
     assert!(e.starts_with("the evaluation suite is never tuned on"), "{e}");
     assert_eq!(Suite::Real.tunable_cases().unwrap(), real_suite());
     assert_eq!("eval".parse::<Suite>(), Ok(Suite::Eval));
-    assert!("tuning".parse::<Suite>().unwrap_err().contains("the suites are real, eval"));
+    assert!("tuning".parse::<Suite>().unwrap_err().contains("the suites are real, eval, fit"));
+    assert_eq!(Suite::Fit.tunable_cases().unwrap(), Suite::Fit.cases());
+}
+
+/// The cost model is fitted to the fitting suite's timings; what the evaluation suite says of
+/// the choice holds only if no evaluation case is a fitting case.
+#[test]
+fn the_fitting_suite_is_disjoint_from_the_evaluation_suite() {
+    let held_out: HashSet<Key> = eval_suite::eval_suite().iter().map(|e| key(&e.case)).collect();
+    let fit = eval_suite::fit_suite();
+    assert_eq!(fit.len(), PINNED_LEN);
+    let shared: Vec<String> = fit.iter().filter(|e| held_out.contains(&key(&e.case))).map(|e| format!("{} ({})", e.case, e.class)).collect();
+    assert!(shared.is_empty(), "fitting cases that are evaluation cases: {}", shared.join(", "));
+    // Drawn from its own seed: not the evaluation suite again under another name.
+    let distinct: HashSet<Key> = fit.iter().map(|e| key(&e.case)).collect();
+    assert_eq!(distinct.len(), fit.len());
+    for class in Class::ALL {
+        assert_eq!(fit.iter().filter(|e| e.class == class).count(), class.count(), "{class}");
+    }
+    assert_eq!(Suite::Fit.classes(), fit.iter().map(|e| e.class.name().to_string()).collect::<Vec<_>>());
 }

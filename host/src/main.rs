@@ -42,6 +42,13 @@ enum Command {
     Tune(TuneArgs),
     /// Draw the chart of a `bench` or `tune` JSON file (no GPU needed).
     Chart(ChartArgs),
+    /// Fit the cost model's constants to tuning runs (`rgemm tune --suite fit --json FILE`) and
+    /// print how well its picks do before and after, per class (no GPU needed).
+    Fit {
+        /// A tuning run's JSON (repeatable).
+        #[arg(long, required = true)]
+        json: Vec<PathBuf>,
+    },
     /// Launch a lesson kernel (see kernels-gpu/src/lesson_kernels.rs):
     /// `ldmatrix` prints which lane holds which elements of `ldmatrix.x2` for four address
     /// patterns, each launched on --blocks blocks of 512 threads so a profiler can count
@@ -155,8 +162,9 @@ struct TuneArgs {
     #[arg(long, default_value = "4096", value_parser = parse_shape, allow_hyphen_values = true)]
     size: Shape,
     /// Tune the dispatcher instead: every candidate plan (each fast kernel that takes the shape,
-    /// directly and with K split) on every case of the named suite (`real`; `eval`, the
-    /// evaluation suite, is never tuned on).
+    /// directly and with K split, and the cost model's cheapest plans) on every case of the named
+    /// suite (`real`, whose fastest plans make the dispatch table; `fit`, whose timings `rgemm fit`
+    /// fits the cost model to; `eval`, the evaluation suite, is never tuned on).
     #[arg(long, conflicts_with_all = ["rung", "size"])]
     suite: Option<Suite>,
     /// Tune the dispatcher on these cases instead (as `bench --sizes`: MxNxK or BxMxNxK, each
@@ -433,6 +441,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench_command(&args),
         Command::Tune(args) => tune_command(&args),
         Command::Chart(args) => chart_command(&args),
+        Command::Fit { json } => fit_command(&json),
         Command::Lesson { name: LessonName::Ldmatrix, blocks } => lesson_ldmatrix(blocks),
         Command::Lesson { name: LessonName::CpAsyncNoBarrier, .. } => lesson("cp_async_no_barrier"),
         Command::Lesson { name: LessonName::CpAsyncWithBarrier, .. } => lesson("cp_async_with_barrier"),
@@ -909,10 +918,13 @@ fn print_charts(written: &chart::Written) {
 
 fn tune_command(args: &TuneArgs) -> Result<ExitCode, Error> {
     if let Some(named) = args.suite {
-        return tune_plans(args, named.tunable_cases()?, TableUpdate::Replace);
+        if named == Suite::Fit && args.table.is_some() {
+            return Err(Error::InvalidArgument("the fitting suite's timings fit the cost model (`rgemm fit`), not the dispatch table: drop --table".into()));
+        }
+        return tune_plans(args, named.tunable_cases()?, named.classes(), TableUpdate::Replace);
     }
     if let Some(cases) = &args.cases {
-        return tune_plans(args, cases.0.clone(), TableUpdate::Merge);
+        return tune_plans(args, cases.0.clone(), Vec::new(), TableUpdate::Merge);
     }
     if args.table.is_some() {
         return Err(Error::InvalidArgument("--table is written by a tune of the dispatcher: add --suite real or --cases".into()));
@@ -936,6 +948,60 @@ fn tune_command(args: &TuneArgs) -> Result<ExitCode, Error> {
     print!("{}", report::tune_table(&report));
     write_json(&report, args.json.as_deref())?;
     Ok(if report.failures() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// `rgemm fit`: the cost model refitted to the tuning runs, with the regret of its picks (and of
+/// the automatic choice's) before and after, per class.
+fn fit_command(paths: &[PathBuf]) -> Result<ExitCode, Error> {
+    use rgemm::choice::cost::Model;
+    use rgemm_tools::fit;
+    let mut cases = Vec::new();
+    for path in paths {
+        cases.extend(fit::cases_of(&Report::read(path)?)?);
+    }
+    if cases.is_empty() {
+        return Err(Error::InvalidArgument("the runs hold no case with two timed plans of today's catalog".into()));
+    }
+    println!("{} cases, {} timed plans", cases.len(), cases.iter().map(|c| c.plans.len()).sum::<usize>());
+    let all: Vec<&fit::FitCase> = cases.iter().collect();
+    let fitted = fit::fit(&all, &Model::FITTED, |sweep, objective| println!("sweep {sweep}: objective {objective:.5}"));
+    let (held_out, held_out_worst) = fit::cross_validated(&all, &Model::FITTED);
+    println!("two-fold cross-validation: the fitted model's pick at {held_out:.3}× the fastest on the cases it was not fitted to (geometric mean), worst {held_out_worst:.3}×");
+    let mut classes: Vec<String> = cases.iter().map(|c| c.class.clone()).collect();
+    classes.sort();
+    classes.dedup();
+    println!("\n{:<18} {:>5} {:>22} {:>22} {:>22}", "class", "cases", "automatic (gm, worst)", "model (gm, worst)", "fitted (gm, worst)");
+    for class in classes.iter().map(Some).chain([None]) {
+        let chosen: Vec<&fit::FitCase> = cases.iter().filter(|c| class.is_none_or(|name| &c.class == name)).collect();
+        let summary = |r: Vec<f64>| {
+            let geomean = (r.iter().map(|x| x.ln()).sum::<f64>() / r.len().max(1) as f64).exp();
+            format!("{geomean:.3}, {:.3}", r.iter().copied().fold(1.0, f64::max))
+        };
+        let automatic: Vec<f64> = chosen.iter().filter_map(|c| c.automatic.map(|i| c.regret(i))).collect();
+        let timed = automatic.len();
+        let auto_text = if timed == 0 { "-".to_string() } else { format!("{} ({timed})", summary(automatic)) };
+        let model = |m: &Model| summary(chosen.iter().map(|c| c.regret(c.pick(m))).collect());
+        println!("{:<18} {:>5} {:>22} {:>22} {:>22}", class.map_or("all", |c| c.as_str()), chosen.len(), auto_text, model(&Model::FITTED), model(&fitted));
+    }
+    println!("\ncases where the automatic choice's pick is over 1.2× the fastest:");
+    for case in cases.iter() {
+        if let Some(i) = case.automatic.filter(|&i| case.regret(i) > 1.2) {
+            let fastest = case.plans.iter().min_by(|x, y| x.1.total_cmp(&y.1)).map_or(String::new(), |p| p.0.name());
+            println!("  {:<14} {}: {} at {:.2}× ({}; the fastest: {fastest})", case.class, case.problem, case.plans[i].0.name(), case.regret(i), if case.table_decided { "the table" } else { "not the table" });
+        }
+    }
+    let decided: Vec<&fit::FitCase> = cases.iter().filter(|c| c.table_decided && c.automatic.is_some()).collect();
+    if !decided.is_empty() {
+        let geomean = |r: Vec<f64>| (r.iter().map(|x| x.ln()).sum::<f64>() / r.len() as f64).exp();
+        let table = geomean(decided.iter().filter_map(|c| c.automatic.map(|i| c.regret(i))).collect());
+        let model = geomean(decided.iter().map(|c| c.regret(c.pick(&fitted))).collect());
+        println!("\nthe dispatch table decided {} cases: its picks at {table:.3}×, the fitted model's at {model:.3}× (in sample)", decided.len());
+    }
+    println!("\nfitted parameters (was):");
+    for ((name, value), (_, was)) in fitted.parameters().into_iter().zip(Model::FITTED.parameters()) {
+        println!("  {name:<34} {value:>10.3e}   ({was:.3e})");
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn check_json_path(path: Option<&Path>) -> Result<(), Error> {
@@ -967,7 +1033,7 @@ enum TableUpdate {
 
 /// `rgemm tune --suite real` or `--cases`: every candidate plan on every case; the fastest per
 /// case, and with --table the dispatch table.
-fn tune_plans(args: &TuneArgs, cases: Vec<Case>, update: TableUpdate) -> Result<ExitCode, Error> {
+fn tune_plans(args: &TuneArgs, cases: Vec<Case>, classes: Vec<String>, update: TableUpdate) -> Result<ExitCode, Error> {
     check_json_path(args.json.as_deref())?;
     let existing = match &args.table {
         Some(path) if path.is_dir() => return Err(Error::InvalidArgument(format!("--table {} is a folder; name a file to write", path.display()))),
@@ -977,6 +1043,7 @@ fn tune_plans(args: &TuneArgs, cases: Vec<Case>, update: TableUpdate) -> Result<
     let gpu = Gpu::open()?;
     let mut plan = args.timing.plan("tune", args.dtype, Vec::new(), cases);
     plan.runs = Runs::Candidates;
+    plan.classes = classes;
     let report = run_plan(&gpu, &plan, args.json.as_deref())?;
     let rows = rgemm_tools::tune::rows_of(&report)?;
     println!("{:<24} {:<64} {:>9}", "case", "fastest plan", "% cuBLAS");

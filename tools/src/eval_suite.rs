@@ -370,18 +370,42 @@ fn round8(x: u64) -> u64 {
 /// The evaluation suite: [`Class::count`] cases of each class, drawn from [`SEED`]; the same
 /// list on every call and every platform.
 pub fn eval_suite() -> Vec<EvalCase> {
+    drawn(SEED, &HashSet::new())
+}
+
+/// The seed of the fitting suite ([`fit_suite`]).
+pub const FIT_SEED: u64 = 0x0045_2026_1129_f17e;
+
+/// The fitting suite: cases drawn as the evaluation suite's are (the same classes, counts and
+/// limits) from another seed, [`FIT_SEED`], with every case of the evaluation suite drawn again.
+/// The cost model's constants are fitted to timings of these cases (`rgemm tune --suite fit`),
+/// so that what the evaluation suite says of the choice is said of shapes the fit never saw;
+/// `tests/eval_suite.rs` keeps the two disjoint.
+pub fn fit_suite() -> Vec<EvalCase> {
+    let held_out = eval_suite().iter().map(|e| key(&e.case)).collect();
+    drawn(FIT_SEED, &held_out)
+}
+
+/// What makes two cases the same problem: (M, N, K, layout, batch).
+type Key = (u64, u64, u64, Layout, u64);
+
+fn key(case: &Case) -> Key {
+    (case.shape.0, case.shape.1, case.shape.2, case.layout, case.batch)
+}
+
+/// [`Class::count`] cases of each class from `seed`, none of them in `avoid`.
+fn drawn(seed: u64, avoid: &HashSet<Key>) -> Vec<EvalCase> {
     let mut out: Vec<EvalCase> = Vec::new();
-    let mut seen: HashSet<(u64, u64, u64, Layout, u64)> = HashSet::new();
+    let mut seen: HashSet<Key> = HashSet::new();
     for (index, class) in Class::ALL.into_iter().enumerate() {
-        let mut rng = Rng::new(SEED ^ (index as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
+        let mut rng = Rng::new(seed ^ (index as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
         let mut drawn = 0;
         let mut attempts = 0;
         while drawn < class.count() {
             attempts += 1;
             assert!(attempts < 100_000, "the {class} class cannot draw {} distinct cases within the limits", class.count());
             let Some((case, what)) = draw(class, drawn, &mut rng) else { continue };
-            let key = (case.shape.0, case.shape.1, case.shape.2, case.layout, case.batch);
-            if !within_limits(&case) || case.problem(LeadingDims::default()).is_err() || !seen.insert(key) {
+            if !within_limits(&case) || case.problem(LeadingDims::default()).is_err() || avoid.contains(&key(&case)) || !seen.insert(key(&case)) {
                 continue;
             }
             out.push(EvalCase { case, class, what });
@@ -501,17 +525,21 @@ pub enum Suite {
     Real,
     /// The evaluation suite ([`eval_suite`]): no case is in any table; never tuned on.
     Eval,
+    /// The fitting suite ([`fit_suite`]): drawn as the evaluation suite is, disjoint from it;
+    /// the cost model's constants are fitted to its timings.
+    Fit,
 }
 
 impl Suite {
     /// Every suite, by name.
-    pub const ALL: [Suite; 2] = [Suite::Real, Suite::Eval];
+    pub const ALL: [Suite; 3] = [Suite::Real, Suite::Eval, Suite::Fit];
 
-    /// `real` or `eval`.
+    /// `real`, `eval` or `fit`.
     pub const fn name(self) -> &'static str {
         match self {
             Suite::Real => "real",
             Suite::Eval => "eval",
+            Suite::Fit => "fit",
         }
     }
 
@@ -520,6 +548,7 @@ impl Suite {
         match self {
             Suite::Real => crate::suite::real_suite(),
             Suite::Eval => eval_suite().into_iter().map(|c| c.case).collect(),
+            Suite::Fit => fit_suite().into_iter().map(|c| c.case).collect(),
         }
     }
 
@@ -529,16 +558,17 @@ impl Suite {
         match self {
             Suite::Real => Vec::new(),
             Suite::Eval => eval_suite().into_iter().map(|c| c.class.name().to_string()).collect(),
+            Suite::Fit => fit_suite().into_iter().map(|c| c.class.name().to_string()).collect(),
         }
     }
 
-    /// The cases a tune of the dispatcher may run: the tuning suite's; the evaluation suite is
-    /// refused, since tuning on it would make it in-sample.
+    /// The cases a tune of the dispatcher may run: the tuning suite's and the fitting suite's;
+    /// the evaluation suite is refused, since tuning on it would make it in-sample.
     pub fn tunable_cases(self) -> ToolResult<Vec<Case>> {
         match self {
-            Suite::Real => Ok(self.cases()),
+            Suite::Real | Suite::Fit => Ok(self.cases()),
             Suite::Eval => Err(ToolError::InvalidArgument(
-                "the evaluation suite is never tuned on: its shapes must stay out of the dispatch table so that `rgemm bench --suite eval` judges the choice on shapes it has not seen; tune with --suite real or --cases".into(),
+                "the evaluation suite is never tuned on: its shapes must stay out of the dispatch table and the cost model's fit so that `rgemm bench --suite eval` judges the choice on shapes it has not seen; tune with --suite real, --suite fit or --cases".into(),
             )),
         }
     }
@@ -697,8 +727,9 @@ mod tests {
     fn suite_names() {
         assert_eq!("eval".parse::<Suite>(), Ok(Suite::Eval));
         assert_eq!("real".parse::<Suite>(), Ok(Suite::Real));
+        assert_eq!("fit".parse::<Suite>(), Ok(Suite::Fit));
         let e = "tuned".parse::<Suite>().unwrap_err();
-        assert_eq!(e, "no suite named 'tuned'; the suites are real, eval");
+        assert_eq!(e, "no suite named 'tuned'; the suites are real, eval, fit");
         assert!(Suite::Eval.tunable_cases().unwrap_err().to_string().starts_with("the evaluation suite is never tuned on"));
         assert_eq!(Suite::Real.tunable_cases().unwrap(), crate::suite::real_suite());
         assert!(Suite::Real.classes().is_empty());

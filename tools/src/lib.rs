@@ -23,6 +23,7 @@ pub mod check;
 pub mod emulate;
 pub mod eval_suite;
 pub mod figures;
+pub mod fit;
 pub mod generate;
 pub mod lesson;
 pub mod peaks;
