@@ -81,6 +81,12 @@ impl Drop for TempDir {
 /// are split among one ptxas process per core (`--entry`), since one process assembles them one
 /// after another.
 pub fn assemble(ptxas: &Path, ptx: &str) -> ToolResult<Assembly> {
+    assemble_into(ptxas, ptx, None)
+}
+
+/// [`assemble`], each ptxas process writing its entries' machine code to `part<i>.cubin` in
+/// `cubins` where one is given (else nowhere).
+fn assemble_into(ptxas: &Path, ptx: &str, cubins: Option<&Path>) -> ToolResult<Assembly> {
     let fail = |what: String| ToolError::Ptxas(format!("{} {what}", ptxas.display()));
     let dir = TempDir::new("ptxas").map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
     let file = dir.join("kernels.ptx");
@@ -92,7 +98,8 @@ pub fn assemble(ptxas: &Path, ptx: &str) -> ToolResult<Assembly> {
                 .map(|j| {
                     let mine: Vec<&str> = names.iter().skip(j).step_by(jobs).copied().collect();
                     let file = &file;
-                    scope.spawn(move || Command::new(ptxas).args(["-arch=sm_90a", "-v", "-o", "/dev/null", "-e", &mine.join(",")]).arg(file).output())
+                    let output = cubins.map_or_else(|| PathBuf::from("/dev/null"), |d| d.join(format!("part{j}.cubin")));
+                    scope.spawn(move || Command::new(ptxas).args(["-arch=sm_90a", "-v", "-o"]).arg(&output).args(["-e", &mine.join(",")]).arg(file).output())
                 })
                 .collect();
             let mut report = String::new();
@@ -113,10 +120,10 @@ pub fn assemble(ptxas: &Path, ptx: &str) -> ToolResult<Assembly> {
 }
 
 /// Every entry's resources as `ptxas` (of release `version`) assembles the PTX the host loads,
-/// launch bounds included. The report is kept in the temporary folder under a key of the PTX,
-/// the ptxas path and its version, so only the first call after a build waits for the assembler
-/// (`before_assembling` runs just before it does); a cache that cannot be written costs only that
-/// wait again.
+/// launch bounds included. The report and the machine code are kept in a temporary folder under
+/// a key of the PTX, the ptxas path and its version ([`loaded_module_assembly`]), so only the
+/// first call after a build waits for the assembler (`before_assembling` runs just before it
+/// does); a cache that cannot be written costs only that wait again.
 pub fn loaded_module_resources(ptxas: &Path, version: &str, before_assembling: impl FnOnce()) -> ToolResult<Vec<(String, Resources)>> {
     Ok(loaded_module_assembly(ptxas, version, before_assembling)?.entries)
 }
@@ -125,6 +132,27 @@ pub fn loaded_module_resources(ptxas: &Path, version: &str, before_assembling: i
 /// the same cache: what the tests of the assembled module read, so that one assembly serves them
 /// all.
 pub fn loaded_module_assembly(ptxas: &Path, version: &str, before_assembling: impl FnOnce()) -> ToolResult<Assembly> {
+    let (dir, assembly) = loaded_module(ptxas, version, before_assembling)?;
+    drop(dir);
+    Ok(assembly)
+}
+
+/// The machine code of the same assembly ([`loaded_module_assembly`], from the same cache): the
+/// `cubin` files that hold every entry between them, for the disassembler.
+pub fn loaded_module_cubins(ptxas: &Path, version: &str, before_assembling: impl FnOnce()) -> ToolResult<Vec<PathBuf>> {
+    let (dir, _) = loaded_module(ptxas, version, before_assembling)?;
+    let mut cubins: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| ToolError::Ptxas(format!("the assembled module in {} cannot be read: {e}", dir.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cubin"))
+        .collect();
+    cubins.sort();
+    Ok(cubins)
+}
+
+/// The cache folder of the loaded module's assembly (assembling it first where it is missing or
+/// incomplete) and the assembly: `report.txt` and one `part<i>.cubin` per ptxas process.
+fn loaded_module(ptxas: &Path, version: &str, before_assembling: impl FnOnce()) -> ToolResult<(PathBuf, Assembly)> {
     let bounded = ptx::with_launch_bounds(ptx::PTX);
     let key = {
         use std::hash::{Hash, Hasher};
@@ -132,21 +160,30 @@ pub fn loaded_module_assembly(ptxas: &Path, version: &str, before_assembling: im
         (bounded.as_str(), ptxas, version).hash(&mut h);
         h.finish()
     };
-    let cache = std::env::temp_dir().join(format!("rgemm-ptxas-report-{key:016x}.txt"));
-    if let Ok(report) = std::fs::read_to_string(&cache) {
+    let cache = std::env::temp_dir().join(format!("rgemm-ptxas-{key:016x}"));
+    if let Ok(report) = std::fs::read_to_string(cache.join("report.txt")) {
         let entries = parse_report(&report);
         if entries.len() == ptx::entry_names(&bounded).len() {
-            return Ok(Assembly { entries, report });
+            return Ok((cache, Assembly { entries, report }));
         }
     }
     before_assembling();
-    let assembly = assemble(ptxas, &bounded)?;
-    // Written beside the cache and renamed over it, so that a reader never sees half a report.
-    let tmp = cache.with_extension(format!("{}.tmp", std::process::id()));
-    if std::fs::write(&tmp, &assembly.report).is_ok() {
-        let _ = std::fs::rename(&tmp, &cache);
+    // Assembled into a folder of this process's and renamed over the cache, so that a reader
+    // never sees half a cache; where another process got there first, its folder is kept.
+    let fresh = std::env::temp_dir().join(format!("rgemm-ptxas-{key:016x}.{}.tmp", std::process::id()));
+    let _ = std::fs::remove_dir_all(&fresh);
+    std::fs::create_dir_all(&fresh).map_err(|e| ToolError::Ptxas(format!("needs a temporary folder: {e}")))?;
+    let assembly = assemble_into(ptxas, &bounded, Some(&fresh))?;
+    let written = std::fs::write(fresh.join("report.txt"), &assembly.report).is_ok();
+    if !(written && std::fs::rename(&fresh, &cache).is_ok()) {
+        if cache.join("report.txt").is_file() {
+            let _ = std::fs::remove_dir_all(&fresh);
+        } else {
+            // No cache could be made: this process's folder serves this call.
+            return Ok((fresh, assembly));
+        }
     }
-    Ok(assembly)
+    Ok((cache, assembly))
 }
 
 /// Each entry of a `ptxas -v` report with its registers, stack frame and spills.

@@ -11,7 +11,6 @@ use std::process::Command;
 
 use crate::tool_error::{ToolError, ToolResult};
 use crate::ptxas;
-use rgemm::ptx;
 
 /// `cuobjdump`: `$RGEMM_CUOBJDUMP`, else the one beside `ptxas` (the wheels install both in the
 /// same folder), else `cuobjdump` on PATH.
@@ -29,28 +28,41 @@ pub fn disassemble(ptxas: &Path, cuobjdump: &Path, kernel: &str) -> ToolResult<S
     disassemble_all(ptxas, cuobjdump, &[kernel])
 }
 
-/// [`disassemble`] for several entries at once (one `ptxas` and one `cuobjdump` run): one listing,
-/// each function under its `Function : name` header ([`functions`] splits it).
+/// [`disassemble`] for several entries at once: one listing, each function under its `Function :
+/// name` header ([`functions`] splits it), in the order asked. The machine code is the cached
+/// assembly of the whole module ([`ptxas::loaded_module_cubins`]) that the PTX checks read too, so
+/// ptxas runs once per build, not once per listing.
 pub fn disassemble_all(ptxas: &Path, cuobjdump: &Path, kernels: &[&str]) -> ToolResult<String> {
-    let kernel = kernels.join(",");
-    let fail = |what: String| ToolError::Ptxas(format!("SASS of {kernel}: {what}"));
-    let dir = ptxas::TempDir::new("sass").map_err(|e| fail(format!("needs a temporary folder: {e}")))?;
-    let (ptx_file, cubin) = (dir.join("kernels.ptx"), dir.join("kernel.cubin"));
-    std::fs::write(&ptx_file, ptx::with_launch_bounds(ptx::PTX)).map_err(|e| fail(format!("cannot write the PTX: {e}")))?;
-    let out = Command::new(ptxas).args(["-arch=sm_90a", "-e", &kernel, "-o"]).arg(&cubin).arg(&ptx_file).output().map_err(|e| fail(format!("{} could not be run: {e}", ptxas.display())))?;
-    if !out.status.success() {
-        return Err(fail(format!("ptxas failed: {}", String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or(""))));
+    // Up to this many functions, `cuobjdump -fun` disassembles just those (a fraction of a
+    // second); for more, naming them costs more than disassembling the whole part.
+    const FEW: usize = 8;
+    let fail = |what: String| ToolError::Ptxas(format!("SASS of {}: {what}", kernels.join(",")));
+    let version = ptxas::ptxas_version(ptxas)?;
+    let mut listing = String::new();
+    for cubin in ptxas::loaded_module_cubins(ptxas, &version, || {})? {
+        // cuobjdump calls nvdisasm, which the wheels put beside it.
+        let mut dump = Command::new(cuobjdump);
+        if let Some(folder) = cuobjdump.parent().filter(|d| d.join("nvdisasm").is_file()) {
+            dump.env("NVDISASM_PATH", folder);
+        }
+        dump.arg("--dump-sass");
+        if kernels.len() <= FEW {
+            // Only the functions asked for (a part without one of them warns, and goes on).
+            dump.arg("-fun").arg(kernels.join(","));
+        }
+        let out = dump.arg(&cubin).output().map_err(|e| fail(format!("{} could not be run: {e}", cuobjdump.display())))?;
+        if !out.status.success() {
+            return Err(fail(format!("cuobjdump failed: {}", String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or(""))));
+        }
+        listing.push_str(&String::from_utf8_lossy(&out.stdout));
     }
-    // cuobjdump calls nvdisasm, which the wheels put beside it.
-    let mut dump = Command::new(cuobjdump);
-    if let Some(folder) = cuobjdump.parent().filter(|d| d.join("nvdisasm").is_file()) {
-        dump.env("NVDISASM_PATH", folder);
+    let all = functions(&listing);
+    let mut out = String::new();
+    for kernel in kernels {
+        let (name, body) = all.iter().find(|(name, _)| name == kernel).ok_or_else(|| fail(format!("no function {kernel} in the assembled module")))?;
+        out.push_str(&format!("\t\tFunction : {name}\n{body}"));
     }
-    let out = dump.arg("--dump-sass").arg(&cubin).output().map_err(|e| fail(format!("{} could not be run: {e}", cuobjdump.display())))?;
-    if !out.status.success() {
-        return Err(fail(format!("cuobjdump failed: {}", String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or(""))));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).to_string())
+    Ok(out)
 }
 
 /// One SASS instruction: its address, its opcode without modifiers (`FFMA`, `LDS`, ...), its
