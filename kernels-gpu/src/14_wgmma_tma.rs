@@ -685,8 +685,8 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
         // The copy engine's store writes a row of C in whole 16-byte pieces: where a row of N
         // values ends inside one, it wrote the rest of that piece into C's padding (observed on
         // an H200, `docs/perf` run 162), so such a C is stored by the threads.
-        // One call of each store below, whichever path leads to it: every call inlines a copy of
-        // the staging loop, and copies the hot path does not run still cost instruction cache.
+        // Decided once per tile, then one call per path: each call inlines its own copy of the
+        // staging loop (the copy engine's twice, bare and with the bias), none with another's.
         let store = if Self::FUSES && g.epilogue != 0 {
             let c = g.fused_c();
             let e = c.epilogue;
