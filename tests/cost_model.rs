@@ -113,3 +113,26 @@ fn every_fitted_constant_is_named_positive_and_set_alone() {
     }
     assert!(fitted.with("no_such_constant", 1.0).is_none());
 }
+
+/// `rgemm fit` on a small tuning run: it reads every case with timed plans, never raises its
+/// objective, keeps every constant positive, and its regrets are ratios to the fastest (≥ 1).
+#[test]
+fn a_fit_lowers_its_objective_and_keeps_the_model_valid() {
+    use rgemm_tools::fit;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/perf/2026-11-28-h200-run170/tune-batched.json");
+    let report = rgemm_tools::report::Report::read(&path).unwrap();
+    let cases = fit::cases_of(&report).unwrap();
+    assert!(cases.len() >= 10, "{} cases", cases.len());
+    let all: Vec<&fit::FitCase> = cases.iter().collect();
+    let start = cost::Model::FITTED.with("launch_s", 4.0 * cost::Model::FITTED.launch_s).unwrap();
+    let mut sweeps = Vec::new();
+    let fitted = fit::fit(&all, &start, |_, objective| sweeps.push(objective));
+    assert!(fit::objective(&all, &fitted) <= fit::objective(&all, &start));
+    assert!(sweeps.windows(2).all(|w| w[1] <= w[0]), "{sweeps:?}");
+    assert!(fitted.parameters().iter().all(|(_, v)| v.is_finite() && *v > 0.0));
+    let (geomean, worst) = fit::regrets(&all, &fitted);
+    assert!((1.0..=worst).contains(&geomean), "{geomean} {worst}");
+    for case in &cases {
+        assert!(case.plans.len() >= 2 && case.regret(case.pick(&fitted)) >= 1.0);
+    }
+}
