@@ -217,9 +217,7 @@ pub fn candidate_plans(dtype: Dtype, problem: &Problem, sms: u32) -> Vec<Plan> {
         }
     }
     let automatic = plan(dtype, problem, &KernelChoice::Auto, sms).ok().filter(|p| problem.k > 0 && p.kernel().spec.dtype == dtype);
-    let mut ranked: Vec<(f64, Plan)> = model_plans(dtype, problem).into_iter().map(|p| (cost::estimate(&p, sms).seconds, p)).collect();
-    ranked.sort_by(|x, y| x.0.total_cmp(&y.0));
-    for extra in automatic.into_iter().chain(ranked.into_iter().map(|(_, p)| p).take(FIT_PLANS)) {
+    for extra in automatic.into_iter().chain(ranked_model_plans(dtype, problem, sms).into_iter().map(|(_, p)| p).take(FIT_PLANS)) {
         if !plans.iter().any(|p| p.name() == extra.name()) {
             plans.push(extra);
         }
@@ -298,15 +296,26 @@ pub fn model_plans(dtype: Dtype, problem: &Problem) -> Vec<Plan> {
 /// The plan the cost model ([`cost::estimate`]) ranks first among [`model_plans`] on a GPU of
 /// `sms` SMs, its reason saying so; `None` when no candidate takes the problem.
 pub fn modelled(dtype: Dtype, problem: &Problem, sms: u32) -> Option<Plan> {
-    let plans = model_plans(dtype, problem);
-    let count = plans.len();
-    let (estimate, mut plan) = plans.into_iter().map(|p| (cost::estimate(&p, sms), p)).min_by(|x, y| x.0.seconds.total_cmp(&y.0.seconds))?;
+    let ranked = ranked_model_plans(dtype, problem, sms);
+    let count = ranked.len();
+    let (estimate, mut plan) = ranked.into_iter().next()?;
     plan.reason = format!(
         "no measured shape within distance {NEAR}: the cost model's cheapest of {count} plans ({:.1} µs estimated on {sms} SMs){}",
         estimate.seconds * 1e6,
         plan.reason
     );
     Some(plan)
+}
+
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
+/// [`model_plans`] with their estimates on a GPU of `sms` SMs, cheapest first (plans the model
+/// ties keep [`model_plans`]' order): what the automatic choice, the tuner and a tune of the
+/// dispatcher take the model's cheapest plans from.
+pub fn ranked_model_plans(dtype: Dtype, problem: &Problem, sms: u32) -> Vec<(cost::Estimate, Plan)> {
+    let mut ranked: Vec<(cost::Estimate, Plan)> = model_plans(dtype, problem).into_iter().map(|p| (cost::estimate(&p, sms), p)).collect();
+    ranked.sort_by(|x, y| x.0.seconds.total_cmp(&y.0.seconds));
+    ranked
 }
 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.

@@ -8,15 +8,8 @@ use std::path::Path;
 
 use rgemm::dispatch::Table;
 use rgemm::{Layout, LeadingDims};
-use rgemm_tools::eval_suite::{self, Class, EvalCase, Suite};
-use rgemm_tools::suite::{Case, real_suite};
-
-/// What makes two cases the same problem for the tuner: (M, N, K, layout, batch).
-type Key = (u64, u64, u64, Layout, u64);
-
-fn key(case: &Case) -> Key {
-    (case.shape.0, case.shape.1, case.shape.2, case.layout, case.batch)
-}
+use rgemm_tools::eval_suite::{self, Class, EvalCase, Key, Suite, key};
+use rgemm_tools::suite::real_suite;
 
 /// Every table file in `dispatch/`, parsed.
 fn tables() -> Vec<(String, Table)> {

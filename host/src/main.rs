@@ -974,13 +974,16 @@ fn fit_command(paths: &[PathBuf]) -> Result<ExitCode, Error> {
     for class in classes.iter().map(Some).chain([None]) {
         let chosen: Vec<&fit::FitCase> = cases.iter().filter(|c| class.is_none_or(|name| &c.class == name)).collect();
         let summary = |r: Vec<f64>| {
-            let geomean = (r.iter().map(|x| x.ln()).sum::<f64>() / r.len().max(1) as f64).exp();
-            format!("{geomean:.3}, {:.3}", r.iter().copied().fold(1.0, f64::max))
+            let (geomean, worst) = fit::summary(r);
+            format!("{geomean:.3}, {worst:.3}")
         };
         let automatic: Vec<f64> = chosen.iter().filter_map(|c| c.automatic.map(|i| c.regret(i))).collect();
         let timed = automatic.len();
         let auto_text = if timed == 0 { "-".to_string() } else { format!("{} ({timed})", summary(automatic)) };
-        let model = |m: &Model| summary(chosen.iter().map(|c| c.regret(c.pick(m))).collect());
+        let model = |m: &Model| {
+            let (geomean, worst) = fit::regrets(&chosen, m);
+            format!("{geomean:.3}, {worst:.3}")
+        };
         println!("{:<18} {:>5} {:>22} {:>22} {:>22}", class.map_or("all", |c| c.as_str()), chosen.len(), auto_text, model(&Model::FITTED), model(&fitted));
     }
     println!("\ncases where the automatic choice's pick is over 1.2× the fastest:");
@@ -992,9 +995,8 @@ fn fit_command(paths: &[PathBuf]) -> Result<ExitCode, Error> {
     }
     let decided: Vec<&fit::FitCase> = cases.iter().filter(|c| c.table_decided && c.automatic.is_some()).collect();
     if !decided.is_empty() {
-        let geomean = |r: Vec<f64>| (r.iter().map(|x| x.ln()).sum::<f64>() / r.len() as f64).exp();
-        let table = geomean(decided.iter().filter_map(|c| c.automatic.map(|i| c.regret(i))).collect());
-        let model = geomean(decided.iter().map(|c| c.regret(c.pick(&fitted))).collect());
+        let (table, _) = fit::summary(decided.iter().filter_map(|c| c.automatic.map(|i| c.regret(i))));
+        let (model, _) = fit::regrets(&decided, &fitted);
         println!("\nthe dispatch table decided {} cases: its picks at {table:.3}×, the fitted model's at {model:.3}× (in sample)", decided.len());
     }
     println!("\nfitted parameters (was):");

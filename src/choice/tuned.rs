@@ -31,7 +31,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use cudarc::driver::{CudaSlice, DevicePtr};
+use cudarc::driver::{CudaEvent, CudaSlice, DevicePtr};
 use rgemm_spec::{Bias, Dtype};
 
 use crate::api::{KernelChoice, Plan};
@@ -302,10 +302,8 @@ pub(crate) fn tuned(gpu: &Gpu, dtype: Dtype, problem: &Problem, cache: &TuneCach
         // Only C is scaled: nothing to choose between.
         return Ok(automatic);
     }
-    let mut ranked: Vec<(f64, Plan)> = super::model_plans(dtype, problem).into_iter().map(|p| (super::cost::estimate(&p, sms).seconds, p)).collect();
-    ranked.sort_by(|x, y| x.0.total_cmp(&y.0));
     let mut candidates = vec![automatic];
-    for (_, plan) in ranked {
+    for (_, plan) in super::ranked_model_plans(dtype, problem, sms) {
         if candidates.len() > CANDIDATES {
             break;
         }
@@ -376,10 +374,12 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
 
 /// Device buffers of one problem's size for timing its plans: A and B filled with values in
 /// [-1, 1) (not zeros: the tensor cores' power, and so their clock, depend on the data), C, and
-/// the bias and auxiliary output where the epilogue has them; and twice the L2 cache's size,
-/// written before each timed launch.
+/// the bias and auxiliary output where the epilogue has them; twice the L2 cache's size, written
+/// before each timed launch; and the two events every launch is timed between.
 struct Scratch {
     flush: CudaSlice<u8>,
+    start: CudaEvent,
+    end: CudaEvent,
     a: CudaSlice<u8>,
     b: CudaSlice<u8>,
     c: CudaSlice<u8>,
@@ -403,6 +403,8 @@ impl Scratch {
         let filled = |len: usize, t: Dtype, seed: u64| -> Result<CudaSlice<u8>> { Ok(stream.clone_htod(&random_bytes(t, len, seed))?) };
         Ok(Scratch {
             flush: stream.alloc_zeros::<u8>(flush)?,
+            start: gpu.timing_event()?,
+            end: gpu.timing_event()?,
             a: filled(la, dtype, 1)?,
             b: filled(lb, dtype, 2)?,
             c: filled(lc, e.output, 3)?,
@@ -414,14 +416,13 @@ impl Scratch {
     /// Seconds of one launch of `plan` on these buffers, the L2 cache flushed first.
     fn time_once(&mut self, gpu: &Gpu, plan: &Plan) -> Result<f64> {
         let stream = gpu.stream();
-        let Scratch { flush, a, b, c, bias, aux } = self;
+        let Scratch { flush, start, end, a, b, c, bias, aux } = self;
         let (a, _ra) = a.device_ptr(stream);
         let (b, _rb) = b.device_ptr(stream);
         let (c, _rc) = c.device_ptr(stream);
         let bias = bias.as_ref().map(|s| s.device_ptr(stream));
         let aux = aux.as_ref().map(|s| s.device_ptr(stream));
         let extra = [bias.as_ref().map_or(0, |p| p.0), aux.as_ref().map_or(0, |p| p.0)];
-        let (start, end) = (gpu.timing_event()?, gpu.timing_event()?);
         stream.memset_zeros(flush)?;
         start.record(stream)?;
         // SAFETY: the buffers hold the problem's extents of the plan's element type (A, B) and

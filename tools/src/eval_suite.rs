@@ -386,10 +386,11 @@ pub fn fit_suite() -> Vec<EvalCase> {
     drawn(FIT_SEED, &held_out)
 }
 
-/// What makes two cases the same problem: (M, N, K, layout, batch).
-type Key = (u64, u64, u64, Layout, u64);
+/// What makes two cases the same problem for the tuner: (M, N, K, layout, batch).
+pub type Key = (u64, u64, u64, Layout, u64);
 
-fn key(case: &Case) -> Key {
+/// `case`'s [`Key`].
+pub fn key(case: &Case) -> Key {
     (case.shape.0, case.shape.1, case.shape.2, case.layout, case.batch)
 }
 

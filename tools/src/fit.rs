@@ -98,13 +98,18 @@ pub fn cases_of(report: &Report) -> ToolResult<Vec<FitCase>> {
 
 /// The geometric mean of the model's regrets over `cases`, and the worst.
 pub fn regrets(cases: &[&FitCase], model: &Model) -> (f64, f64) {
-    let (mut log_sum, mut worst) = (0.0, 1.0f64);
-    for case in cases {
-        let r = case.regret(case.pick(model));
+    summary(cases.iter().map(|case| case.regret(case.pick(model))))
+}
+
+/// The geometric mean of `regrets` and the worst (1 and 1 for none).
+pub fn summary(regrets: impl IntoIterator<Item = f64>) -> (f64, f64) {
+    let (mut log_sum, mut worst, mut count) = (0.0, 1.0f64, 0usize);
+    for r in regrets {
         log_sum += r.ln();
         worst = worst.max(r);
+        count += 1;
     }
-    ((log_sum / cases.len().max(1) as f64).exp(), worst)
+    ((log_sum / count.max(1) as f64).exp(), worst)
 }
 
 /// What the fit lowers: the mean log regret plus [`CALIBRATION_WEIGHT`] times the mean squared
@@ -171,15 +176,11 @@ pub fn literal(model: &Model) -> String {
 /// the odd ones, and the other way round; the geometric mean and the worst of the held-out
 /// regrets, over all cases. What a fit promises for shapes it has not seen.
 pub fn cross_validated(cases: &[&FitCase], start: &Model) -> (f64, f64) {
-    let (mut log_sum, mut worst) = (0.0, 1.0f64);
+    let mut held_out = Vec::with_capacity(cases.len());
     for held in [0, 1] {
         let train: Vec<&FitCase> = cases.iter().enumerate().filter(|(i, _)| i % 2 != held).map(|(_, c)| *c).collect();
         let model = fit(&train, start, |_, _| {});
-        for case in cases.iter().enumerate().filter(|(i, _)| i % 2 == held).map(|(_, c)| *c) {
-            let r = case.regret(case.pick(&model));
-            log_sum += r.ln();
-            worst = worst.max(r);
-        }
+        held_out.extend(cases.iter().enumerate().filter(|(i, _)| i % 2 == held).map(|(_, c)| c.regret(c.pick(&model))));
     }
-    ((log_sum / cases.len().max(1) as f64).exp(), worst)
+    summary(held_out)
 }

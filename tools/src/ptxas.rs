@@ -132,9 +132,7 @@ pub fn loaded_module_resources(ptxas: &Path, version: &str, before_assembling: i
 /// the same cache: what the tests of the assembled module read, so that one assembly serves them
 /// all.
 pub fn loaded_module_assembly(ptxas: &Path, version: &str, before_assembling: impl FnOnce()) -> ToolResult<Assembly> {
-    let (dir, assembly) = loaded_module(ptxas, version, before_assembling)?;
-    drop(dir);
-    Ok(assembly)
+    Ok(loaded_module(ptxas, version, before_assembling)?.1)
 }
 
 /// The machine code of the same assembly ([`loaded_module_assembly`], from the same cache): the
