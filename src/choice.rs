@@ -521,6 +521,8 @@ pub const fn decode_rows(dtype: Dtype) -> u32 {
     match dtype {
         Dtype::F32 => 4,
         Dtype::Bf16 | Dtype::F16 => 2,
+        // No FP8 GEMV.
+        Dtype::E4m3 => 0,
     }
 }
 

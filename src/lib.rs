@@ -1,7 +1,8 @@
 //! rgemm: GEMM kernels written in Rust, compiled to PTX, launched from Rust on Hopper GPUs.
 //!
 //! `C = alpha·op(A)·op(B) + beta·C` on device buffers, for f32 (3×TF32 on the tensor cores),
-//! bf16 and f16 operands, any sizes, layouts, leading dimensions and strided batches.
+//! bf16 and f16 operands, any sizes, layouts, leading dimensions and strided batches, and FP8
+//! ([`E4m3`]) operands of linear layers.
 //!
 //! - [`api`]: describe a product ([`api::Gemm`]), plan it once ([`api::Plan`]: the kernel, the
 //!   split of K, the launches), run it on your buffers.
@@ -76,6 +77,7 @@ pub mod choice;
 pub mod dispatch;
 mod entries;
 pub mod error;
+pub mod fp8;
 pub mod gpu;
 pub mod problem;
 pub mod ptx;
@@ -85,6 +87,7 @@ pub mod tensor_map;
 
 pub use catalog::Kernel;
 pub use error::{Error, Operand, Result};
+pub use fp8::E4m3;
 pub use gpu::Gpu;
 pub use problem::{Activation, Batch, Bias, FusedEpilogue, Layout, LeadingDims, Op, Problem};
 

@@ -121,7 +121,7 @@ impl<E: HalfElem, const T: Tile> GemmKernel for Wgmma<E, T> {
                 let desc_b = wgmma_descriptor(b_rows, kk, Major::Mn { panel_bytes: b_tile.panel_bytes() });
                 // SAFETY: the descriptors point at the stage's swizzled tiles, complete and fenced
                 // for the async proxy by the wait above.
-                unsafe { wgmma_m64k16::<E, 0, 1>(&mut acc, Self::BN, desc_a, desc_b, true) };
+                unsafe { wgmma_m64::<E, 0, 1>(&mut acc, Self::BN, desc_a, desc_b, true) };
             }
             wgmma_commit_group();
             wgmma_wait_group::<1>();

@@ -70,13 +70,22 @@ pub const RUNG: Rung = Rung::ladder(
 /// `CLUSTER_M` (1 or 2, not persistent): blocks of neighbouring block rows that form a cluster;
 /// each loads `1 / CLUSTER_M` of the B panels and the copy engine writes them into every block of
 /// the cluster.
-pub struct WgmmaTma<E, const T: Tile, const S: Schedule = { Schedule::DataParallel }, const ST: CStore = { CStore::Scalar }, L = Nn, const CLUSTER_M: u32 = 1>(
-    PhantomData<(E, L)>,
-);
+///
+/// `FLUSH` (FP8 only, rung 16): K-tiles between additions of the tensor cores' sums into f32
+/// registers; 0 leaves the whole sum to the tensor cores (the only choice for 16-bit types).
+pub struct WgmmaTma<
+    E,
+    const T: Tile,
+    const S: Schedule = { Schedule::DataParallel },
+    const ST: CStore = { CStore::Scalar },
+    L = Nn,
+    const CLUSTER_M: u32 = 1,
+    const FLUSH: u32 = 0,
+>(PhantomData<(E, L)>);
 
-impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage, const CLUSTER_M: u32> WgmmaTma<E, T, S, ST, L, CLUSTER_M> {
+impl<E: WgmmaElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage, const CLUSTER_M: u32, const FLUSH: u32> WgmmaTma<E, T, S, ST, L, CLUSTER_M, FLUSH> {
     const BM: usize = T.bm as usize;
-    const BN: usize = T.bn as usize;
+    pub(crate) const BN: usize = T.bn as usize;
     const STAGES: usize = T.stages as usize;
     const CLUSTER: u32 = CLUSTER_M;
     const PERSISTENT: bool = S.is_persistent();
@@ -92,7 +101,11 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     const BK: usize = T.bk as usize;
     const CONSUMERS: usize = Self::BM / 64;
     const THREADS: usize = 128 * (1 + Self::CONSUMERS);
-    const A_BYTES: usize = SwizzledTile::bytes(Self::BM, Self::BK);
+    /// Bytes of one row of a K-tile (K-major): one 128-byte swizzle row, whatever the type.
+    const ROW_BYTES: usize = Self::BK * E::BYTES;
+    /// `wgmma`s per K-tile: each takes 32 bytes of K.
+    const K_STEPS: usize = Self::ROW_BYTES / 32;
+    const A_BYTES: usize = Self::BM * Self::ROW_BYTES;
     /// One 64 × 64 panel of an operand stored MN-major (64 rows of K, 128-byte rows of M or N).
     const PANEL_BYTES: usize = SwizzledTile::bytes(Self::BK, 64);
     /// A stored K×M (`Op::T`): M-major panels; row-major A is K-major.
@@ -103,7 +116,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     /// [`PANEL_BYTES`](Self::PANEL_BYTES).
     const A_MAJOR: Major = if Self::A_T { Major::Mn { panel_bytes: Self::PANEL_BYTES as u32 } } else { Major::K };
     const B_MAJOR: Major = if Self::B_T { Major::K } else { Major::Mn { panel_bytes: Self::PANEL_BYTES as u32 } };
-    const STAGE_BYTES: usize = Self::A_BYTES + SwizzledTile::bytes(Self::BK, Self::BN);
+    const STAGE_BYTES: usize = Self::A_BYTES + Self::BN * Self::ROW_BYTES;
     /// With the TMA store, each consumer warpgroup stages C in two slice buffers of 64 rows × 32
     /// floats, after the stages, used in turn.
     const C_SLICE: usize = 32;
@@ -125,7 +138,10 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
         assert!(Self::BN == 64 || Self::BN == 128 || Self::BN == 192 || Self::BN == 256, "the wgmma shapes instantiated in device/wgmma.rs");
         assert!(Self::BN / 8 <= crate::unroll::UNROLL_MAX);
         assert!(Self::STAGES >= 2);
-        assert!(Self::BK == 64, "a K-tile is one 128-byte swizzle row");
+        assert!(Self::ROW_BYTES == 128, "a K-tile is one 128-byte swizzle row");
+        assert!(E::BYTES == 2 || (!Self::A_T && Self::B_T), "FP8 wgmma reads K-major operands only: the nt layout");
+        assert!(E::BYTES == 1 || FLUSH == 0, "16-bit types sum in the tensor cores");
+        assert!(FLUSH == 0 || Self::BN <= 128, "a flushed sum holds two sets of accumulators");
         assert!(Self::CLUSTER == 1 || Self::CLUSTER == 2, "clusters of one or two block rows");
         assert!((Self::BN / 64) % Self::CLUSTER as usize == 0, "the B panels split evenly over the cluster");
         assert!(!Self::PERSISTENT || Self::CLUSTER == 1, "the persistent launch is one-dimensional, clusters are along M");
@@ -135,18 +151,19 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
         assert!(Self::SMEM_BYTES <= 227 * 1024, "fits the shared memory of an SM");
     };
 
-    /// One `m64nBNk16` wgmma with the transpose bits of the layout: A is M-major when stored
-    /// K×M, B is N-major when stored K×N.
+    /// One K-step `wgmma` (32 bytes of K, 64 × BN) with the transpose bits of the layout: A is
+    /// M-major when stored K×M, B is N-major when stored K×N. `accumulate = false` starts a new
+    /// sum in `acc`.
     #[inline(always)]
-    unsafe fn wgmma(acc: &mut [f32; 128], desc_a: u64, desc_b: u64) {
+    pub(crate) unsafe fn wgmma(acc: &mut [f32; 128], desc_a: u64, desc_b: u64, accumulate: bool) {
         // SAFETY: the caller's guarantee: the descriptors point at a full stage, and all 128
         // threads of the warpgroup issue it.
         unsafe {
             match (Self::A_T, Self::B_T) {
-                (false, false) => wgmma_m64k16::<E, 0, 1>(acc, Self::BN, desc_a, desc_b, true),
-                (false, true) => wgmma_m64k16::<E, 0, 0>(acc, Self::BN, desc_a, desc_b, true),
-                (true, false) => wgmma_m64k16::<E, 1, 1>(acc, Self::BN, desc_a, desc_b, true),
-                (true, true) => wgmma_m64k16::<E, 1, 0>(acc, Self::BN, desc_a, desc_b, true),
+                (false, false) => wgmma_m64::<E, 0, 1>(acc, Self::BN, desc_a, desc_b, accumulate),
+                (false, true) => wgmma_m64::<E, 0, 0>(acc, Self::BN, desc_a, desc_b, accumulate),
+                (true, false) => wgmma_m64::<E, 1, 1>(acc, Self::BN, desc_a, desc_b, accumulate),
+                (true, true) => wgmma_m64::<E, 1, 0>(acc, Self::BN, desc_a, desc_b, accumulate),
             }
         }
     }
@@ -247,6 +264,8 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
                         // SAFETY: inside this warpgroup's staging buffer, at a 4-byte-aligned pair.
                         unsafe { store(p, pair) };
                     }
+                    // Never C's type: the host refuses it.
+                    Dtype::E4m3 => trap(),
                 }
             }
             if j % slice_groups == slice_groups - 1 {
@@ -269,6 +288,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
             Dtype::F32 => unsafe { Self::store_through_tma::<{ Dtype::F32 }>(map_c, staging, acc, cw, row0, col0, z) },
             Dtype::Bf16 => unsafe { Self::store_through_tma::<{ Dtype::Bf16 }>(map_c, staging, acc, cw, row0, col0, z) },
             Dtype::F16 => unsafe { Self::store_through_tma::<{ Dtype::F16 }>(map_c, staging, acc, cw, row0, col0, z) },
+            Dtype::E4m3 => trap(),
         }
     }
 
@@ -316,12 +336,13 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     }
 }
 
-impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage, const CLUSTER_M: u32> GemmKernel for WgmmaTma<E, T, S, ST, L, CLUSTER_M> {
+impl<E: WgmmaElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage, const CLUSTER_M: u32, const FLUSH: u32> GemmKernel for WgmmaTma<E, T, S, ST, L, CLUSTER_M, FLUSH> {
     type Elem = E;
     const SPEC: KernelSpec = {
         let () = Self::VALID;
+        let fp8 = matches!(E::DTYPE, Dtype::E4m3);
         let spec = KernelSpec::unnamed(
-            RUNG,
+            if fp8 { crate::fp8::RUNG } else { RUNG },
             E::DTYPE,
             T,
             Self::THREADS as u32,
@@ -330,10 +351,10 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
         .with_tensor_maps(TensorMaps {
             // Boxes as the operands are stored: a K-major operand in one box of 128-byte rows,
             // an MN-major one in 64 × 64 panels.
-            a_box: if Self::A_T { (64, 64) } else { (Self::BM as u32, 64) },
+            a_box: if Self::A_T { (64, 64) } else { (Self::BM as u32, Self::BK as u32) },
             a_span: BoxSpan::One,
             a_swizzle: Swizzle::B128,
-            b_box: if Self::B_T { (Self::BN as u32, 64) } else { (64, 64) },
+            b_box: if Self::B_T { (Self::BN as u32, Self::BK as u32) } else { (64, 64) },
             b_span: BoxSpan::One,
             b_swizzle: Swizzle::B128,
             c_box: if Self::TMA_STORE { Some((64, Self::C_SLICE as u32)) } else { None },
@@ -342,7 +363,8 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
         .with_min_blocks_per_sm(MIN_BLOCKS_PER_SM)
         .with_layout(L::LAYOUT)
         .with_store(ST)
-        .with_fused_epilogue(if Self::FUSES { Fusion::Full } else { Fusion::None });
+        .with_fused_epilogue(if Self::FUSES { Fusion::Full } else { Fusion::None })
+        .with_variant(if fp8 { Variant::Fp8(FLUSH) } else { Variant::Plain });
         let spec = spec.with_cluster_m(Self::CLUSTER);
         if Self::STREAM_K {
             spec.with_stream_k(Self::WORKSPACE)
@@ -411,7 +433,7 @@ impl Work {
     }
 }
 
-impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage, const CLUSTER_M: u32> WgmmaTma<E, T, S, ST, L, CLUSTER_M> {
+impl<E: WgmmaElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage, const CLUSTER_M: u32, const FLUSH: u32> WgmmaTma<E, T, S, ST, L, CLUSTER_M, FLUSH> {
     /// The `full` mbarrier of stage `s` of the ring at shared address `base`: complete when the
     /// copy engine has delivered the stage's bytes.
     #[inline(always)]
@@ -597,7 +619,7 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
             let t = piece.tile;
             let (tile_row, tile_col) = Self::tile_of(work, t);
             let z = work.product(t);
-            let mut acc = Self::mainloop(base, &piece, &mut it, cw, lane);
+            let mut acc = if FLUSH > 0 { Self::mainloop_flushed(base, &piece, &mut it, cw, lane) } else { Self::mainloop(base, &piece, &mut it, cw, lane) };
 
             if Self::STREAM_K && work.plan.is_partial(&piece) {
                 let flag = dynamic_shared::<u8>().wrapping_add(Self::FLAGS + 4 * cw as usize) as *mut u32;
@@ -622,9 +644,9 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
 
     // ANCHOR: consumer
     /// Consumer warpgroup `cw`'s sum over `piece`'s K-tiles, from the ring at `base` (the block's
-    /// `*it`-th K-tile onwards; `*it` moves past them): for each, wait for its stage (`full`),
-    /// issue four `wgmma`s as one group, and release the previous K-tile's stage once its group
-    /// is done.
+    /// `*it`-th K-tile onwards; `*it` moves past them): for each, wait for its stage and issue
+    /// its `wgmma`s as one group ([`multiply_k_tile`](Self::multiply_k_tile)), and release the
+    /// previous K-tile's stage once its group is done.
     ///
     /// Invariant: one wgmma group stays in flight (`wait_group 1`), so a stage is released one
     /// K-tile after it was read, and the last one after the final `wait_group 0`; each warp
@@ -633,40 +655,55 @@ impl<E: HalfElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storage
     fn mainloop(base: u32, piece: &Piece, it: &mut u32, cw: u32, lane: u32) -> [f32; 128] {
         let mut acc = [0.0f32; 128];
         for kt in piece.k_begin..piece.k_end {
-            let s = Self::stage_of(*it);
-            // SAFETY: the stage barriers were initialised by one thread and published by the
-            // block barrier before the loop.
-            unsafe { mbarrier_wait(Self::full(base, s), Self::round_of(*it) & 1) };
-            let stage = base + s * Self::STAGE_BYTES as u32;
-            // This warpgroup's 64 rows of A: 64 K-major rows, or M-major panel `cw`.
-            let a_part = stage + cw * if Self::A_T { Self::PANEL_BYTES as u32 } else { 64 * 128 };
-            let b_part = stage + Self::A_BYTES as u32;
-            wgmma_fence();
-            for kk in 0..Self::BK / 16 {
-                let desc_a = wgmma_descriptor(a_part, kk, Self::A_MAJOR);
-                let desc_b = wgmma_descriptor(b_part, kk, Self::B_MAJOR);
-                // SAFETY: the descriptors point at the stage's swizzled tiles, complete and
-                // fenced for the async proxy by the wait above.
-                unsafe { Self::wgmma(&mut acc, desc_a, desc_b) };
-            }
-            wgmma_commit_group();
+            Self::multiply_k_tile(base, *it, cw, &mut acc, true);
             // Tile kt-1's group is done: its stage can be refilled.
             wgmma_wait_group::<1>();
-            if kt > piece.k_begin && lane == 0 {
-                // SAFETY: `empty` barriers are initialised before the loop; this warp has
-                // finished reading the stage.
-                unsafe { Self::release(Self::empty(base, Self::stage_of(*it - 1))) };
+            if kt > piece.k_begin {
+                Self::release_k_tile(base, *it - 1, lane);
             }
             *it += 1;
         }
         wgmma_wait_group::<0>();
         fence_accumulators(&mut acc, Self::BN);
-        if piece.k_end > piece.k_begin && lane == 0 {
-            // SAFETY: `empty` barriers are initialised before the loop; this warp has finished
-            // reading the stage.
-            unsafe { Self::release(Self::empty(base, Self::stage_of(*it - 1))) };
+        if piece.k_end > piece.k_begin {
+            Self::release_k_tile(base, *it - 1, lane);
         }
         acc
+    }
+
+    /// Waits until the block's `it`-th K-tile is in its stage of the ring at `base` (`full`),
+    /// then issues its `wgmma`s for consumer warpgroup `cw` into `acc` and commits them as one
+    /// group; the first of them starts a new sum unless `accumulate`.
+    #[inline(always)]
+    pub(crate) fn multiply_k_tile(base: u32, it: u32, cw: u32, acc: &mut [f32; 128], accumulate: bool) {
+        let s = Self::stage_of(it);
+        // SAFETY: the stage barriers were initialised by one thread and published by the block
+        // barrier before the loop.
+        unsafe { mbarrier_wait(Self::full(base, s), Self::round_of(it) & 1) };
+        let stage = base + s * Self::STAGE_BYTES as u32;
+        // This warpgroup's 64 rows of A: 64 K-major rows, or M-major panel `cw`.
+        let a_part = stage + cw * if Self::A_T { Self::PANEL_BYTES as u32 } else { (64 * Self::ROW_BYTES) as u32 };
+        let b_part = stage + Self::A_BYTES as u32;
+        wgmma_fence();
+        for kk in 0..Self::K_STEPS {
+            let desc_a = wgmma_descriptor(a_part, kk, Self::A_MAJOR);
+            let desc_b = wgmma_descriptor(b_part, kk, Self::B_MAJOR);
+            // SAFETY: the descriptors point at the stage's swizzled tiles, complete and fenced
+            // for the async proxy by the wait above.
+            unsafe { Self::wgmma(acc, desc_a, desc_b, accumulate || kk > 0) };
+        }
+        wgmma_commit_group();
+    }
+
+    /// A consumer warp (its lane 0) is done reading the block's `it`-th K-tile: its stage can be
+    /// refilled.
+    #[inline(always)]
+    pub(crate) fn release_k_tile(base: u32, it: u32, lane: u32) {
+        if lane == 0 {
+            // SAFETY: `empty` barriers are initialised before the loop; the caller's group that
+            // read the stage is complete.
+            unsafe { Self::release(Self::empty(base, Self::stage_of(it))) };
+        }
     }
     // ANCHOR_END: consumer
 

@@ -25,7 +25,7 @@
 //! hit after the first row of a tile) and the activation: one `ex2.approx` and one
 //! `rcp.approx` for GELU and SiLU, a few more multiply-adds for the erf form.
 
-use crate::device::{cvt_f32_f16, cvt_rn_bf16_f32, cvt_rn_f16_f32, ex2_approx, load, rcp_approx, store};
+use crate::device::{cvt_f32_f16, cvt_rn_bf16_f32, cvt_rn_f16_f32, ex2_approx, load, rcp_approx, store, trap};
 use rgemm_spec::{Activation, Bias, Dtype, FusedEpilogue};
 
 /// C (or a window of it) with a fused epilogue: see the module docs.
@@ -108,6 +108,8 @@ impl FusedOutput {
                 Dtype::F32 => load((p as *const f32).add(i)),
                 Dtype::Bf16 => f32::from_bits((load((p as *const u16).add(i)) as u32) << 16),
                 Dtype::F16 => cvt_f32_f16(load((p as *const u16).add(i))),
+                // Never C's type: `FusedEpilogue::unpack` refuses it.
+                Dtype::E4m3 => trap(),
             }
         }
     }
@@ -124,6 +126,7 @@ impl FusedOutput {
             match self.epilogue.output {
                 Dtype::F32 => store(base.add(offset) as *mut u32, bits),
                 Dtype::Bf16 | Dtype::F16 => store(base.add(offset) as *mut u16, bits as u16),
+                Dtype::E4m3 => trap(),
             }
         }
     }
@@ -221,6 +224,7 @@ impl ColumnBias {
                 Dtype::F32 => load((self.ptr as *const f32).add(col as usize)),
                 Dtype::Bf16 => f32::from_bits((load((self.ptr as *const u16).add(col as usize)) as u32) << 16),
                 Dtype::F16 => cvt_f32_f16(load((self.ptr as *const u16).add(col as usize))),
+                Dtype::E4m3 => trap(),
             }
         }
     }
@@ -235,6 +239,7 @@ pub fn rounded_bits(output: Dtype, v: f32) -> u32 {
         Dtype::F32 => v.to_bits(),
         Dtype::Bf16 => cvt_rn_bf16_f32(v) as u32,
         Dtype::F16 => cvt_rn_f16_f32(v) as u32,
+        Dtype::E4m3 => trap(),
     }
 }
 

@@ -84,12 +84,14 @@ pub mod warpgroup_mma;
 pub mod wgmma_tma;
 #[path = "15_tf32x3.rs"]
 pub mod tf32x3;
+#[path = "16_fp8.rs"]
+pub mod fp8;
 pub mod general;
 pub mod gemv;
 pub mod dot;
 pub mod batched;
 
-pub use spec::{Bf16, Dtype, F16, KernelSpec, Layout, Op, Rung, Tile};
+pub use spec::{Bf16, Dtype, E4m3, F16, KernelSpec, Layout, Op, Rung, Tile};
 
 /// The rungs, in ladder order: their entries make the catalog (and, on the host, the emulated one).
 macro_rules! rungs {
@@ -133,6 +135,7 @@ rungs!(
     wgmma_tma::bgemm,
     wgmma_tma::hgemm,
     tf32x3,
+    fp8,
 );
 
 #[cfg(not(target_arch = "nvptx64"))]

@@ -16,17 +16,43 @@ pub struct Bf16(pub u16);
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct F16(pub u16);
 
+/// An OCP FP8 E4M3 value as its raw bits: 1 sign, 4 exponent (bias 7), 3 mantissa bits;
+/// finite up to ±448, `S.1111.111` is NaN, no infinities.
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct E4m3(pub u8);
+
+/// The element types `wgmma` reads from shared memory: the 16-bit ones and FP8. A row of a
+/// K-major tile is 128 bytes whatever the type, and one instruction takes 32 bytes of K
+/// (16 elements of 16 bits, 32 of FP8), so the tiles, the copy engine's boxes and the matrix
+/// descriptors are the same bytes for every type; only the instruction names the type.
+pub trait WgmmaElem: Copy {
+    /// Which type this is.
+    const DTYPE: Dtype;
+    /// Bytes per element.
+    const BYTES: usize = Self::DTYPE.bytes() as usize;
+}
+
+impl WgmmaElem for Bf16 {
+    const DTYPE: Dtype = Dtype::Bf16;
+}
+
+impl WgmmaElem for F16 {
+    const DTYPE: Dtype = Dtype::F16;
+}
+
+impl WgmmaElem for E4m3 {
+    const DTYPE: Dtype = Dtype::E4m3;
+}
+
 /// The 16-bit element types the tensor-core rungs multiply. Both are two bytes, so the same
 /// shared-memory layouts and copies serve both; only the tensor-core instruction names the type.
-pub trait HalfElem: Copy {
-    /// Which of the two this is.
-    const DTYPE: Dtype;
+pub trait HalfElem: WgmmaElem {
     /// The raw bits.
     fn bits(self) -> u16;
 }
 
 impl HalfElem for Bf16 {
-    const DTYPE: Dtype = Dtype::Bf16;
     #[inline(always)]
     fn bits(self) -> u16 {
         self.0
@@ -34,7 +60,6 @@ impl HalfElem for Bf16 {
 }
 
 impl HalfElem for F16 {
-    const DTYPE: Dtype = Dtype::F16;
     #[inline(always)]
     fn bits(self) -> u16 {
         self.0

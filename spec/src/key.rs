@@ -230,6 +230,10 @@ pub enum Variant {
     /// Rung 15: the operand split, and the K-tiles between flushes ([`TF32X3_FLUSH_EVERY`] without
     /// a tag, half of it `_short`, any other `n` `_flush{n}`).
     Tf32x3(OperandSplit, u32),
+    /// Rung 16 (FP8): the K-tiles between flushes of the tensor cores' sums into f32 registers
+    /// (1 without a tag, any other `n` `_flush{n}`; 0, the whole sum in the tensor cores,
+    /// `_noflush`).
+    Fp8(u32),
 }
 
 impl fmt::Display for Variant {
@@ -260,6 +264,9 @@ impl fmt::Display for Variant {
                     n => write!(f, "_flush{n}"),
                 }
             }
+            Variant::Fp8(1) => Ok(()),
+            Variant::Fp8(0) => f.write_str("_noflush"),
+            Variant::Fp8(n) => write!(f, "_flush{n}"),
         }
     }
 }

@@ -34,6 +34,9 @@ pub enum Dtype {
     Bf16,
     /// `f16` (IEEE half precision): 5 bits of exponent, 11 of significand.
     F16,
+    /// `e4m3` (OCP FP8 E4M3): 4 bits of exponent, 4 of significand, finite up to ±448, no
+    /// infinities. An operand type only (rung 16): C is f32, bf16 or f16.
+    E4m3,
 }
 
 impl Dtype {
@@ -44,16 +47,18 @@ impl Dtype {
             Dtype::F32 => "f32",
             Dtype::Bf16 => "bf16",
             Dtype::F16 => "f16",
+            Dtype::E4m3 => "e4m3",
         }
     }
 
-    /// The first part of a kernel's name: `sgemm`, `bgemm` or `hgemm`.
+    /// The first part of a kernel's name: `sgemm`, `bgemm`, `hgemm` or `e4m3gemm`.
     #[inline]
     pub const fn gemm_name(self) -> &'static str {
         match self {
             Dtype::F32 => "sgemm",
             Dtype::Bf16 => "bgemm",
             Dtype::F16 => "hgemm",
+            Dtype::E4m3 => "e4m3gemm",
         }
     }
 
@@ -63,7 +68,14 @@ impl Dtype {
         match self {
             Dtype::F32 => 4,
             Dtype::Bf16 | Dtype::F16 => 2,
+            Dtype::E4m3 => 1,
         }
+    }
+
+    /// Whether C can be of this type (every type but FP8).
+    #[inline]
+    pub const fn is_output(self) -> bool {
+        !matches!(self, Dtype::E4m3)
     }
 }
 
@@ -322,6 +334,8 @@ impl TensorMaps {
         match output {
             Dtype::F32 => self.c_swizzle,
             Dtype::Bf16 | Dtype::F16 => Swizzle::B64,
+            // Never C's type.
+            Dtype::E4m3 => Swizzle::None,
         }
     }
 

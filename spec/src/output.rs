@@ -185,13 +185,15 @@ impl FusedEpilogue {
         matches!(self.bias, Bias::None | Bias::PerColumn) && matches!(self.activation, Activation::Identity | Activation::Relu) && !self.aux
     }
 
-    /// The kernel parameter: output type, bias, activation and aux in one word.
+    /// The kernel parameter: output type, bias, activation and aux in one word. An output type C
+    /// cannot have ([`Dtype::is_output`]) packs to a word [`unpack`](Self::unpack) refuses.
     #[inline]
     pub const fn pack(self) -> u32 {
         let output = match self.output {
             Dtype::F32 => 0,
             Dtype::Bf16 => 1,
             Dtype::F16 => 2,
+            Dtype::E4m3 => 0xf,
         };
         output | self.bias.code() << 4 | self.activation.code() << 8 | (self.aux as u32) << 12
     }

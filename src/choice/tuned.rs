@@ -453,6 +453,7 @@ fn random_bytes(t: Dtype, len: usize, seed: u64) -> Vec<u8> {
             Dtype::F32 => out.extend_from_slice(&v.to_le_bytes()),
             Dtype::Bf16 => out.extend_from_slice(&half::bf16::from_f32(v).to_le_bytes()),
             Dtype::F16 => out.extend_from_slice(&half::f16::from_f32(v).to_le_bytes()),
+            Dtype::E4m3 => out.push(crate::E4m3::from_f32(v).0),
         }
     }
     out

@@ -189,6 +189,7 @@ fn data_type(dtype: Dtype) -> blas_sys::cudaDataType {
         Dtype::F32 => blas_sys::cudaDataType::CUDA_R_32F,
         Dtype::Bf16 => blas_sys::cudaDataType::CUDA_R_16BF,
         Dtype::F16 => blas_sys::cudaDataType::CUDA_R_16F,
+        Dtype::E4m3 => blas_sys::cudaDataType::CUDA_R_8F_E4M3,
     }
 }
 
@@ -197,6 +198,7 @@ fn lt_data_type(dtype: Dtype) -> lt_sys::cudaDataType_t {
         Dtype::F32 => lt_sys::cudaDataType_t::CUDA_R_32F,
         Dtype::Bf16 => lt_sys::cudaDataType_t::CUDA_R_16BF,
         Dtype::F16 => lt_sys::cudaDataType_t::CUDA_R_16F,
+        Dtype::E4m3 => lt_sys::cudaDataType_t::CUDA_R_8F_E4M3,
     }
 }
 

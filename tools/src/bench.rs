@@ -85,6 +85,7 @@ pub fn device_record(gpu: &Gpu, dtype: Dtype) -> DeviceRecord {
     let peak_formula = match dtype {
         Dtype::F32 => "fp32 CUDA cores: SMs × 128 lanes × 2 flops × clock",
         Dtype::Bf16 | Dtype::F16 => "dense tensor cores: SMs × 4096 flops per clock × clock",
+        Dtype::E4m3 => "dense FP8 tensor cores: SMs × 8192 flops per clock × clock",
     };
     DeviceRecord {
         name: i.name.clone(),

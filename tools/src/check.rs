@@ -37,14 +37,17 @@ pub struct ErrorModel {
     /// Relative error of each operand as the hardware reads it that the reference does not see;
     /// 0 when the reference multiplies the same (already rounded) values.
     pub operand_rounding: f64,
+    /// FP8 (rung 16): the K-tiles of 128 the tensor cores sum before the kernel adds their sum
+    /// into f32 (0: all of K); `None` for the other types. See [`ErrorModel::fp8`].
+    pub fp8_flush: Option<u32>,
 }
 
 impl ErrorModel {
     /// fp32 kernels on the CUDA cores, and cublasSgemm: FMA, round to nearest.
-    pub const FMA_F32: ErrorModel = ErrorModel { accumulation: 1.0 / (1u64 << 24) as f64, operand_rounding: 0.0 };
+    pub const FMA_F32: ErrorModel = ErrorModel { accumulation: 1.0 / (1u64 << 24) as f64, operand_rounding: 0.0, fp8_flush: None };
     /// bf16/f16 products on tensor cores (mma.sync, wgmma, cuBLAS's GemmEx) accumulated in f32:
     /// the products are exact (8- or 11-bit significands), the sums truncate.
-    pub const TENSOR_CORE_F32: ErrorModel = ErrorModel { accumulation: 1.0 / (1u64 << 23) as f64, operand_rounding: 0.0 };
+    pub const TENSOR_CORE_F32: ErrorModel = ErrorModel { accumulation: 1.0 / (1u64 << 23) as f64, operand_rounding: 0.0, fp8_flush: None };
 
     /// fp32 as three tf32 tensor-core products (rung 15, `kernels-gpu/src/15_tf32x3.rs`): the
     /// tensor cores' sums truncate (2⁻²³), and each product `a·b` is computed from `hi + lo` of
@@ -53,38 +56,70 @@ impl ErrorModel {
     /// `lo_a·lo_b` at most 2⁻²⁰·|a·b|: at most 3·2⁻²⁰·|a·b| in all, which an operand rounding of
     /// 1.5·2⁻²⁰ on each side covers (the truncated split stays within 2·2⁻²⁰, the rounded one
     /// within 0.75·2⁻²⁰). At small K this term, not the sum's, dominates the bound.
-    pub const TF32X3: ErrorModel = ErrorModel { accumulation: 1.0 / (1u64 << 23) as f64, operand_rounding: 3.0 / (1u64 << 21) as f64 };
+    pub const TF32X3: ErrorModel = ErrorModel { accumulation: 1.0 / (1u64 << 23) as f64, operand_rounding: 3.0 / (1u64 << 21) as f64, fp8_flush: None };
+
+    /// FP8 products on the tensor cores, their sums added into f32 every `flush` K-tiles of 128
+    /// (0: never; rung 16, `kernels-gpu/src/16_fp8.rs`). The products are exact (4-bit
+    /// significands); the tensor cores keep about 14 significant bits of their running sum
+    /// (u = 2⁻¹³, truncated) and, within each 32-element step, align the products before adding
+    /// them: two roundings per step, whose errors need not average out, so that chain is bounded
+    /// in the worst case. The flushed sums are then added in f32 (round to nearest).
+    pub const fn fp8(flush: u32) -> ErrorModel {
+        ErrorModel { accumulation: 1.0 / (1u64 << 24) as f64, operand_rounding: 0.0, fp8_flush: Some(flush) }
+    }
+
+    /// Unit round-off of the tensor cores' FP8 sums ([`ErrorModel::fp8`]).
+    pub const FP8_SUM_UNIT: f64 = 1.0 / (1u64 << 13) as f64;
 
     /// The model of a kernel: which units multiply its operand type, and how.
     pub fn of(spec: &KernelSpec) -> ErrorModel {
         if spec.rung.slug == kernels_gpu::tf32x3::RUNG.slug {
             return Self::TF32X3;
         }
+        if let rgemm_spec::Variant::Fp8(flush) = spec.variant {
+            return Self::fp8(flush);
+        }
         Self::of_dtype(spec.dtype)
     }
 
-    /// The model of f32-accumulating arithmetic on `dtype` operands (cuBLAS's too).
+    /// The model of f32-accumulating arithmetic on `dtype` operands (cuBLAS's too; for FP8 the
+    /// loosest, a sum through all of K in the tensor cores, since cuBLASLt does not say how often
+    /// it flushes).
     pub fn of_dtype(dtype: Dtype) -> ErrorModel {
         match dtype {
             Dtype::F32 => Self::FMA_F32,
             Dtype::Bf16 | Dtype::F16 => Self::TENSOR_CORE_F32,
+            Dtype::E4m3 => Self::fp8(0),
         }
     }
 
     /// The worst-case relative bound of a length-`k` product: `γ(n) = n·u/(1 − n·u)`, n = K + 2
-    /// (infinite where n·u ≥ 1: the worst case then says nothing).
+    /// (infinite where n·u ≥ 1: the worst case then says nothing). FP8: the tensor cores' chain
+    /// and the f32 sum of the flushed chains, each in the worst case.
     pub fn worst_case_gamma(&self, k: u32) -> f64 {
-        let nu = (k as f64 + 2.0) * self.accumulation;
-        let g = if nu < 1.0 { nu / (1.0 - nu) } else { f64::INFINITY };
-        self.with_operands(g)
+        let (tensor, f32_terms) = self.fp8_chain(k);
+        let g = worst_gamma(f32_terms, self.accumulation);
+        self.with_operands(compose(tensor, g))
     }
 
     /// The relative bound used: `min(γ(n), γ̃(n))`, n = K + 2, plus the operands' own rounding.
+    /// FP8: the tensor cores' chain in the worst case, composed with the f32 sum's `min(γ, γ̃)`.
     pub fn gamma(&self, k: u32) -> f64 {
-        let n = k as f64 + 2.0;
+        let (tensor, f32_terms) = self.fp8_chain(k);
+        let n = f32_terms;
         let u = self.accumulation;
-        let probabilistic = self.with_operands((LAMBDA * n.sqrt() * u + n * u * u / (1.0 - u)).exp_m1());
-        probabilistic.min(self.worst_case_gamma(k))
+        let probabilistic = (LAMBDA * n.sqrt() * u + n * u * u / (1.0 - u)).exp_m1();
+        self.with_operands(compose(tensor, probabilistic.min(worst_gamma(n, u))))
+    }
+
+    /// The FP8 tensor-core chain's worst-case γ (0 for the other types) and the number of
+    /// roundings of the f32 sum that follows (K + 2 for the other types).
+    fn fp8_chain(&self, k: u32) -> (f64, f64) {
+        let Some(flush) = self.fp8_flush else { return (0.0, k as f64 + 2.0) };
+        let steps = k.div_ceil(32).max(1);
+        let chain = if flush == 0 { steps } else { steps.min(4 * flush) };
+        let flushes = if flush == 0 { 1 } else { k.div_ceil(128 * flush).max(1) };
+        (worst_gamma(2.0 * chain as f64, Self::FP8_SUM_UNIT), flushes as f64 + 2.0)
     }
 
     /// `(1 + g)(1 + r)² − 1`: each product also carries the rounding of its two operands.
@@ -107,6 +142,17 @@ impl ErrorModel {
 }
 // ANCHOR_END: error_model
 
+/// `γ(n) = n·u/(1 − n·u)`, infinite where n·u ≥ 1.
+fn worst_gamma(n: f64, u: f64) -> f64 {
+    let nu = n * u;
+    if nu < 1.0 { nu / (1.0 - nu) } else { f64::INFINITY }
+}
+
+/// The relative bound of two roundings in sequence: `(1 + a)(1 + b) − 1`.
+fn compose(a: f64, b: f64) -> f64 {
+    a + b + a * b
+}
+
 /// Half of f32's smallest subnormal: the absolute error of one rounding in the underflow range.
 const SUBNORMAL_HALF_ULP: f64 = 1.401298464324817e-45 / 2.0;
 
@@ -116,6 +162,7 @@ pub fn round_to(dtype: Dtype, v: f32) -> f32 {
         Dtype::F32 => v,
         Dtype::Bf16 => half::bf16::from_f32(v).to_f32(),
         Dtype::F16 => half::f16::from_f32(v).to_f32(),
+        Dtype::E4m3 => rgemm::E4m3::from_f32(v).to_f32(),
     }
 }
 
@@ -125,6 +172,7 @@ pub fn encode(dtype: Dtype, values: &[f32]) -> Vec<u8> {
         Dtype::F32 => values.iter().flat_map(|v| v.to_le_bytes()).collect(),
         Dtype::Bf16 => values.iter().flat_map(|&v| half::bf16::from_f32(v).to_le_bytes()).collect(),
         Dtype::F16 => values.iter().flat_map(|&v| half::f16::from_f32(v).to_le_bytes()).collect(),
+        Dtype::E4m3 => values.iter().map(|&v| rgemm::E4m3::from_f32(v).0).collect(),
     }
 }
 
@@ -577,6 +625,7 @@ impl EpilogueCheck {
             Dtype::F32 => 0.0,
             Dtype::Bf16 => 1.0 / 256.0,
             Dtype::F16 => 1.0 / 2048.0,
+            Dtype::E4m3 => 1.0 / 16.0,
         }
     }
 
@@ -586,6 +635,7 @@ impl EpilogueCheck {
             Dtype::F32 => 0.0,
             Dtype::Bf16 => 2f64.powi(-134),
             Dtype::F16 => 2f64.powi(-25),
+            Dtype::E4m3 => 2f64.powi(-10),
         }
     }
 
@@ -663,6 +713,7 @@ pub fn decode(dtype: Dtype, bytes: &[u8]) -> Vec<f32> {
         Dtype::F32 => bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect(),
         Dtype::Bf16 => bytes.chunks_exact(2).map(|c| half::bf16::from_le_bytes([c[0], c[1]]).to_f32()).collect(),
         Dtype::F16 => bytes.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32()).collect(),
+        Dtype::E4m3 => bytes.iter().map(|&b| rgemm::E4m3(b).to_f32()).collect(),
     }
 }
 

@@ -188,6 +188,7 @@ fn catalog_entries() -> String {
         Dtype::F32 => PALETTE[0],
         Dtype::Bf16 => PALETTE[1],
         Dtype::F16 => PALETTE[2],
+        Dtype::E4m3 => PALETTE[3],
     };
     let mut widest = 0usize;
     for rung in 1..=rungs {

@@ -105,5 +105,6 @@ fn variant_literal(variant: Variant) -> String {
         Variant::Tma(release, fragments) => format!("Variant::Tma(StageRelease::{release:?}, Fragments::{fragments:?})"),
         Variant::MmaSyncPipelined => "Variant::MmaSyncPipelined".into(),
         Variant::Tf32x3(split, flush_every) => format!("Variant::Tf32x3(OperandSplit::{split:?}, {flush_every})"),
+        Variant::Fp8(flush_every) => format!("Variant::Fp8({flush_every})"),
     }
 }

@@ -6,7 +6,7 @@
 //! The instruction is asynchronous:
 //! 1. [`wgmma_fence`] before the first `wgmma` of a batch, so that earlier register writes to the
 //!    accumulators are ordered before the tensor cores read them;
-//! 2. any number of `wgmma_m64n*k16_*` calls;
+//! 2. any number of `wgmma_m64n*k*_*` calls;
 //! 3. [`wgmma_commit_group`] closes them into a *wgmma-group*;
 //! 4. [`wgmma_wait_group`]`::<N>` waits until at most `N` groups are pending. Until then the
 //!    accumulator registers belong to the tensor cores: reading or writing them is undefined, and
@@ -25,7 +25,7 @@
 //! tile was stored with. The meaning of the strides depends on which dimension is contiguous
 //! ("major"): see the wgmma rung for the two layouts rgemm uses.
 
-use crate::spec::{Dtype, HalfElem};
+use crate::spec::{Dtype, WgmmaElem};
 use core::arch::asm;
 
 pub use super::descriptor::{Swizzle, matrix_descriptor};
@@ -141,35 +141,39 @@ macro_rules! operand_fence_fn {
     };
 }
 
-/// `d += A · B` (or `d = A · B`) for a 64×`n`×16 tile of `E`, `n` = 64, 128, 192 or 256; `d`
-/// holds at least `n/2` accumulators and only the first `n/2` are used. `n` is a constant of the kernel's
-/// tile, so the instruction for the element type and shape is chosen at compile time.
+/// `d += A · B` (or `d = A · B`) for one K-step of a 64×`n` tile of `E`: 32 bytes of K, that is
+/// k16 for the 16-bit types and k32 for FP8; `n` = 64, 128, 192 or 256 (FP8: 128 or 256). `d`
+/// holds at least `n/2` accumulators and only the first `n/2` are used. `n` is a constant of the
+/// kernel's tile, so the instruction for the element type and shape is chosen at compile time.
+///
+/// FP8 has no transposed forms: both operands must be K-major (`TRANS_A = TRANS_B = 0`).
 ///
 /// # Safety
-/// As for the instruction functions below; `n` must be 64, 128, 192 or 256.
+/// As for the instruction functions below; `n` must be one of the shapes above.
 #[inline(always)]
-pub unsafe fn wgmma_m64k16<E: HalfElem, const TRANS_A: u32, const TRANS_B: u32>(
+pub unsafe fn wgmma_m64<E: WgmmaElem, const TRANS_A: u32, const TRANS_B: u32>(
     d: &mut [f32; 128],
     n: usize,
     desc_a: u64,
     desc_b: u64,
     accumulate: bool,
 ) {
-    let f16 = matches!(E::DTYPE, Dtype::F16);
     // The first n/2 accumulators, as an array of the instruction's size.
     let p = d.as_mut_ptr();
     // SAFETY: the caller upholds the contract above; each cast views the first n/2 floats of `d`,
     // in bounds.
     unsafe {
-        match (n, f16) {
-            (64, false) => wgmma_m64n64k16_bf16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 32]), desc_a, desc_b, accumulate),
-            (64, true) => wgmma_m64n64k16_f16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 32]), desc_a, desc_b, accumulate),
-            (128, false) => wgmma_m64n128k16_bf16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 64]), desc_a, desc_b, accumulate),
-            (128, true) => wgmma_m64n128k16_f16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 64]), desc_a, desc_b, accumulate),
-            (192, false) => wgmma_m64n192k16_bf16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 96]), desc_a, desc_b, accumulate),
-            (192, true) => wgmma_m64n192k16_f16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 96]), desc_a, desc_b, accumulate),
-            (256, false) => wgmma_m64n256k16_bf16::<TRANS_A, TRANS_B>(d, desc_a, desc_b, accumulate),
-            (256, true) => wgmma_m64n256k16_f16::<TRANS_A, TRANS_B>(d, desc_a, desc_b, accumulate),
+        match (n, E::DTYPE) {
+            (64, Dtype::Bf16) => wgmma_m64n64k16_bf16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 32]), desc_a, desc_b, accumulate),
+            (64, Dtype::F16) => wgmma_m64n64k16_f16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 32]), desc_a, desc_b, accumulate),
+            (128, Dtype::Bf16) => wgmma_m64n128k16_bf16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 64]), desc_a, desc_b, accumulate),
+            (128, Dtype::F16) => wgmma_m64n128k16_f16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 64]), desc_a, desc_b, accumulate),
+            (192, Dtype::Bf16) => wgmma_m64n192k16_bf16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 96]), desc_a, desc_b, accumulate),
+            (192, Dtype::F16) => wgmma_m64n192k16_f16::<TRANS_A, TRANS_B>(&mut *(p as *mut [f32; 96]), desc_a, desc_b, accumulate),
+            (256, Dtype::Bf16) => wgmma_m64n256k16_bf16::<TRANS_A, TRANS_B>(d, desc_a, desc_b, accumulate),
+            (256, Dtype::F16) => wgmma_m64n256k16_f16::<TRANS_A, TRANS_B>(d, desc_a, desc_b, accumulate),
+            (128, Dtype::E4m3) if TRANS_A == 0 && TRANS_B == 0 => wgmma_m64n128k32_e4m3(&mut *(p as *mut [f32; 64]), desc_a, desc_b, accumulate),
+            (256, Dtype::E4m3) if TRANS_A == 0 && TRANS_B == 0 => wgmma_m64n256k32_e4m3(d, desc_a, desc_b, accumulate),
             _ => super::trap(),
         }
     }
@@ -314,6 +318,67 @@ operand_fence_fn!(
     /// // every register is read and rewritten here)
     /// ```
     fence_operands_128, 128; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95 96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126; 127
+);
+
+macro_rules! wgmma_fp8_fn {
+    ($(#[$doc:meta])* $name:ident, $shape:literal, $n:literal; $($i:literal)+; $last:literal) => {
+        $(#[$doc])*
+        ///
+        /// Both operands K-major (FP8 has no transposed forms). `accumulate = false` ignores the
+        /// old `d`. The tensor cores add the products into `d` with fewer bits than f32 keeps
+        /// (see rung 16).
+        ///
+        /// # Safety
+        /// Executed by all 128 threads of a warpgroup together; the descriptors describe tiles
+        /// of this block's shared memory that stay unchanged until a wait covers this group; `d`
+        /// must not be touched until then.
+        #[inline(always)]
+        pub unsafe fn $name(d: &mut [f32; $n], desc_a: u64, desc_b: u64, accumulate: bool) {
+            // SAFETY: the caller's contract (above): a warpgroup-wide call, A and B where the
+            // descriptors say, `d` left alone until a wait covers the group.
+            unsafe {
+                asm!(
+                    "{{",
+                    ".reg .pred p;",
+                    "setp.ne.b32 p, {scale_d}, 0;",
+                    concat!(
+                        "wgmma.mma_async.sync.aligned.", $shape, ".f32.e4m3.e4m3 {{",
+                        $("{", $i, "}, ",)+ "{", $last, "}",
+                        "}}, {desc_a}, {desc_b}, p, 1, 1;"
+                    ),
+                    "}}",
+                    $(inout(reg32) d[$i],)+
+                    inout(reg32) d[$last],
+                    desc_a = in(reg64) desc_a,
+                    desc_b = in(reg64) desc_b,
+                    scale_d = in(reg32) accumulate as u32,
+                    options(nostack),
+                )
+            }
+        }
+    };
+}
+
+wgmma_fp8_fn!(
+    /// `d += A · B` for a 64×128×32 tile, e4m3 inputs, `f32` accumulators (64 per thread).
+    ///
+    /// ```ptx
+    /// { .reg .pred p; setp.ne.b32 p, %r_accumulate, 0;
+    ///   wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+    ///     {%f_d0, ..., %f_d63}, %rd_desc_a, %rd_desc_b, p, 1, 1; }
+    /// ```
+    wgmma_m64n128k32_e4m3, "m64n128k32", 64; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62; 63
+);
+
+wgmma_fp8_fn!(
+    /// `d += A · B` for a 64×256×32 tile, e4m3 inputs, `f32` accumulators (128 per thread).
+    ///
+    /// ```ptx
+    /// { .reg .pred p; setp.ne.b32 p, %r_accumulate, 0;
+    ///   wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
+    ///     {%f_d0, ..., %f_d127}, %rd_desc_a, %rd_desc_b, p, 1, 1; }
+    /// ```
+    wgmma_m64n256k32_e4m3, "m64n256k32", 128; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95 96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126; 127
 );
 
 macro_rules! wgmma_tf32_fn {

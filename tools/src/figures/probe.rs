@@ -151,7 +151,7 @@ pub fn wgmma_accumulators_with_sbo(sbo_a: u32) -> Vec<[RowCol; 128]> {
             let mut acc = [0f32; 128];
             wgmma_fence();
             // SAFETY: both descriptors describe the tiles written above, swizzle-aligned.
-            unsafe { wgmma_m64k16::<Bf16, 0, 1>(&mut acc, WGMMA_N, desc_a, desc_b, false) };
+            unsafe { wgmma_m64::<Bf16, 0, 1>(&mut acc, WGMMA_N, desc_a, desc_b, false) };
             wgmma_commit_group();
             wgmma_wait_group::<0>();
             out.lock().unwrap()[t as usize] = acc;

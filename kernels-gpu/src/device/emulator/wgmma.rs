@@ -1,6 +1,6 @@
 //! `wgmma.mma_async` on the emulator: a warpgroup collective (128 threads). A and B are read from
 //! shared memory through matrix descriptors in the canonical layouts of the PTX ISA, the product is
-//! computed in f64 (exact for 16-bit inputs) and each thread receives its accumulator fragment:
+//! computed in f64 (exact for 16-bit and FP8 inputs) and each thread receives its accumulator fragment:
 //! thread `32w + 4g + t` holds, for every 8 columns `j` of D, rows `16w + g` and `16w + g + 8`,
 //! columns `8j + 2t` and `8j + 2t + 1`.
 //!
@@ -14,7 +14,7 @@ use super::memory::{self, Kind, Space};
 use super::mma::half_to_f32;
 use super::tma::swizzled;
 use super::warp::{Scope, collective_at};
-use crate::spec::{Dtype, HalfElem};
+use crate::spec::{Dtype, WgmmaElem};
 
 pub use crate::device::descriptor::{Swizzle, matrix_descriptor};
 
@@ -58,24 +58,37 @@ impl DecodedDescriptor {
         swizzled(self.start + offset, self.span)
     }
 
-    /// Shared address of 32-bit (tf32) element (mn, k) of a K-major operand (the only layout tf32
-    /// has): the same byte layout as the 16-bit one, T = 4 elements per 16 bytes.
+    /// Shared address of element (mn, k), `bytes` wide, of a K-major operand (the only layout
+    /// tf32 and FP8 have): the 16-bit byte layout with T = 16 / `bytes` elements per 16 bytes.
     /// - none: ((8,m),(T,2)) : ((T,SBO),(1,LBO)); swizzled: ((8,m),(T,2)) : ((W·T,SBO),(1,T))
-    fn addr32(&self, mn: u32, k: u32) -> u32 {
+    fn addr_k_major(&self, mn: u32, k: u32, bytes: u32) -> u32 {
+        let t = 16 / bytes;
         let offset = match self.span {
-            0 => (mn % 8) * 16 + (mn / 8) * self.sbo + (k % 4) * 4 + (k / 4) * self.lbo,
-            _ => (mn % 8) * self.span + (mn / 8) * self.sbo + k * 4,
+            0 => (mn % 8) * 16 + (mn / 8) * self.sbo + (k % t) * bytes + (k / t) * self.lbo,
+            _ => (mn % 8) * self.span + (mn / 8) * self.sbo + k * bytes,
         };
         swizzled(self.start + offset, self.span)
     }
 }
 
-/// `D(64×N) = A(64×16)·B(16×N) + (accumulate ? D : 0)` for the calling warpgroup.
+/// `D(64×N) = A(64×K)·B(K×N) + (accumulate ? D : 0)` for the calling warpgroup, one K-step of 32
+/// bytes: K = 16 for the 16-bit types, 32 for FP8.
+///
+/// 16-bit products and their sums are exact in f64, and the sum with the old `D` is rounded to
+/// f32. FP8 sums are kept with fewer bits: the emulator rounds each step's sum with the old `D`
+/// toward zero to [`FP8_SUM_BITS`] significant bits, a model of the tensor cores' FP8
+/// accumulation under which the error of a chain grows with its length, as measured on an H200
+/// (rung 16); a kernel that leaves long FP8 sums in the tensor cores loses accuracy here too.
 fn wgmma<const R: usize>(dtype: Dtype, d: &mut [f32; R], desc_a: u64, desc_b: u64, accumulate: bool, trans: (u32, u32), at: &'static Location<'static>) {
     // Each thread holds N/2 accumulators.
     let n = 2 * R;
     let block = lane().block();
     let first = lane().tid / 128 * 128;
+    let fp8 = matches!(dtype, Dtype::E4m3);
+    if fp8 && trans != (0, 0) {
+        fail(format!("FP8 wgmma has no transposed operands (trans {trans:?}), at {at}"));
+    }
+    let (bytes, k_step) = if fp8 { (1u32, 32usize) } else { (2, 16) };
     *d = collective_at(at, Scope::Warpgroup, (*d, desc_a, desc_b, accumulate), |lanes: &[([f32; R], u64, u64, bool)]| {
         if lanes.len() != 128 {
             fail(format!("wgmma needs a whole warpgroup of 128 threads; this one has {}, at {at}", lanes.len()));
@@ -85,14 +98,20 @@ fn wgmma<const R: usize>(dtype: Dtype, d: &mut [f32; R], desc_a: u64, desc_b: u6
         }
         let (a, b) = (DecodedDescriptor::new(desc_a, trans.0 == 0), DecodedDescriptor::new(desc_b, trans.1 == 0));
         let read = |addr: u32| -> f64 {
-            memory::check_by(first, block.smem as usize + addr as usize, 2, 2, Kind::Read, Space::Shared, "wgmma operand", at);
+            memory::check_by(first, block.smem as usize + addr as usize, bytes as usize, bytes as usize, Kind::Read, Space::Shared, "wgmma operand", at);
             // SAFETY: `addr` was decoded from the descriptor and checked against the block's
             // shared arena.
-            let bits = unsafe { (block.smem.add(addr as usize) as *const u16).read() };
-            half_to_f32(dtype, bits) as f64
+            unsafe {
+                if fp8 {
+                    e4m3_to_f64(block.smem.add(addr as usize).read())
+                } else {
+                    half_to_f32(dtype, (block.smem.add(addr as usize) as *const u16).read()) as f64
+                }
+            }
         };
-        let am: Vec<[f64; 16]> = (0..64).map(|m| std::array::from_fn(|k| read(a.addr(m, k as u32)))).collect();
-        let bm: Vec<[f64; 16]> = (0..n as u32).map(|col| std::array::from_fn(|k| read(b.addr(col, k as u32)))).collect();
+        let addr = |desc: &DecodedDescriptor, mn: u32, k: u32| if fp8 { desc.addr_k_major(mn, k, 1) } else { desc.addr(mn, k) };
+        let am: Vec<Vec<f64>> = (0..64).map(|m| (0..k_step).map(|k| read(addr(&a, m, k as u32))).collect()).collect();
+        let bm: Vec<Vec<f64>> = (0..n as u32).map(|col| (0..k_step).map(|k| read(addr(&b, col, k as u32))).collect()).collect();
         (0..128usize)
             .map(|l| {
                 let (w, g, t) = (l / 32, l % 32 / 4, l % 4);
@@ -100,13 +119,39 @@ fn wgmma<const R: usize>(dtype: Dtype, d: &mut [f32; R], desc_a: u64, desc_b: u6
                 for (i, v) in out.iter_mut().enumerate() {
                     let (j, e) = (i / 4, i % 4);
                     let (row, col) = (16 * w + g + 8 * (e / 2), 8 * j + 2 * t + e % 2);
-                    let dot: f64 = (0..16).map(|k| am[row][k] * bm[col][k]).sum();
-                    *v = (dot + if accumulate { *v as f64 } else { 0.0 }) as f32;
+                    let dot: f64 = (0..k_step).map(|k| am[row][k] * bm[col][k]).sum();
+                    let total = dot + if accumulate { *v as f64 } else { 0.0 };
+                    *v = if fp8 { toward_zero_bits(total, FP8_SUM_BITS) } else { total as f32 };
                 }
                 out
             })
             .collect()
     });
+}
+
+/// Significant bits the emulator keeps of an FP8 `wgmma`'s sum (see [`wgmma`]): 14, the
+/// precision reported for Hopper's FP8 accumulation (an f32 keeps 24).
+pub const FP8_SUM_BITS: u32 = 14;
+
+/// The f64 value of an e4m3 byte (exact): 1 sign, 4 exponent bits (bias 7), 3 mantissa bits;
+/// `S.1111.111` is NaN.
+pub fn e4m3_to_f64(bits: u8) -> f64 {
+    let sign = if bits & 0x80 != 0 { -1.0 } else { 1.0 };
+    let (e, m) = ((bits >> 3) & 0xf, bits & 0x7);
+    if e == 0xf && m == 0x7 {
+        return f64::NAN;
+    }
+    let magnitude = if e == 0 { m as f64 * 2f64.powi(-9) } else { (8 + m) as f64 * 2f64.powi(e as i32 - 10) };
+    sign * magnitude
+}
+
+/// `x` rounded to f32, then toward zero to `bits` significant bits.
+fn toward_zero_bits(x: f64, bits: u32) -> f32 {
+    let r = toward_zero(x);
+    if !r.is_finite() {
+        return r;
+    }
+    f32::from_bits(r.to_bits() & !((1u32 << (24 - bits)) - 1))
 }
 
 macro_rules! wgmma_fn {
@@ -168,7 +213,7 @@ fn wgmma_tf32_rs<const R: usize>(d: &mut [f32; R], a: [u32; 4], desc_b: u64, acc
                 am[16 * w + g + 8 * (i % 2)][t + 4 * (i / 2)] = tf32_input(bits);
             }
         }
-        let bm: Vec<[f64; 8]> = (0..n as u32).map(|col| std::array::from_fn(|k| read(b.addr32(col, k as u32)))).collect();
+        let bm: Vec<[f64; 8]> = (0..n as u32).map(|col| std::array::from_fn(|k| read(b.addr_k_major(col, k as u32, 4)))).collect();
         (0..128usize)
             .map(|l| {
                 let (w, g, t) = (l / 32, l % 32 / 4, l % 4);
@@ -224,9 +269,10 @@ pub fn wgmma_wait_group<const N: u32>() {}
 /// `fence.proxy.async.shared::cta` before wgmma reads shared memory: no separate proxy here.
 pub fn fence_proxy_async_shared() {}
 
-/// The `n`-wide wgmma for element type `E`, on the first `n / 2` accumulators of `d`.
+/// The `n`-wide wgmma of one 32-byte K-step for element type `E`, on the first `n / 2`
+/// accumulators of `d`.
 #[track_caller]
-pub unsafe fn wgmma_m64k16<E: HalfElem, const TRANS_A: u32, const TRANS_B: u32>(d: &mut [f32; 128], n: usize, desc_a: u64, desc_b: u64, accumulate: bool) {
+pub unsafe fn wgmma_m64<E: WgmmaElem, const TRANS_A: u32, const TRANS_B: u32>(d: &mut [f32; 128], n: usize, desc_a: u64, desc_b: u64, accumulate: bool) {
     let at = Location::caller();
     let trans = (TRANS_A, TRANS_B);
     match n {
