@@ -37,12 +37,14 @@ use ndarray::{Array2, ArrayView2};
 
 use crate::catalog::{Dtype, Kernel, Launch};
 use crate::error::{Error, Operand, Result};
+use crate::fp8::E4m3;
 use crate::gpu::Gpu;
 use crate::problem::{Activation, Bias, Batch, FusedEpilogue, Layout, LeadingDims, Problem};
 #[cfg(feature = "ndarray")]
 use crate::problem::Op;
 
-/// An element type of A and B: `f32`, [`half::bf16`] or [`half::f16`]. Sealed: the library
+/// An element type of A and B: `f32`, [`half::bf16`], [`half::f16`] or [`E4m3`] (FP8; C is then
+/// f32, bf16 or f16). Sealed: the library
 /// relies on `DTYPE` naming the type's real size and format, so no other type can claim it:
 ///
 /// ```compile_fail
@@ -55,16 +57,17 @@ use crate::problem::Op;
 /// }
 /// ```
 pub trait Element: sealed::Sealed + DeviceRepr + Copy {
-    /// Which of the three it is.
+    /// Which of the four it is.
     const DTYPE: Dtype;
 }
 
 mod sealed {
-    /// Implemented for the three element types only.
+    /// Implemented for the four element types only.
     pub trait Sealed {}
     impl Sealed for f32 {}
     impl Sealed for half::bf16 {}
     impl Sealed for half::f16 {}
+    impl Sealed for crate::E4m3 {}
 }
 
 impl Element for f32 {
@@ -75,6 +78,9 @@ impl Element for half::bf16 {
 }
 impl Element for half::f16 {
     const DTYPE: Dtype = Dtype::F16;
+}
+impl Element for E4m3 {
+    const DTYPE: Dtype = Dtype::E4m3;
 }
 
 /// Which kernel runs the product: the automatic choice, or a catalog kernel by name.
@@ -147,6 +153,7 @@ pub struct Gemm {
     ld: LeadingDims,
     batch: Batch,
     epilogue: FusedEpilogue,
+    scales: (f32, f32),
 }
 
 impl Gemm {
@@ -164,7 +171,7 @@ impl Gemm {
     /// The other builder methods are shown together in the example of [`Gemm`] (layout, scalars,
     /// leading dimensions, batches) and of [`Gemm::output`] (the fused epilogue).
     pub fn new(m: u64, n: u64, k: u64) -> Gemm {
-        Gemm { m, n, k, alpha: 1.0, beta: 0.0, layout: Layout::NN, ld: LeadingDims::default(), batch: Batch::packed(1), epilogue: FusedEpilogue::NONE }
+        Gemm { m, n, k, alpha: 1.0, beta: 0.0, layout: Layout::NN, ld: LeadingDims::default(), batch: Batch::packed(1), epilogue: FusedEpilogue::NONE, scales: (1.0, 1.0) }
     }
 
     /// How A and B are stored ([`Layout::NT`]: B given as N×K, a linear layer's weight). The
@@ -195,6 +202,22 @@ impl Gemm {
     /// ```
     pub fn scalars(self, alpha: f32, beta: f32) -> Gemm {
         Gemm { alpha, beta, ..self }
+    }
+
+    /// Per-tensor scales of A and B, as FP8 data carries them (the real A is `sa` times the
+    /// stored one): `C = alpha·sa·sb·op(A)·op(B) + beta·C`. The three multiply into one alpha
+    /// (rounded once to f32), which must be finite.
+    ///
+    /// ```rust
+    /// use rgemm::{Layout, api::Gemm};
+    ///
+    /// let p = Gemm::new(128, 4096, 4096).layout(Layout::NT).scales(0.5, 0.25).problem()?;
+    /// assert_eq!(p.alpha, 0.125);
+    /// assert!(Gemm::new(64, 64, 64).scales(f32::MAX, 4.0).problem().is_err()); // alpha overflows
+    /// # Ok::<(), rgemm::Error>(())
+    /// ```
+    pub fn scales(self, sa: f32, sb: f32) -> Gemm {
+        Gemm { scales: (sa, sb), ..self }
     }
 
     /// Leading dimensions (elements between stored rows), at least the stored row lengths:
@@ -330,7 +353,12 @@ impl Gemm {
     /// # Ok::<(), rgemm::Error>(())
     /// ```
     pub fn problem(&self) -> Result<Problem> {
-        Ok(Problem::general(self.m, self.n, self.k, self.alpha, self.beta, self.layout, self.ld, self.batch)?.with_epilogue(self.epilogue))
+        let (sa, sb) = self.scales;
+        if !(sa.is_finite() && sb.is_finite()) {
+            return Err(Error::InvalidProblem(format!("the scales of A and B must be finite (sa = {sa}, sb = {sb})")));
+        }
+        let alpha = (self.alpha as f64 * sa as f64 * sb as f64) as f32;
+        Problem::general(self.m, self.n, self.k, alpha, self.beta, self.layout, self.ld, self.batch)?.with_epilogue(self.epilogue).checked()
     }
 
     /// Validates the problem and picks its kernel for element type `T` on `gpu` (whose SM

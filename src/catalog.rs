@@ -174,6 +174,7 @@ pub const HELPER_ENTRIES: &[(&str, u32)] = {
     // (entry, threads per block: its launch bound, [`crate::ptx::with_launch_bounds`])
     &[
         ("reduce_splits", REDUCE_THREADS),
+        ("copy_rows_b8", COPY_THREADS),
         ("copy_rows_b16", COPY_THREADS),
         ("copy_rows_b32", COPY_THREADS),
         ("split_tf32_rows", SPLIT_THREADS),
@@ -195,8 +196,8 @@ pub fn helper_threads(name: &str) -> Option<u32> {
 ///
 /// let f16 = catalog::all().filter(|k| k.spec.dtype == Dtype::F16).count();
 /// assert!(f16 > 0);
-/// // Names start with the element type: s (f32), b (bf16), h (f16).
-/// assert!(catalog::all().all(|k| ["sgemm_", "bgemm_", "hgemm_"].iter().any(|p| k.name().starts_with(p))));
+/// // Names start with the element type: s (f32), b (bf16), h (f16), e4m3 (FP8).
+/// assert!(catalog::all().all(|k| ["sgemm_", "bgemm_", "hgemm_", "e4m3gemm_"].iter().any(|p| k.name().starts_with(p))));
 /// ```
 pub fn all() -> impl Iterator<Item = Kernel> {
     entries::ENTRIES.iter().map(|spec| Kernel { spec })
@@ -505,6 +506,7 @@ impl Kernel {
 /// its first configuration in the catalog, and `best` tries such rungs after every listed one,
 /// highest rung first.
 pub const BEST: &[&str] = &[
+    "e4m3gemm_16_fp8_128x128x128_s6_persistent_tmast_nt",
     "bgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast",
     "hgemm_14_wgmma_tma_128x256x64_s4_persistent_tmast",
     "bgemm_13_wgmma_128x256x64_s4",
@@ -561,11 +563,11 @@ pub fn ladder(dtype: Dtype) -> Vec<Kernel> {
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
 #[doc(hidden)]
 /// Element types by name, as the command line and reports spell them.
-pub const DTYPES: &[Dtype] = &[Dtype::F32, Dtype::Bf16, Dtype::F16];
+pub const DTYPES: &[Dtype] = &[Dtype::F32, Dtype::Bf16, Dtype::F16, Dtype::E4m3];
 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
 #[doc(hidden)]
-/// The element type called `name` (`f32`, `bf16`, `f16`).
+/// The element type called `name` (`f32`, `bf16`, `f16`, `e4m3`).
 pub fn dtype_named(name: &str) -> Option<Dtype> {
     DTYPES.iter().copied().find(|d| d.name() == name)
 }

@@ -30,7 +30,7 @@
 //! **Cost.** A plan is made once per problem (a scan of the table's rows and of the catalog);
 //! launching it costs nothing more.
 
-use rgemm_spec::{Dtype, CStore, KernelKind, Layout, Schedule, Tile};
+use rgemm_spec::{Dtype, CStore, KernelKind, Layout, Schedule, Tile, Variant};
 
 use crate::api::{KernelChoice, Plan, SplitK, Tail};
 use crate::catalog::{self, Kernel, Launch, all, find};
@@ -79,6 +79,7 @@ pub fn plan(dtype: Dtype, problem: &Problem, choice: &KernelChoice, sms: u32) ->
     // safe) only ever holds a problem `Problem::general` accepts.
     let checked = problem.checked()?;
     let problem = &checked;
+    fp8_layout(dtype, problem, choice)?;
     if let KernelChoice::Tuned(cache) = choice {
         if let Some(plan) = cache.cached(dtype, problem, sms) {
             return Ok(plan);
@@ -410,6 +411,7 @@ pub fn split_k(dtype: Dtype, problem: &Problem, geometry: &Launch, sms: u32) -> 
 /// linear layer of at most [`decode_rows`] rows the decode GEMV first, the general
 /// kernel of its layout last).
 pub fn choose(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<(Kernel, Launch)> {
+    fp8_layout(dtype, problem, choice)?;
     match choice {
         KernelChoice::Named(name) => {
             let kernel = catalog::find(name)?;
@@ -443,6 +445,17 @@ fn catalog_choice(dtype: Dtype, problem: &Problem) -> Result<(Kernel, Launch)> {
     Ok((kernel, geometry))
 }
 
+/// FP8 operands are read K-major only (rung 16): the error for any other layout, whatever the
+/// choice.
+fn fp8_layout(dtype: Dtype, problem: &Problem, choice: &KernelChoice) -> Result<()> {
+    if dtype != Dtype::E4m3 || problem.layout == Layout::NT {
+        return Ok(());
+    }
+    let kernel = if let KernelChoice::Named(name) = choice { name.clone() } else { "auto".into() };
+    let reason = format!("FP8 (e4m3) operands are read K-major only, A stored M×K and B stored N×K (layout nt); this problem's layout is {}", problem.layout.name());
+    Err(Error::Unsupported { kernel, reason })
+}
+
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
 #[doc(hidden)]
 /// A kernel by name, where the `best` aliases stand for the automatic choice's kernel for
@@ -456,8 +469,9 @@ pub fn resolve(name: &str, problem: &Problem) -> Result<Kernel> {
 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
 #[doc(hidden)]
-/// The aliases `best` (fp32), `best-bf16` and `best-f16`, and the element type each stands for.
-pub const BEST_ALIASES: &[(&str, Dtype)] = &[("best", Dtype::F32), ("best-bf16", Dtype::Bf16), ("best-f16", Dtype::F16)];
+/// The aliases `best` (fp32), `best-bf16`, `best-f16` and `best-e4m3`, and the element type each
+/// stands for.
+pub const BEST_ALIASES: &[(&str, Dtype)] = &[("best", Dtype::F32), ("best-bf16", Dtype::Bf16), ("best-f16", Dtype::F16), ("best-e4m3", Dtype::E4m3)];
 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
 #[doc(hidden)]
@@ -484,10 +498,11 @@ pub fn best_candidates(dtype: Dtype) -> Vec<Kernel> {
 #[doc(hidden)]
 /// Every kernel of `dtype` in the order the automatic choice tries them: [`best_candidates`],
 /// then the remaining configurations (layout variants among them), highest rung first, the
-/// general kernel (which takes every problem) last.
+/// general kernel (which takes every problem) last. The FP8 kernels that leave the whole sum to
+/// the tensor cores (`_noflush`, less accurate as K grows: rung 16) run only when named.
 pub fn auto_candidates(dtype: Dtype) -> Vec<Kernel> {
     let mut out = best_candidates(dtype);
-    let mut rest: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && !out.contains(k)).collect();
+    let mut rest: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && !out.contains(k) && k.spec.variant != Variant::Fp8(0)).collect();
     rest.sort_by_key(|k| std::cmp::Reverse(k.spec.rung.number));
     out.extend(rest);
     out

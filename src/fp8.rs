@@ -6,7 +6,7 @@
 //! is scaled into range first: `rgemm` takes one scale per operand ([`crate::api::Gemm::scales`])
 //! and computes `C = alpha·sa·sb·A·B`.
 
-use cudarc::driver::DeviceRepr;
+use cudarc::driver::{DeviceRepr, ValidAsZeroBits};
 
 /// An e4m3 value as its byte.
 ///
@@ -24,6 +24,8 @@ pub struct E4m3(pub u8);
 
 // SAFETY: a plain byte, as the kernels read it.
 unsafe impl DeviceRepr for E4m3 {}
+// SAFETY: the zero byte is +0.0.
+unsafe impl ValidAsZeroBits for E4m3 {}
 
 impl E4m3 {
     /// The largest finite value, 448.

@@ -889,7 +889,12 @@ impl Gpu {
     #[allow(clippy::too_many_arguments)]
     pub unsafe fn copy_rows(&self, dtype: Dtype, src: u64, dst: u64, (rows, cols): (u64, u64), from: (u32, u64), to: (u32, u64), batch: u32) -> Result<()> {
         use rgemm_spec::helpers::{COPY_THREADS, copy_grid};
-        let f = self.cached_entry(if dtype.bytes() == 2 { "copy_rows_b16" } else { "copy_rows_b32" }, 0)?;
+        let entry = match dtype.bytes() {
+            1 => "copy_rows_b8",
+            2 => "copy_rows_b16",
+            _ => "copy_rows_b32",
+        };
+        let f = self.cached_entry(entry, 0)?;
         let count = if from.1 == 0 { 1 } else { batch };
         let (rows, cols) = (rows as u32, cols as u32);
         let elem = dtype.bytes() as u64;

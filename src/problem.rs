@@ -281,6 +281,9 @@ impl Problem {
     /// # Ok::<(), rgemm::Error>(())
     /// ```
     pub fn checked(&self) -> Result<Problem> {
+        if !self.epilogue.output.is_output() {
+            return Err(Error::InvalidProblem(format!("C cannot be {}: it is f32, bf16 or f16", self.epilogue.output.name())));
+        }
         let ld = LeadingDims { lda: Some(self.lda as u64), ldb: Some(self.ldb as u64), ldc: Some(self.ldc as u64) };
         let batch = Batch { count: self.batch as u64, stride_a: Some(self.stride_a), stride_b: Some(self.stride_b), stride_c: Some(self.stride_c) };
         Ok(Problem::general(self.m as u64, self.n as u64, self.k as u64, self.alpha, self.beta, self.layout, ld, batch)?.with_epilogue(self.epilogue))

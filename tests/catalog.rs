@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use rgemm::catalog::{self, Dtype, KernelSpec, MAX_GRID_Y};
 use rgemm::{Error, Problem};
 
-/// The naming scheme: `{sgemm|bgemm|hgemm}_{NN}_{slug}_{BM}x{BN}x{BK}[_w{WM}x{WN}][_t{TM}x{TN}][_s{S}][_c{C}][_persistent][_tag…][_{layout}]`
+/// The naming scheme: `{sgemm|bgemm|hgemm|e4m3gemm}_{NN}_{slug}_{BM}x{BN}x{BK}[_w{WM}x{WN}][_t{TM}x{TN}][_s{S}][_c{C}][_persistent][_tag…][_{layout}]`
 /// (the layout suffix `nt`, `tn` or `tt` exactly when the kernel reads that layout).
 fn canonical_name(s: &KernelSpec) -> String {
     let t = &s.tile;
@@ -12,6 +12,7 @@ fn canonical_name(s: &KernelSpec) -> String {
         Dtype::F32 => "sgemm",
         Dtype::Bf16 => "bgemm",
         Dtype::F16 => "hgemm",
+        Dtype::E4m3 => "e4m3gemm",
     };
     let mut name = format!("{prefix}_{:02}_{}_{}x{}x{}", s.rung.number, s.rung.slug, t.bm, t.bn, t.bk);
     if t.wm > 1 || t.wn > 1 {
@@ -50,7 +51,8 @@ fn every_kernel_is_named_by_the_scheme_and_unique() {
             k.name().strip_suffix(suffix.as_str()).unwrap_or_else(|| panic!("{} reads {} and must end in {suffix}", k.name(), layout.name()))
         };
         let variant = name.strip_prefix(canonical.as_str()).unwrap_or(name);
-        let tagged = variant.is_empty() || (variant.starts_with('_') && variant[1..].split('_').all(|tag| !tag.is_empty() && tag.chars().all(|c| c.is_ascii_lowercase())));
+        let tag_ok = |tag: &str| tag.starts_with(|c: char| c.is_ascii_lowercase()) && tag.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+        let tagged = variant.is_empty() || (variant.starts_with('_') && variant[1..].split('_').all(tag_ok));
         assert!(k.name().starts_with(&canonical) && tagged, "kernel name {} does not follow the scheme {canonical}[_tag…]", k.name());
         assert!(seen.insert(k.name()), "{} appears twice", k.name());
     }
@@ -163,10 +165,16 @@ fn best_resolves_to_the_automatic_choice() {
     use rgemm::api::KernelChoice;
     let square = Problem::new(4096, 4096, 4096, 1.0, 0.0).unwrap();
     assert_eq!(rgemm::choice::resolve("sgemm_01_naive_32x32x1", &square).unwrap().name(), "sgemm_01_naive_32x32x1");
-    // `best`, `best-bf16` and `best-f16` mean one thing: the automatic choice's kernel.
+    // `best`, `best-bf16`, `best-f16` and `best-e4m3` mean one thing: the automatic choice's kernel.
     for (alias, dtype) in rgemm::choice::BEST_ALIASES {
-        for (m, n, k) in [(1, 1, 1), (4096, 4096, 4096), (3001, 2999, 3003), (1_048_561, 8, 8), (4_000_000, 1, 1)] {
-            let p = Problem::new(m, n, k, 1.0, 0.0).unwrap();
+        // FP8 multiplies linear layers (nt) whose rows the copy engine reads unstaged.
+        let (layout, shapes) = if *dtype == Dtype::E4m3 {
+            (rgemm::Layout::NT, vec![(1, 16, 16), (4096, 4096, 4096), (3001, 2999, 3008)])
+        } else {
+            (rgemm::Layout::NN, vec![(1, 1, 1), (4096, 4096, 4096), (3001, 2999, 3003), (1_048_561, 8, 8), (4_000_000, 1, 1)])
+        };
+        for (m, n, k) in shapes {
+            let p = Problem::general(m, n, k, 1.0, 0.0, layout, Default::default(), rgemm::Batch::packed(1)).unwrap();
             let (auto, _) = rgemm::choice::choose(*dtype, &p, &KernelChoice::Auto).unwrap();
             assert_eq!(rgemm::choice::resolve(alias, &p).unwrap(), auto, "{alias} {m}x{n}x{k}");
             assert!(auto.geometry(&p).is_ok());

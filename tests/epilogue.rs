@@ -231,6 +231,14 @@ impl Value for bf16 {
         bf16::to_f32(self)
     }
 }
+impl Value for rgemm::E4m3 {
+    fn from_f32(v: f32) -> Self {
+        rgemm::E4m3::from_f32(v)
+    }
+    fn to_f32(self) -> f32 {
+        rgemm::E4m3::to_f32(self)
+    }
+}
 impl Value for f16 {
     fn from_f32(v: f32) -> Self {
         f16::from_f32(v)
@@ -279,6 +287,7 @@ fn check_as(dtype: Dtype, gpu: &rgemm::Gpu, p: &Problem, choice: KernelChoice, s
         Dtype::F32 => check_on_gpu::<f32>(gpu, p, choice, seed, one_sign),
         Dtype::Bf16 => check_on_gpu::<bf16>(gpu, p, choice, seed, one_sign),
         Dtype::F16 => check_on_gpu::<f16>(gpu, p, choice, seed, one_sign),
+        Dtype::E4m3 => check_on_gpu::<rgemm::E4m3>(gpu, p, choice, seed, one_sign),
     }
 }
 
@@ -291,6 +300,7 @@ fn check_on_gpu<T: Value>(gpu: &rgemm::Gpu, p: &Problem, choice: KernelChoice, s
         Dtype::F32 => gemm.output::<f32>(),
         Dtype::Bf16 => gemm.output::<bf16>(),
         Dtype::F16 => gemm.output::<f16>(),
+        Dtype::E4m3 => panic!("C is never FP8"),
     };
     let plan = gemm.plan::<T>(gpu, choice).unwrap_or_else(|e| panic!("{p}: {e}"));
     let inputs = if one_sign { Inputs::random_one_sign(p, dtype, seed) } else { Inputs::random(p, dtype, seed) };
@@ -299,6 +309,7 @@ fn check_on_gpu<T: Value>(gpu: &rgemm::Gpu, p: &Problem, choice: KernelChoice, s
         Dtype::F32 => run_on_gpu::<T, f32>(gpu, &plan, &inputs, &ep.bias),
         Dtype::Bf16 => run_on_gpu::<T, bf16>(gpu, &plan, &inputs, &ep.bias),
         Dtype::F16 => run_on_gpu::<T, f16>(gpu, &plan, &inputs, &ep.bias),
+        Dtype::E4m3 => panic!("C is never FP8"),
     };
     assert_eq!(stray, 0, "{} on {p}: padding written", plan.name());
     let model = if p.k == 0 { ErrorModel::FMA_F32 } else { ErrorModel::of(plan.kernel().spec) };
@@ -363,6 +374,33 @@ fn fused_epilogues_are_right_on_the_gpu() {
             let p = Problem::general(m, n, k, 0.5, beta, layout, LeadingDims::default(), Batch::packed(batch)).unwrap().with_epilogue(epilogue(i));
             let dtype = catalog::find(name).unwrap().spec.dtype;
             check_as(dtype, gpu, &p, KernelChoice::Named(name.into()), 40 + i as u64, i % 2 == 0);
+        }
+    }
+}
+
+/// FP8 (rung 16) through the API on the GPU: linear layers with tails, K not a whole 16-byte
+/// row (a staged copy), a long K, a decode step and a batch, with every output type and
+/// epilogue, on one-sign and zero-mean inputs; then every FP8 kernel by name on a product
+/// with tails and a long one-sign sum, each judged by its own error model (the flush interval's).
+#[test]
+#[ignore = "needs a GPU"]
+fn fp8_products_are_right_on_the_gpu() {
+    let guard = common::gpu("fp8_products_are_right_on_the_gpu");
+    let gpu = &*guard;
+    let shapes = [(300, 520, 256, 1), (257, 1000, 520, 1), (512, 1024, 4096, 1), (16, 4096, 1024, 1), (96, 128, 64, 3), (100, 100, 100, 1)];
+    let mut i = 0;
+    for (m, n, k, batch) in shapes {
+        for _ in 0..5 {
+            let beta = if i % 4 == 3 { 0.5 } else { 0.0 };
+            let p = Problem::general(m, n, k, 0.5, beta, Layout::NT, LeadingDims::default(), Batch::packed(batch)).unwrap().with_epilogue(epilogue(i));
+            check_as(Dtype::E4m3, gpu, &p, KernelChoice::Auto, 60 + i as u64, i % 2 == 1);
+            i += 1;
+        }
+    }
+    for kernel in catalog::all().filter(|k| k.spec.dtype == Dtype::E4m3) {
+        for (j, output) in [Dtype::F32, Dtype::Bf16].into_iter().enumerate() {
+            let p = Problem::general(520, 1104, 3008, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap().with_epilogue(cast(output));
+            check_as(Dtype::E4m3, gpu, &p, KernelChoice::Named(kernel.name().into()), 90 + j as u64, j == 0);
         }
     }
 }

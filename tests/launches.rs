@@ -32,7 +32,7 @@ fn the_library_passes_every_entry_its_parameters() {
     let launches: [(&str, Vec<&str>); 4] = [
         ("launch_product", gemm),
         ("split_a", vec!["split_tf32_rows", "split_tf32_transposed"]),
-        ("copy_rows", vec!["copy_rows_b16", "copy_rows_b32"]),
+        ("copy_rows", vec!["copy_rows_b8", "copy_rows_b16", "copy_rows_b32"]),
         ("reduce_splits", vec!["reduce_splits"]),
     ];
     assert_eq!(gpu.matches("kernel_args![").count(), launches.len(), "every kernel_args! of src/gpu.rs has a row here");

@@ -479,12 +479,14 @@ fn staged_plans_are_right_on_the_gpu() {
         (Layout::TT, (130, 77, 99), ld(131, 101), Batch::packed(1)),
     ];
     for (i, (layout, (m, n, k), ld, batch)) in cases.into_iter().enumerate() {
-        for dtype in [Dtype::F32, Dtype::Bf16, Dtype::F16] {
+        for dtype in [Dtype::F32, Dtype::Bf16, Dtype::F16, Dtype::E4m3] {
             let p = Problem::general(m, n, k, 0.75, -0.5, layout, ld, batch).unwrap();
             let fast = match dtype {
                 Dtype::F32 => "sgemm_15_tf32x3_128x128x32_s4_raw",
                 Dtype::Bf16 => "bgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs",
                 Dtype::F16 => "hgemm_14_wgmma_tma_128x256x64_s4_persistent_pairs",
+                // `nt` only: the other layouts have no FP8 twin.
+                Dtype::E4m3 => "e4m3gemm_16_fp8_128x128x128_s6_persistent_pairs_nt",
             };
             let Some(kernel) = choice::in_layout(catalog::find(fast).unwrap(), layout) else { continue };
             for split in [false, true] {
@@ -522,6 +524,10 @@ fn run_plan_at(gpu: &rgemm::Gpu, plan: &api::Plan, inputs: &Inputs, shift: [usiz
         }
         Dtype::F16 => {
             let conv = |v: &[f32]| v.iter().map(|&x| half::f16::from_f32(x)).collect::<Vec<_>>();
+            plan.run(gpu, &stream.clone_htod(&conv(&a))?.slice(shift[0]..), &stream.clone_htod(&conv(&b))?.slice(shift[1]..), &mut c_view)?
+        }
+        Dtype::E4m3 => {
+            let conv = |v: &[f32]| v.iter().map(|&x| rgemm::E4m3::from_f32(x)).collect::<Vec<_>>();
             plan.run(gpu, &stream.clone_htod(&conv(&a))?.slice(shift[0]..), &stream.clone_htod(&conv(&b))?.slice(shift[1]..), &mut c_view)?
         }
     }

@@ -50,6 +50,12 @@ impl Elem for half::f16 {
     }
 }
 
+impl Elem for rgemm::E4m3 {
+    fn from_f32(v: f32) -> Self {
+        rgemm::E4m3::from_f32(v)
+    }
+}
+
 fn send_and_sync<T: Send + Sync>() {}
 
 /// What threads may share: a `Gpu` (its launches go to its one stream) and a plan (plain data),
@@ -218,6 +224,7 @@ fn run_dyn(gpu: &Gpu, plan: &Plan, inputs: &Inputs) -> Vec<f32> {
         Dtype::F32 => run_once::<f32>(gpu, plan, inputs),
         Dtype::Bf16 => run_once::<half::bf16>(gpu, plan, inputs),
         Dtype::F16 => run_once::<half::f16>(gpu, plan, inputs),
+        Dtype::E4m3 => run_once::<rgemm::E4m3>(gpu, plan, inputs),
     }
 }
 
@@ -396,6 +403,7 @@ fn plans_captured_into_cuda_graphs_replay_right() {
             Dtype::F32 => capture_and_replay::<f32>(&gpu, case, i as u64),
             Dtype::Bf16 => capture_and_replay::<half::bf16>(&gpu, case, i as u64),
             Dtype::F16 => capture_and_replay::<half::f16>(&gpu, case, i as u64),
+            Dtype::E4m3 => capture_and_replay::<rgemm::E4m3>(&gpu, case, i as u64),
         }
     }
 }
@@ -500,6 +508,7 @@ fn outgrow(gpu: &Gpu, plan: &Plan, rng: &mut StdRng) {
         Dtype::F32 => many_c::<f32>(gpu, plan, &la, &lb, cs, &mut last),
         Dtype::Bf16 => many_c::<half::bf16>(gpu, plan, &la, &lb, cs, &mut last),
         Dtype::F16 => many_c::<half::f16>(gpu, plan, &la, &lb, cs, &mut last),
+        Dtype::E4m3 => many_c::<rgemm::E4m3>(gpu, plan, &la, &lb, cs, &mut last),
     }
     check_c(plan, &inputs, &last, 10).unwrap_or_else(|why| panic!("on 64 other C buffers: {why}"));
 }

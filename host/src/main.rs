@@ -315,7 +315,7 @@ struct CheckArgs {
 
 #[derive(clap::Args)]
 struct RunArgs {
-    /// Kernel name (see `rgemm list`), or `best`, `best-bf16`, `best-f16`: the fastest known
+    /// Kernel name (see `rgemm list`), or `best`, `best-bf16`, `best-f16`, `best-e4m3`: the fastest known
     /// kernel of that type that supports the size.
     #[arg(long)]
     kernel: String,
@@ -395,7 +395,7 @@ fn parse_shape(s: &str) -> Result<Shape, String> {
 }
 
 fn parse_dtype(s: &str) -> Result<Dtype, String> {
-    catalog::dtype_named(s.trim()).ok_or_else(|| format!("'{s}' is not an element type; use f32, bf16 or f16"))
+    catalog::dtype_named(s.trim()).ok_or_else(|| format!("'{s}' is not an element type; use f32, bf16, f16 or e4m3"))
 }
 
 fn main() -> ExitCode {

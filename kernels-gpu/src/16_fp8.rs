@@ -85,10 +85,12 @@ impl<E: WgmmaElem, const T: Tile, const S: Schedule, const ST: CStore, L: Storag
 }
 
 // A ring of 6 stages of 128 × 128 tiles (32 KiB each) or 4 of 128 × 256 (48 KiB), C through the
-// copy engine (C's type, bias and activation fused: rung 14's epilogue).
+// copy engine (C's type, bias and activation fused: rung 14's epilogue), or by pairs from the
+// registers for rows of C the copy engine cannot store.
 entries! {
     elem = E4m3;
     e4m3gemm_16_fp8_128x128x128_s6_persistent_tmast_nt => Fp8<{ Tile::block(128, 128, 128).with_stages(6) }, { Schedule::Persistent }, { CStore::TmaStore }, 1>,
+    e4m3gemm_16_fp8_128x128x128_s6_persistent_pairs_nt => Fp8<{ Tile::block(128, 128, 128).with_stages(6) }, { Schedule::Persistent }, { CStore::Pairs }, 1>,
     e4m3gemm_16_fp8_128x128x128_s6_tmast_nt => Fp8<{ Tile::block(128, 128, 128).with_stages(6) }, { Schedule::DataParallel }, { CStore::TmaStore }, 1>,
     e4m3gemm_16_fp8_128x128x128_s6_persistent_tmast_flush4_nt => Fp8<{ Tile::block(128, 128, 128).with_stages(6) }, { Schedule::Persistent }, { CStore::TmaStore }, 4>,
     e4m3gemm_16_fp8_128x128x128_s6_persistent_tmast_noflush_nt => Fp8<{ Tile::block(128, 128, 128).with_stages(6) }, { Schedule::Persistent }, { CStore::TmaStore }, 0>,

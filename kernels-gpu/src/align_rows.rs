@@ -33,6 +33,15 @@ pub unsafe extern "gpu-kernel" fn copy_rows_b16(src: *const u16, dst: *mut u16, 
     unsafe { copy_rows(src, dst, rows, cols, src_ld, dst_ld, src_stride, dst_stride) }
 }
 
+/// As [`copy_rows_b16`], for 1-byte elements (FP8).
+#[cfg(target_arch = "nvptx64")]
+#[unsafe(no_mangle)]
+pub unsafe extern "gpu-kernel" fn copy_rows_b8(src: *const u8, dst: *mut u8, rows: u32, cols: u32, src_ld: u32, dst_ld: u32, src_stride: u64, dst_stride: u64) {
+    crate::device::start_after_previous_grid();
+    // SAFETY: the launch's contract, passed on.
+    unsafe { copy_rows(src, dst, rows, cols, src_ld, dst_ld, src_stride, dst_stride) }
+}
+
 /// As [`copy_rows_b16`], for 4-byte elements.
 #[cfg(target_arch = "nvptx64")]
 #[unsafe(no_mangle)]

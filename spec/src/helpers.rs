@@ -5,7 +5,7 @@
 /// Threads per block of the split-K sum (`reduce_splits`).
 pub const REDUCE_THREADS: u32 = 256;
 
-/// Threads per block of the copies to 16-byte rows (`copy_rows_b16`, `copy_rows_b32`).
+/// Threads per block of the copies to 16-byte rows (`copy_rows_b8`, `copy_rows_b16`, `copy_rows_b32`).
 pub const COPY_THREADS: u32 = 256;
 
 /// Rows a thread copies at once: its loads of them all issued before its stores.

@@ -280,7 +280,7 @@ impl Model {
         };
         // The rungs before the copy engine feeds warpgroups: their loads stall the tensor cores.
         let by_rung = match spec.rung.number {
-            14 | 15 => 1.0,
+            14..=16 => 1.0,
             12 | 13 => self.early_rung_efficiency[0],
             11 => self.early_rung_efficiency[1],
             9 | 10 => self.early_rung_efficiency[2],
@@ -297,6 +297,8 @@ impl Model {
         let per_clock = match (kernel.spec.rung.kind, kernel.spec.rung.number, kernel.spec.dtype) {
             (_, 15, _) => self.tf32_flops_per_clock / 3.0,
             (KernelKind::Batched, _, Dtype::Bf16 | Dtype::F16) | (_, 12..=14, Dtype::Bf16 | Dtype::F16) => self.tensor_flops_per_clock,
+            // FP8 runs at twice the 16-bit rate.
+            (_, 16, Dtype::E4m3) => 2.0 * self.tensor_flops_per_clock,
             _ => self.simt_flops_per_clock,
         };
         per_clock * self.clock_hz

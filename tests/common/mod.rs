@@ -62,6 +62,7 @@ pub fn auto_plan(gpu: &Gpu, p: &rgemm::Problem, dtype: rgemm::catalog::Dtype) ->
         Dtype::F32 => gemm.plan::<f32>(gpu, KernelChoice::Auto),
         Dtype::Bf16 => gemm.plan::<half::bf16>(gpu, KernelChoice::Auto),
         Dtype::F16 => gemm.plan::<half::f16>(gpu, KernelChoice::Auto),
+        Dtype::E4m3 => gemm.plan::<rgemm::E4m3>(gpu, KernelChoice::Auto),
     }
     .unwrap_or_else(|e| panic!("{p}: {e}"))
 }

@@ -103,7 +103,14 @@ pub fn libraries_for(dtype: Dtype, problem: &Problem) -> &'static [Library] {
 /// Why `library` cannot run `problem` with A and B of `dtype`; `None` when it can.
 fn refusal(library: Library, dtype: Dtype, problem: &Problem) -> Option<String> {
     let e = problem.epilogue;
-    if e.output != Dtype::F32 && e.output != dtype {
+    if dtype == Dtype::E4m3 {
+        if library == Library::Classic {
+            return Some("cublasGemmEx takes no FP8 operands: only cuBLASLt multiplies e4m3".into());
+        }
+        if problem.layout != rgemm::Layout::NT {
+            return Some(format!("cuBLASLt multiplies FP8 only with K-major A and B (layout nt), not {}", problem.layout.name()));
+        }
+    } else if e.output != Dtype::F32 && e.output != dtype {
         let can = if dtype == Dtype::F32 { "f32".to_string() } else { format!("f32 or {}", dtype.name()) };
         return Some(format!("{} operands give C in {can} (f32 compute), not in {}", dtype.name(), e.output.name()));
     }
