@@ -70,15 +70,17 @@ fn layout_kernels_are_right_on_the_emulator() {
     assert!(kernels.len() >= 6 + 12, "layout kernels: {}", kernels.len());
     for (i, kernel) in kernels.into_iter().enumerate() {
         let tma = kernel.spec.tensor_maps.is_some();
-        // TMA needs 16-byte rows and matrices: pad the leading dimensions and strides to 8.
+        // TMA needs 16-byte rows and matrices: pad the leading dimensions and strides to 8
+        // elements (16 for FP8's single bytes).
+        let unit = (16 / kernel.spec.dtype.bytes() as u64).max(8);
         let (m, n, k) = if tma { (130, 260, 72) } else { (37, 29, 23) };
-        let pad = |v: u64| if tma { (v + 8).next_multiple_of(8) } else { v + 3 };
+        let pad = |v: u64| if tma { (v + 8).next_multiple_of(unit) } else { v + 3 };
         let (a_cols, b_cols) = (if kernel.spec.layout.a.is_t() { m } else { k }, if kernel.spec.layout.b.is_t() { k } else { n });
         let ld = LeadingDims { lda: Some(pad(a_cols)), ldb: Some(pad(b_cols)), ldc: Some(pad(n)) };
         // Matrices of the batch 16-byte aligned (every rung's rule), with a gap between them.
         let single = Problem::general(m, n, k, 1.0, 0.0, kernel.spec.layout, ld, Batch::packed(1)).unwrap();
         let (_, b_span, c_span) = single.extents();
-        let gap = |span: usize| (span as u64 + 9).next_multiple_of(8);
+        let gap = |span: usize| (span as u64 + 9).next_multiple_of(unit);
         let batch = Batch { count: 2, stride_a: Some(0), stride_b: Some(gap(b_span)), stride_c: Some(gap(c_span)) };
         let p = Problem::general(m, n, k, 0.75, if i % 2 == 0 { 0.5 } else { 0.0 }, kernel.spec.layout, ld, batch).unwrap();
         let verdict = emulate::verify(kernel, &p, 11).unwrap_or_else(|e| panic!("{}: {e}", kernel.name()));

@@ -51,9 +51,11 @@ fn wgmma_kernels_have_only_the_expected_ptxas_notes() {
         by_code.entry(code).or_default().insert(function);
     }
     // The TMA-store kernels get an injected wait, except the stream-K ones (ptxas injects none
-    // there).
-    let tmast: BTreeSet<String> =
-        catalog::all().filter(|k| k.name().contains("_tmast") && k.spec.stream_k.is_none()).map(|k| k.name().to_string()).collect();
+    // there) and rung 16's that flush every K-tile (they wait for every group themselves).
+    let tmast: BTreeSet<String> = catalog::all()
+        .filter(|k| k.name().contains("_tmast") && k.spec.stream_k.is_none() && k.spec.variant != rgemm_spec::Variant::Fp8(1))
+        .map(|k| k.name().to_string())
+        .collect();
     assert!(!tmast.is_empty(), "the catalog has _tmast kernels");
     let expected: BTreeMap<String, BTreeSet<String>> = [("C7517".to_string(), tmast)].into_iter().collect();
     assert_eq!(by_code, expected, "ptxas notes on the wgmma kernels changed:\n{report}");

@@ -25,7 +25,7 @@
 //! hit after the first row of a tile) and the activation: one `ex2.approx` and one
 //! `rcp.approx` for GELU and SiLU, a few more multiply-adds for the erf form.
 
-use crate::device::{cvt_f32_f16, cvt_rn_bf16_f32, cvt_rn_f16_f32, ex2_approx, load, rcp_approx, store, trap};
+use crate::device::{cvt_f32_f16, cvt_rn_bf16_f32, cvt_rn_f16_f32, ex2_approx, load, rcp_approx, store};
 use rgemm_spec::{Activation, Bias, Dtype, FusedEpilogue};
 
 /// C (or a window of it) with a fused epilogue: see the module docs.
@@ -105,11 +105,11 @@ impl FusedOutput {
         // SAFETY: the caller's guarantee.
         unsafe {
             match self.epilogue.output {
-                Dtype::F32 => load((p as *const f32).add(i)),
+                // C is never FP8 (`FusedEpilogue::unpack` refuses it): no arm of its own, since a
+                // trap on a consumer's path makes ptxas serialise its wgmmas.
+                Dtype::F32 | Dtype::E4m3 => load((p as *const f32).add(i)),
                 Dtype::Bf16 => f32::from_bits((load((p as *const u16).add(i)) as u32) << 16),
                 Dtype::F16 => cvt_f32_f16(load((p as *const u16).add(i))),
-                // Never C's type: `FusedEpilogue::unpack` refuses it.
-                Dtype::E4m3 => trap(),
             }
         }
     }
@@ -124,9 +124,9 @@ impl FusedOutput {
         // SAFETY: the caller's guarantee.
         unsafe {
             match self.epilogue.output {
-                Dtype::F32 => store(base.add(offset) as *mut u32, bits),
+                // Never FP8 (see `read`).
+                Dtype::F32 | Dtype::E4m3 => store(base.add(offset) as *mut u32, bits),
                 Dtype::Bf16 | Dtype::F16 => store(base.add(offset) as *mut u16, bits as u16),
-                Dtype::E4m3 => trap(),
             }
         }
     }
@@ -221,10 +221,10 @@ impl ColumnBias {
         // invariant).
         unsafe {
             match dtype {
-                Dtype::F32 => load((self.ptr as *const f32).add(col as usize)),
+                // C (and its bias) is never FP8 (see `FusedOutput::read`).
+                Dtype::F32 | Dtype::E4m3 => load((self.ptr as *const f32).add(col as usize)),
                 Dtype::Bf16 => f32::from_bits((load((self.ptr as *const u16).add(col as usize)) as u32) << 16),
                 Dtype::F16 => cvt_f32_f16(load((self.ptr as *const u16).add(col as usize))),
-                Dtype::E4m3 => trap(),
             }
         }
     }
@@ -236,10 +236,10 @@ impl ColumnBias {
 #[inline(always)]
 pub fn rounded_bits(output: Dtype, v: f32) -> u32 {
     match output {
-        Dtype::F32 => v.to_bits(),
+        // C is never FP8 (see `FusedOutput::read`).
+        Dtype::F32 | Dtype::E4m3 => v.to_bits(),
         Dtype::Bf16 => cvt_rn_bf16_f32(v) as u32,
         Dtype::F16 => cvt_rn_f16_f32(v) as u32,
-        Dtype::E4m3 => trap(),
     }
 }
 

@@ -84,6 +84,7 @@ pub fn generate(repo: &Path) -> Result<Vec<Generated>, String> {
     fig("wgmma-accumulators", wgmma_accumulators(&probe::wgmma_accumulators()));
     fig("layouts-r14", layouts());
     fig("error-bound", error_bound());
+    fig("fp8-bound-r16", fp8_bound());
     fig("tf32-split-r15", tf32_split());
     fig("emulator-arena", emulator_arena());
     fig("suite-bf16", suite(repo, measured::SUITE_RUNS[0])?);
@@ -918,6 +919,22 @@ fn wgmma_smem() -> String {
 /// and tensor cores (log–log).
 fn error_bound() -> String {
     use crate::check::ErrorModel;
+    let models = [("f32 FMA (u = 2^-24)", ErrorModel::FMA_F32), ("tensor cores (u = 2^-23)", ErrorModel::TENSOR_CORE_F32)];
+    let caption = "thin: worst case, which grows as K; thick: the bound the check uses, which follows λ·√n·u (λ = 10) once K passes about λ²";
+    bound_chart(&models, "worst case n·u/(1 − n·u), n = K + 2", caption, "The error bound per element against K, from check::ErrorModel")
+}
+
+/// Rung 16's bound against K ([`crate::check::ErrorModel::fp8`]): the tensor cores' FP8 sums
+/// flushed into f32 every K-tile, and left to run through all of K, beside bf16's.
+fn fp8_bound() -> String {
+    use crate::check::ErrorModel;
+    let models = [("FP8, flushed every K-tile", ErrorModel::fp8(1)), ("FP8, the whole sum in the tensor cores", ErrorModel::fp8(0)), ("bf16 (tensor cores)", ErrorModel::TENSOR_CORE_F32)];
+    let caption = "flushed, the tensor cores' chain stops at 4 steps and only the f32 sum of the chains grows; unflushed, the chain's worst case grows as K";
+    bound_chart(&models, "worst case of the same model", caption, "Rung 16: the FP8 error bound per element against K, flushed and not")
+}
+
+/// A log–log chart of each model's bound against K: the worst case thin, the bound used thick.
+fn bound_chart(models: &[(&str, crate::check::ErrorModel)], worst_legend: &str, caption_text: &str, title: &str) -> String {
     let mut s = Svg::new(760.0, 470.0);
     let (x0, y0, w, h) = (90.0, 40.0, 600.0, 340.0);
     let (kmin, kmax) = (0.0f64, 20.0f64); // log2 K
@@ -935,8 +952,8 @@ fn error_bound() -> String {
     }
     s.text(x0 + w / 2.0, y0 + h + 34.0, 11.0, "middle", "K (length of the dot product)");
     s.vtext(24.0, y0 + h / 2.0, 11.0, "relative bound on |C - C_ref| / (|alpha|·|A|·|B|)");
-    let models = [("f32 FMA (u = 2^-24)", ErrorModel::FMA_F32, PALETTE[0]), ("tensor cores (u = 2^-23)", ErrorModel::TENSOR_CORE_F32, PALETTE[1])];
-    for (i, (name, model, colour)) in models.iter().enumerate() {
+    for (i, (name, model)) in models.iter().enumerate() {
+        let colour = PALETTE[i];
         let points = |f: &dyn Fn(u32) -> f64| -> Vec<(f64, f64)> { (0..=80).map(|j| j as f64 / 4.0).map(|lk| (px(lk), py(f(2f64.powf(lk) as u32).log2()))).collect() };
         s.polyline(&points(&|k| model.worst_case_gamma(k)), colour, 1.0);
         s.polyline(&points(&|k| model.gamma(k)), colour, 2.5);
@@ -944,10 +961,10 @@ fn error_bound() -> String {
         s.line(x0 + 14.0, y, x0 + 44.0, y, colour, 2.5);
         s.text(x0 + 50.0, y + 4.0, 10.0, "start", &format!("{name}: the bound used, min(worst case, probabilistic)"));
         s.line(x0 + 14.0, y + 15.0, x0 + 44.0, y + 15.0, colour, 1.0);
-        s.text(x0 + 50.0, y + 19.0, 10.0, "start", "worst case n·u/(1 − n·u), n = K + 2");
+        s.text(x0 + 50.0, y + 19.0, 10.0, "start", worst_legend);
     }
-    caption(&mut s, y0 + h + 56.0, &["thin: worst case, which grows as K; thick: the bound the check uses, which follows λ·√n·u (λ = 10) once K passes about λ²".to_string()]);
-    s.finish("The error bound per element against K, from check::ErrorModel")
+    caption(&mut s, y0 + h + 56.0, &[caption_text.to_string()]);
+    s.finish(title)
 }
 
 /// Rung 15's split of an fp32 value into a tf32 high part and a tf32 remainder, bit by bit, by
