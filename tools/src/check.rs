@@ -130,7 +130,7 @@ impl ErrorModel {
     /// `(1 + g)(1 + r)² − 1`: each product also carries the rounding of its two operands.
     fn with_operands(&self, g: f64) -> f64 {
         let r = self.operand_rounding;
-        g + (1.0 + g) * r * (2.0 + r)
+        compose(g, r * (2.0 + r))
     }
 
     /// The bound on |C − C_ref| of an element whose magnitude `|alpha|·Σ|a||b| + |beta|·|c₀|` is
@@ -142,7 +142,8 @@ impl ErrorModel {
     /// [`ErrorModel::bound`] for one K, as a function of the magnitude (γ computed once).
     pub fn bounds(&self, k: u32) -> impl Fn(f64) -> f64 + use<> {
         let (gamma, floor) = (self.gamma(k), (k as f64 + 2.0) * SUBNORMAL_HALF_ULP);
-        move |magnitude| gamma * magnitude + floor
+        // An infinite γ (a worst case that says nothing) bounds nothing, zero magnitudes included.
+        move |magnitude| if gamma.is_infinite() { f64::INFINITY } else { gamma * magnitude + floor }
     }
 }
 // ANCHOR_END: error_model
@@ -153,9 +154,10 @@ fn worst_gamma(n: f64, u: f64) -> f64 {
     if nu < 1.0 { nu / (1.0 - nu) } else { f64::INFINITY }
 }
 
-/// The relative bound of two roundings in sequence: `(1 + a)(1 + b) − 1`.
+/// The relative bound of two roundings in sequence: `(1 + a)(1 + b) − 1` (infinite where either
+/// is: that worst case says nothing).
 fn compose(a: f64, b: f64) -> f64 {
-    a + b + a * b
+    if a.is_infinite() || b.is_infinite() { f64::INFINITY } else { a + b + a * b }
 }
 
 /// Half of f32's smallest subnormal: the absolute error of one rounding in the underflow range.
@@ -650,6 +652,10 @@ impl EpilogueCheck {
         let act = self.epilogue.activation;
         let (slope, own) = activation_error(act);
         let want = activate_f64(act, pre);
+        if pre_bound.is_infinite() {
+            // The product's worst case says nothing: neither does the epilogue's.
+            return ((want, f64::INFINITY), (pre, f64::INFINITY));
+        }
         let u = self.unit();
         let e = own * (pre.abs() + pre_bound);
         let bound = slope * pre_bound + e + u * (want.abs() + slope * pre_bound + e) + self.floor();

@@ -17,16 +17,18 @@ pub const LADDER_RUN: &str = "docs/perf/2026-11-22-h100-bench";
 /// Later runs, searched in this order for a featured kernel the ladder's run did not time: the
 /// files `<prefix>-p<i>.json` of one run in several processes, each timed in turn against the
 /// best cuBLAS. Run 155 of 2026-11-27 timed the entries `best` runs (rung 14 `_persistent_tmast`,
-/// rung 11 `_wa_df`, rung 15 `_presplit`); run 150, on another H100 the same day, rung 15's `_raw`.
-pub const FEATURED_RUNS: [&str; 4] = [
+/// rung 11 `_wa_df`, rung 15 `_presplit`); run 150, on another H100 the same day, rung 15's `_raw`;
+/// run 189 of 2026-11-29, on an H200, rung 16 (FP8, `nt`, bf16 C) against cuBLASLt FP8.
+pub const FEATURED_RUNS: [&str; 5] = [
     "docs/perf/2026-11-27-h100-run155/bf16",
     "docs/perf/2026-11-27-h100-run155/f16",
     "docs/perf/2026-11-27-h100-run155/f32",
     "docs/perf/2026-11-27-h100-run150/f32",
+    "docs/perf/2026-11-29-h200-run189/e4m3",
 ];
 
 /// The highest rung of the ladder.
-pub const TOP_RUNG: u8 = 15;
+pub const TOP_RUNG: u8 = 16;
 
 /// One size of a featured kernel: medians over the processes that ran it.
 #[derive(Clone, Debug)]
@@ -109,16 +111,18 @@ impl Featured {
 /// The element type that represents rung `rung`: f32 where it has an f32 kernel (rungs 1-11 and
 /// 15), else bf16 (rungs 12-14).
 pub fn rung_dtype(rung: u8) -> Dtype {
-    if catalog::best_of_rung(rung, Dtype::F32).is_some() { Dtype::F32 } else { Dtype::Bf16 }
+    [Dtype::F32, Dtype::Bf16, Dtype::E4m3].into_iter().find(|&d| catalog::best_of_rung(rung, d).is_some()).unwrap_or(Dtype::Bf16)
 }
 
 fn read(repo: &Path, file: &str) -> Result<Report, String> {
     Report::read(&repo.join(file)).map_err(|e| format!("{file}: {e}"))
 }
 
-/// Square products in `nn`, unbatched: the ladder's sizes.
-fn is_ladder_size(s: &SizeRecord) -> bool {
-    s.m == s.n && s.n == s.k && s.layout.as_deref().is_none_or(|l| l == "nn") && s.batch.unwrap_or(1) == 1
+/// Square products, unbatched, in `nn` (in `nt` for FP8, the only layout it reads): the
+/// ladder's sizes.
+fn is_ladder_size(s: &SizeRecord, dtype: Option<Dtype>) -> bool {
+    let layout = if dtype == Some(Dtype::E4m3) { "nt" } else { "nn" };
+    s.m == s.n && s.n == s.k && s.layout.as_deref().is_none_or(|l| l == layout) && s.batch.unwrap_or(1) == 1
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -130,7 +134,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn points(reports: &[Report], kernel: &str) -> Vec<Point> {
     let mut sizes: Vec<(u32, u32, u32)> = Vec::new();
     for r in reports {
-        for s in r.sizes.iter().filter(|s| is_ladder_size(s)) {
+        for s in r.sizes.iter().filter(|s| is_ladder_size(s, r.dtype())) {
             if s.runs.iter().any(|x| x.kernel == kernel && x.outcome == Outcome::Pass) && !sizes.contains(&(s.m, s.n, s.k)) {
                 sizes.push((s.m, s.n, s.k));
             }
@@ -143,7 +147,7 @@ fn points(reports: &[Report], kernel: &str) -> Vec<Point> {
             let mut cublas = Vec::new();
             let mut percent = Vec::new();
             for r in reports {
-                let Some(s) = r.sizes.iter().find(|s| is_ladder_size(s) && (s.m, s.n, s.k) == (m, n, k)) else { continue };
+                let Some(s) = r.sizes.iter().find(|s| is_ladder_size(s, r.dtype()) && (s.m, s.n, s.k) == (m, n, k)) else { continue };
                 let Some(run) = s.runs.iter().find(|x| x.kernel == kernel && x.outcome == Outcome::Pass) else { continue };
                 let (Some(t), Some(c), Some(f)) = (run.timing.as_ref(), s.cublas.as_ref(), s.fraction_of_cublas(run)) else { continue };
                 tflops.push(t.tflops);
@@ -288,6 +292,6 @@ pub fn ladder_table(featured: &[Featured], summary: &str, chapter_dir: &str) -> 
     for (i, r) in runs.iter().enumerate() {
         t += &format!("{}: {}.  \n", (b'A' + i as u8) as char, r.provenance());
     }
-    t += "Roofs: the dense datasheet peaks, fp32 67 TFLOP/s, bf16 989; rung 15 (three tf32 products per fp32 product) a third of tf32's 495.\n";
+    t += "Roofs: the dense datasheet peaks, fp32 67 TFLOP/s, bf16 989, FP8 1979; rung 15 (three tf32 products per fp32 product) a third of tf32's 495. Rung 16 runs `nt` (FP8 reads K-major operands only) against cuBLASLt FP8, the only cuBLAS call that takes FP8.\n";
     t
 }
