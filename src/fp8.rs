@@ -35,6 +35,14 @@ impl E4m3 {
 
     /// `x` rounded to the nearest e4m3 (ties to even); beyond ±448 it saturates to ±448, as
     /// quantisation with a scale expects; NaN stays NaN.
+    ///
+    /// ```rust
+    /// use rgemm::E4m3;
+    ///
+    /// // 1.0625 lies halfway between 1 and 1.125: the tie goes to the even code, 1.
+    /// assert_eq!(E4m3::from_f32(1.0625), E4m3::from_f32(1.0));
+    /// assert_eq!(E4m3::from_f32(-500.0), E4m3(0x80 | E4m3::MAX.0));
+    /// ```
     pub fn from_f32(x: f32) -> E4m3 {
         if x.is_nan() {
             return E4m3::NAN;
@@ -64,6 +72,13 @@ impl E4m3 {
     }
 
     /// The value, exactly.
+    ///
+    /// ```rust
+    /// use rgemm::E4m3;
+    ///
+    /// assert_eq!(E4m3(0x38).to_f32(), 1.0); // 0.0111.000: exponent 7 - 7, mantissa 0
+    /// assert_eq!(E4m3(0x01).to_f32(), 2f32.powi(-9)); // the smallest subnormal
+    /// ```
     pub fn to_f32(self) -> f32 {
         let (e, m) = ((self.0 >> 3) & 0xf, self.0 & 0x7);
         if e == 0xf && m == 0x7 {

@@ -14,7 +14,7 @@
 //! - **The sum.** The tensor cores add FP8 products into their accumulators with fewer bits
 //!   than an f32 keeps, so a sum that runs through all of K in the tensor cores (`_noflush`)
 //!   loses accuracy as K grows. Every `FLUSH` K-tiles this rung lets the tensor cores start a
-//!   new sum and adds the one just finished into f32 registers ([`mainloop_flushed`]): the same
+//!   new sum and adds the one just finished into f32 registers (`mainloop_flushed`): the same
 //!   remedy as rung 15's flush of the tf32 sums (libraries call it *promotion*). The price is a
 //!   second set of accumulators (so tiles at most 128 columns wide) and a wait for the tensor
 //!   cores at every flush, which the other consumer warpgroup's `wgmma`s cover.

@@ -132,7 +132,7 @@ fn wgmma<const R: usize>(dtype: Dtype, d: &mut [f32; R], desc_a: u64, desc_b: u6
     });
 }
 
-/// Significant bits the emulator keeps of an FP8 `wgmma`'s sum ([`fp8_step`]): 14, the
+/// Significant bits the emulator keeps of an FP8 `wgmma`'s sum (`fp8_step`): 14, the
 /// precision reported for Hopper's FP8 accumulation (an f32 keeps 24).
 pub const FP8_SUM_BITS: u32 = 14;
 
