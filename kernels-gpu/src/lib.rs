@@ -257,7 +257,7 @@ mod tests {
                 Dtype::F32 => x.iter().flat_map(|v| v.to_le_bytes()).collect(),
                 // A bf16 is the top half of an f32 (exact for these small integers).
                 Dtype::Bf16 => x.iter().flat_map(|v| ((v.to_bits() >> 16) as u16).to_le_bytes()).collect(),
-                Dtype::F16 => unimplemented!("f16 operands"),
+                Dtype::F16 | Dtype::E4m3 => unimplemented!("{} operands", spec.dtype.name()),
             };
             bytes.chunks(16).map(|c| u128::from_le_bytes(c.try_into().unwrap())).collect()
         };

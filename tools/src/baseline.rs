@@ -639,6 +639,10 @@ mod tests {
                 let h: Vec<half::f16> = values.iter().map(|&v| half::f16::from_f32(v)).collect();
                 (h.iter().flat_map(|v| v.to_le_bytes()).collect(), h.iter().map(|v| v.to_f64()).collect())
             }
+            Dtype::E4m3 => {
+                let q: Vec<rgemm::E4m3> = values.iter().map(|&v| rgemm::E4m3::from_f32(v)).collect();
+                (q.iter().map(|v| v.0).collect(), q.iter().map(|v| v.to_f32() as f64).collect())
+            }
         }
     }
 
@@ -647,6 +651,7 @@ mod tests {
             Dtype::F32 => bytes.chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap()) as f64).collect(),
             Dtype::Bf16 => bytes.chunks_exact(2).map(|b| half::bf16::from_le_bytes(b.try_into().unwrap()).to_f64()).collect(),
             Dtype::F16 => bytes.chunks_exact(2).map(|b| half::f16::from_le_bytes(b.try_into().unwrap()).to_f64()).collect(),
+            Dtype::E4m3 => bytes.iter().map(|&b| rgemm::E4m3(b).to_f32() as f64).collect(),
         }
     }
 
