@@ -498,14 +498,26 @@ pub fn best_candidates(dtype: Dtype) -> Vec<Kernel> {
 #[doc(hidden)]
 /// Every kernel of `dtype` in the order the automatic choice tries them: [`best_candidates`],
 /// then the remaining configurations (layout variants among them), highest rung first, the
-/// general kernel (which takes every problem) last. The FP8 kernels that leave the whole sum to
-/// the tensor cores (`_noflush`, less accurate as K grows: rung 16) run only when named.
+/// general kernel (which takes every problem) last, without the kernels that run only when
+/// named ([`runs_only_when_named`]).
 pub fn auto_candidates(dtype: Dtype) -> Vec<Kernel> {
     let mut out = best_candidates(dtype);
-    let mut rest: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && !out.contains(k) && k.spec.variant != Variant::Fp8(0)).collect();
+    let mut rest: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && !out.contains(k) && !runs_only_when_named(*k)).collect();
     rest.sort_by_key(|k| std::cmp::Reverse(k.spec.rung.number));
     out.extend(rest);
     out
+}
+
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
+// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
+#[doc(hidden)]
+/// Whether the automatic choice leaves `kernel` out: the FP8 kernels that leave the whole sum to
+/// the tensor cores (`_noflush`, less accurate as K grows: rung 16), and the tensor-core decode
+/// GEMV (`_mma`, `kernels-gpu/src/gemv_mma.rs`), which neither the dispatch table nor the cost
+/// model has timings of yet.
+pub fn runs_only_when_named(kernel: Kernel) -> bool {
+    matches!(kernel.spec.variant, Variant::Fp8(0) | Variant::GemvMma)
 }
 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
@@ -563,7 +575,7 @@ fn gemvs_holding(dtype: Dtype, problem: &Problem) -> Vec<Kernel> {
     if problem.layout != Layout::NT {
         return Vec::new();
     }
-    let mut gemvs: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && is_gemv(*k) && k.spec.tile.bm >= problem.m).collect();
+    let mut gemvs: Vec<Kernel> = all().filter(|k| k.spec.dtype == dtype && is_gemv(*k) && !runs_only_when_named(*k) && k.spec.tile.bm >= problem.m).collect();
     gemvs.sort_by_key(|k| k.spec.tile.bm);
     gemvs
 }

@@ -88,6 +88,7 @@ pub mod tf32x3;
 pub mod fp8;
 pub mod general;
 pub mod gemv;
+pub mod gemv_mma;
 pub mod dot;
 pub mod batched;
 
@@ -112,6 +113,8 @@ rungs!(
     gemv::sgemm,
     gemv::bgemm,
     gemv::hgemm,
+    gemv_mma::bgemm,
+    gemv_mma::hgemm,
     dot::sgemm,
     dot::bgemm,
     dot::hgemm,

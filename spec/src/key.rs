@@ -234,6 +234,9 @@ pub enum Variant {
     /// (1 without a tag, any other `n` `_flush{n}`; 0, the whole sum in the tensor cores,
     /// `_noflush`).
     Fp8(u32),
+    /// The decode GEMV on the tensor cores: 16 rows of x as one `mma.sync` tile, 8 columns of C
+    /// per warp (`_mma`).
+    GemvMma,
 }
 
 impl fmt::Display for Variant {
@@ -256,6 +259,7 @@ impl fmt::Display for Variant {
                 Ok(())
             }
             Variant::MmaSyncPipelined => f.write_str("_fp"),
+            Variant::GemvMma => f.write_str("_mma"),
             Variant::Tf32x3(split, flush_every) => {
                 f.write_str(split.tag())?;
                 match flush_every {

@@ -104,6 +104,7 @@ fn variant_literal(variant: Variant) -> String {
         Variant::CpAsync(a) => format!("Variant::CpAsync(AStaging::{a:?})"),
         Variant::Tma(release, fragments) => format!("Variant::Tma(StageRelease::{release:?}, Fragments::{fragments:?})"),
         Variant::MmaSyncPipelined => "Variant::MmaSyncPipelined".into(),
+        Variant::GemvMma => "Variant::GemvMma".into(),
         Variant::Tf32x3(split, flush_every) => format!("Variant::Tf32x3(OperandSplit::{split:?}, {flush_every})"),
         Variant::Fp8(flush_every) => format!("Variant::Fp8({flush_every})"),
     }
