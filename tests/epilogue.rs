@@ -76,10 +76,11 @@ fn fused_epilogues_are_right_on_the_emulator() {
     // The GEMVs (on the tensor cores too, K whole 16-byte rows and not), the general kernel and
     // the small-products kernel in their layouts and types:
     // every epilogue of the walk, beta ≠ 0 and batches included.
-    let kernels: [(&str, (u64, u64, u64)); 9] = [
+    let kernels: [(&str, (u64, u64, u64)); 10] = [
         ("bgemm_00_gemv_4x8x256_nt", (4, 40, 264)),
         ("bgemm_00_gemv_16x64x128_w16x8_mma_nt", (16, 72, 264)),
         ("hgemm_00_gemv_16x64x128_w16x8_mma_nt", (11, 70, 301)),
+        ("bgemm_00_gemv_16x16x128_w16x8_mma_nt", (9, 40, 1100)),
         ("bgemm_00_batched_64x64x32_w32x32_tn", (70, 45, 40)),
         ("hgemm_00_batched_64x64x32_w32x32_nt", (33, 66, 65)),
         ("hgemm_00_gemv_16x8x256_nt", (13, 20, 300)),
@@ -373,6 +374,8 @@ fn fused_epilogues_are_right_on_the_gpu() {
         // The tensor-core GEMV: 16 rows and fewer, K whole 16-byte rows and not, a batch.
         ("bgemm_00_gemv_16x64x128_w16x8_mma_nt", (16, 4104, 4096, Layout::NT, 1)),
         ("hgemm_00_gemv_16x64x128_w16x8_mma_nt", (7, 1000, 1001, Layout::NT, 3)),
+        ("bgemm_00_gemv_16x16x128_w16x8_mma_nt", (12, 4100, 11008, Layout::NT, 1)),
+        ("hgemm_00_gemv_16x16x128_w16x8_mma_nt", (16, 300, 777, Layout::NT, 2)),
     ];
     for (j, (name, (m, n, k, layout, batch))) in named.into_iter().enumerate() {
         for i in [j, j + 5, j + 10] {

@@ -19,15 +19,18 @@
 //!
 //! **Bytes in flight.** Each warp reads `U` steps of W and x before it multiplies any (`U` × 16
 //! bytes per lane in flight), since a decode layer has too few warps for one load each to cover
-//! the memory's latency.
+//! the memory's latency. Where N is small (a 4096-wide layer is 512 warps of 8 columns) that is
+//! still too few: with `KS` > 1 the block's warps split K `KS` ways, warp `ks` taking every
+//! `KS`-th group of `U` steps, and add their tiles through shared memory at the end.
 //!
-//! Invariants: a block is 8 warps over 64 columns of C and 16 rows; rows past M, columns past N
-//! and k past K read as zero (and so add nothing), and where a leading dimension or a matrix is
-//! not 16-byte aligned every element is read on its own, so any M, N, K, alignment and batch
-//! runs (M over 16 takes a block row per 16 rows, reading W again: the automatic choice does not
-//! ask that of it). A warp whose columns all lie past N leaves at once; the others run every
-//! `mma` with all 32 lanes. Cost: W once per 16 rows, x once per 8 columns from cache, no shared
-//! memory and no block barrier.
+//! Invariants: a block is 8 warps over `8 · 8 / KS` columns of C and 16 rows; rows past M,
+//! columns past N and k past K read as zero (and so add nothing), and where a leading dimension
+//! or a matrix is not 16-byte aligned every element is read on its own, so any M, N, K,
+//! alignment and batch runs (M over 16 takes a block row per 16 rows, reading W again: the
+//! automatic choice does not ask that of it). Every `mma` runs with all 32 lanes of its warp,
+//! and every warp reaches the block's one barrier (a warp whose columns lie past N reads
+//! nothing). Cost: W once per 16 rows, x once per 8 columns from cache; `KS` > 1 adds
+//! `(KS − 1)` tiles of 16 × 8 partial sums per column group through shared memory and a barrier.
 
 use crate::prelude::*;
 use core::marker::PhantomData;
@@ -42,16 +45,22 @@ const COLS: u32 = 8;
 const STEP_K: u32 = 32;
 
 /// 16 rows of x per block, 8 columns of C per warp, `U` steps of K read before they are
-/// multiplied.
-pub struct GemvMma<E, const U: usize>(PhantomData<E>);
+/// multiplied, the block's warps split `KS` ways along K (a divisor of 8).
+pub struct GemvMma<E, const U: usize, const KS: usize>(PhantomData<E>);
 
-impl<E: HalfElem, const U: usize> GemmKernel for GemvMma<E, U> {
+impl<E: HalfElem, const U: usize, const KS: usize> GemmKernel for GemvMma<E, U, KS> {
     type Elem = E;
-    const SPEC: KernelSpec = KernelSpec::unnamed(crate::gemv::RUNG, E::DTYPE, Tile::block(ROWS, WARPS * COLS, STEP_K * U as u32).with_warp(ROWS, COLS), 32 * WARPS, 0)
-        .with_layout(Layout::NT)
-        .with_any_alignment_and_batch_loop()
-        .with_fused_epilogue(Fusion::Full)
-        .with_variant(Variant::GemvMma);
+    const SPEC: KernelSpec = KernelSpec::unnamed(
+        crate::gemv::RUNG,
+        E::DTYPE,
+        Tile::block(ROWS, Self::GROUPS * COLS, STEP_K * U as u32).with_warp(ROWS, COLS),
+        32 * WARPS,
+        Self::PARTIAL_BYTES,
+    )
+    .with_layout(Layout::NT)
+    .with_any_alignment_and_batch_loop()
+    .with_fused_epilogue(Fusion::Full)
+    .with_variant(Variant::GemvMma);
 
     #[inline(always)]
     unsafe fn run(gemm: &GemmArgs<E>) {
@@ -60,22 +69,28 @@ impl<E: HalfElem, const U: usize> GemmKernel for GemvMma<E, U> {
     }
 }
 
-impl<E: HalfElem, const U: usize> GemvMma<E, U> {
+impl<E: HalfElem, const U: usize, const KS: usize> GemvMma<E, U, KS> {
+    /// Groups of 8 columns per block, each computed by `KS` warps.
+    const GROUPS: u32 = WARPS / KS as u32;
+    /// Shared memory for the partial tiles of the warps past the first along K: 32 lanes × 4.
+    const PARTIAL_BYTES: u32 = (KS as u32 - 1) * Self::GROUPS * 32 * 4 * 4;
+
     #[inline(always)]
     unsafe fn product(gemm: &GemmArgs<E>) {
+        const { assert!(KS >= 1 && WARPS as usize % KS == 0) };
         let (warp, lane) = (warp_idx(), lane_idx());
         let (g, t) = (lane / 4, lane % 4);
-        let n0 = (block_col() * WARPS + warp) * COLS;
-        // The whole warp leaves together: every `mma` below needs all its lanes.
-        if n0 >= gemm.n {
-            return;
-        }
+        let (group, ks) = (warp % Self::GROUPS, warp / Self::GROUPS);
+        let n0 = (block_col() * Self::GROUPS + group) * COLS;
         let w = gemm.stored_b(true).window(n0 + g, 0); // row n0 + g of W (none past N)
         let x = gemm.a().window(block_row() * ROWS, 0); // 16 rows of x (fewer at the bottom)
         let vectors = gemm.lda % 8 == 0 && gemm.ldb % 8 == 0 && gemm.a as usize % 16 == 0 && gemm.b as usize % 16 == 0;
         let mut acc = [0.0f32; 4];
-        let mut kw = 0u32;
-        while kw < gemm.k {
+        // The same for the whole warp: every `mma` below runs with all its lanes.
+        let live = n0 < gemm.n;
+        let stride = STEP_K * U as u32 * KS as u32;
+        let mut kw = ks * STEP_K * U as u32;
+        while live && kw < gemm.k {
             let (mut wv, mut xa, mut xb) = ([[0u32; 4]; U], [[0u32; 4]; U], [[0u32; 4]; U]);
             unroll!(U, |u| {
                 let k = kw + STEP_K * u as u32 + 8 * t;
@@ -90,7 +105,28 @@ impl<E: HalfElem, const U: usize> GemvMma<E, U> {
                 mma_m16n8k16::<E>(&mut acc, [xa[u][0], xb[u][0], xa[u][1], xb[u][1]], [wv[u][0], wv[u][1]]);
                 mma_m16n8k16::<E>(&mut acc, [xa[u][2], xb[u][2], xa[u][3], xb[u][3]], [wv[u][2], wv[u][3]]);
             });
-            kw += STEP_K * U as u32;
+            kw += stride;
+        }
+        if KS > 1 {
+            // The warps past the first along K hand their tiles to the first, lane by lane.
+            let partials: *mut f32 = dynamic_shared();
+            let slot = |ks: u32| ((((ks - 1) * Self::GROUPS + group) * 32 + lane) * 4) as usize;
+            if ks > 0 {
+                unroll!(4, |i| {
+                    // SAFETY: ks < KS, group < GROUPS, lane < 32: inside the spec's shared memory.
+                    unsafe { store(partials.add(slot(ks) + i), acc[i]) };
+                });
+            }
+            sync_threads();
+            if ks > 0 {
+                return;
+            }
+            for other in 1..KS as u32 {
+                unroll!(4, |i| {
+                    // SAFETY: as above; written before the barrier.
+                    acc[i] += unsafe { load(partials.add(slot(other) + i)) };
+                });
+            }
         }
         // The accumulator fragment: (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1) of the warp's tile.
         let c = gemm.fused_c().window(block_row() * ROWS, n0);
@@ -127,5 +163,6 @@ unsafe fn eight<E: HalfElem>(m: &Matrix<E>, r: u32, k: u32, vectors: bool) -> [u
 
 entries! {
     for E in (bgemm: Bf16, hgemm: F16);
-    bgemm_00_gemv_16x64x128_w16x8_mma_nt | hgemm_00_gemv_16x64x128_w16x8_mma_nt => GemvMma<E, 4>,
+    bgemm_00_gemv_16x64x128_w16x8_mma_nt | hgemm_00_gemv_16x64x128_w16x8_mma_nt => GemvMma<E, 4, 1>,
+    bgemm_00_gemv_16x16x128_w16x8_mma_nt | hgemm_00_gemv_16x16x128_w16x8_mma_nt => GemvMma<E, 4, 4>,
 }
