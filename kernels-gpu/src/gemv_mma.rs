@@ -10,7 +10,7 @@
 //!
 //! **The fragments straight from memory.** `mma`'s fragment layout gives lane `l` (group
 //! `g = l / 4`, thread `t = l % 4`) the elements k = 2t, 2t+1, 2t+8, 2t+9 of its rows of A (g and
-//! g+8) and of its column of B (g) ([`crate::device::mma`]). A dot product does not care in which
+//! g+8) and of its column of B (g) (`device/mma.rs`). A dot product does not care in which
 //! order its terms are summed, so the kernel lets the logical k stand for any physical k, as long
 //! as A and B agree: lane `l` reads 16 bytes, eight elements, at physical `k = 8t` of row g of W
 //! and of rows g and g+8 of x, and hands elements 0–3 to one `mma` and 4–7 to the next. The
