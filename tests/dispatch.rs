@@ -148,6 +148,7 @@ proptest! {
         }
         let plan = rgemm::choice::plan(dtype, &p, &KernelChoice::Auto, sms).unwrap();
         prop_assert!(plan.kernel().spec.dtype == dtype);
+        prop_assert!(!rgemm::choice::runs_only_when_named(plan.kernel()), "{}", plan.name());
         prop_assert!(!plan.reason().is_empty());
         let staged = plan.staged() != [false, false];
         if plan.splits() == 1 && !staged {
@@ -162,7 +163,31 @@ proptest! {
             if candidate.splits() == 1 {
                 prop_assert!(candidate.kernel().geometry(&reads).is_ok(), "{} on {reads}", candidate.name());
             }
+            prop_assert!(!rgemm::choice::runs_only_when_named(candidate.kernel()), "{}", candidate.name());
         }
+    }
+}
+
+/// The kernels that run only when named (the tensor-core GEMV, whose speed the table and the
+/// cost model do not know yet; FP8 without a flush) are never the automatic choice for a
+/// decode step, where the GEMVs are, but run when named.
+#[test]
+fn decode_steps_never_take_a_kernel_that_runs_only_when_named() {
+    let named: Vec<catalog::Kernel> = catalog::all().filter(|k| rgemm::choice::runs_only_when_named(*k)).collect();
+    assert!(named.iter().any(|k| rgemm::choice::is_gemv(*k)), "a tensor-core GEMV in the catalog");
+    for dtype in [Dtype::Bf16, Dtype::F16] {
+        for m in 1..=16u64 {
+            for (n, k) in [(4096, 4096), (11008, 4096), (4096, 11008), (1000, 1001)] {
+                let p = Problem::general(m, n, k, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap();
+                let plan = rgemm::choice::plan(dtype, &p, &KernelChoice::Auto, 132).unwrap();
+                assert!(!rgemm::choice::runs_only_when_named(plan.kernel()), "{p}: {}", plan.name());
+            }
+        }
+    }
+    for kernel in named.into_iter().filter(|k| rgemm::choice::is_gemv(*k)) {
+        let p = Problem::general(16, 1000, 1001, 1.0, 0.0, Layout::NT, LeadingDims::default(), Batch::packed(1)).unwrap();
+        let plan = rgemm::choice::plan(kernel.spec.dtype, &p, &KernelChoice::Named(kernel.name().into()), 132).unwrap();
+        assert_eq!(plan.name(), kernel.name());
     }
 }
 
