@@ -83,6 +83,26 @@ pub fn fence_proxy_async_shared() {
     unsafe { asm!("fence.proxy.async.shared::cta;", options(nostack)) }
 }
 
+/// The one skeleton of every `wgmma` wrapper below: a predicate from `accumulate` (the
+/// instruction's scale-d: false ignores the old `d`), the instruction `[$instr]` with the
+/// accumulators `d[i]` as its first operand list, then `[$operands]` (the rest of its operands,
+/// naming the `asm!` arguments in `$args`).
+macro_rules! wgmma_asm {
+    ($d:ident, [$($instr:tt)*], [$($operands:tt)*]; $($i:literal)+; $last:literal; $($args:tt)*) => {
+        asm!(
+            "{{",
+            ".reg .pred p;",
+            "setp.ne.b32 p, {scale_d}, 0;",
+            concat!($($instr)*, " {{", $("{", $i, "}, ",)+ "{", $last, "}", "}}, ", $($operands)*),
+            "}}",
+            $(inout(reg32) $d[$i],)+
+            inout(reg32) $d[$last],
+            $($args)*
+            options(nostack),
+        )
+    };
+}
+
 macro_rules! wgmma_fn {
     ($(#[$doc:meta])* $name:ident, $shape:literal, $ty:literal, $n:literal; $($i:literal)+; $last:literal) => {
         $(#[$doc])*
@@ -99,24 +119,14 @@ macro_rules! wgmma_fn {
             // SAFETY: synchronisation only, no memory operands: a misuse can hang or trap the
             // launch, not touch memory.
             unsafe {
-                asm!(
-                    "{{",
-                    ".reg .pred p;",
-                    "setp.ne.b32 p, {scale_d}, 0;",
-                    concat!(
-                        "wgmma.mma_async.sync.aligned.", $shape, ".f32.", $ty, ".", $ty, " {{",
-                        $("{", $i, "}, ",)+ "{", $last, "}",
-                        "}}, {desc_a}, {desc_b}, p, 1, 1, {ta}, {tb};"
-                    ),
-                    "}}",
-                    $(inout(reg32) d[$i],)+
-                    inout(reg32) d[$last],
+                wgmma_asm!(
+                    d, ["wgmma.mma_async.sync.aligned.", $shape, ".f32.", $ty, ".", $ty], ["{desc_a}, {desc_b}, p, 1, 1, {ta}, {tb};"];
+                    $($i)+; $last;
                     desc_a = in(reg64) desc_a,
                     desc_b = in(reg64) desc_b,
                     scale_d = in(reg32) accumulate as u32,
                     ta = const TRANS_A,
                     tb = const TRANS_B,
-                    options(nostack),
                 )
             }
         }
@@ -337,22 +347,12 @@ macro_rules! wgmma_fp8_fn {
             // SAFETY: the caller's contract (above): a warpgroup-wide call, A and B where the
             // descriptors say, `d` left alone until a wait covers the group.
             unsafe {
-                asm!(
-                    "{{",
-                    ".reg .pred p;",
-                    "setp.ne.b32 p, {scale_d}, 0;",
-                    concat!(
-                        "wgmma.mma_async.sync.aligned.", $shape, ".f32.e4m3.e4m3 {{",
-                        $("{", $i, "}, ",)+ "{", $last, "}",
-                        "}}, {desc_a}, {desc_b}, p, 1, 1;"
-                    ),
-                    "}}",
-                    $(inout(reg32) d[$i],)+
-                    inout(reg32) d[$last],
+                wgmma_asm!(
+                    d, ["wgmma.mma_async.sync.aligned.", $shape, ".f32.e4m3.e4m3"], ["{desc_a}, {desc_b}, p, 1, 1;"];
+                    $($i)+; $last;
                     desc_a = in(reg64) desc_a,
                     desc_b = in(reg64) desc_b,
                     scale_d = in(reg32) accumulate as u32,
-                    options(nostack),
                 )
             }
         }
@@ -400,25 +400,15 @@ macro_rules! wgmma_tf32_fn {
             // SAFETY: the caller's contract (above): a warpgroup-wide call, B where the
             // descriptor says, `d` left alone until a wait covers the group.
             unsafe {
-                asm!(
-                    "{{",
-                    ".reg .pred p;",
-                    "setp.ne.b32 p, {scale_d}, 0;",
-                    concat!(
-                        "wgmma.mma_async.sync.aligned.", $shape, ".f32.tf32.tf32 {{",
-                        $("{", $i, "}, ",)+ "{", $last, "}",
-                        "}}, {{{a0}, {a1}, {a2}, {a3}}}, {desc_b}, p, 1, 1;"
-                    ),
-                    "}}",
-                    $(inout(reg32) d[$i],)+
-                    inout(reg32) d[$last],
+                wgmma_asm!(
+                    d, ["wgmma.mma_async.sync.aligned.", $shape, ".f32.tf32.tf32"], ["{{{a0}, {a1}, {a2}, {a3}}}, {desc_b}, p, 1, 1;"];
+                    $($i)+; $last;
                     a0 = in(reg32) a[0],
                     a1 = in(reg32) a[1],
                     a2 = in(reg32) a[2],
                     a3 = in(reg32) a[3],
                     desc_b = in(reg64) desc_b,
                     scale_d = in(reg32) accumulate as u32,
-                    options(nostack),
                 )
             }
         }
