@@ -2,11 +2,11 @@
 //!
 //! The GEMV of [`crate::gemv`] gives each warp one column of C and does the multiply-adds of its
 //! `MT` rows of x one after another, re-reading every row of x from L1 for each 16 bytes of W it
-//! streams: at 16 rows the warps move sixteen times W's bytes through L1, and that, not the
-//! memory, sets the pace. Here a warp owns 8 columns of C (8 rows of W) and all 16 rows of x, and
+//! streams: at 16 rows the warps move sixteen times W's bytes through L1 for each byte of W that
+//! comes from memory. Here a warp owns 8 columns of C (8 rows of W) and all 16 rows of x, and
 //! multiplies them with `mma.sync.m16n8k16` (x is the 16×16 A tile, W's rows the 16×8 B tile):
-//! W is read once, x once per 8 columns, and the multiply-adds cost the tensor cores a few
-//! instructions per step.
+//! W is read once, x once per 8 columns, and a warp's multiply-adds for 32 of K are two
+//! instructions.
 //!
 //! **The fragments straight from memory.** `mma`'s fragment layout gives lane `l` (group
 //! `g = l / 4`, thread `t = l % 4`) the elements k = 2t, 2t+1, 2t+8, 2t+9 of its rows of A (g and
