@@ -100,6 +100,30 @@ fn fused_epilogues_are_right_on_the_emulator() {
     }
 }
 
+#[test]
+fn the_small_products_kernel_stores_plain_c_by_quads_on_the_emulator() {
+    // The plain epilogue in each output type stores four elements at a time where C's rows
+    // start on four elements: whole quads (N a multiple of 4), a last partial quad (ldc padded
+    // past an odd N), rows that do not start on four elements (element by element), and beta ≠ 0
+    // (which reads C: element by element), over tails of the 64×64 tile and a batch.
+    let cases: [(&str, (u64, u64, u64), Option<u64>, f32); 6] = [
+        ("bgemm_00_batched_64x64x32_w32x32_nt", (70, 68, 40), None, 0.0),
+        ("hgemm_00_batched_64x64x32_w32x32", (33, 66, 65), Some(72), 0.0),
+        ("bgemm_00_batched_64x64x32_w32x32_tt", (130, 129, 5), Some(132), 0.0),
+        ("hgemm_00_batched_64x64x32_w32x32_tn", (64, 64, 16), None, 0.0),
+        ("bgemm_00_batched_64x64x32_w32x32_nt", (70, 66, 40), None, 0.0),
+        ("bgemm_00_batched_64x64x32_w32x32", (70, 68, 40), None, -0.5),
+    ];
+    for (j, (name, (m, n, k), ldc, beta)) in cases.into_iter().enumerate() {
+        let kernel = catalog::find(name).unwrap();
+        for (i, output) in OUTPUTS.into_iter().enumerate() {
+            let ld = LeadingDims { ldc, ..LeadingDims::default() };
+            let p = Problem::general(m, n, k, 0.75, beta, kernel.spec.layout, ld, Batch::packed(1 + (i as u64 % 2))).unwrap().with_epilogue(cast(output));
+            emulate_and_check(kernel, &p, 5000 + (3 * j + i) as u64, i == 1);
+        }
+    }
+}
+
 /// The kernels' activations (`kernels-gpu/src/epilogue.rs`, run on the host) against the f64
 /// reference's, within the error the checks allow them (`check::activation_error`), from -30 to
 /// 30; NaN stays NaN, and the extremes do not overflow.
@@ -383,6 +407,16 @@ fn fused_epilogues_are_right_on_the_gpu() {
             let p = Problem::general(m, n, k, 0.5, beta, layout, LeadingDims::default(), Batch::packed(batch)).unwrap().with_epilogue(epilogue(i));
             let dtype = catalog::find(name).unwrap().spec.dtype;
             check_as(dtype, gpu, &p, KernelChoice::Named(name.into()), 40 + i as u64, i % 2 == 0);
+        }
+    }
+    // The small-products kernel's stores by quads (the plain epilogue, rows of C on four
+    // elements), in each output type: whole quads over a batch, and a last partial quad.
+    for (j, output) in OUTPUTS.into_iter().enumerate() {
+        for (name, (m, n, k, ldc, batch)) in [("bgemm_00_batched_64x64x32_w32x32_nt", (70, 68, 40, None, 300)), ("hgemm_00_batched_64x64x32_w32x32_tn", (100, 66, 5, Some(68), 2))] {
+            let kernel = catalog::find(name).unwrap();
+            let ld = LeadingDims { ldc, ..LeadingDims::default() };
+            let p = Problem::general(m, n, k, 0.5, 0.0, kernel.spec.layout, ld, Batch::packed(batch)).unwrap().with_epilogue(cast(output));
+            check_as(kernel.spec.dtype, gpu, &p, KernelChoice::Named(name.into()), 60 + j as u64, j == 1);
         }
     }
 }

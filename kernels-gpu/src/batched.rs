@@ -24,7 +24,9 @@
 //! plane of the grid, so at most 65,535 products (the catalog refuses more): a loop over the
 //! batch would keep its state in registers that the blocks sharing an SM do not have. C is written
 //! through the fused epilogue ([`crate::epilogue`]), from a tile of f32 staged in the ring's
-//! shared memory, a row of C per warp at a time.
+//! shared memory: under the plain epilogue four neighbouring elements per vector store (rows of
+//! C on four elements) or element by element without the fused epilogue's decisions; element by
+//! element through it under any other.
 //!
 //! **Cost.** Operands once from memory per tile row and column (a product larger than the tile
 //! reads them again from L2); one block barrier per K-tile; `mma.sync` reaches a part of what
@@ -240,24 +242,58 @@ impl<E: HalfElem, L: Storage> Batched<E, L> {
             }
         }
         sync_threads();
-        // Only the part of the tile that lies inside C: a warp per row, its lanes on neighbouring
-        // columns (64 columns: two stores per lane).
+        // Only the part of the tile that lies inside C.
         let c = gemm.fused_c().window(row0, col0);
         let (rows, cols) = (c.rows.min(BM), c.cols.min(BN));
-        let (warp, lane) = (warp_idx(), lane_idx());
-        let mut r = warp;
-        while r < rows {
-            let mut col = lane;
-            while col < cols {
-                // SAFETY: inside the tile, which every warp wrote before the barrier.
-                let v = unsafe { load(tile.add((r * C_PITCH + col) as usize)) };
-                c.store(r, col, v);
-                col += 32;
+        let warp = warp_idx();
+        if c.stores_quads() {
+            // The plain epilogue: four neighbouring columns per lane, one vector store each, a
+            // row of 64 per half-warp.
+            let (half, q) = (lane / 16, lane % 16 * 4);
+            let mut r = 2 * warp + half;
+            while r < rows {
+                if q < cols {
+                    // SAFETY: inside the tile (16-byte aligned: C_PITCH and q are multiples of
+                    // 4), which every warp wrote before the barrier.
+                    let v = unsafe { ld_shared_v4(tile.add((r * C_PITCH + q) as usize)) };
+                    c.store4(r, q, v, true);
+                }
+                r += 2 * THREADS / 32;
             }
-            r += THREADS / 32;
+        } else {
+            // Element by element; the plain epilogue without the fused one's decisions per
+            // element.
+            // SAFETY: every warp wrote the tile before the barrier.
+            unsafe {
+                if c.is_plain() {
+                    each_staged(tile, rows, cols, |r, col, v| c.store_plain(r, col, v));
+                } else {
+                    each_staged(tile, rows, cols, |r, col, v| c.store(r, col, v));
+                }
+            }
         }
         // Every thread has read its values before the next product's K-tiles overwrite them.
         sync_threads();
+    }
+}
+
+/// Calls `put(r, col, v)` for each element `v` of the staged tile of C inside `rows × cols`: a
+/// warp per row, its lanes on neighbouring columns (64 columns: two per lane).
+///
+/// # Safety
+/// `tile` is the block's staged tile of C (rows of [`C_PITCH`] floats), written before a barrier.
+#[inline(always)]
+unsafe fn each_staged(tile: *const f32, rows: u32, cols: u32, put: impl Fn(u32, u32, f32)) {
+    let (warp, lane) = (warp_idx(), lane_idx());
+    let mut r = warp;
+    while r < rows {
+        let mut col = lane;
+        while col < cols {
+            // SAFETY: inside the tile (the caller's guarantee).
+            put(r, col, unsafe { load(tile.add((r * C_PITCH + col) as usize)) });
+            col += 32;
+        }
+        r += THREADS / 32;
     }
 }
 

@@ -25,7 +25,7 @@
 //! hit after the first row of a tile) and the activation: one `ex2.approx` and one
 //! `rcp.approx` for GELU and SiLU, a few more multiply-adds for the erf form.
 
-use crate::device::{cvt_f32_f16, cvt_rn_bf16_f32, cvt_rn_f16_f32, ex2_approx, load, rcp_approx, store};
+use crate::device::{cvt_f32_f16, cvt_rn_bf16_f32, cvt_rn_f16_f32, ex2_approx, load, rcp_approx, st_global_v2, st_global_v4, store};
 use rgemm_spec::{Activation, Bias, Dtype, FusedEpilogue};
 
 /// C (or a window of it) with a fused epilogue: see the module docs.
@@ -174,6 +174,65 @@ impl FusedOutput {
                 }
                 self.write(self.ptr, at, activate(self.epilogue.activation, pre));
             }
+        }
+    }
+}
+
+impl FusedOutput {
+    /// Whether [`FusedOutput::store4`] may write four neighbouring sums as one vector: the plain
+    /// epilogue ([`FusedOutput::is_plain`], any output type), and rows of C that start on the
+    /// bytes of four elements (16 for f32, 8 for bf16 and f16) from this window's origin on.
+    /// Decided once per tile.
+    #[inline(always)]
+    pub fn stores_quads(&self) -> bool {
+        self.is_plain() && self.ld % 4 == 0 && self.ptr as usize % (4 * self.elem_bytes()) == 0
+    }
+
+    /// Whether the epilogue is the plain one: `C = alpha·acc` in C's type (beta = 0, nothing
+    /// added, applied or kept), which [`FusedOutput::store_plain`] writes. Decided once per tile.
+    #[inline(always)]
+    pub fn is_plain(&self) -> bool {
+        let e = self.epilogue;
+        self.beta == 0.0 && matches!(e.bias, Bias::None) && matches!(e.activation, Activation::Identity) && !e.aux
+    }
+
+    /// [`FusedOutput::store`] under the plain epilogue ([`FusedOutput::is_plain`], which the
+    /// caller has checked): `alpha·acc` rounded to C's type at (row, col) if that element
+    /// exists, without the fused epilogue's decisions per element. The same bits as `store`.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub fn store_plain(&self, row: u32, col: u32, acc: f32) {
+        if self.contains(row, col) {
+            // SAFETY: (row, col) lies inside C (checked above).
+            unsafe { self.write(self.ptr, self.offset(row, col), self.alpha * acc) };
+        }
+    }
+
+    /// Writes the epilogue of the sums `acc` at (row, col..col + 4), those that exist: one vector
+    /// store where `quads` ([`FusedOutput::stores_quads`]) holds, `col` is a multiple of 4 and
+    /// all four lie inside C, else [`FusedOutput::store`] element by element. Both write the
+    /// same bits.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub fn store4(&self, row: u32, col: u32, acc: [f32; 4], quads: bool) {
+        if quads && row < self.rows && col % 4 == 0 && self.cols >= 4 && col <= self.cols - 4 {
+            let out = self.epilogue.output;
+            let bits = acc.map(|a| rounded_bits(out, self.alpha * a));
+            let at = self.ptr.wrapping_add(self.offset(row, col)) as *mut f32;
+            // SAFETY: the four elements lie inside C (checked above), starting on a multiple of
+            // four elements in a row that starts on the bytes of four (`stores_quads`).
+            unsafe {
+                match out {
+                    Dtype::Bf16 | Dtype::F16 => st_global_v2(at, [f32::from_bits(bits[0] | bits[1] << 16), f32::from_bits(bits[2] | bits[3] << 16)]),
+                    // Never FP8 (see `read`).
+                    Dtype::F32 | Dtype::E4m3 => st_global_v4(at, bits.map(f32::from_bits)),
+                }
+            }
+        } else {
+            self.store(row, col, acc[0]);
+            self.store(row, col + 1, acc[1]);
+            self.store(row, col + 2, acc[2]);
+            self.store(row, col + 3, acc[3]);
         }
     }
 }

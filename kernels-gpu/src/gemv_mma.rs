@@ -83,7 +83,8 @@ impl<E: HalfElem, const U: usize, const KS: usize> GemvMma<E, U, KS> {
         let (group, ks) = (warp % Self::GROUPS, warp / Self::GROUPS);
         let n0 = (block_col() * Self::GROUPS + group) * COLS;
         let w = gemm.stored_b(true).window(n0 + g, 0); // row n0 + g of W (none past N)
-        let x = gemm.a().window(block_row() * ROWS, 0); // 16 rows of x (fewer at the bottom)
+        let row0 = block_row() * ROWS;
+        let x = gemm.a().window(row0, 0); // 16 rows of x (fewer at the bottom)
         let vectors = gemm.lda % 8 == 0 && gemm.ldb % 8 == 0 && gemm.a as usize % 16 == 0 && gemm.b as usize % 16 == 0;
         let mut acc = [0.0f32; 4];
         // The same for the whole warp: every `mma` below runs with all its lanes.
@@ -129,7 +130,7 @@ impl<E: HalfElem, const U: usize, const KS: usize> GemvMma<E, U, KS> {
             }
         }
         // The accumulator fragment: (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1) of the warp's tile.
-        let c = gemm.fused_c().window(block_row() * ROWS, n0);
+        let c = gemm.fused_c().window(row0, n0);
         c.store(g, 2 * t, acc[0]);
         c.store(g, 2 * t + 1, acc[1]);
         c.store(g + 8, 2 * t, acc[2]);
@@ -138,15 +139,19 @@ impl<E: HalfElem, const U: usize, const KS: usize> GemvMma<E, U, KS> {
 }
 
 /// Elements `k..k + 8` of row `r` of `m` as four words of two (the lower k in the low half),
-/// zero where they lie past the matrix: one 16-byte load where `vectors` holds and all eight lie
-/// inside, else one load per element inside.
+/// zero where they lie past the matrix: nothing read for a row past its last (a decode step
+/// of fewer than 16 rows), one 16-byte load where `vectors` holds and all eight lie inside, else
+/// one load per element inside.
 ///
 /// # Safety
 /// `m` describes memory the kernel may read (its rows and columns); with `vectors`, its rows
 /// start 16-byte aligned and `k` is a multiple of 8.
 #[inline(always)]
 unsafe fn eight<E: HalfElem>(m: &Matrix<E>, r: u32, k: u32, vectors: bool) -> [u32; 4] {
-    if vectors && r < m.rows && k < m.cols && m.cols - k >= 8 {
+    if r >= m.rows {
+        return [0; 4];
+    }
+    if vectors && k < m.cols && m.cols - k >= 8 {
         // SAFETY: all eight elements lie inside row r, 16-byte aligned (the caller's guarantee).
         return unsafe { ld_global_v4(m.ptr(r, k) as *const f32) }.map(f32::to_bits);
     }
