@@ -26,7 +26,7 @@ const THREADS: usize = 256;
 /// Warps per block.
 const WARPS: usize = THREADS / 32;
 /// Steps of K a thread loads before it multiplies (loads in flight).
-const UNROLL: usize = 4;
+const UNROLL: usize = 2;
 /// Blocks an SM holds at once (the launch bound caps the registers to let it): more blocks, more
 /// loads in flight.
 const BLOCKS_PER_SM: u32 = 2;
