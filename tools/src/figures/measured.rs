@@ -20,11 +20,12 @@ pub const SUITE_RUNS: [&str; 2] = ["docs/perf/2026-11-27-h100-run122/suite-bf16/
 /// `rgemm bench --suite eval` per type: shapes no table holds and the tuner never saw, with the
 /// automatic choice of the commit named, and bf16 again with the choice tuned on the GPU
 /// (`--tune-cache`, from an empty cache). (bf16 untuned from run 194, the small-products kernel
-/// storing plain C by quads; tuned from run 179, an earlier commit; f32 from run 185, an earlier
-/// commit whose f32 kernels are the same.)
-pub const EVAL_RUNS: [&str; 3] = [
+/// storing plain C by quads; tuned from run 179, an earlier commit; f16 from run 196, whose
+/// kernels are run 194's; f32 from run 185, an earlier commit whose f32 kernels are the same.)
+pub const EVAL_RUNS: [&str; 4] = [
     "docs/perf/2026-11-29-h200-run194/eval-bf16.json",
     "docs/perf/2026-11-29-h200-run179/eval-bf16-tuned.json",
+    "docs/perf/2026-11-29-h200-run196/eval-f16.json",
     "docs/perf/2026-11-29-h200-run185/eval-f32.json",
 ];
 
