@@ -254,9 +254,8 @@ impl<E: HalfElem, L: Storage> Batched<E, L> {
             while r < rows {
                 if q < cols {
                     // SAFETY: inside the tile (16-byte aligned: C_PITCH and q are multiples of
-                    // 4), which every warp wrote before the barrier.
-                    let v = unsafe { ld_shared_v4(tile.add((r * C_PITCH + q) as usize)) };
-                    c.store4(r, q, v, true);
+                    // 4), which every warp wrote before the barrier; `stores_quads` holds (above).
+                    unsafe { c.store4(r, q, ld_shared_v4(tile.add((r * C_PITCH + q) as usize)), true) };
                 }
                 r += 2 * THREADS / 32;
             }

@@ -209,18 +209,22 @@ impl FusedOutput {
     }
 
     /// Writes the epilogue of the sums `acc` at (row, col..col + 4), those that exist: one vector
-    /// store where `quads` ([`FusedOutput::stores_quads`]) holds, `col` is a multiple of 4 and
-    /// all four lie inside C, else [`FusedOutput::store`] element by element. Both write the
-    /// same bits.
+    /// store where `quads` holds, `col` is a multiple of 4 and all four lie inside C, else
+    /// [`FusedOutput::store`] element by element. Both write the same bits.
+    ///
+    /// # Safety
+    /// `quads` only where [`FusedOutput::stores_quads`] holds (checked once per tile by the
+    /// caller, not per call): the vector store needs the alignment it checks.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
-    pub fn store4(&self, row: u32, col: u32, acc: [f32; 4], quads: bool) {
+    pub unsafe fn store4(&self, row: u32, col: u32, acc: [f32; 4], quads: bool) {
         if quads && row < self.rows && col % 4 == 0 && self.cols >= 4 && col <= self.cols - 4 {
             let out = self.epilogue.output;
             let bits = acc.map(|a| rounded_bits(out, self.alpha * a));
             let at = self.ptr.wrapping_add(self.offset(row, col)) as *mut f32;
             // SAFETY: the four elements lie inside C (checked above), starting on a multiple of
-            // four elements in a row that starts on the bytes of four (`stores_quads`).
+            // four elements in a row that starts on the bytes of four (`stores_quads`: the
+            // caller's guarantee).
             unsafe {
                 match out {
                     Dtype::Bf16 | Dtype::F16 => st_global_v2(at, [f32::from_bits(bits[0] | bits[1] << 16), f32::from_bits(bits[2] | bits[3] << 16)]),
