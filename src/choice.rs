@@ -510,8 +510,6 @@ pub fn auto_candidates(dtype: Dtype) -> Vec<Kernel> {
 
 // For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
 #[doc(hidden)]
-// For rgemm's own use (its plans, CLI, bench and tests); not part of the stable API.
-#[doc(hidden)]
 /// Whether the automatic choice leaves `kernel` out: the FP8 kernels that leave the whole sum to
 /// the tensor cores (`_noflush`, less accurate as K grows: rung 16), and the tensor-core decode
 /// GEMV (`_mma`, `kernels-gpu/src/gemv_mma.rs`), which neither the dispatch table nor the cost
