@@ -255,7 +255,7 @@ impl<E: HalfElem, L: Storage> Batched<E, L> {
                 if q < cols {
                     // SAFETY: inside the tile (16-byte aligned: C_PITCH and q are multiples of
                     // 4), which every warp wrote before the barrier; `stores_quads` holds (above).
-                    unsafe { c.store4(r, q, ld_shared_v4(tile.add((r * C_PITCH + q) as usize)), true) };
+                    unsafe { c.store4(r, q, ld_shared_v4(tile.add((r * C_PITCH + q) as usize))) };
                 }
                 r += 2 * THREADS / 32;
             }

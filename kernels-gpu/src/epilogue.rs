@@ -176,9 +176,7 @@ impl FusedOutput {
             }
         }
     }
-}
 
-impl FusedOutput {
     /// Whether [`FusedOutput::store4`] may write four neighbouring sums as one vector: the plain
     /// epilogue ([`FusedOutput::is_plain`], any output type), and rows of C that start on the
     /// bytes of four elements (16 for f32, 8 for bf16 and f16) from this window's origin on.
@@ -208,17 +206,17 @@ impl FusedOutput {
         }
     }
 
-    /// Writes the epilogue of the sums `acc` at (row, col..col + 4), those that exist: one vector
-    /// store where `quads` holds, `col` is a multiple of 4 and all four lie inside C, else
-    /// [`FusedOutput::store`] element by element. Both write the same bits.
+    /// Writes the plain epilogue of the sums `acc` at (row, col..col + 4), those that exist: one
+    /// vector store where `col` is a multiple of 4 and all four lie inside C, else
+    /// [`FusedOutput::store_plain`] element by element. Both write the same bits.
     ///
     /// # Safety
-    /// `quads` only where [`FusedOutput::stores_quads`] holds (checked once per tile by the
-    /// caller, not per call): the vector store needs the alignment it checks.
+    /// [`FusedOutput::stores_quads`] holds (checked once per tile by the caller, not per call):
+    /// the vector store needs the alignment it checks.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
-    pub unsafe fn store4(&self, row: u32, col: u32, acc: [f32; 4], quads: bool) {
-        if quads && row < self.rows && col % 4 == 0 && self.cols >= 4 && col <= self.cols - 4 {
+    pub unsafe fn store4(&self, row: u32, col: u32, acc: [f32; 4]) {
+        if row < self.rows && col % 4 == 0 && self.cols >= 4 && col <= self.cols - 4 {
             let out = self.epilogue.output;
             let bits = acc.map(|a| rounded_bits(out, self.alpha * a));
             let at = self.ptr.wrapping_add(self.offset(row, col)) as *mut f32;
@@ -233,10 +231,10 @@ impl FusedOutput {
                 }
             }
         } else {
-            self.store(row, col, acc[0]);
-            self.store(row, col + 1, acc[1]);
-            self.store(row, col + 2, acc[2]);
-            self.store(row, col + 3, acc[3]);
+            self.store_plain(row, col, acc[0]);
+            self.store_plain(row, col + 1, acc[1]);
+            self.store_plain(row, col + 2, acc[2]);
+            self.store_plain(row, col + 3, acc[3]);
         }
     }
 }
