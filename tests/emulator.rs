@@ -119,6 +119,42 @@ fn stream_k_kernels_pass_where_they_cut_the_last_round() {
     }
 }
 
+/// The dot-product kernels on long K, where each thread reads several chunks: rows that start on
+/// 16 bytes (read by vectors along K, a single column of B in `nn` too, or across a window 16
+/// wide where K runs down the columns), rows that do not (read element by element), partial
+/// chunks at K's end and partial windows; against the f64 reference.
+#[test]
+fn the_dot_kernels_read_vectors_and_elements_over_long_k() {
+    use rgemm::{Batch, LeadingDims};
+    let kernels: Vec<catalog::Kernel> = catalog::all().filter(|k| k.spec.rung.kind == rgemm_spec::KernelKind::Dot).collect();
+    assert!(!kernels.is_empty(), "the catalog has dot-product kernels");
+    for kernel in kernels {
+        let (mt, nt) = (kernel.spec.tile.bm as u64, kernel.spec.tile.bn as u64);
+        let layout = kernel.spec.layout;
+        // Two chunks per thread and more: 2·256 chunks of 8 (16-bit) or 4 (f32) elements, then
+        // some of a third pass and a ragged end.
+        let k_aligned = 2 * 256 * 8 + 24;
+        // `round`: every stored row padded to a multiple of 16 bytes (and 8 elements more), else
+        // `pad` elements more than its length.
+        for (m, n, k, pad, round) in [
+            (mt + 1, nt, k_aligned, 0, false),
+            (mt, 1, k_aligned, 0, false),
+            (1, nt + 3, k_aligned + 5, 0, false),
+            (mt, nt, k_aligned, 0, true),
+            (2 * mt + 3, 2 * nt + 5, k_aligned + 5, 0, true),
+            (2 * mt, 2, k_aligned + 8, 3, false),
+        ] {
+            let ld = |row: u64| if round { row.next_multiple_of(8) + 8 } else { row + pad };
+            // Stored row lengths: A is M×K (K×M when transposed), B K×N (N×K).
+            let (a_row, b_row) = (if layout.a.is_t() { m } else { k }, if layout.b.is_t() { k } else { n });
+            let ld = LeadingDims { lda: Some(ld(a_row)), ldb: Some(ld(b_row)), ldc: None };
+            let p = Problem::general(m, n, k, 1.0, 0.0, layout, ld, Batch::packed(1)).unwrap();
+            let verdict = emulate::verify(kernel, &p, 5).unwrap_or_else(|e| panic!("{}: {p}: {e}", kernel.name()));
+            assert!(verdict.passed(), "{}: {p}: {verdict}", kernel.name());
+        }
+    }
+}
+
 /// The spec and entry of the broken kernel `name`.
 fn fixture(name: &str) -> (&'static KernelSpec, kernels_gpu::EmulatedEntry) {
     let broken = kernels_gpu::broken::ENTRIES.iter().zip(kernels_gpu::broken::EMULATED);

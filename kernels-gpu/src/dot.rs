@@ -3,44 +3,53 @@
 //! When M·N is tiny and K is long (3 × 3 × 352 792: a Gram matrix of a few long vectors, a
 //! reduction written as a product), every tile kernel wastes its tile: a 64 × 64 tensor-core tile
 //! computes 4096 outputs to keep nine. The product is bound by reading A and B once, `(M + N)·K`
-//! elements, so the kernel to run is a reduction: each thread walks K in steps of the block,
-//! keeps the `MT × NT` products of its elements in registers, and the block sums them at the end.
-//! Parallelism comes from split-K (`choice::split_with`): the slices of K are the batch, one block
-//! each, and `reduce_splits` adds their partials into C.
+//! elements, so the kernel to run is a reduction: each thread walks K in chunks of 16 bytes
+//! (eight 16-bit elements, four f32), keeps the `MT × NT` products of its chunks in registers,
+//! and the block sums them at the end. Parallelism comes from split-K (`choice::split_with`): the
+//! slices of K are the batch, one block each, and `reduce_splits` adds their partials into C.
 //!
-//! Invariants: a block computes an `MT × NT` window of C (rows and columns past M and N are
-//! skipped), over the whole K of its product; thread `t` reads k = t, t + 256, ...; every element
-//! is read on its own and widened to f32, so any layout, leading dimension, alignment and batch
-//! runs, and a larger M or N only takes more blocks. Cost: A and B once (each row of the window
-//! read by consecutive threads at consecutive k where K is the stored row, else a stored row of
-//! `MT` or `NT` elements per thread), `MT·NT` fused multiply-adds per k, and one reduction of
-//! `MT·NT` sums per block through shared memory.
+//! **Invariants.** A block computes an `MT × NT` window of C (rows and columns past M and N are
+//! skipped), over the whole K of its product; thread `t` reads the chunks starting at
+//! k = 8·t, 8·t + 2048, ... (4·t, 4·t + 1024, ... for f32). An operand whose elements run along K
+//! in memory (A stored M×K, B stored N×K, or a single stored column, as a vector B of `nn`)
+//! whose rows start on 16 bytes is read one 16-byte vector per chunk; a chunk past K's end, and
+//! every other operand, is read element by element with a bounds check, so any layout, leading
+//! dimension, alignment and batch runs, and a larger M or N only takes more blocks. (Split-K's
+//! slices keep the vectors: each slice starts on a multiple of 16 bytes of K.)
+//!
+//! **Cost.** A and B once: `MT + NT` loads per chunk (16 bytes each where they run along K),
+//! `MT·NT` multiply-adds per element of K, and one reduction of `MT·NT` sums per block through
+//! shared memory. The chunks of the smaller window are kept while the other's are streamed past
+//! them, so registers hold `min(MT, NT) · 8` elements, not both windows.
 
+use crate::gemv::Packed;
 use crate::prelude::*;
 use core::marker::PhantomData;
 
 pub const RUNG: Rung = Rung::beside(KernelKind::Dot, "dot", "a few outputs over a long K: a reduction per block, K split across blocks");
 
-/// Threads per block, each over every `THREADS`-th element of K.
+/// Threads per block, each over every `THREADS`-th chunk of K.
 const THREADS: usize = 256;
 /// Warps per block.
 const WARPS: usize = THREADS / 32;
-/// Steps of K a thread loads before it multiplies (loads in flight).
-const UNROLL: usize = 2;
 /// Blocks an SM holds at once (the launch bound caps the registers to let it): more blocks, more
-/// loads in flight.
-const BLOCKS_PER_SM: u32 = 2;
+/// loads in flight. A window 16 wide keeps its other side's chunks and has 16 of its own in flight
+/// (16 vectors, widened), more than the 128 registers two blocks leave a thread: one block, each
+/// thread with more loads in flight.
+const fn blocks_per_sm(mt: usize, nt: usize) -> u32 {
+    if mt > 8 || nt > 8 { 1 } else { 2 }
+}
 
 /// An `MT × NT` window of C per block, for storage `L`.
 pub struct Dot<E, L, const MT: usize, const NT: usize>(PhantomData<(E, L)>);
 
-impl<E: Widen + ElemType, L: Storage, const MT: usize, const NT: usize> GemmKernel for Dot<E, L, MT, NT> {
+impl<E: Packed, L: Storage, const MT: usize, const NT: usize> GemmKernel for Dot<E, L, MT, NT> {
     type Elem = E;
     const SPEC: KernelSpec = KernelSpec::unnamed(RUNG, E::DTYPE, Tile::block(MT as u32, NT as u32, THREADS as u32), THREADS as u32, (WARPS * MT * NT * 4) as u32)
         .with_layout(L::LAYOUT)
         .with_any_alignment_and_batch_loop()
         .with_fused_epilogue(Fusion::Full)
-        .with_min_blocks_per_sm(BLOCKS_PER_SM);
+        .with_min_blocks_per_sm(blocks_per_sm(MT, NT));
 
     #[inline(always)]
     unsafe fn run(gemm: &GemmArgs<E>) {
@@ -49,40 +58,139 @@ impl<E: Widen + ElemType, L: Storage, const MT: usize, const NT: usize> GemmKern
     }
 }
 
-impl<E: Widen + ElemType, L: Storage, const MT: usize, const NT: usize> Dot<E, L, MT, NT> {
-    /// Element (`r`, `c`) of an operand as the product sees it, from its stored matrix; 0 outside.
-    #[inline(always)]
-    fn get(stored: &Matrix<E>, transposed: bool, r: u32, c: u32) -> f32 {
-        let (sr, sc) = if transposed { (c, r) } else { (r, c) };
-        // SAFETY: read only inside the stored matrix.
-        if stored.contains(sr, sc) { unsafe { stored.get(sr, sc) }.widen() } else { 0.0 }
+/// One operand as the dot products read it: its `w`-th row (A) or column (B) along K.
+struct Operand<E> {
+    stored: Matrix<E>,
+    /// K runs along the stored rows (A stored M×K, B stored N×K).
+    k_major: bool,
+    /// Whole chunks of a row along K are one aligned 16-byte vector each.
+    vectors: bool,
+    /// Stored rows (one per k) run across the window and start on 16 bytes: a window's part of
+    /// one is whole vectors where the window's width is a multiple of `PER_VEC`.
+    across_vectors: bool,
+}
+
+impl<E: Packed> Operand<E> {
+    fn new(stored: Matrix<E>, k_major: bool) -> Self {
+        // Elements along K are adjacent where K runs along the stored rows, or where the operand
+        // is a single stored column (its rows one element long).
+        let per = E::PER_VEC as u32;
+        let along_k = if k_major { stored.ld % per == 0 } else { stored.ld == 1 };
+        let aligned = stored.ptr(0, 0) as usize % 16 == 0;
+        Operand { stored, k_major, vectors: along_k && aligned, across_vectors: !k_major && stored.ld % per == 0 && aligned }
     }
 
+    /// Whether row (column) `w` of the operand exists.
+    #[inline(always)]
+    fn holds(&self, w: u32) -> bool {
+        w < if self.k_major { self.stored.rows } else { self.stored.cols }
+    }
+
+    /// Elements `k0 .. k0 + PER_VEC` of row (column) `w`, widened; 0 outside the matrix. `whole`:
+    /// the chunk lies inside K.
+    #[inline(always)]
+    fn chunk(&self, w: u32, k0: u32, whole: bool) -> [f32; 8] {
+        let at = |k: u32| if self.k_major { (w, k) } else { (k, w) };
+        if whole && self.vectors && self.holds(w) {
+            let (r, c) = at(k0);
+            // SAFETY: the chunk lies inside the matrix (row `w` exists, k0 + PER_VEC ≤ K) and
+            // runs along one stored row, or down a column of one element per row; it starts on 16
+            // bytes (`vectors`: the matrix and every row do, and k0 is a multiple of PER_VEC).
+            return E::widen16(unsafe { ld_global_v4(self.stored.ptr(r, c) as *const f32) });
+        }
+        let mut v = [0.0f32; 8];
+        unroll_short!(E::PER_VEC, |i| {
+            let (r, c) = at(k0 + i as u32);
+            // SAFETY: read only inside the stored matrix.
+            if self.stored.contains(r, c) {
+                v[i] = unsafe { self.stored.get(r, c) }.widen();
+            }
+        });
+        v
+    }
+
+    /// Elements `w0 .. w0 + W` of the window at `k` (an operand stored with K down its columns),
+    /// widened; 0 outside the matrix. Whole vectors where `across_vectors` holds, the window lies inside
+    /// the matrix and `w0` is a multiple of `W`, itself a multiple of `PER_VEC`.
+    #[inline(always)]
+    fn across<const W: usize>(&self, w0: u32, k: u32) -> [f32; W] {
+        let mut v = [0.0f32; W];
+        let per = E::PER_VEC;
+        if self.across_vectors && W % E::PER_VEC == 0 && k < self.stored.rows && w0 + W as u32 <= self.stored.cols {
+            unroll_short!(W / E::PER_VEC, |q| {
+                // SAFETY: stored row k exists and holds the window's columns; the vector starts on
+                // 16 bytes (the matrix and its rows do, and w0 + q·PER_VEC is a multiple of
+                // PER_VEC: w0 is one of W).
+                let part = E::widen16(unsafe { ld_global_v4(self.stored.ptr(k, w0 + (q * per) as u32) as *const f32) });
+                unroll_short!(E::PER_VEC, |e| { v[q * per + e] = part[e]; });
+            });
+        } else {
+            unroll_short!(W, |j| {
+                // SAFETY: read only inside the stored matrix.
+                if self.stored.contains(k, w0 + j as u32) {
+                    v[j] = unsafe { self.stored.get(k, w0 + j as u32) }.widen();
+                }
+            });
+        }
+        v
+    }
+}
+
+impl<E: Packed, L: Storage, const MT: usize, const NT: usize> Dot<E, L, MT, NT> {
     /// One product of the batch: this block's window of C over all of K.
     #[inline(always)]
     unsafe fn product(gemm: &GemmArgs<E>) {
         let (a_t, b_t) = (L::LAYOUT.a.is_t(), L::LAYOUT.b.is_t());
-        let (a, b) = (gemm.stored_a(a_t), gemm.stored_b(b_t));
+        let (a, b) = (Operand::new(gemm.stored_a(a_t), !a_t), Operand::new(gemm.stored_b(b_t), b_t));
         let (row0, col0) = (block_row() * MT as u32, block_col() * NT as u32);
         let t = thread_idx();
-        // Every index into `acc`, `x` and `y` is a constant after unrolling (else they would go
+        let per = E::PER_VEC as u32;
+        // Every index into `acc` and the chunks is a constant after unrolling (else they would go
         // to local memory); `unroll_short!` writes out at most 16 copies, so the nests stay small.
         let mut acc = [[0.0f32; NT]; MT];
-        let mut k0 = t;
+        let mut k0 = t * per;
         while k0 < gemm.k {
-            // UNROLL steps of K, each its loads then its multiply-adds: the loads of one step do
-            // not wait for the multiply-adds of the one before, so several are in flight.
-            for u in 0..UNROLL {
-                let k = k0 + (u * THREADS) as u32;
-                let mut x = [0.0f32; MT];
-                let mut y = [0.0f32; NT];
-                unroll_short!(MT, |i| { x[i] = Self::get(&a, a_t, row0 + i as u32, k); });
-                unroll_short!(NT, |j| { y[j] = Self::get(&b, b_t, k, col0 + j as u32); });
-                unroll_short!(MT, |i| {
-                    unroll_short!(NT, |j| { acc[i][j] = fma(x[i], y[j], acc[i][j]); });
-                });
+            let whole = k0 + per <= gemm.k;
+            // The smaller window's chunks stay in registers while the other's stream past them:
+            // along K where its elements run along K, else a stored row (one k) at a time.
+            if MT >= NT {
+                let mut y = [[0.0f32; 8]; NT];
+                unroll_short!(NT, |j| { y[j] = b.chunk(col0 + j as u32, k0, whole); });
+                if a.across_vectors && MT % E::PER_VEC == 0 {
+                    unroll_short!(E::PER_VEC, |v| {
+                        let x = a.across::<MT>(row0, k0 + v as u32);
+                        unroll_short!(MT, |i| {
+                            unroll_short!(NT, |j| { acc[i][j] = fma(x[i], y[j][v], acc[i][j]); });
+                        });
+                    });
+                } else {
+                    unroll_short!(MT, |i| {
+                        let x = a.chunk(row0 + i as u32, k0, whole);
+                        unroll_short!(NT, |j| {
+                            unroll_short!(E::PER_VEC, |v| { acc[i][j] = fma(x[v], y[j][v], acc[i][j]); });
+                        });
+                    });
+                }
+            } else {
+                let mut x = [[0.0f32; 8]; MT];
+                unroll_short!(MT, |i| { x[i] = a.chunk(row0 + i as u32, k0, whole); });
+                if b.across_vectors && NT % E::PER_VEC == 0 {
+                    unroll_short!(E::PER_VEC, |v| {
+                        let y = b.across::<NT>(col0, k0 + v as u32);
+                        unroll_short!(MT, |i| {
+                            unroll_short!(NT, |j| { acc[i][j] = fma(x[i][v], y[j], acc[i][j]); });
+                        });
+                    });
+                } else {
+                    unroll_short!(NT, |j| {
+                        let y = b.chunk(col0 + j as u32, k0, whole);
+                        unroll_short!(MT, |i| {
+                            unroll_short!(E::PER_VEC, |v| { acc[i][j] = fma(x[i][v], y[v], acc[i][j]); });
+                        });
+                    });
+                }
             }
-            k0 += (UNROLL * THREADS) as u32;
+            k0 += THREADS as u32 * per;
         }
         // The block's sums: a butterfly within each warp, then warp 0 adds the warps' sums.
         let partials: *mut f32 = dynamic_shared();
