@@ -3,24 +3,26 @@
 //! When M·N is tiny and K is long (3 × 3 × 352 792: a Gram matrix of a few long vectors, a
 //! reduction written as a product), every tile kernel wastes its tile: a 64 × 64 tensor-core tile
 //! computes 4096 outputs to keep nine. The product is bound by reading A and B once, `(M + N)·K`
-//! elements, so the kernel to run is a reduction: each thread walks K in chunks of 16 bytes
-//! (eight 16-bit elements, four f32), keeps the `MT × NT` products of its chunks in registers,
-//! and the block sums them at the end. Parallelism comes from split-K (`choice::split_with`): the
-//! slices of K are the batch, one block each, and `reduce_splits` adds their partials into C.
+//! elements, so the kernel to run is a reduction: each thread walks K in chunks (`KC` elements:
+//! 16 bytes, or 8 for 16-bit types in a window 16 wide), keeps the `MT × NT` products of its
+//! chunks in registers, and the block sums them at the end. Parallelism comes from split-K
+//! (`choice::split_with`): the slices of K are the batch, one block each, and `reduce_splits`
+//! adds their partials into C.
 //!
 //! **Invariants.** A block computes an `MT × NT` window of C (rows and columns past M and N are
 //! skipped), over the whole K of its product; thread `t` reads the chunks starting at
-//! k = 8·t, 8·t + 2048, ... (4·t, 4·t + 1024, ... for f32). An operand whose elements run along K
-//! in memory (A stored M×K, B stored N×K, or a single stored column, as a vector B of `nn`)
-//! whose rows start on 16 bytes is read one 16-byte vector per chunk; a chunk past K's end, and
-//! every other operand, is read element by element with a bounds check, so any layout, leading
-//! dimension, alignment and batch runs, and a larger M or N only takes more blocks. (Split-K's
-//! slices keep the vectors: each slice starts on a multiple of 16 bytes of K.)
+//! k = KC·t, KC·(t + 256), ... An operand whose elements run along K in memory (A stored M×K,
+//! B stored N×K, or a single stored column, as a vector B of `nn`) whose rows start on a chunk's
+//! size is read one vector per chunk; one stored with K down its columns (B of `nn`, A of `tt`)
+//! whose rows start on 16 bytes is read a row of the window at a time, in 16-byte vectors; a
+//! chunk past K's end, and every other operand, is read element by element with a bounds check,
+//! so any layout, leading dimension, alignment and batch runs, and a larger M or N only takes
+//! more blocks. (Split-K's slices keep the vectors: each starts on a multiple of 16 bytes of K.)
 //!
-//! **Cost.** A and B once: `MT + NT` loads per chunk (16 bytes each where they run along K),
+//! **Cost.** A and B once: `MT + NT` loads per chunk (vectors where the layout allows),
 //! `MT·NT` multiply-adds per element of K, and one reduction of `MT·NT` sums per block through
 //! shared memory. The chunks of the smaller window are kept while the other's are streamed past
-//! them, so registers hold `min(MT, NT) · 8` elements, not both windows.
+//! them, so registers hold `min(MT, NT) · KC` elements, not both windows.
 
 use crate::gemv::Packed;
 use crate::prelude::*;
@@ -33,12 +35,8 @@ const THREADS: usize = 256;
 /// Warps per block.
 const WARPS: usize = THREADS / 32;
 /// Blocks an SM holds at once (the launch bound caps the registers to let it): more blocks, more
-/// loads in flight. A window 16 wide keeps its other side's chunks and has 16 of its own in flight
-/// (16 vectors, widened), more than the 128 registers two blocks leave a thread: one block, each
-/// thread with more loads in flight.
-const fn blocks_per_sm(mt: usize, nt: usize) -> u32 {
-    if mt > 8 || nt > 8 { 1 } else { 2 }
-}
+/// loads in flight.
+const BLOCKS_PER_SM: u32 = 2;
 
 /// An `MT × NT` window of C per block, for storage `L`.
 pub struct Dot<E, L, const MT: usize, const NT: usize>(PhantomData<(E, L)>);
@@ -49,7 +47,7 @@ impl<E: Packed, L: Storage, const MT: usize, const NT: usize> GemmKernel for Dot
         .with_layout(L::LAYOUT)
         .with_any_alignment_and_batch_loop()
         .with_fused_epilogue(Fusion::Full)
-        .with_min_blocks_per_sm(blocks_per_sm(MT, NT));
+        .with_min_blocks_per_sm(BLOCKS_PER_SM);
 
     #[inline(always)]
     unsafe fn run(gemm: &GemmArgs<E>) {
@@ -63,7 +61,7 @@ struct Operand<E> {
     stored: Matrix<E>,
     /// K runs along the stored rows (A stored M×K, B stored N×K).
     k_major: bool,
-    /// Whole chunks of a row along K are one aligned 16-byte vector each.
+    /// Whole chunks of a row along K are one aligned vector each.
     vectors: bool,
     /// Stored rows (one per k) run across the window and start on 16 bytes: a window's part of
     /// one is whole vectors where the window's width is a multiple of `PER_VEC`.
@@ -71,42 +69,21 @@ struct Operand<E> {
 }
 
 impl<E: Packed> Operand<E> {
-    fn new(stored: Matrix<E>, k_major: bool) -> Self {
+    /// The operand read in chunks of `kc` elements.
+    fn new(stored: Matrix<E>, k_major: bool, kc: usize) -> Self {
         // Elements along K are adjacent where K runs along the stored rows, or where the operand
         // is a single stored column (its rows one element long).
-        let per = E::PER_VEC as u32;
-        let along_k = if k_major { stored.ld % per == 0 } else { stored.ld == 1 };
-        let aligned = stored.ptr(0, 0) as usize % 16 == 0;
-        Operand { stored, k_major, vectors: along_k && aligned, across_vectors: !k_major && stored.ld % per == 0 && aligned }
+        let (kc, per) = (kc as u32, E::PER_VEC as u32);
+        let along_k = if k_major { stored.ld % kc == 0 } else { stored.ld == 1 };
+        let start = stored.ptr(0, 0) as usize;
+        let vectors = along_k && start % (kc as usize * core::mem::size_of::<E>()) == 0;
+        Operand { stored, k_major, vectors, across_vectors: !k_major && stored.ld % per == 0 && start % 16 == 0 }
     }
 
     /// Whether row (column) `w` of the operand exists.
     #[inline(always)]
     fn holds(&self, w: u32) -> bool {
         w < if self.k_major { self.stored.rows } else { self.stored.cols }
-    }
-
-    /// Elements `k0 .. k0 + PER_VEC` of row (column) `w`, widened; 0 outside the matrix. `whole`:
-    /// the chunk lies inside K.
-    #[inline(always)]
-    fn chunk(&self, w: u32, k0: u32, whole: bool) -> [f32; 8] {
-        let at = |k: u32| if self.k_major { (w, k) } else { (k, w) };
-        if whole && self.vectors && self.holds(w) {
-            let (r, c) = at(k0);
-            // SAFETY: the chunk lies inside the matrix (row `w` exists, k0 + PER_VEC ≤ K) and
-            // runs along one stored row, or down a column of one element per row; it starts on 16
-            // bytes (`vectors`: the matrix and every row do, and k0 is a multiple of PER_VEC).
-            return E::widen16(unsafe { ld_global_v4(self.stored.ptr(r, c) as *const f32) });
-        }
-        let mut v = [0.0f32; 8];
-        unroll_short!(E::PER_VEC, |i| {
-            let (r, c) = at(k0 + i as u32);
-            // SAFETY: read only inside the stored matrix.
-            if self.stored.contains(r, c) {
-                v[i] = unsafe { self.stored.get(r, c) }.widen();
-            }
-        });
-        v
     }
 
     /// Elements `w0 .. w0 + W` of the window at `k` (an operand stored with K down its columns),
@@ -137,14 +114,53 @@ impl<E: Packed> Operand<E> {
 }
 
 impl<E: Packed, L: Storage, const MT: usize, const NT: usize> Dot<E, L, MT, NT> {
+    /// Elements of K per chunk: one 16-byte vector, or 8 bytes for 16-bit elements in a window 16
+    /// wide (its 16 chunks in flight, widened, with the other side's, would not fit the registers
+    /// two blocks per SM leave a thread).
+    const KC: usize = if (MT > 8 || NT > 8) && E::PER_VEC == 8 { E::PER_VEC / 2 } else { E::PER_VEC };
+
+    /// Elements `k0 .. k0 + KC` of row (column) `w`, widened; 0 outside the matrix. `whole`: the
+    /// chunk lies inside K. `KC` is `PER_VEC` (one 16-byte vector) or half of it (8 bytes).
+    #[inline(always)]
+    fn chunk(op: &Operand<E>, w: u32, k0: u32, whole: bool) -> [f32; 8] {
+        let at = |k: u32| if op.k_major { (w, k) } else { (k, w) };
+        if whole && op.vectors && op.holds(w) {
+            let p = {
+                let (r, c) = at(k0);
+                op.stored.ptr(r, c) as *const f32
+            };
+            // SAFETY: the chunk lies inside the matrix (row `w` exists, k0 + KC ≤ K) and runs
+            // along one stored row, or down a column of one element per row; it starts on its own
+            // size (`vectors`: the matrix and every row do, and k0 is a multiple of KC).
+            let words = unsafe {
+                if Self::KC == E::PER_VEC {
+                    ld_global_v4(p)
+                } else {
+                    let [w0, w1] = ld_global_v2(p);
+                    [w0, w1, 0.0, 0.0]
+                }
+            };
+            return E::widen16(words);
+        }
+        let mut v = [0.0f32; 8];
+        unroll_short!(Self::KC, |i| {
+            let (r, c) = at(k0 + i as u32);
+            // SAFETY: read only inside the stored matrix.
+            if op.stored.contains(r, c) {
+                v[i] = unsafe { op.stored.get(r, c) }.widen();
+            }
+        });
+        v
+    }
+
     /// One product of the batch: this block's window of C over all of K.
     #[inline(always)]
     unsafe fn product(gemm: &GemmArgs<E>) {
         let (a_t, b_t) = (L::LAYOUT.a.is_t(), L::LAYOUT.b.is_t());
-        let (a, b) = (Operand::new(gemm.stored_a(a_t), !a_t), Operand::new(gemm.stored_b(b_t), b_t));
+        let (a, b) = (Operand::new(gemm.stored_a(a_t), !a_t, Self::KC), Operand::new(gemm.stored_b(b_t), b_t, Self::KC));
         let (row0, col0) = (block_row() * MT as u32, block_col() * NT as u32);
         let t = thread_idx();
-        let per = E::PER_VEC as u32;
+        let per = Self::KC as u32;
         // Every index into `acc` and the chunks is a constant after unrolling (else they would go
         // to local memory); `unroll_short!` writes out at most 16 copies, so the nests stay small.
         let mut acc = [[0.0f32; NT]; MT];
@@ -155,9 +171,9 @@ impl<E: Packed, L: Storage, const MT: usize, const NT: usize> Dot<E, L, MT, NT> 
             // along K where its elements run along K, else a stored row (one k) at a time.
             if MT >= NT {
                 let mut y = [[0.0f32; 8]; NT];
-                unroll_short!(NT, |j| { y[j] = b.chunk(col0 + j as u32, k0, whole); });
+                unroll_short!(NT, |j| { y[j] = Self::chunk(&b, col0 + j as u32, k0, whole); });
                 if a.across_vectors && MT % E::PER_VEC == 0 {
-                    unroll_short!(E::PER_VEC, |v| {
+                    unroll_short!(Self::KC, |v| {
                         let x = a.across::<MT>(row0, k0 + v as u32);
                         unroll_short!(MT, |i| {
                             unroll_short!(NT, |j| { acc[i][j] = fma(x[i], y[j][v], acc[i][j]); });
@@ -165,17 +181,17 @@ impl<E: Packed, L: Storage, const MT: usize, const NT: usize> Dot<E, L, MT, NT> 
                     });
                 } else {
                     unroll_short!(MT, |i| {
-                        let x = a.chunk(row0 + i as u32, k0, whole);
+                        let x = Self::chunk(&a, row0 + i as u32, k0, whole);
                         unroll_short!(NT, |j| {
-                            unroll_short!(E::PER_VEC, |v| { acc[i][j] = fma(x[v], y[j][v], acc[i][j]); });
+                            unroll_short!(Self::KC, |v| { acc[i][j] = fma(x[v], y[j][v], acc[i][j]); });
                         });
                     });
                 }
             } else {
                 let mut x = [[0.0f32; 8]; MT];
-                unroll_short!(MT, |i| { x[i] = a.chunk(row0 + i as u32, k0, whole); });
+                unroll_short!(MT, |i| { x[i] = Self::chunk(&a, row0 + i as u32, k0, whole); });
                 if b.across_vectors && NT % E::PER_VEC == 0 {
-                    unroll_short!(E::PER_VEC, |v| {
+                    unroll_short!(Self::KC, |v| {
                         let y = b.across::<NT>(col0, k0 + v as u32);
                         unroll_short!(MT, |i| {
                             unroll_short!(NT, |j| { acc[i][j] = fma(x[i][v], y[j], acc[i][j]); });
@@ -183,9 +199,9 @@ impl<E: Packed, L: Storage, const MT: usize, const NT: usize> Dot<E, L, MT, NT> 
                     });
                 } else {
                     unroll_short!(NT, |j| {
-                        let y = b.chunk(col0 + j as u32, k0, whole);
+                        let y = Self::chunk(&b, col0 + j as u32, k0, whole);
                         unroll_short!(MT, |i| {
-                            unroll_short!(E::PER_VEC, |v| { acc[i][j] = fma(x[i][v], y[v], acc[i][j]); });
+                            unroll_short!(Self::KC, |v| { acc[i][j] = fma(x[i][v], y[v], acc[i][j]); });
                         });
                     });
                 }
