@@ -153,6 +153,28 @@ impl<E: Packed, L: Storage, const MT: usize, const NT: usize> Dot<E, L, MT, NT> 
         v
     }
 
+    /// [`chunk`](Self::chunk) for an operand read by vectors, a whole chunk, without a branch: a
+    /// row (column) `w` past the matrix reads row 0 and counts as zeros, so a step's loads can
+    /// all be in flight at once.
+    #[inline(always)]
+    fn vector_chunk(op: &Operand<E>, w: u32, k0: u32) -> [f32; 8] {
+        let held = op.holds(w);
+        let w = if held { w } else { 0 };
+        let p = (if op.k_major { op.stored.ptr(w, k0) } else { op.stored.ptr(k0, w) }) as *const f32;
+        // SAFETY: the caller's guarantee: `vectors` holds and k0 + KC ≤ K, so the chunk of row
+        // `w` (or 0, which every matrix has) lies inside the matrix, aligned to its size.
+        let words = unsafe {
+            if Self::KC == E::PER_VEC {
+                ld_global_v4(p)
+            } else {
+                let [w0, w1] = ld_global_v2(p);
+                [w0, w1, 0.0, 0.0]
+            }
+        };
+        let v = E::widen16(words);
+        if held { v } else { [0.0; 8] }
+    }
+
     /// One product of the batch: this block's window of C over all of K.
     #[inline(always)]
     unsafe fn product(gemm: &GemmArgs<E>) {
@@ -165,6 +187,37 @@ impl<E: Packed, L: Storage, const MT: usize, const NT: usize> Dot<E, L, MT, NT> 
         // to local memory); `unroll_short!` writes out at most 16 copies, so the nests stay small.
         let mut acc = [[0.0f32; NT]; MT];
         let mut k0 = t * per;
+        // Both operands by vectors: whole chunks with no branch between the loads (for windows up
+        // to 8 wide: 16 chunks in flight beside the other side's would not fit the registers).
+        if MT <= 8 && NT <= 8 && a.vectors && b.vectors {
+            while k0 + per <= gemm.k {
+                if MT >= NT {
+                    let mut y = [[0.0f32; 8]; NT];
+                    unroll_short!(NT, |j| { y[j] = Self::vector_chunk(&b, col0 + j as u32, k0); });
+                    unroll_short!(MT, |i| {
+                        let x = Self::vector_chunk(&a, row0 + i as u32, k0);
+                        unroll_short!(NT, |j| {
+                            for v in 0..Self::KC {
+                                acc[i][j] = fma(x[v], y[j][v], acc[i][j]);
+                            }
+                        });
+                    });
+                } else {
+                    let mut x = [[0.0f32; 8]; MT];
+                    unroll_short!(MT, |i| { x[i] = Self::vector_chunk(&a, row0 + i as u32, k0); });
+                    unroll_short!(NT, |j| {
+                        let y = Self::vector_chunk(&b, col0 + j as u32, k0);
+                        unroll_short!(MT, |i| {
+                            for v in 0..Self::KC {
+                                acc[i][j] = fma(x[i][v], y[v], acc[i][j]);
+                            }
+                        });
+                    });
+                }
+                k0 += THREADS as u32 * per;
+            }
+        }
+        // The rest (other layouts, K's last chunk) chunk by chunk, as each operand allows.
         while k0 < gemm.k {
             let whole = k0 + per <= gemm.k;
             // The smaller window's chunks stay in registers while the other's stream past them:
@@ -183,7 +236,9 @@ impl<E: Packed, L: Storage, const MT: usize, const NT: usize> Dot<E, L, MT, NT> 
                     unroll_short!(MT, |i| {
                         let x = Self::chunk(&a, row0 + i as u32, k0, whole);
                         unroll_short!(NT, |j| {
-                            unroll_short!(Self::KC, |v| { acc[i][j] = fma(x[v], y[j][v], acc[i][j]); });
+                            for v in 0..Self::KC {
+                                acc[i][j] = fma(x[v], y[j][v], acc[i][j]);
+                            }
                         });
                     });
                 }
@@ -201,7 +256,9 @@ impl<E: Packed, L: Storage, const MT: usize, const NT: usize> Dot<E, L, MT, NT> 
                     unroll_short!(NT, |j| {
                         let y = Self::chunk(&b, col0 + j as u32, k0, whole);
                         unroll_short!(MT, |i| {
-                            unroll_short!(Self::KC, |v| { acc[i][j] = fma(x[i][v], y[v], acc[i][j]); });
+                            for v in 0..Self::KC {
+                                acc[i][j] = fma(x[i][v], y[v], acc[i][j]);
+                            }
                         });
                     });
                 }
